@@ -1,0 +1,1 @@
+//! An embedded, byte-ordered table for the examples.

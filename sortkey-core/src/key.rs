@@ -1,0 +1,56 @@
+//! The trait a derived key type implements.
+
+use crate::error::{DecodeError, EncodeError};
+
+/// A composite sort key: a struct whose fields, in declaration order, are the segments of one string.
+///
+/// Implemented by `#[derive(SortKey)]`; see the [crate docs](crate) for the attributes and the format.
+/// Byte order of the encoded strings equals the order of the values by their fields
+/// (with `desc` fields reversed), which is the order DynamoDB returns them in.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a sort key type",
+    label = "add `#[derive(SortKey)]` to `{Self}`",
+    note = "`use sortkey_core::SortKey;` and put `#[derive(SortKey)]` on a struct with named fields"
+)]
+pub trait SortKey {
+    /// The encoded length in bytes when every segment has a fixed width, `None` otherwise.
+    const ENCODED_LEN: Option<usize>;
+    /// The longest key the type may write: 1024 bytes (DynamoDB's sort key limit) unless
+    /// `#[key(max_len = N)]` says otherwise.
+    const MAX_LEN: usize;
+
+    /// Encodes the key into a new string.
+    fn encode(&self) -> Result<String, EncodeError> {
+        let mut out = String::with_capacity(Self::ENCODED_LEN.unwrap_or(64));
+        self.encode_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the key to `out`. On error `out` is left exactly as it was.
+    ///
+    /// Allocates nothing beyond growing `out`.
+    fn encode_into(&self, out: &mut String) -> Result<(), EncodeError>;
+
+    /// Decodes a key strictly: the literal prefix, exact widths, digits only, separators where
+    /// they belong and nothing after the last segment. Every string that decodes encodes back
+    /// to itself.
+    ///
+    /// Types with borrowed fields (`&'a str`, `Cow<'a, str>`) decode with
+    /// [`DecodeKey::decode_borrowed`] instead.
+    fn decode(key: &str) -> Result<Self, DecodeError>
+    where
+        Self: Sized + for<'k> DecodeKey<'k>,
+    {
+        <Self as DecodeKey<'_>>::decode_borrowed(key)
+    }
+}
+
+/// Decoding of a key type from a string borrowed for `'k`.
+///
+/// Implemented by `#[derive(SortKey)]`. A type whose fields own their data implements it for
+/// every `'k`, which is what [`SortKey::decode`] needs; a type with `&'a str` fields borrows
+/// from the key and allocates nothing.
+pub trait DecodeKey<'k>: Sized {
+    /// Decodes `key`, borrowing text fields from it where their type allows.
+    fn decode_borrowed(key: &'k str) -> Result<Self, DecodeError>;
+}

@@ -1,0 +1,2 @@
+//! `#[derive(SortKey)]` for `sortkey-core`. Use it through `sortkey_core::SortKey`.
+fn _x() {}
