@@ -4,6 +4,7 @@ pub use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 pub use crate::key::{DecodeKey, SortKey};
 pub use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 pub use core::{assert, option::Option, result::Result, str::FromStr};
+pub use std::string::String;
 
 /// Runs `write` on `out` and enforces the whole-key rules; restores `out` on any error.
 #[inline]

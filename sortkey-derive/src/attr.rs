@@ -1,0 +1,37 @@
+//! The attributes as written: what darling reads from `#[key(...)]`.
+
+use darling::util::{Flag, SpannedValue};
+use darling::{FromDeriveInput, FromField, ast};
+use syn::{Generics, Ident, Path, Type};
+
+/// `#[key(...)]` on the struct, and its fields.
+#[derive(FromDeriveInput)]
+#[darling(attributes(key), and_then = Self::validate)]
+pub(crate) struct KeyInput {
+    pub(crate) ident: Ident,
+    pub(crate) generics: Generics,
+    pub(crate) data: ast::Data<darling::util::Ignored, KeyField>,
+    /// A literal first segment.
+    pub(crate) prefix: Option<SpannedValue<String>>,
+    /// The character between segments.
+    pub(crate) separator: Option<SpannedValue<char>>,
+    /// The longest key in bytes.
+    pub(crate) max_len: Option<SpannedValue<usize>>,
+    /// The path of the runtime crate.
+    #[darling(rename = "crate")]
+    pub(crate) krate: Option<Path>,
+}
+
+/// `#[key(...)]` on a field.
+#[derive(FromField)]
+#[darling(attributes(key), and_then = Self::validate)]
+pub(crate) struct KeyField {
+    pub(crate) ident: Option<Ident>,
+    pub(crate) ty: Type,
+    /// Characters of an integer segment.
+    pub(crate) width: Option<SpannedValue<u32>>,
+    /// Reverse order.
+    pub(crate) desc: Flag,
+    /// The largest allowed value.
+    pub(crate) max: Option<SpannedValue<u128>>,
+}

@@ -1,0 +1,41 @@
+//! What the derive emits when the input is wrong: the errors, and a stub impl so that uses of
+//! the type do not add errors of their own.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream {
+    let errors = errors.write_errors();
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut decode_generics = input.generics.clone();
+    decode_generics.params.insert(0, syn::parse_quote!('__k));
+    let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
+    quote! {
+        #errors
+        #[allow(unused_qualifications)]
+        const _: () = {
+            use ::sortkey_core as _sortkey;
+
+            impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
+                const PREFIX: ::core::option::Option<&'static str> = ::core::option::Option::None;
+                const SEPARATOR: char = '#';
+                const FIELDS: &'static [_sortkey::Field] = &[];
+                const ENCODED_LEN: ::core::option::Option<usize> = ::core::option::Option::None;
+                const MAX_LEN: usize = 1024;
+
+                fn encode_into(&self, _: &mut ::std::string::String)
+                    -> ::core::result::Result<(), _sortkey::EncodeError> {
+                    ::core::unreachable!()
+                }
+            }
+
+            impl #decode_impl_generics _sortkey::DecodeKey<'__k> for #ident #ty_generics #where_clause {
+                fn decode_borrowed(_: &'__k str) -> ::core::result::Result<Self, _sortkey::DecodeError> {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}

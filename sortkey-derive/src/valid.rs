@@ -1,0 +1,222 @@
+//! The rules the macro can check in the tokens, each reported with the span of the offending token.
+
+use darling::FromDeriveInput;
+use darling::util::SpannedValue;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
+
+use crate::attr::{KeyField, KeyInput};
+
+/// The widest integer segment: `i128` needs a sign position and 39 digits.
+const MAX_WIDTH: u32 = 40;
+/// DynamoDB's partition key limit; sort keys have 1024.
+const MAX_LEN_LIMIT: usize = 2048;
+/// DynamoDB's sort key limit.
+const DEFAULT_MAX_LEN: usize = 1024;
+
+/// A key schema that passed every check the macro can make.
+pub(crate) struct Key {
+    pub(crate) ident: Ident,
+    pub(crate) generics: Generics,
+    pub(crate) prefix: Option<String>,
+    pub(crate) separator: char,
+    pub(crate) max_len: usize,
+    pub(crate) krate: Path,
+    /// The struct's one lifetime parameter, which decoded text borrows for.
+    pub(crate) lifetime: Option<Lifetime>,
+    pub(crate) fields: Vec<Field>,
+}
+
+/// A validated field.
+pub(crate) struct Field {
+    pub(crate) ident: Ident,
+    pub(crate) ty: Type,
+    pub(crate) width: Option<(u32, Span)>,
+    pub(crate) desc: Option<Span>,
+    pub(crate) max: Option<(u128, Span)>,
+}
+
+impl Key {
+    /// Checks the input's shape and attributes.
+    pub(crate) fn from_input(input: &DeriveInput) -> darling::Result<Key> {
+        check_shape(input)?;
+        let parsed = KeyInput::from_derive_input(input)?;
+        Ok(parsed.into_key())
+    }
+}
+
+/// `SortKey` needs a struct with named fields (or a unit struct with a prefix).
+fn check_shape(input: &DeriveInput) -> darling::Result<()> {
+    let name = &input.ident;
+    match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Unnamed(fields) => Err(darling::Error::custom(format!(
+                "`SortKey` cannot be derived for tuple struct `{name}`: expected named fields, \
+                 whose names the errors and queries use, found a tuple struct"
+            ))
+            .with_span(fields)),
+            _ => Ok(()),
+        },
+        Data::Enum(e) => Err(darling::Error::custom(format!(
+            "`SortKey` cannot be derived for enum `{name}`: expected a struct with named fields, \
+             found an enum (an enum can be a field of a key, not a key)"
+        ))
+        .with_span(&e.enum_token)),
+        Data::Union(u) => Err(darling::Error::custom(format!(
+            "`SortKey` cannot be derived for union `{name}`: expected a struct with named fields, found a union"
+        ))
+        .with_span(&u.union_token)),
+    }
+}
+
+impl KeyInput {
+    /// Struct-level rules: separator, prefix, `max_len`, lifetimes, at least one segment.
+    pub(crate) fn validate(self) -> darling::Result<Self> {
+        let mut errors = darling::Error::accumulator();
+        let separator = self.separator.as_ref().map_or('#', |s| **s);
+        if let Some(sep) = &self.separator {
+            errors.handle(check_separator(sep));
+        }
+        if let Some(prefix) = &self.prefix {
+            errors.handle(check_prefix(prefix, separator));
+        }
+        if let Some(max_len) = &self.max_len {
+            errors.handle(check_max_len(max_len));
+        }
+        errors.handle(check_lifetimes(&self.generics));
+        let no_fields = self.data.as_ref().take_struct().is_some_and(|f| f.is_empty());
+        if no_fields && self.prefix.is_none() {
+            errors.push(
+                darling::Error::custom(format!(
+                    "key `{}` would always be empty: expected at least one field or a `#[key(prefix = \"...\")]`",
+                    self.ident
+                ))
+                .with_span(&self.ident),
+            );
+        }
+        errors.finish_with(self)
+    }
+
+    fn into_key(self) -> Key {
+        let lifetime = self.generics.lifetimes().next().map(|l| l.lifetime.clone());
+        let fields = self.data.take_struct().map(|f| f.fields).unwrap_or_default();
+        Key {
+            ident: self.ident,
+            generics: self.generics,
+            prefix: self.prefix.map(SpannedValue::into_inner),
+            separator: self.separator.map_or('#', SpannedValue::into_inner),
+            max_len: self.max_len.map_or(DEFAULT_MAX_LEN, SpannedValue::into_inner),
+            krate: self.krate.unwrap_or_else(|| syn::parse_quote!(::sortkey_core)),
+            lifetime,
+            fields: fields.into_iter().map(KeyField::into_field).collect(),
+        }
+    }
+}
+
+fn check_separator(sep: &SpannedValue<char>) -> darling::Result<()> {
+    if sep.is_ascii_punctuation() {
+        return Ok(());
+    }
+    Err(darling::Error::custom(format!(
+        "separator must be one ASCII punctuation character such as '#', '|' or '$', found {:?}",
+        **sep
+    ))
+    .with_span(&sep.span()))
+}
+
+fn check_prefix(prefix: &SpannedValue<String>, separator: char) -> darling::Result<()> {
+    if prefix.is_empty() {
+        return Err(darling::Error::custom(
+            "prefix must not be empty: expected a literal such as \"RUN\", or no prefix attribute",
+        )
+        .with_span(&prefix.span()));
+    }
+    match prefix.chars().find(|&c| c <= separator) {
+        None => Ok(()),
+        Some(c) => Err(darling::Error::custom(format!(
+            "prefix {:?} contains {c:?} (U+{:04X}): expected only characters greater than the \
+             separator {separator:?}, so that the decoder can take the prefix back and keys sort \
+             by their fields (no control characters, space, or punctuation at or below the separator)",
+            **prefix, c as u32
+        ))
+        .with_span(&prefix.span())),
+    }
+}
+
+fn check_max_len(max_len: &SpannedValue<usize>) -> darling::Result<()> {
+    if (1..=MAX_LEN_LIMIT).contains(&**max_len) {
+        return Ok(());
+    }
+    Err(darling::Error::custom(format!(
+        "max_len must be between 1 and {MAX_LEN_LIMIT} (DynamoDB's partition key limit; sort keys \
+         allow {DEFAULT_MAX_LEN}), found {}",
+        **max_len
+    ))
+    .with_span(&max_len.span()))
+}
+
+/// Decoded text borrows from the key for one lifetime; two would need two keys.
+fn check_lifetimes(generics: &Generics) -> darling::Result<()> {
+    let mut lifetimes = generics.params.iter().filter(|p| matches!(p, GenericParam::Lifetime(_)));
+    lifetimes.next();
+    match lifetimes.next() {
+        None => Ok(()),
+        Some(second) => Err(darling::Error::custom(
+            "a key type may have at most one lifetime parameter, which decoded text borrows from the key for; \
+             found a second one",
+        )
+        .with_span(second)),
+    }
+}
+
+impl KeyField {
+    /// Field-level rules, reported for every field at once.
+    pub(crate) fn validate(self) -> darling::Result<Self> {
+        let mut errors = darling::Error::accumulator();
+        let name = self.ident.as_ref().map(ToString::to_string).unwrap_or_default();
+        if let Some(width) = &self.width {
+            errors.handle(check_width(&name, width));
+        }
+        if let (Some(max), Some(width)) = (&self.max, &self.width) {
+            errors.handle(check_max_digits(&name, max, **width));
+        }
+        errors.finish_with(self)
+    }
+
+    fn into_field(self) -> Field {
+        let ident = self.ident.unwrap_or_else(|| Ident::new("_", self.ty.span()));
+        Field {
+            ident,
+            ty: self.ty,
+            width: self.width.map(|w| (*w, w.span())),
+            desc: self.desc.is_present().then(|| self.desc.span()),
+            max: self.max.map(|m| (*m, m.span())),
+        }
+    }
+}
+
+fn check_width(name: &str, width: &SpannedValue<u32>) -> darling::Result<()> {
+    let message = match **width {
+        0 => format!("field `{name}`: width must be at least 1, found 0"),
+        w if w > MAX_WIDTH => format!(
+            "field `{name}`: width must be at most {MAX_WIDTH} (i128 needs a sign and 39 digits), found {w}"
+        ),
+        _ => return Ok(()),
+    };
+    Err(darling::Error::custom(message).with_span(&width.span()))
+}
+
+/// `max` needs `digits(max)` positions, whatever the type; signed types need one more (checked in `const`).
+fn check_max_digits(name: &str, max: &SpannedValue<u128>, width: u32) -> darling::Result<()> {
+    let digits = max.checked_ilog10().map_or(1, |d| d + 1);
+    if digits <= width {
+        return Ok(());
+    }
+    Err(darling::Error::custom(format!(
+        "field `{name}`: max = {} needs {digits} digits, expected a max that fits width {width} (at most {})",
+        **max,
+        "9".repeat(width as usize)
+    ))
+    .with_span(&max.span()))
+}
