@@ -70,6 +70,7 @@
 mod error;
 mod key;
 mod num;
+mod query;
 mod segment;
 mod text;
 
@@ -79,6 +80,7 @@ pub mod __private;
 
 pub use error::{DecodeError, EncodeError, EncodeErrorKind};
 pub use key::{DecodeKey, SortKey};
+pub use query::{Comparison, KeyCondition, KeyExpression, QueryHead};
 pub use segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 
 /// Derives [`SortKey`] (and [`DecodeKey`], and `FromStr` for types without lifetimes) for a

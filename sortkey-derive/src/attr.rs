@@ -9,6 +9,7 @@ use syn::{Generics, Ident, Path, Type};
 #[darling(attributes(key), and_then = Self::validate)]
 pub(crate) struct KeyInput {
     pub(crate) ident: Ident,
+    pub(crate) vis: syn::Visibility,
     pub(crate) generics: Generics,
     pub(crate) data: ast::Data<darling::util::Ignored, KeyField>,
     /// A literal first segment.

@@ -15,7 +15,11 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
     let decode_key = impl_decode_key(key);
     let from_str = impl_from_str(key);
     let checks = checks(key);
+    let query_struct = crate::query::query_struct(key, &key.vis);
+    let query_impls = crate::query::query_impls(key);
     quote! {
+        #query_struct
+
         #[doc(hidden)]
         #[allow(unused_qualifications, non_local_definitions, clippy::all)]
         const _: () = {
@@ -24,6 +28,7 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
             #sort_key
             #decode_key
             #from_str
+            #query_impls
         };
     }
 }
@@ -75,7 +80,7 @@ fn encoded_len(key: &Key) -> TokenStream {
 }
 
 /// Adds `bound` to every type parameter.
-fn bounded(generics: &Generics, bound: TokenStream) -> Generics {
+pub(crate) fn bounded(generics: &Generics, bound: TokenStream) -> Generics {
     let mut generics = generics.clone();
     let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     let clause = generics.make_where_clause();
@@ -284,28 +289,57 @@ fn field_checks(key: &Key, field: &Field) -> Vec<TokenStream> {
     }
     if let Some((w, span)) = field.width {
         let msg = format!(
-            "field `{name}`: `width` does not apply to `{tyname}`, whose segments have a length of their own; expected no width"
+            "field `{name}`: `width` does not apply to `{tyname}`, whose segments have a length of their own; \
+             expected no width, found width = {w}"
         );
         out.push(assert_at(span, quote!(_sortkey::__private::width_configurable(#seg::WIDTH)), msg));
+        // Split so the message says which bound; both pass for types without a digit width.
         let msg = format!(
-            "field `{name}`: width {w} is not a width `{tyname}` can fill: expected at most the digits of \
-             its largest value (signed: at least 2, at most 1 + the digits of abs(MIN))"
+            "field `{name}`: width {w} is wider than `{tyname}` can fill; expected at most the digits of its \
+             largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
         );
-        out.push(assert_at(span, quote!(_sortkey::__private::width_in_range(#seg::WIDTH, #w)), msg));
+        let cond = quote!(match #seg::WIDTH { _sortkey::Width::Digits { max: __max, .. } => #w <= __max, _ => true });
+        out.push(assert_at(span, cond, msg));
+        let msg = format!(
+            "field `{name}`: width {w} is too narrow for `{tyname}`; expected at least its narrowest width \
+             (2 for a signed integer: a sign position and one digit)"
+        );
+        let cond = quote!(match #seg::WIDTH { _sortkey::Width::Digits { min: __min, .. } => #w >= __min, _ => true });
+        out.push(assert_at(span, cond, msg));
     }
     if let Some((m, span)) = field.max {
-        let msg = format!("field `{name}`: max = {m} is not a value of `{tyname}`: expected an integer type that holds it");
-        out.push(assert_at(span, quote!(_sortkey::__private::max_in_type(#seg::MAX_VALUE, #m)), msg));
-        let given = field.width.map_or(quote!(_sortkey::__private::Option::None), |(w, _)| {
-            quote!(_sortkey::__private::Option::Some(#w))
-        });
-        let msg = format!(
-            "field `{name}`: max = {m} does not fit the width of `{tyname}`: expected a wider width \
-             (a signed width w holds w - 1 digits)"
-        );
+        let msg = format!("field `{name}`: `max` needs an integer type; found `{tyname}`, expected no max");
+        out.push(assert_at(span, quote!(#seg::MAX_VALUE.is_some()), msg));
+        let msg = format!("field `{name}`: max = {m} is larger than any `{tyname}`; expected at most `{tyname}::MAX`");
+        let cond = quote!(match #seg::MAX_VALUE { _sortkey::__private::Option::Some(__t) => #m <= __t, _ => true });
+        out.push(assert_at(span, cond, msg));
+        // Only when the checks above pass, so that one mistake is one error.
+        let digits = m.checked_ilog10().map_or(1, |d| d + 1);
+        let (given, msg) = match field.width {
+            // `valid.rs` already checked digits <= w, so only a sign position can make it fail.
+            Some((w, _)) => (
+                quote!(_sortkey::__private::Option::Some(#w)),
+                format!(
+                    "field `{name}`: max = {m} needs {digits} digits, but width {w} of the signed `{tyname}` holds {} \
+                     after the sign position; expected width = {} or a max of at most {}",
+                    w.saturating_sub(1),
+                    digits + 1,
+                    "9".repeat(w.saturating_sub(1) as usize)
+                ),
+            ),
+            None => (
+                quote!(_sortkey::__private::Option::None),
+                format!(
+                    "field `{name}`: max = {m} needs {digits} digits, more than the default width of `{tyname}` holds; \
+                     expected a `width` that holds it"
+                ),
+            ),
+        };
+        let resolved = quote!(_sortkey::__private::resolve_width(#seg::WIDTH, #given));
         let cond = quote! {
-            _sortkey::__private::max_fits_width(#seg::WIDTH,
-                _sortkey::__private::resolve_width(#seg::WIDTH, #given), #m)
+            !_sortkey::__private::max_in_type(#seg::MAX_VALUE, #m)
+                || !_sortkey::__private::width_in_range(#seg::WIDTH, #resolved)
+                || _sortkey::__private::max_fits_width(#seg::WIDTH, #resolved, #m)
         };
         out.push(assert_at(span, cond, msg));
     }
@@ -320,7 +354,8 @@ fn length_check(key: &Key) -> TokenStream {
         static_type(key, &syn::parse_quote!(#ident #ty_generics))
     };
     let msg = format!(
-        "key `{}`: its fixed-width segments are longer than max_len = {}; expected a shorter key or a larger max_len",
+        "key `{}`: its segments all have fixed widths, and with the prefix and separators they are longer than \
+         max_len = {} bytes; expected narrower widths, fewer fields or a larger max_len (at most 2048)",
         key.ident, key.max_len
     );
     let cond = quote! {

@@ -10,6 +10,7 @@
 mod attr;
 mod expand;
 mod fallback;
+mod query;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -18,6 +18,7 @@ const DEFAULT_MAX_LEN: usize = 1024;
 /// A key schema that passed every check the macro can make.
 pub(crate) struct Key {
     pub(crate) ident: Ident,
+    pub(crate) vis: syn::Visibility,
     pub(crate) generics: Generics,
     pub(crate) prefix: Option<String>,
     pub(crate) separator: char,
@@ -103,6 +104,7 @@ impl KeyInput {
         let fields = self.data.take_struct().map(|f| f.fields).unwrap_or_default();
         Key {
             ident: self.ident,
+            vis: self.vis,
             generics: self.generics,
             prefix: self.prefix.map(SpannedValue::into_inner),
             separator: self.separator.map_or('#', SpannedValue::into_inner),
@@ -132,12 +134,15 @@ fn check_prefix(prefix: &SpannedValue<String>, separator: char) -> darling::Resu
         )
         .with_span(&prefix.span()));
     }
-    match prefix.chars().find(|&c| c <= separator) {
+    // The separator inside a prefix would put this type's keys inside another type's
+    // `begins_with` region ("RUN#X#..." under "RUN#"); control characters cannot be told apart
+    // when the key is read back by a person or a tool.
+    match prefix.chars().find(|&c| c == separator || c.is_control()) {
         None => Ok(()),
         Some(c) => Err(darling::Error::custom(format!(
-            "prefix {:?} contains {c:?} (U+{:04X}): expected only characters greater than the \
-             separator {separator:?}, so that the decoder can take the prefix back and keys sort \
-             by their fields (no control characters, space, or punctuation at or below the separator)",
+            "prefix {:?} contains {c:?} (U+{:04X}): expected a prefix without the separator \
+             {separator:?} and without control characters, so that the decoder can take it back and \
+             no other key type's keys fall under it",
             **prefix, c as u32
         ))
         .with_span(&prefix.span())),
@@ -175,10 +180,9 @@ impl KeyField {
     pub(crate) fn validate(self) -> darling::Result<Self> {
         let mut errors = darling::Error::accumulator();
         let name = self.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-        if let Some(width) = &self.width {
-            errors.handle(check_width(&name, width));
-        }
-        if let (Some(max), Some(width)) = (&self.max, &self.width) {
+        // A bad width is one error, not a second one about the `max` it cannot hold.
+        let width_ok = self.width.as_ref().map(|width| errors.handle(check_width(&name, width)).is_some());
+        if let (Some(max), Some(width), Some(true)) = (&self.max, &self.width, width_ok) {
             errors.handle(check_max_digits(&name, max, **width));
         }
         errors.finish_with(self)

@@ -1,0 +1,467 @@
+//! Sort key conditions in DynamoDB's seven shapes, and the bounds that make them exact.
+//!
+//! A typed query fixes the first fields of a key (the *head* `H`, which starts with the
+//! prefix) and then either stops or puts a range on the next field. Every key whose first
+//! fields equal the head starts with `Q = H + separator`, and all of them are below
+//! `H + successor(separator)`; a `begins_with(Q)` covers them exactly, where a naive
+//! `begins_with(H)` would let `f340` into a query for `f34`.
+//!
+//! A range on the next field with bound `a` (encoded `E`) becomes a byte range of keys:
+//!
+//! | predicate on the encoded field | non-final field | final field |
+//! |---|---|---|
+//! | `>= E` | `>= Q E` | `>= Q E` |
+//! | `>  E` | `>= Q E succ(sep)` | `>= Q E'` (the least string above `Q E`) |
+//! | `<= E` | `<= Q E succ(sep)` | `<= Q E` |
+//! | `<  E` | `<= Q E` | `<= Q E''` (the greatest string below `Q E`) |
+//!
+//! The inclusive bounds on a non-final field (`Q E`, `Q E succ(sep)`) can never be keys of the
+//! type: a non-final segment is always followed by the separator. On the final field the key
+//! ends with `E`, so the bounds are exact neighbours instead. `desc` fields swap `<` and `>`
+//! before any of this. DynamoDB's `BETWEEN` is inclusive at both ends, which is why every
+//! bound above is inclusive.
+
+use std::fmt;
+
+use crate::error::{EncodeError, EncodeErrorKind};
+use crate::segment::{Field, KeySegment};
+
+/// A condition on the sort key, in one of the seven shapes DynamoDB's `KeyConditionExpression`
+/// accepts. Each holds encoded key strings.
+///
+/// Built by the typed query builder that `#[derive(SortKey)]` generates (`Key::query()`).
+/// [`matches`](KeyCondition::matches) evaluates it with DynamoDB's semantics: strings compared
+/// by their UTF-8 bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum KeyCondition {
+    /// `sk = :v`
+    Eq(String),
+    /// `sk < :v`
+    Lt(String),
+    /// `sk <= :v`
+    Le(String),
+    /// `sk > :v`
+    Gt(String),
+    /// `sk >= :v`
+    Ge(String),
+    /// `sk BETWEEN :low AND :high`, inclusive at both ends; `low <= high` always.
+    Between(String, String),
+    /// `begins_with(sk, :v)`
+    BeginsWith(String),
+}
+
+impl KeyCondition {
+    /// Whether `key` satisfies the condition, comparing by UTF-8 bytes as DynamoDB does.
+    pub fn matches(&self, key: &str) -> bool {
+        let key = key.as_bytes();
+        match self {
+            KeyCondition::Eq(v) => key == v.as_bytes(),
+            KeyCondition::Lt(v) => key < v.as_bytes(),
+            KeyCondition::Le(v) => key <= v.as_bytes(),
+            KeyCondition::Gt(v) => key > v.as_bytes(),
+            KeyCondition::Ge(v) => key >= v.as_bytes(),
+            KeyCondition::Between(lo, hi) => lo.as_bytes() <= key && key <= hi.as_bytes(),
+            KeyCondition::BeginsWith(p) => key.starts_with(p.as_bytes()),
+        }
+    }
+
+    /// The encoded strings the condition compares with, in order.
+    pub fn values(&self) -> Vec<&str> {
+        match self {
+            KeyCondition::Eq(v)
+            | KeyCondition::Lt(v)
+            | KeyCondition::Le(v)
+            | KeyCondition::Gt(v)
+            | KeyCondition::Ge(v)
+            | KeyCondition::BeginsWith(v) => vec![v],
+            KeyCondition::Between(lo, hi) => vec![lo, hi],
+        }
+    }
+
+    /// The condition as a `KeyConditionExpression` fragment on the sort key attribute
+    /// `sort_key`, named `#sk`, with values `:sk0` (and `:sk1` for `BETWEEN`).
+    ///
+    /// ```
+    /// use sortkey_core::KeyCondition;
+    /// let e = KeyCondition::Between("A#1".into(), "A#5".into()).to_expression("sk");
+    /// assert_eq!(e.expression, "#sk BETWEEN :sk0 AND :sk1");
+    /// assert_eq!(e.names, [("#sk".to_string(), "sk".to_string())]);
+    /// assert_eq!(e.values[1], (":sk1".to_string(), "A#5".to_string()));
+    /// ```
+    pub fn to_expression(&self, sort_key: &str) -> KeyExpression {
+        let expression = match self {
+            KeyCondition::Eq(_) => "#sk = :sk0",
+            KeyCondition::Lt(_) => "#sk < :sk0",
+            KeyCondition::Le(_) => "#sk <= :sk0",
+            KeyCondition::Gt(_) => "#sk > :sk0",
+            KeyCondition::Ge(_) => "#sk >= :sk0",
+            KeyCondition::Between(..) => "#sk BETWEEN :sk0 AND :sk1",
+            KeyCondition::BeginsWith(_) => "begins_with(#sk, :sk0)",
+        };
+        let values = self.values().into_iter().enumerate();
+        KeyExpression {
+            expression: expression.to_owned(),
+            names: vec![("#sk".to_owned(), sort_key.to_owned())],
+            values: values.map(|(i, v)| (format!(":sk{i}"), v.to_owned())).collect(),
+        }
+    }
+
+    /// The whole `KeyConditionExpression` of a Query: the partition key attribute
+    /// `partition_key` (`#pk`) equal to `partition_value` (`:pk`), and this condition on
+    /// `sort_key`.
+    ///
+    /// ```
+    /// use sortkey_core::KeyCondition;
+    /// let e = KeyCondition::BeginsWith("RUN#".into()).with_partition_key("pk", "SEASON#7", "sk");
+    /// assert_eq!(e.expression, "#pk = :pk AND begins_with(#sk, :sk0)");
+    /// assert_eq!(e.values[0], (":pk".to_string(), "SEASON#7".to_string()));
+    /// ```
+    pub fn with_partition_key(&self, partition_key: &str, partition_value: &str, sort_key: &str) -> KeyExpression {
+        let sk = self.to_expression(sort_key);
+        let mut names = vec![("#pk".to_owned(), partition_key.to_owned())];
+        names.extend(sk.names);
+        let mut values = vec![(":pk".to_owned(), partition_value.to_owned())];
+        values.extend(sk.values);
+        KeyExpression { expression: format!("#pk = :pk AND {}", sk.expression), names, values }
+    }
+}
+
+impl fmt::Display for KeyCondition {
+    /// Shows the condition as `sk BETWEEN "low" AND "high"`, with the strings quoted.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyCondition::Eq(v) => write!(f, "sk = {v:?}"),
+            KeyCondition::Lt(v) => write!(f, "sk < {v:?}"),
+            KeyCondition::Le(v) => write!(f, "sk <= {v:?}"),
+            KeyCondition::Gt(v) => write!(f, "sk > {v:?}"),
+            KeyCondition::Ge(v) => write!(f, "sk >= {v:?}"),
+            KeyCondition::Between(lo, hi) => write!(f, "sk BETWEEN {lo:?} AND {hi:?}"),
+            KeyCondition::BeginsWith(p) => write!(f, "begins_with(sk, {p:?})"),
+        }
+    }
+}
+
+/// A `KeyConditionExpression` with its placeholder names and values, ready for a Query
+/// (`ExpressionAttributeNames`, `ExpressionAttributeValues` of type `S`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyExpression {
+    /// The expression, such as `#pk = :pk AND #sk BETWEEN :sk0 AND :sk1`.
+    pub expression: String,
+    /// Placeholder name and attribute name pairs, such as `("#sk", "sk")`.
+    pub names: Vec<(String, String)>,
+    /// Placeholder and string value pairs, such as `(":sk0", "RUN#...")`.
+    pub values: Vec<(String, String)>,
+}
+
+/// A comparison a query puts on the next field, in the field's own order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// `field < value`
+    Lt,
+    /// `field <= value`
+    Le,
+    /// `field > value`
+    Gt,
+    /// `field >= value`
+    Ge,
+}
+
+impl Comparison {
+    /// The same comparison on the encoded field, which runs the other way for `desc`.
+    fn on_encoding(self, desc: bool) -> Self {
+        match (self, desc) {
+            (c, false) => c,
+            (Comparison::Lt, true) => Comparison::Gt,
+            (Comparison::Le, true) => Comparison::Ge,
+            (Comparison::Gt, true) => Comparison::Lt,
+            (Comparison::Ge, true) => Comparison::Le,
+        }
+    }
+}
+
+/// The fields a query has fixed so far, encoded; what the generated query stages carry.
+///
+/// Errors (a value that does not fit its field) are kept and returned by the method that
+/// ends the query, so that a chain like `query().score(1500).begins_with()` needs one `?`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryHead {
+    head: Result<String, EncodeError>,
+    /// Segments in the head (the prefix counts): an empty head may hold an empty text field.
+    segments: usize,
+    key_name: &'static str,
+    separator: u8,
+    max_len: usize,
+}
+
+impl QueryHead {
+    /// The head of a query on a key type with this prefix, separator and length limit.
+    pub fn new(key_name: &'static str, prefix: Option<&'static str>, separator: char, max_len: usize) -> Self {
+        let separator = if separator.is_ascii() { separator as u8 } else { b'#' };
+        let segments = usize::from(prefix.is_some());
+        QueryHead { head: Ok(prefix.unwrap_or("").to_owned()), segments, key_name, separator, max_len }
+    }
+
+    /// Fixes the next field to `value` (equality).
+    pub fn fix<T: KeySegment + ?Sized>(mut self, value: &T, field: &Field) -> Self {
+        if let Ok(head) = &mut self.head {
+            let start = head.len();
+            if self.segments > 0 {
+                head.push(self.separator as char);
+            }
+            self.segments += 1;
+            if let Err(e) = value.encode_segment(field, head) {
+                head.truncate(start);
+                self.head = Err(e);
+            }
+        }
+        self
+    }
+
+    /// Every key whose fields equal the ones fixed so far, when some are still free.
+    pub fn begins_with(self) -> Result<KeyCondition, EncodeError> {
+        let q = self.open_head()?;
+        if self.segments == 0 {
+            return Err(self.invalid("a query that fixes nothing matches every key; query the partition key alone"));
+        }
+        Ok(KeyCondition::BeginsWith(q))
+    }
+
+    /// The one key whose fields are all fixed.
+    pub fn eq(self) -> Result<KeyCondition, EncodeError> {
+        let head = self.head?;
+        if head.is_empty() {
+            return Err(EncodeError::whole_key(self.key_name, EncodeErrorKind::Empty));
+        }
+        Ok(KeyCondition::Eq(head))
+    }
+
+    /// Keys whose next text field starts with `prefix`.
+    pub fn text_begins_with(self, prefix: &str, field: &Field) -> Result<KeyCondition, EncodeError> {
+        let mut q = self.open_head()?;
+        prefix.encode_segment(field, &mut q)?;
+        if q.is_empty() {
+            return Err(self.invalid("a query that fixes nothing matches every key; query the partition key alone"));
+        }
+        Ok(KeyCondition::BeginsWith(q))
+    }
+
+    /// Keys whose next field compares with `value` as `cmp` says.
+    pub fn compare<T: KeySegment + ?Sized>(self, cmp: Comparison, value: &T, field: &Field) -> Result<KeyCondition, EncodeError> {
+        let q = self.open_head()?;
+        let e = encode_alone(value, field)?;
+        let cmp = cmp.on_encoding(field.is_desc());
+        if self.segments == 0 {
+            return Ok(self.one_sided(cmp, e, field));
+        }
+        let (low, high) = match cmp {
+            Comparison::Ge | Comparison::Gt => (self.lower(&q, &e, cmp, field), self.region_end(&q)),
+            Comparison::Le | Comparison::Lt => (q.clone(), self.upper(&q, &e, cmp, field)),
+        };
+        self.between_checked(low, high, field)
+    }
+
+    /// Keys whose next field lies in `low..=high` (in the field's own order).
+    pub fn between<T: KeySegment + ?Sized>(self, low: &T, high: &T, field: &Field) -> Result<KeyCondition, EncodeError> {
+        let q = self.open_head()?;
+        let (mut lo, mut hi) = (encode_alone(low, field)?, encode_alone(high, field)?);
+        if field.is_desc() {
+            std::mem::swap(&mut lo, &mut hi);
+        }
+        let low = format!("{q}{lo}");
+        let high = self.upper(&q, &hi, Comparison::Le, field);
+        self.between_checked(low, high, field)
+    }
+
+    /// The head followed by the separator (the start of every key under it), or "" at the root
+    /// of a key type without a prefix.
+    fn open_head(&self) -> Result<String, EncodeError> {
+        let mut q = self.head.clone()?;
+        if self.segments > 0 {
+            q.push(self.separator as char);
+        }
+        Ok(q)
+    }
+
+    /// `head + successor(separator)`: above every key under the head, and no key of the type.
+    fn region_end(&self, q: &str) -> String {
+        let mut end = q[..q.len() - 1].to_owned();
+        end.push((self.separator + 1) as char);
+        end
+    }
+
+    /// The inclusive lower bound for `>= E` or `> E` on the field after `q`.
+    fn lower(&self, q: &str, e: &str, cmp: Comparison, field: &Field) -> String {
+        let mut s = format!("{q}{e}");
+        match (cmp, field.is_last()) {
+            (Comparison::Ge, _) => {}
+            (_, false) => s.push((self.separator + 1) as char),
+            (_, true) => s = successor(s, field),
+        }
+        s
+    }
+
+    /// The inclusive upper bound for `<= E` or `< E` on the field after `q`.
+    fn upper(&self, q: &str, e: &str, cmp: Comparison, field: &Field) -> String {
+        let mut s = format!("{q}{e}");
+        match (cmp, field.is_last()) {
+            (Comparison::Le, false) => s.push((self.separator + 1) as char),
+            (Comparison::Le, true) | (_, false) => {}
+            (_, true) => s = predecessor(s, field, self.max_len),
+        }
+        s
+    }
+
+    /// At the root of a type without prefix one side is open, and DynamoDB's one-sided
+    /// comparisons say it exactly.
+    fn one_sided(&self, cmp: Comparison, e: String, field: &Field) -> KeyCondition {
+        let sep_succ = |mut s: String| {
+            s.push((self.separator + 1) as char);
+            s
+        };
+        match (cmp, field.is_last()) {
+            (Comparison::Ge, _) => KeyCondition::Ge(e),
+            (Comparison::Lt, _) => KeyCondition::Lt(e),
+            (Comparison::Gt, true) => KeyCondition::Gt(e),
+            (Comparison::Le, true) => KeyCondition::Le(e),
+            (Comparison::Gt, false) => KeyCondition::Ge(sep_succ(e)),
+            (Comparison::Le, false) => KeyCondition::Lt(sep_succ(e)),
+        }
+    }
+
+    fn between_checked(&self, low: String, high: String, field: &Field) -> Result<KeyCondition, EncodeError> {
+        if low > high {
+            return Err(field.encode_error(EncodeErrorKind::Invalid {
+                reason: "the range is empty: no value of the field satisfies it (expected low <= high)".into(),
+            }));
+        }
+        Ok(KeyCondition::Between(low, high))
+    }
+
+    #[cold]
+    fn invalid(&self, reason: &'static str) -> EncodeError {
+        EncodeError::whole_key(self.key_name, EncodeErrorKind::Invalid { reason: reason.into() })
+    }
+}
+
+/// The field's segment on its own.
+fn encode_alone<T: KeySegment + ?Sized>(value: &T, field: &Field) -> Result<String, EncodeError> {
+    let mut e = String::new();
+    value.encode_segment(field, &mut e)?;
+    Ok(e)
+}
+
+/// The least key above `s` that ends the same way: for a fixed-width last field the next
+/// string of the same length, for text `s` followed by U+0000.
+fn successor(mut s: String, field: &Field) -> String {
+    if field.get_width() > 0
+        && let Some(last) = s.pop()
+    {
+        // Fixed-width segments are ASCII, and no ASCII byte of an encoding is 0x7F.
+        s.push(char::from_u32(last as u32 + 1).unwrap_or(last));
+        return s;
+    }
+    s.push('\0');
+    s
+}
+
+/// The greatest key below `s` that ends the same way: for a fixed-width last field the
+/// previous string of the same length; for text the greatest string of at most `max_len`
+/// bytes below `s`, which ends in a run of U+10FFFF.
+fn predecessor(mut s: String, field: &Field, max_len: usize) -> String {
+    let Some(last) = s.pop() else { return s };
+    if field.get_width() > 0 {
+        s.push(char::from_u32(last as u32 - 1).unwrap_or(last));
+        return s;
+    }
+    if last == '\0' {
+        return s;
+    }
+    s.push(previous_char(last));
+    let fill = max_len.saturating_sub(s.len());
+    s.extend(std::iter::repeat_n('\u{10FFFF}', fill / 4));
+    match fill % 4 {
+        3 => s.push('\u{FFFF}'),
+        2 => s.push('\u{7FF}'),
+        1 => s.push('\u{7F}'),
+        _ => {}
+    }
+    s
+}
+
+/// The greatest `char` below `c` (which is not U+0000), skipping the surrogates.
+fn previous_char(c: char) -> char {
+    match c as u32 {
+        0xE000 => '\u{D7FF}',
+        n => char::from_u32(n - 1).unwrap_or('\0'),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LAST_TEXT: Field = Field::new("K", "name", '#').last();
+    const MID_NUM: Field = Field::new("K", "n", '#').width(3);
+
+    fn head() -> QueryHead {
+        QueryHead::new("K", Some("P"), '#', 20)
+    }
+
+    #[test]
+    fn prefix_bound_cannot_leak_neighbours() {
+        let c = head().fix("f34", &Field::new("K", "a", '#')).begins_with().unwrap();
+        assert_eq!(c, KeyCondition::BeginsWith("P#f34#".into()));
+        assert!(!c.matches("P#f340#x"));
+        assert!(c.matches("P#f34#x"));
+    }
+
+    #[test]
+    fn final_text_lt_uses_the_greatest_string_below() {
+        let c = head().compare(Comparison::Lt, "f34", &LAST_TEXT).unwrap();
+        let KeyCondition::Between(lo, hi) = &c else { panic!("{c:?}") };
+        assert_eq!(lo, "P#");
+        assert!(hi.len() <= 20 && hi.as_str() < "P#f34" && hi.starts_with("P#f33"));
+        assert!(c.matches("P#f33\u{10FFFF}") && !c.matches("P#f34") && c.matches("P#"));
+    }
+
+    #[test]
+    fn final_text_gt_excludes_bound_includes_extensions() {
+        let c = head().compare(Comparison::Gt, "f34", &LAST_TEXT).unwrap();
+        assert!(!c.matches("P#f34") && c.matches("P#f34\0") && c.matches("P#f34$") && !c.matches("P$x"));
+    }
+
+    #[test]
+    fn non_final_bounds_are_never_keys() {
+        let c = head().compare(Comparison::Le, &5u16, &MID_NUM).unwrap();
+        assert_eq!(c, KeyCondition::Between("P#".into(), "P#005$".into()));
+        let c = head().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap();
+        assert_eq!(c, KeyCondition::Between("P#005$".into(), "P$".into()));
+    }
+
+    #[test]
+    fn reversed_between_is_an_error_and_desc_swaps() {
+        assert!(head().between(&7u16, &3u16, &MID_NUM).is_err());
+        let c = head().between(&3u16, &7u16, &MID_NUM.desc()).unwrap();
+        assert_eq!(c, KeyCondition::Between("P#992".into(), "P#996$".into()));
+    }
+
+    #[test]
+    fn root_without_prefix_is_one_sided_and_begins_with_is_refused() {
+        let root = QueryHead::new("K", None, '#', 1024);
+        assert_eq!(root.clone().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap(), KeyCondition::Ge("005$".into()));
+        assert!(root.begins_with().is_err());
+    }
+
+    #[test]
+    fn errors_are_kept_until_the_end() {
+        let c = head().fix(&1000u16, &MID_NUM).fix("x", &LAST_TEXT).begins_with();
+        assert_eq!(c.unwrap_err().field(), Some("n"));
+    }
+
+    #[test]
+    fn expressions_render_placeholders() {
+        let e = KeyCondition::Ge("A".into()).with_partition_key("PK", "U#1", "SK");
+        assert_eq!(e.expression, "#pk = :pk AND #sk >= :sk0");
+        assert_eq!(e.names, [("#pk".into(), "PK".into()), ("#sk".into(), "SK".into())]);
+    }
+}

@@ -1,0 +1,209 @@
+//! The typed query builder: `Key::query()` and one stage per number of fixed fields.
+//!
+//! `KeyQuery<.., N>` has fixed the first `N` fields. On stage `N` the methods named after field
+//! `N` fix it (and move to stage `N + 1`) or end the query with a range on it; every stage can
+//! end with `begins_with()`, the last with `eq()`. Fields can only be fixed in declaration
+//! order because no other stage has the method.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{GenericParam, Ident, Type};
+
+use crate::valid::{Field, Key};
+
+/// The name of the query type of `key`.
+fn query_ident(key: &Key) -> Ident {
+    format_ident!("{}Query", key.ident)
+}
+
+/// The generic arguments of the key type (`'a, T`), without the angle brackets.
+fn key_args(key: &Key) -> Vec<TokenStream> {
+    key.generics
+        .params
+        .iter()
+        .map(|p| match p {
+            GenericParam::Lifetime(l) => {
+                let lt = &l.lifetime;
+                quote!(#lt)
+            }
+            GenericParam::Type(t) => {
+                let id = &t.ident;
+                quote!(#id)
+            }
+            GenericParam::Const(c) => {
+                let id = &c.ident;
+                quote!(#id)
+            }
+        })
+        .collect()
+}
+
+/// The query struct, outside the anonymous `const` so that users can name it.
+pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
+    let (krate, ident, query) = (&key.krate, &key.ident, query_ident(key));
+    let params = key.generics.params.iter();
+    let where_clause = &key.generics.where_clause;
+    let args = key_args(key);
+    let doc = format!(
+        "Typed query conditions on [`{ident}`] keys, from [`{ident}::query`].\n\n\
+         `__N` counts the fields fixed so far, in declaration order. Fix the next field with the \
+         method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, \
+         `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is \
+         fixed, `eq()`. Each ending returns a `KeyCondition`, or the `EncodeError` of any value \
+         that does not fit its field."
+    );
+    quote! {
+        #[doc = #doc]
+        #[must_use = "a query does nothing until it ends with a condition"]
+        #vis struct #query<#(#params,)* const __N: usize> #where_clause {
+            head: #krate::QueryHead,
+            key: ::core::marker::PhantomData<fn() -> #ident<#(#args),*>>,
+        }
+    }
+}
+
+/// Whether the builder takes `&str` for this field and offers `_begins_with`.
+///
+/// Decided by the type as written (`String`, `&str`, `Cow<str>`); an alias of `String` is
+/// queried with its own type instead.
+fn is_text(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(r) => matches!(&*r.elem, Type::Path(p) if p.path.is_ident("str")),
+        Type::Path(p) => p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "String" || s.ident == "Cow"),
+        _ => false,
+    }
+}
+
+/// The `impl`s of the builder, inside the anonymous `const`.
+pub(crate) fn query_impls(key: &Key) -> TokenStream {
+    let (ident, query) = (&key.ident, query_ident(key));
+    let generics = crate::expand::bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let args = key_args(key);
+    let (key_name, max_len) = (ident.to_string(), key.max_len);
+    let stages = (0..key.fields.len()).map(|k| stage(key, k));
+    let mut with_n = key.generics.clone();
+    with_n.params.push(syn::parse_quote!(const __N: usize));
+    let (clone_generics, _, clone_where) = with_n.split_for_impl();
+    let last = last_stage(key);
+    let doc = format!("Starts a typed query condition on `{ident}` keys: see [`{query}`].");
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #doc]
+            pub fn query() -> #query<#(#args,)* 0> {
+                #query {
+                    head: _sortkey::QueryHead::new(
+                        #key_name,
+                        <Self as _sortkey::SortKey>::PREFIX,
+                        <Self as _sortkey::SortKey>::SEPARATOR,
+                        #max_len,
+                    ),
+                    key: ::core::marker::PhantomData,
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #clone_generics ::core::clone::Clone for #query<#(#args,)* __N> #clone_where {
+            fn clone(&self) -> Self {
+                #query { head: ::core::clone::Clone::clone(&self.head), key: ::core::marker::PhantomData }
+            }
+        }
+
+        #(#stages)*
+        #last
+    }
+}
+
+/// The methods of stage `k`, whose next field is field `k`.
+fn stage(key: &Key, k: usize) -> TokenStream {
+    let (ident, query) = (&key.ident, query_ident(key));
+    let generics = crate::expand::bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let args = key_args(key);
+    let field = &key.fields[k];
+    let next = k + 1;
+    let spec = quote!(&<#ident #ty_generics as _sortkey::SortKey>::FIELDS[#k]);
+    let (param, by_ref) = param_type(field);
+    let f = &field.ident;
+    let name = f.to_string();
+    let [between, gt, gte, lt, lte, begins] =
+        ["between", "gt", "gte", "lt", "lte", "begins_with"].map(|s| format_ident!("{}_{}", f, s));
+    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::EncodeError>);
+    let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
+        let c = format_ident!("{}", c);
+        let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
+        quote! {
+            #[doc = #doc]
+            pub fn #m(self, value: #param) -> #cond {
+                self.head.compare(_sortkey::Comparison::#c, #by_ref value, #spec)
+            }
+        }
+    });
+    let text = is_text(&field.ty).then(|| {
+        let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
+        quote! {
+            #[doc = #doc]
+            pub fn #begins(self, prefix: &str) -> #cond {
+                self.head.text_begins_with(prefix, #spec)
+            }
+        }
+    });
+    let fix_doc = format!("Fixes `{name}` to `value` and moves on to the next field.");
+    let between_doc = format!(
+        "Ends the query with `low <= {name} <= high` (inclusive; bounds of a `desc` field are swapped for you)."
+    );
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #query<#(#args,)* #k> #where_clause {
+            #[doc = #fix_doc]
+            pub fn #f(self, value: #param) -> #query<#(#args,)* #next> {
+                #query { head: self.head.fix(#by_ref value, #spec), key: ::core::marker::PhantomData }
+            }
+
+            #[doc = #between_doc]
+            pub fn #between(self, low: #param, high: #param) -> #cond {
+                self.head.between(#by_ref low, #by_ref high, #spec)
+            }
+
+            #(#ranges)*
+            #text
+
+            /// Ends the query with every key whose fields equal the ones fixed so far.
+            pub fn begins_with(self) -> #cond {
+                self.head.begins_with()
+            }
+        }
+    }
+}
+
+/// The parameter type of a field's builder methods, and how to pass it on by reference.
+fn param_type(field: &Field) -> (TokenStream, TokenStream) {
+    let ty = &field.ty;
+    if is_text(ty) { (quote!(&str), quote!()) } else { (quote!(#ty), quote!(&)) }
+}
+
+/// The stage with every field fixed.
+fn last_stage(key: &Key) -> TokenStream {
+    let query = query_ident(key);
+    let generics = crate::expand::bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let args = key_args(key);
+    let n = key.fields.len();
+    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::EncodeError>);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #query<#(#args,)* #n> #where_clause {
+            /// Ends the query with the one key whose fields are all fixed.
+            pub fn eq(self) -> #cond {
+                self.head.eq()
+            }
+
+            /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+            pub fn begins_with(self) -> #cond {
+                self.head.eq()
+            }
+        }
+    }
+}

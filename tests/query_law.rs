@@ -1,0 +1,371 @@
+//! The query law of DESIGN.md: for every generated type, builder call and key `k`,
+//! `condition.matches(encode(k))` holds exactly when `k` satisfies the predicate the call
+//! describes. The predicate is evaluated here on the fields, independently of the encoding.
+
+use std::cmp::Ordering;
+use std::fmt::Debug;
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use sortkey_core::{Comparison, EncodeError, KeyCondition, SortKey};
+
+/// How a query ends after fixing the first `k` fields.
+#[derive(Debug, Clone)]
+enum End<T> {
+    BeginsWith,
+    Eq,
+    Cmp(Comparison, T),
+    Between(T, T),
+    Prefix(String),
+}
+
+/// A builder call: the first `k` fields of `fixed` are fixed, then `end`.
+#[derive(Debug, Clone)]
+struct Call<T> {
+    k: usize,
+    fixed: T,
+    end: End<T>,
+}
+
+/// What the law needs of a key type besides `SortKey`.
+trait LawKey: SortKey + Clone + Debug + Sized {
+    const N: usize;
+    const HAS_PREFIX: bool;
+    /// Field `i` of `self` against field `i` of `other`, in the field's own (ascending) order.
+    fn cmp_field(&self, other: &Self, i: usize) -> Ordering;
+    /// Field `i` as text, if it is a text field.
+    fn text(&self, i: usize) -> Option<&str>;
+    /// Runs the builder for `call`.
+    fn build(call: &Call<Self>) -> Result<KeyCondition, EncodeError>;
+}
+
+/// The predicate of `call` on the fields of `key`.
+fn predicate<T: LawKey>(call: &Call<T>, key: &T) -> bool {
+    let head = (0..call.k).all(|i| key.cmp_field(&call.fixed, i) == Ordering::Equal);
+    head && match &call.end {
+        End::BeginsWith => true,
+        End::Eq => call.k == T::N,
+        End::Cmp(op, t) => {
+            let o = key.cmp_field(t, call.k);
+            match op {
+                Comparison::Lt => o == Ordering::Less,
+                Comparison::Le => o != Ordering::Greater,
+                Comparison::Gt => o == Ordering::Greater,
+                Comparison::Ge => o != Ordering::Less,
+            }
+        }
+        End::Between(lo, hi) => key.cmp_field(lo, call.k) != Ordering::Less && key.cmp_field(hi, call.k) != Ordering::Greater,
+        End::Prefix(p) => key.text(call.k).is_some_and(|t| t.starts_with(p.as_str())),
+    }
+}
+
+/// Checks the law for one call over a sample of keys.
+fn check_law<T: LawKey>(call: &Call<T>, keys: &[T]) -> Result<(), TestCaseError> {
+    let cond = T::build(call);
+    let matches_all = matches!(&call.end, End::BeginsWith) || matches!(&call.end, End::Prefix(p) if p.is_empty());
+    if call.k == 0 && !T::HAS_PREFIX && matches_all {
+        prop_assert!(cond.is_err(), "a query fixing nothing without a prefix is refused");
+        return Ok(());
+    }
+    match cond {
+        Ok(cond) => {
+            if let KeyCondition::Between(lo, hi) = &cond {
+                prop_assert!(lo <= hi, "BETWEEN bounds out of order: {cond:?}");
+            }
+            for key in keys {
+                let encoded = key.encode().expect("generated keys encode");
+                prop_assert_eq!(
+                    cond.matches(&encoded),
+                    predicate(call, key),
+                    "call {:?}\ncondition {}\nkey {:?} = {:?}",
+                    call,
+                    cond,
+                    key,
+                    encoded
+                );
+            }
+        }
+        // Refused calls (an empty range, a text prefix no key can have) must describe no key.
+        Err(e) => {
+            for key in keys {
+                prop_assert!(!predicate(call, key), "call {call:?} refused ({e}) but {key:?} satisfies it");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The match on how a query ends, at a stage whose next field is read from a template `$t` by
+/// `$get`, with the stage's method names.
+macro_rules! ends {
+    ($q:expr, $c:expr, |$t:ident| $get:expr, [$lt:ident, $le:ident, $gt:ident, $ge:ident, $bt:ident] $(, $pre:ident)?) => {{
+        let q = $q;
+        match &$c.end {
+            End::BeginsWith => q.begins_with(),
+            End::Cmp(op, $t) => match op {
+                Comparison::Lt => q.$lt($get),
+                Comparison::Le => q.$le($get),
+                Comparison::Gt => q.$gt($get),
+                Comparison::Ge => q.$ge($get),
+            },
+            End::Between(lo, hi) => {
+                let low = {
+                    let $t = lo;
+                    $get
+                };
+                let high = {
+                    let $t = hi;
+                    $get
+                };
+                q.$bt(low, high)
+            }
+            $(End::Prefix(p) => q.$pre(p),)?
+            other => unreachable!("{other:?} is not generated for this field"),
+        }
+    }};
+}
+
+/// Text of up to 4 characters from `alphabet`, which holds near-separator and multi-byte characters.
+fn text(alphabet: &'static [char]) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(alphabet), 0..4).prop_map(|v| v.into_iter().collect())
+}
+
+/// Characters allowed in a non-final text segment with separator `#`, next to it and far above.
+const MID_HASH: &[char] = &['a', 'b', 'f', '3', '4', '0', '$', '%', 'é', '~', '\u{7F}', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
+/// Characters of a final text segment: anything, including the separator and below.
+const LAST_HASH: &[char] = &['a', 'f', '3', '4', '$', '#', '"', '!', ' ', '\0', 'é', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
+/// Characters allowed in a non-final text segment with separator `|`.
+const MID_PIPE: &[char] = &['}', '~', '\u{7F}', 'é', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
+
+/// Numbers biased to the edges of a range and to a few values that collide often.
+fn edgy<T: Copy + Debug + 'static>(edges: &'static [T], any: impl Strategy<Value = T> + 'static) -> BoxedStrategy<T> {
+    prop_oneof![3 => prop::sample::select(edges), 1 => any].boxed()
+}
+
+/// A call on `keys`: templates are drawn from the keys (so that equalities happen) or fresh.
+fn call<T: LawKey + 'static>(fresh: BoxedStrategy<T>, keys: Vec<T>) -> impl Strategy<Value = Call<T>> {
+    let template = prop_oneof![3 => prop::sample::select(keys.clone()), 1 => fresh].boxed();
+    let ops = prop::sample::select(vec![Comparison::Lt, Comparison::Le, Comparison::Gt, Comparison::Ge]);
+    (0..=T::N, template.clone(), template.clone(), template, ops, 0..4usize, 0..5usize, text(LAST_HASH)).prop_map(
+        |(k, fixed, a, b, op, kind, cut, random_prefix)| {
+            let end = if k == T::N {
+                if kind % 2 == 0 { End::Eq } else { End::BeginsWith }
+            } else {
+                match kind {
+                    0 => End::BeginsWith,
+                    1 => End::Cmp(op, a),
+                    2 => End::Between(a, b),
+                    _ => match a.text(k) {
+                        Some(t) if cut < 4 => End::Prefix(t.chars().take(cut).collect()),
+                        Some(_) => End::Prefix(random_prefix),
+                        None => End::Between(b, a),
+                    },
+                }
+            };
+            Call { k, fixed, end }
+        },
+    )
+}
+
+/// Keys and a call on them.
+fn case<T: LawKey + 'static>(fresh: BoxedStrategy<T>) -> impl Strategy<Value = (Vec<T>, Call<T>)> {
+    prop::collection::vec(fresh.clone(), 1..40).prop_flat_map(move |keys| (Just(keys.clone()), call(fresh.clone(), keys)))
+}
+
+mod rank {
+    use super::*;
+
+    /// The seed's key: prefix, a desc number, a number, final text.
+    #[derive(SortKey, Debug, Clone, PartialEq)]
+    #[key(prefix = "RUN")]
+    pub(crate) struct RankKey {
+        #[key(width = 3, desc)]
+        pub(crate) score: u16,
+        #[key(width = 4)]
+        pub(crate) ts: u16,
+        pub(crate) player: String,
+    }
+
+    impl LawKey for RankKey {
+        const N: usize = 3;
+        const HAS_PREFIX: bool = true;
+        fn cmp_field(&self, o: &Self, i: usize) -> Ordering {
+            match i {
+                0 => self.score.cmp(&o.score),
+                1 => self.ts.cmp(&o.ts),
+                _ => self.player.as_bytes().cmp(o.player.as_bytes()),
+            }
+        }
+        fn text(&self, i: usize) -> Option<&str> {
+            (i == 2).then_some(self.player.as_str())
+        }
+        fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+            let (q, f) = (RankKey::query(), &c.fixed);
+            match c.k {
+                0 => ends!(q, c, |t| t.score, [score_lt, score_lte, score_gt, score_gte, score_between]),
+                1 => ends!(q.score(f.score), c, |t| t.ts, [ts_lt, ts_lte, ts_gt, ts_gte, ts_between]),
+                2 => ends!(
+                    q.score(f.score).ts(f.ts),
+                    c,
+                    |t| &t.player,
+                    [player_lt, player_lte, player_gt, player_gte, player_between],
+                    player_begins_with
+                ),
+                _ => {
+                    let q = q.score(f.score).ts(f.ts).player(&f.player);
+                    if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn fresh() -> BoxedStrategy<RankKey> {
+        (edgy(&[0, 1, 9, 10, 998, 999], 0..1000u16), edgy(&[0, 1, 9999], 0..10000u16), text(LAST_HASH))
+            .prop_map(|(score, ts, player)| RankKey { score, ts, player })
+            .boxed()
+    }
+}
+
+mod mixed {
+    use super::*;
+
+    /// No prefix; text first (non-final), a desc signed number, a bool, a narrow unsigned last.
+    #[derive(SortKey, Debug, Clone, PartialEq)]
+    pub(crate) struct Mixed {
+        pub(crate) name: String,
+        #[key(width = 4, desc)]
+        pub(crate) delta: i16,
+        pub(crate) flag: bool,
+        #[key(width = 2)]
+        pub(crate) n: u8,
+    }
+
+    impl LawKey for Mixed {
+        const N: usize = 4;
+        const HAS_PREFIX: bool = false;
+        fn cmp_field(&self, o: &Self, i: usize) -> Ordering {
+            match i {
+                0 => self.name.as_bytes().cmp(o.name.as_bytes()),
+                1 => self.delta.cmp(&o.delta),
+                2 => self.flag.cmp(&o.flag),
+                _ => self.n.cmp(&o.n),
+            }
+        }
+        fn text(&self, i: usize) -> Option<&str> {
+            (i == 0).then_some(self.name.as_str())
+        }
+        fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+            let (q, f) = (Mixed::query(), &c.fixed);
+            match c.k {
+                0 => ends!(q, c, |t| &t.name, [name_lt, name_lte, name_gt, name_gte, name_between], name_begins_with),
+                1 => ends!(q.name(&f.name), c, |t| t.delta, [delta_lt, delta_lte, delta_gt, delta_gte, delta_between]),
+                2 => ends!(q.name(&f.name).delta(f.delta), c, |t| t.flag, [flag_lt, flag_lte, flag_gt, flag_gte, flag_between]),
+                3 => ends!(q.name(&f.name).delta(f.delta).flag(f.flag), c, |t| t.n, [n_lt, n_lte, n_gt, n_gte, n_between]),
+                _ => {
+                    let q = q.name(&f.name).delta(f.delta).flag(f.flag).n(f.n);
+                    if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn fresh() -> BoxedStrategy<Mixed> {
+        (text(MID_HASH), edgy(&[-999, -1, 0, 1, 999], -999..=999i16), any::<bool>(), edgy(&[0, 1, 98, 99], 0..100u8))
+            .prop_map(|(name, delta, flag, n)| Mixed { name, delta, flag, n })
+            .boxed()
+    }
+}
+
+mod piped {
+    use super::*;
+
+    /// A prefix with separator `|`, a signed number first, two text fields (non-final and final).
+    #[derive(SortKey, Debug, Clone, PartialEq)]
+    #[key(prefix = "T", separator = '|')]
+    pub(crate) struct Piped {
+        #[key(width = 3)]
+        pub(crate) level: i32,
+        pub(crate) city: String,
+        pub(crate) tag: String,
+    }
+
+    impl LawKey for Piped {
+        const N: usize = 3;
+        const HAS_PREFIX: bool = true;
+        fn cmp_field(&self, o: &Self, i: usize) -> Ordering {
+            match i {
+                0 => self.level.cmp(&o.level),
+                1 => self.city.as_bytes().cmp(o.city.as_bytes()),
+                _ => self.tag.as_bytes().cmp(o.tag.as_bytes()),
+            }
+        }
+        fn text(&self, i: usize) -> Option<&str> {
+            match i {
+                1 => Some(&self.city),
+                2 => Some(&self.tag),
+                _ => None,
+            }
+        }
+        fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+            let (q, f) = (Piped::query(), &c.fixed);
+            match c.k {
+                0 => ends!(q, c, |t| t.level, [level_lt, level_lte, level_gt, level_gte, level_between]),
+                1 => ends!(q.level(f.level), c, |t| &t.city, [city_lt, city_lte, city_gt, city_gte, city_between], city_begins_with),
+                2 => ends!(q.level(f.level).city(&f.city), c, |t| &t.tag, [tag_lt, tag_lte, tag_gt, tag_gte, tag_between], tag_begins_with),
+                _ => {
+                    let q = q.level(f.level).city(&f.city).tag(&f.tag);
+                    if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn fresh() -> BoxedStrategy<Piped> {
+        (edgy(&[-99, -1, 0, 1, 99], -99..=99i32), text(MID_PIPE), text(LAST_HASH))
+            .prop_map(|(level, city, tag)| Piped { level, city, tag })
+            .boxed()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn law_rank((keys, call) in case(rank::fresh())) {
+        check_law(&call, &keys)?;
+    }
+
+    #[test]
+    fn law_mixed((keys, call) in case(mixed::fresh())) {
+        check_law(&call, &keys)?;
+    }
+
+    #[test]
+    fn law_piped((keys, call) in case(piped::fresh())) {
+        check_law(&call, &keys)?;
+    }
+}
+
+/// The four calls of the issue, with the shapes they produce.
+#[test]
+fn readme_queries_produce_the_documented_shapes() {
+    #[derive(SortKey, Debug, Clone, PartialEq)]
+    #[key(prefix = "RUN")]
+    struct RankKey {
+        #[key(width = 10, desc)]
+        score: u64,
+        #[key(width = 16)]
+        timestamp: u64,
+        player_id: String,
+    }
+    let c = RankKey::query().score(1500).begins_with().unwrap();
+    assert_eq!(c, KeyCondition::BeginsWith("RUN#9999998499#".into()));
+    let c = RankKey::query().score_between(100, 200).unwrap();
+    assert_eq!(c, KeyCondition::Between("RUN#9999999799".into(), "RUN#9999999899$".into()));
+    let c = RankKey::query().score(1500).timestamp_gte(1719100800).unwrap();
+    assert_eq!(c, KeyCondition::Between("RUN#9999998499#0000001719100800".into(), "RUN#9999998499$".into()));
+    let c = RankKey::query().score(1500).timestamp(1719100800).player_id("p_8842").eq().unwrap();
+    assert_eq!(c, KeyCondition::Eq("RUN#9999998499#0000001719100800#p_8842".into()));
+    let e = RankKey::query().score(10_000_000_000).begins_with().unwrap_err();
+    assert_eq!(e.field(), Some("score"));
+}
