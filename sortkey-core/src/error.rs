@@ -52,6 +52,12 @@ pub enum EncodeErrorKind {
     },
     /// The encoded key would be empty; DynamoDB rejects empty keys.
     Empty,
+    /// A query condition would match every key of the type, which DynamoDB cannot express
+    /// as a sort key condition (it has no empty bound): query by the partition key alone.
+    MatchesEverything,
+    /// A query condition can match no key: its range is empty (`low > high`, or nothing
+    /// below the smallest value).
+    EmptyRange,
     /// The encoded key is longer than the key type allows.
     TooLong {
         /// The encoded length in bytes.
@@ -110,6 +116,14 @@ impl fmt::Display for EncodeError {
             ),
             EncodeErrorKind::Invalid { reason } => write!(f, ": {reason}"),
             EncodeErrorKind::Empty => write!(f, ": the key would be empty"),
+            EncodeErrorKind::MatchesEverything => write!(
+                f,
+                ": the condition matches every key, which has no sort key condition; expected a \
+                 query on the partition key alone"
+            ),
+            EncodeErrorKind::EmptyRange => {
+                write!(f, ": the range is empty, expected a range with low <= high that some key can be in")
+            }
             EncodeErrorKind::TooLong { len, max_len } => write!(
                 f,
                 ": the key would be {len} bytes long, expected at most {max_len}"

@@ -74,6 +74,9 @@ mod query;
 mod segment;
 mod text;
 
+#[cfg(feature = "dynamodb")]
+pub mod dynamodb;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

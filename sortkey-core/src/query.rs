@@ -221,7 +221,7 @@ impl QueryHead {
     pub fn begins_with(self) -> Result<KeyCondition, EncodeError> {
         let q = self.open_head()?;
         if self.segments == 0 {
-            return Err(self.invalid("a query that fixes nothing matches every key; query the partition key alone"));
+            return Err(self.whole(EncodeErrorKind::MatchesEverything));
         }
         Ok(KeyCondition::BeginsWith(q))
     }
@@ -240,7 +240,7 @@ impl QueryHead {
         let mut q = self.open_head()?;
         prefix.encode_segment(field, &mut q)?;
         if q.is_empty() {
-            return Err(self.invalid("a query that fixes nothing matches every key; query the partition key alone"));
+            return Err(field.encode_error(EncodeErrorKind::MatchesEverything));
         }
         Ok(KeyCondition::BeginsWith(q))
     }
@@ -251,7 +251,7 @@ impl QueryHead {
         let e = encode_alone(value, field)?;
         let cmp = cmp.on_encoding(field.is_desc());
         if self.segments == 0 {
-            return Ok(self.one_sided(cmp, e, field));
+            return no_empty_bound(self.one_sided(cmp, e, field), field);
         }
         let (low, high) = match cmp {
             Comparison::Ge | Comparison::Gt => (self.lower(&q, &e, cmp, field), self.region_end(&q)),
@@ -269,6 +269,10 @@ impl QueryHead {
         }
         let low = format!("{q}{lo}");
         let high = self.upper(&q, &hi, Comparison::Le, field);
+        if low.is_empty() {
+            // Every key is above "", and DynamoDB takes no empty bound: the range is `<= high`.
+            return no_empty_bound(KeyCondition::Le(high), field);
+        }
         self.between_checked(low, high, field)
     }
 
@@ -330,16 +334,26 @@ impl QueryHead {
 
     fn between_checked(&self, low: String, high: String, field: &Field) -> Result<KeyCondition, EncodeError> {
         if low > high {
-            return Err(field.encode_error(EncodeErrorKind::Invalid {
-                reason: "the range is empty: no value of the field satisfies it (expected low <= high)".into(),
-            }));
+            return Err(field.encode_error(EncodeErrorKind::EmptyRange));
         }
         Ok(KeyCondition::Between(low, high))
     }
 
     #[cold]
-    fn invalid(&self, reason: &'static str) -> EncodeError {
-        EncodeError::whole_key(self.key_name, EncodeErrorKind::Invalid { reason: reason.into() })
+    fn whole(&self, kind: EncodeErrorKind) -> EncodeError {
+        EncodeError::whole_key(self.key_name, kind)
+    }
+}
+
+/// DynamoDB refuses an empty string as a key condition value. Against `""` a comparison
+/// either holds for every key (`>= ""`, `> ""`: keys are never empty) or for none.
+fn no_empty_bound(cond: KeyCondition, field: &Field) -> Result<KeyCondition, EncodeError> {
+    match &cond {
+        KeyCondition::Ge(v) | KeyCondition::Gt(v) if v.is_empty() => {
+            Err(field.encode_error(EncodeErrorKind::MatchesEverything))
+        }
+        KeyCondition::Lt(v) | KeyCondition::Le(v) if v.is_empty() => Err(field.encode_error(EncodeErrorKind::EmptyRange)),
+        _ => Ok(cond),
     }
 }
 
@@ -449,7 +463,11 @@ mod tests {
     fn root_without_prefix_is_one_sided_and_begins_with_is_refused() {
         let root = QueryHead::new("K", None, '#', 1024);
         assert_eq!(root.clone().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap(), KeyCondition::Ge("005$".into()));
-        assert!(root.begins_with().is_err());
+        assert_eq!(root.clone().begins_with().unwrap_err().kind(), &EncodeErrorKind::MatchesEverything);
+        let text = Field::new("K", "name", '#');
+        assert_eq!(root.clone().compare(Comparison::Ge, "", &text).unwrap_err().kind(), &EncodeErrorKind::MatchesEverything);
+        assert_eq!(root.clone().compare(Comparison::Lt, "", &text).unwrap_err().kind(), &EncodeErrorKind::EmptyRange);
+        assert_eq!(root.between("", "b", &text).unwrap(), KeyCondition::Le("b$".into()));
     }
 
     #[test]
