@@ -12,6 +12,18 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
     let mut decode_generics = input.generics.clone();
     decode_generics.params.insert(0, syn::parse_quote!('__k));
     let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
+    // `expand` derives `FromStr` only for keys that do not borrow; the stub does the same.
+    let from_str = input.generics.lifetimes().next().is_none().then(|| {
+        quote! {
+            impl #impl_generics ::core::str::FromStr for #ident #ty_generics #where_clause {
+                type Err = _sortkey::DecodeError;
+
+                fn from_str(_: &str) -> ::core::result::Result<Self, Self::Err> {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    });
     quote! {
         #errors
         #[allow(unused_qualifications)]
@@ -36,6 +48,8 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
                     ::core::unreachable!()
                 }
             }
+
+            #from_str
         };
     }
 }
