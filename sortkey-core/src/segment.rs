@@ -142,6 +142,11 @@ pub trait KeySegment {
 }
 
 /// A segment type that can be read back from a key borrowed for `'k`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be decoded as a segment of a sort key",
+    label = "this field's type does not implement `DecodeSegment`",
+    note = "every `KeySegment` type of sortkey-core also implements `DecodeSegment`; for your own type implement both"
+)]
 ///
 /// Owned types implement it for every `'k`; `&'k str` and `Cow<'k, str>` borrow from the key.
 pub trait DecodeSegment<'k>: KeySegment + Sized {

@@ -6,7 +6,8 @@
 //! order because no other stage has the method.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{GenericParam, Ident, Type};
 
 use crate::valid::{Field, Key};
@@ -125,7 +126,10 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let field = &key.fields[k];
     let next = k + 1;
     let spec = quote!(&<#ident #ty_generics as _sortkey::SortKey>::FIELDS[#k]);
-    let (param, by_ref) = param_type(field);
+    let param = param_type(field);
+    // The arguments carry the field's span too, so that a type error points at the field.
+    let span = field.ty.span();
+    let by_ref = (!is_text(&field.ty)).then(|| quote_spanned!(span=> &));
     let f = &field.ident;
     let name = f.to_string();
     let [between, gt, gte, lt, lte, begins] =
@@ -134,13 +138,16 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
         let c = format_ident!("{}", c);
         let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
+        let call = quote_spanned!(span=> self.head.compare(_sortkey::Comparison::#c, #by_ref value, #spec));
         quote! {
             #[doc = #doc]
             pub fn #m(self, value: #param) -> #cond {
-                self.head.compare(_sortkey::Comparison::#c, #by_ref value, #spec)
+                #call
             }
         }
     });
+    let fix = quote_spanned!(span=> self.head.fix(#by_ref value, #spec));
+    let range = quote_spanned!(span=> self.head.between(#by_ref low, #by_ref high, #spec));
     let text = is_text(&field.ty).then(|| {
         let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
         quote! {
@@ -159,12 +166,12 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         impl #impl_generics #query<#(#args,)* #k> #where_clause {
             #[doc = #fix_doc]
             pub fn #f(self, value: #param) -> #query<#(#args,)* #next> {
-                #query { head: self.head.fix(#by_ref value, #spec), key: ::core::marker::PhantomData }
+                #query { head: #fix, key: ::core::marker::PhantomData }
             }
 
             #[doc = #between_doc]
             pub fn #between(self, low: #param, high: #param) -> #cond {
-                self.head.between(#by_ref low, #by_ref high, #spec)
+                #range
             }
 
             #(#ranges)*
@@ -178,10 +185,10 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     }
 }
 
-/// The parameter type of a field's builder methods, and how to pass it on by reference.
-fn param_type(field: &Field) -> (TokenStream, TokenStream) {
+/// The parameter type of a field's builder methods: `&str` for text, the field's type otherwise.
+fn param_type(field: &Field) -> TokenStream {
     let ty = &field.ty;
-    if is_text(ty) { (quote!(&str), quote!()) } else { (quote!(#ty), quote!(&)) }
+    if is_text(ty) { quote!(&str) } else { quote!(#ty) }
 }
 
 /// The stage with every field fixed.
