@@ -20,41 +20,13 @@ struct Run {
 /// The runs of the season, in the order they were played in, not in any sorted order.
 /// Four share the score 1500: p_5 and p_2 at different times, p_7 and p_6 at the same second.
 const RUNS: [Run; 7] = [
-    Run {
-        player: "p_1",
-        score: 10,
-        timestamp: 1719100800,
-    },
-    Run {
-        player: "p_2",
-        score: 1500,
-        timestamp: 1719104400,
-    },
-    Run {
-        player: "p_3",
-        score: 240,
-        timestamp: 1719108000,
-    },
-    Run {
-        player: "p_4",
-        score: 9,
-        timestamp: 1719111600,
-    },
-    Run {
-        player: "p_5",
-        score: 1500,
-        timestamp: 1719097200,
-    },
-    Run {
-        player: "p_7",
-        score: 1500,
-        timestamp: 1719115200,
-    },
-    Run {
-        player: "p_6",
-        score: 1500,
-        timestamp: 1719115200,
-    },
+    Run { player: "p_1", score: 10, timestamp: 1719100800 },
+    Run { player: "p_2", score: 1500, timestamp: 1719104400 },
+    Run { player: "p_3", score: 240, timestamp: 1719108000 },
+    Run { player: "p_4", score: 9, timestamp: 1719111600 },
+    Run { player: "p_5", score: 1500, timestamp: 1719097200 },
+    Run { player: "p_7", score: 1500, timestamp: 1719115200 },
+    Run { player: "p_6", score: 1500, timestamp: 1719115200 },
 ];
 
 /// The same key ascending: every number zero-padded to its width.
@@ -81,21 +53,13 @@ struct RankKey {
 
 impl From<Run> for AscKey {
     fn from(r: Run) -> Self {
-        AscKey {
-            score: r.score,
-            timestamp: r.timestamp,
-            player_id: r.player.into(),
-        }
+        AscKey { score: r.score, timestamp: r.timestamp, player_id: r.player.into() }
     }
 }
 
 impl From<Run> for RankKey {
     fn from(r: Run) -> Self {
-        RankKey {
-            score: r.score,
-            timestamp: r.timestamp,
-            player_id: r.player.into(),
-        }
+        RankKey { score: r.score, timestamp: r.timestamp, player_id: r.player.into() }
     }
 }
 
@@ -126,30 +90,17 @@ fn stage_1_raw() -> Result<(), Box<dyn std::error::Error>> {
     heading("1. Unpadded keys, \"score#timestamp#player\": WRONG");
     let mut table = MemTable::new();
     for run in RUNS {
-        table.put(
-            SEASON,
-            format!("{}#{}#{}", run.score, run.timestamp, run.player),
-            run,
-        );
+        table.put(SEASON, format!("{}#{}#{}", run.score, run.timestamp, run.player), run);
     }
-    let mut out = TextTable::new(["#", "sort key (as stored)", "first byte", "score"])
-        .right(0)
-        .right(3);
+    let mut out = TextTable::new(["#", "sort key (as stored)", "first byte", "score"]).right(0).right(3);
     for (i, (sk, run)) in table.query(SEASON, Query::forward()).enumerate() {
         let first = sk.as_bytes()[0];
-        out.row([
-            (i + 1).to_string(),
-            sk.into(),
-            format!("'{}' 0x{first:X}", first as char),
-            run.score.to_string(),
-        ]);
+        out.row([(i + 1).to_string(), sk.into(), format!("'{}' 0x{first:X}", first as char), run.score.to_string()]);
     }
     print!("{out}");
     println!("Ascending byte order puts 10 first and 9 last, and 240 after 1500:");
     println!("bytes are compared left to right, so the first digit decides ('1' 0x31 < '2' 0x32");
-    println!(
-        "< '9' 0x39) and the number of digits never counts. Reading it backwards does not help."
-    );
+    println!("< '9' 0x39) and the number of digits never counts. Reading it backwards does not help.");
     Ok(())
 }
 
@@ -160,9 +111,7 @@ fn stage_2_padded() -> Result<(), Box<dyn std::error::Error>> {
     for run in RUNS {
         table.put_key(SEASON, &AscKey::from(run), run)?;
     }
-    let mut out = TextTable::new(["#", "sort key (as stored)", "score"])
-        .right(0)
-        .right(2);
+    let mut out = TextTable::new(["#", "sort key (as stored)", "score"]).right(0).right(2);
     for (i, (sk, _)) in table.query(SEASON, Query::forward()).enumerate() {
         let key = AscKey::decode(sk)?;
         out.row([(i + 1).to_string(), sk.into(), key.score.to_string()]);
@@ -172,25 +121,11 @@ fn stage_2_padded() -> Result<(), Box<dyn std::error::Error>> {
     println!("10 digits and the timestamp to 16).");
     println!("But a leaderboard wants the highest first. Reading backwards (ScanIndexForward =");
     println!("false, limit 4) gets the 1500s, with the tiebreak reversed too: latest run first.");
-    let mut out = TextTable::new([
-        "#",
-        "sort key (read backwards)",
-        "score",
-        "timestamp",
-        "player",
-    ])
-    .right(0)
-    .right(2)
-    .right(3);
+    let mut out =
+        TextTable::new(["#", "sort key (read backwards)", "score", "timestamp", "player"]).right(0).right(2).right(3);
     for (i, (sk, _)) in table.query(SEASON, Query::backward().limit(4)).enumerate() {
         let key = AscKey::decode(sk)?;
-        out.row([
-            (i + 1).to_string(),
-            sk.into(),
-            key.score.to_string(),
-            key.timestamp.to_string(),
-            key.player_id,
-        ]);
+        out.row([(i + 1).to_string(), sk.into(), key.score.to_string(), key.timestamp.to_string(), key.player_id]);
     }
     print!("{out}");
     println!("p_5 reached 1500 first and should rank first; backwards it ranks last.");
@@ -204,36 +139,16 @@ fn stage_3_desc() -> Result<MemTable<Run>, Box<dyn std::error::Error>> {
     for run in RUNS {
         table.put_key(SEASON, &RankKey::from(run), run)?;
     }
-    let mut out = TextTable::new([
-        "rank",
-        "sort key (as stored)",
-        "score",
-        "timestamp",
-        "player",
-    ])
-    .right(0)
-    .right(2)
-    .right(3);
+    let mut out =
+        TextTable::new(["rank", "sort key (as stored)", "score", "timestamp", "player"]).right(0).right(2).right(3);
     for (i, (sk, run)) in table.query(SEASON, Query::forward()).enumerate() {
         let key = RankKey::decode(sk)?;
-        assert_eq!(
-            key,
-            RankKey::from(*run),
-            "a key reads back as the run it was written for"
-        );
-        out.row([
-            (i + 1).to_string(),
-            sk.into(),
-            key.score.to_string(),
-            key.timestamp.to_string(),
-            key.player_id,
-        ]);
+        assert_eq!(key, RankKey::from(*run), "a key reads back as the run it was written for");
+        out.row([(i + 1).to_string(), sk.into(), key.score.to_string(), key.timestamp.to_string(), key.player_id]);
     }
     print!("{out}");
     println!("Read forward, in the table's order. A desc field stores 9999999999 - score");
-    println!(
-        "(1500 -> 9999998499, 9 -> 9999999990), so a higher score is a smaller key; the columns"
-    );
+    println!("(1500 -> 9999998499, 9 -> 9999999990), so a higher score is a smaller key; the columns");
     println!("on the right are RankKey::decode of the stored key.");
     Ok(table)
 }
@@ -241,16 +156,10 @@ fn stage_3_desc() -> Result<MemTable<Run>, Box<dyn std::error::Error>> {
 /// (4) Equal scores: the earlier run ranks higher, and at the same second the player id decides.
 fn stage_4_tiebreak(table: &MemTable<Run>) -> Result<(), Box<dyn std::error::Error>> {
     heading("4. The tiebreak: equal scores by timestamp, then by player id");
-    let mut out = TextTable::new([
-        "rank",
-        "score",
-        "timestamp",
-        "player",
-        "ranked below the row above because",
-    ])
-    .right(0)
-    .right(1)
-    .right(2);
+    let mut out = TextTable::new(["rank", "score", "timestamp", "player", "ranked below the row above because"])
+        .right(0)
+        .right(1)
+        .right(2);
     let mut above: Option<RankKey> = None;
     for (i, (sk, _)) in table.query(SEASON, Query::forward()).enumerate() {
         let key = RankKey::decode(sk)?;
@@ -267,9 +176,7 @@ fn stage_4_tiebreak(table: &MemTable<Run>) -> Result<(), Box<dyn std::error::Err
     }
     print!("{out}");
     println!("The four runs scoring 1500 were played in the order p_2, p_5, p_7, p_6; the key,");
-    println!(
-        "not the insertion order, ranks them: the padded timestamp puts the earlier run first,"
-    );
+    println!("not the insertion order, ranks them: the padded timestamp puts the earlier run first,");
     println!("and the player id, the last segment, breaks a tie within the same second.");
     Ok(())
 }
@@ -282,41 +189,26 @@ fn tiebreak_reason(above: Option<&RankKey>, key: &RankKey) -> String {
         Some(a) if a.timestamp != key.timestamp => {
             format!("same score, later run: {} > {}", key.timestamp, a.timestamp)
         }
-        Some(a) => format!(
-            "same score and second, player {:?} > {:?}",
-            key.player_id, a.player_id
-        ),
+        Some(a) => format!("same score and second, player {:?} > {:?}", key.player_id, a.player_id),
     }
 }
 
 /// (5) A score wider than its 10 digits is refused, and nothing is written.
 fn stage_5_overflow(mut table: MemTable<Run>) -> Result<(), Box<dyn std::error::Error>> {
     heading("5. A score that does not fit width 10: refused, nothing written");
-    let run = Run {
-        player: "p_8",
-        score: 12_345_678_901,
-        timestamp: 1719118800,
-    };
+    let run = Run { player: "p_8", score: 12_345_678_901, timestamp: 1719118800 };
     let before = table.len();
     let result = table.put_key(SEASON, &RankKey::from(run), run);
     let after = table.len();
-    println!(
-        "{} scores {} at {}; put_key returns",
-        run.player, run.score, run.timestamp
-    );
+    println!("{} scores {} at {}; put_key returns", run.player, run.score, run.timestamp);
     match &result {
         Ok(_) => println!("  Ok (unexpected)"),
         Err(e) => println!("  Err: {e}"),
     }
-    let mut out = TextTable::new(["items before", "items after"])
-        .right(0)
-        .right(1);
+    let mut out = TextTable::new(["items before", "items after"]).right(0).right(1);
     out.row([before, after]);
     print!("{out}");
-    assert!(
-        result.is_err() && before == after,
-        "an overflowing key is never written"
-    );
+    assert!(result.is_err() && before == after, "an overflowing key is never written");
     println!("A truncated or 11-digit score would sort as some other score; the key is refused");
     println!("instead, and the table is unchanged. Widen the field before such scores exist:");
     println!("a key written with the old width would then be rejected by decode, not misread.");

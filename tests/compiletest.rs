@@ -38,10 +38,6 @@ fn compile_fail_categories() -> Vec<String> {
         .filter(|name| name != "pass")
         .collect();
     categories.sort();
-    assert!(
-        !categories.is_empty(),
-        "no compile-fail categories under {}",
-        ui.display()
-    );
+    assert!(!categories.is_empty(), "no compile-fail categories under {}", ui.display());
     categories
 }

@@ -172,12 +172,7 @@ async fn put_all(client: &Client, items: &[(String, String)]) {
                 .unwrap();
             WriteRequest::builder().put_request(put).build()
         });
-        let out = client
-            .batch_write_item()
-            .request_items(TABLE, requests.collect())
-            .send()
-            .await
-            .expect("batch write");
+        let out = client.batch_write_item().request_items(TABLE, requests.collect()).send().await.expect("batch write");
         assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()), "unprocessed items");
     }
 }
@@ -187,7 +182,12 @@ async fn query(client: &Client, pk: &str, cond: &KeyCondition, forward: bool, li
     let mut out = Vec::new();
     let mut start = None;
     loop {
-        let q = client.query().table_name(TABLE).scan_index_forward(forward).set_limit(limit).set_exclusive_start_key(start);
+        let q = client
+            .query()
+            .table_name(TABLE)
+            .scan_index_forward(forward)
+            .set_limit(limit)
+            .set_exclusive_start_key(start);
         let page = cond
             .apply_to_query(q, "pk", AttributeValue::S(pk.to_owned()), "sk")
             .send()

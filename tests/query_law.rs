@@ -54,7 +54,9 @@ fn predicate<T: LawKey>(call: &Call<T>, key: &T) -> bool {
                 Comparison::Ge => o != Ordering::Less,
             }
         }
-        End::Between(lo, hi) => key.cmp_field(lo, call.k) != Ordering::Less && key.cmp_field(hi, call.k) != Ordering::Greater,
+        End::Between(lo, hi) => {
+            key.cmp_field(lo, call.k) != Ordering::Less && key.cmp_field(hi, call.k) != Ordering::Greater
+        }
         End::Prefix(p) => key.text(call.k).is_some_and(|t| t.starts_with(p.as_str())),
     }
 }
@@ -138,9 +140,11 @@ fn text(alphabet: &'static [char]) -> impl Strategy<Value = String> {
 }
 
 /// Characters allowed in a non-final text segment with separator `#`, next to it and far above.
-const MID_HASH: &[char] = &['a', 'b', 'f', '3', '4', '0', '$', '%', 'é', '~', '\u{7F}', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
+const MID_HASH: &[char] =
+    &['a', 'b', 'f', '3', '4', '0', '$', '%', 'é', '~', '\u{7F}', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
 /// Characters of a final text segment: anything, including the separator and below.
-const LAST_HASH: &[char] = &['a', 'f', '3', '4', '$', '#', '"', '!', ' ', '\0', 'é', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
+const LAST_HASH: &[char] =
+    &['a', 'f', '3', '4', '$', '#', '"', '!', ' ', '\0', 'é', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
 /// Characters allowed in a non-final text segment with separator `|`.
 const MID_PIPE: &[char] = &['}', '~', '\u{7F}', 'é', '\u{FFFF}', '\u{E000}', '\u{10FFFF}'];
 
@@ -176,7 +180,8 @@ fn call<T: LawKey + 'static>(fresh: BoxedStrategy<T>, keys: Vec<T>) -> impl Stra
 
 /// Keys and a call on them.
 fn case<T: LawKey + 'static>(fresh: BoxedStrategy<T>) -> impl Strategy<Value = (Vec<T>, Call<T>)> {
-    prop::collection::vec(fresh.clone(), 1..40).prop_flat_map(move |keys| (Just(keys.clone()), call(fresh.clone(), keys)))
+    prop::collection::vec(fresh.clone(), 1..40)
+        .prop_flat_map(move |keys| (Just(keys.clone()), call(fresh.clone(), keys)))
 }
 
 mod rank {
@@ -266,8 +271,18 @@ mod mixed {
             match c.k {
                 0 => ends!(q, c, |t| &t.name, [name_lt, name_lte, name_gt, name_gte, name_between], name_begins_with),
                 1 => ends!(q.name(&f.name), c, |t| t.delta, [delta_lt, delta_lte, delta_gt, delta_gte, delta_between]),
-                2 => ends!(q.name(&f.name).delta(f.delta), c, |t| t.flag, [flag_lt, flag_lte, flag_gt, flag_gte, flag_between]),
-                3 => ends!(q.name(&f.name).delta(f.delta).flag(f.flag), c, |t| t.n, [n_lt, n_lte, n_gt, n_gte, n_between]),
+                2 => ends!(
+                    q.name(&f.name).delta(f.delta),
+                    c,
+                    |t| t.flag,
+                    [flag_lt, flag_lte, flag_gt, flag_gte, flag_between]
+                ),
+                3 => ends!(
+                    q.name(&f.name).delta(f.delta).flag(f.flag),
+                    c,
+                    |t| t.n,
+                    [n_lt, n_lte, n_gt, n_gte, n_between]
+                ),
                 _ => {
                     let q = q.name(&f.name).delta(f.delta).flag(f.flag).n(f.n);
                     if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -317,8 +332,20 @@ mod piped {
             let (q, f) = (Piped::query(), &c.fixed);
             match c.k {
                 0 => ends!(q, c, |t| t.level, [level_lt, level_lte, level_gt, level_gte, level_between]),
-                1 => ends!(q.level(f.level), c, |t| &t.city, [city_lt, city_lte, city_gt, city_gte, city_between], city_begins_with),
-                2 => ends!(q.level(f.level).city(&f.city), c, |t| &t.tag, [tag_lt, tag_lte, tag_gt, tag_gte, tag_between], tag_begins_with),
+                1 => ends!(
+                    q.level(f.level),
+                    c,
+                    |t| &t.city,
+                    [city_lt, city_lte, city_gt, city_gte, city_between],
+                    city_begins_with
+                ),
+                2 => ends!(
+                    q.level(f.level).city(&f.city),
+                    c,
+                    |t| &t.tag,
+                    [tag_lt, tag_lte, tag_gt, tag_gte, tag_between],
+                    tag_begins_with
+                ),
                 _ => {
                     let q = q.level(f.level).city(&f.city).tag(&f.tag);
                     if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }

@@ -37,9 +37,7 @@ pub struct MemTable<V> {
 
 impl<V> Default for MemTable<V> {
     fn default() -> Self {
-        MemTable {
-            partitions: BTreeMap::new(),
-        }
+        MemTable { partitions: BTreeMap::new() }
     }
 }
 
@@ -52,22 +50,14 @@ impl<V> MemTable<V> {
     /// Writes `item` under `(pk, sk)`, like DynamoDB's PutItem: an item with the same keys is
     /// replaced, and returned.
     pub fn put(&mut self, pk: impl Into<String>, sk: impl Into<String>, item: V) -> Option<V> {
-        self.partitions
-            .entry(pk.into())
-            .or_default()
-            .insert(sk.into(), item)
+        self.partitions.entry(pk.into()).or_default().insert(sk.into(), item)
     }
 
     /// Encodes `key` and writes `item` under `(pk, key)`.
     ///
     /// When the key cannot be encoded the table is left unchanged and the [`EncodeError`] is
     /// returned: a key that would sort wrongly is never written.
-    pub fn put_key<K: SortKey>(
-        &mut self,
-        pk: impl Into<String>,
-        key: &K,
-        item: V,
-    ) -> Result<Option<V>, EncodeError> {
+    pub fn put_key<K: SortKey>(&mut self, pk: impl Into<String>, key: &K, item: V) -> Result<Option<V>, EncodeError> {
         let sk = key.encode()?;
         Ok(self.put(pk, sk, item))
     }
@@ -91,11 +81,7 @@ impl<V> MemTable<V> {
     /// asks: ascending or descending, and at most `query.limit` of them.
     ///
     /// An unknown partition yields nothing, as a DynamoDB Query does.
-    pub fn query<'t>(
-        &'t self,
-        pk: &str,
-        query: Query,
-    ) -> Box<dyn Iterator<Item = (&'t str, &'t V)> + 't> {
+    pub fn query<'t>(&'t self, pk: &str, query: Query) -> Box<dyn Iterator<Item = (&'t str, &'t V)> + 't> {
         let Some(partition) = self.partitions.get(pk) else {
             return Box::new(std::iter::empty());
         };
@@ -136,26 +122,17 @@ pub struct Query {
 impl Query {
     /// All items, lowest sort key first.
     pub fn forward() -> Self {
-        Query {
-            order: Order::Ascending,
-            limit: None,
-        }
+        Query { order: Order::Ascending, limit: None }
     }
 
     /// All items, highest sort key first.
     pub fn backward() -> Self {
-        Query {
-            order: Order::Descending,
-            limit: None,
-        }
+        Query { order: Order::Descending, limit: None }
     }
 
     /// At most `n` items.
     pub fn limit(self, n: usize) -> Self {
-        Query {
-            limit: Some(n),
-            ..self
-        }
+        Query { limit: Some(n), ..self }
     }
 }
 
@@ -194,11 +171,7 @@ impl TextTable {
     {
         let headers: Vec<String> = headers.into_iter().map(Into::into).collect();
         let align = vec![Align::Left; headers.len()];
-        TextTable {
-            headers,
-            align,
-            rows: Vec::new(),
-        }
+        TextTable { headers, align, rows: Vec::new() }
     }
 
     /// Aligns column `col` (from 0) to the right.

@@ -104,10 +104,8 @@ impl KeyCondition {
         sort_key: &str,
     ) -> QueryFluentBuilder {
         let expr = self.with_partition_key(partition_key, "", sort_key);
-        let query = expr
-            .names
-            .into_iter()
-            .fold(query.key_condition_expression(expr.expression), |q, (placeholder, name)| {
+        let query =
+            expr.names.into_iter().fold(query.key_condition_expression(expr.expression), |q, (placeholder, name)| {
                 q.expression_attribute_names(placeholder, name)
             });
         expr.values.into_iter().fold(query, |q, (placeholder, value)| {

@@ -101,10 +101,9 @@ impl fmt::Display for EncodeError {
             write!(f, ": field `{field}`")?;
         }
         match &self.kind {
-            EncodeErrorKind::TooWide { value, width, largest } => write!(
-                f,
-                ": value {value} does not fit width {width} (expected at most {largest})"
-            ),
+            EncodeErrorKind::TooWide { value, width, largest } => {
+                write!(f, ": value {value} does not fit width {width} (expected at most {largest})")
+            }
             EncodeErrorKind::AboveMax { value, max } => {
                 write!(f, ": value {value} is above max = {max}")
             }
@@ -124,10 +123,9 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::EmptyRange => {
                 write!(f, ": the range is empty, expected a range with low <= high that some key can be in")
             }
-            EncodeErrorKind::TooLong { len, max_len } => write!(
-                f,
-                ": the key would be {len} bytes long, expected at most {max_len}"
-            ),
+            EncodeErrorKind::TooLong { len, max_len } => {
+                write!(f, ": the key would be {len} bytes long, expected at most {max_len}")
+            }
         }
     }
 }
@@ -191,11 +189,7 @@ impl fmt::Display for DecodeError {
         if let Some(field) = self.field {
             write!(f, ": field `{field}`")?;
         }
-        write!(
-            f,
-            " at byte {}: expected {}, found {}",
-            self.offset, self.expected, self.found
-        )
+        write!(f, " at byte {}: expected {}, found {}", self.offset, self.expected, self.found)
     }
 }
 
@@ -210,11 +204,7 @@ mod tests {
         let e = EncodeError::new(
             "RankKey",
             "score",
-            EncodeErrorKind::TooWide {
-                value: "12345678901".into(),
-                width: 10,
-                largest: "9999999999".into(),
-            },
+            EncodeErrorKind::TooWide { value: "12345678901".into(), width: 10, largest: "9999999999".into() },
         );
         assert_eq!(
             e.to_string(),

@@ -157,7 +157,12 @@ pub(crate) fn encode_signed(neg: bool, mag: u128, field: &Field, out: &mut Strin
 
 /// Reads an unsigned segment and checks it against the type's largest value and the field's `max`.
 #[inline]
-pub(crate) fn decode_unsigned(cursor: &mut Cursor<'_>, field: &Field, type_name: &'static str, type_max: u128) -> Result<u128, DecodeError> {
+pub(crate) fn decode_unsigned(
+    cursor: &mut Cursor<'_>,
+    field: &Field,
+    type_name: &'static str,
+    type_max: u128,
+) -> Result<u128, DecodeError> {
     let start = cursor.position();
     let digits = cursor.take_digits(field.get_width() as usize, field)?;
     match parse_digits(digits, field.is_desc()) {
@@ -194,7 +199,12 @@ pub(crate) fn decode_signed(
     };
     if neg && mag == 0 {
         let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
-        return Err(cursor.error_at(start, name, "a negative number (`-` and all nines would be negative zero)", found));
+        return Err(cursor.error_at(
+            start,
+            name,
+            "a negative number (`-` and all nines would be negative zero)",
+            found,
+        ));
     }
     let neg = if field.is_desc() && mag != 0 { !neg } else { neg };
     let bound = if neg { type_min_mag } else { type_max };

@@ -246,7 +246,12 @@ impl QueryHead {
     }
 
     /// Keys whose next field compares with `value` as `cmp` says.
-    pub fn compare<T: KeySegment + ?Sized>(self, cmp: Comparison, value: &T, field: &Field) -> Result<KeyCondition, EncodeError> {
+    pub fn compare<T: KeySegment + ?Sized>(
+        self,
+        cmp: Comparison,
+        value: &T,
+        field: &Field,
+    ) -> Result<KeyCondition, EncodeError> {
         let q = self.open_head()?;
         let e = encode_alone(value, field)?;
         let cmp = cmp.on_encoding(field.is_desc());
@@ -261,7 +266,12 @@ impl QueryHead {
     }
 
     /// Keys whose next field lies in `low..=high` (in the field's own order).
-    pub fn between<T: KeySegment + ?Sized>(self, low: &T, high: &T, field: &Field) -> Result<KeyCondition, EncodeError> {
+    pub fn between<T: KeySegment + ?Sized>(
+        self,
+        low: &T,
+        high: &T,
+        field: &Field,
+    ) -> Result<KeyCondition, EncodeError> {
         let q = self.open_head()?;
         let (mut lo, mut hi) = (encode_alone(low, field)?, encode_alone(high, field)?);
         if field.is_desc() {
@@ -352,7 +362,9 @@ fn no_empty_bound(cond: KeyCondition, field: &Field) -> Result<KeyCondition, Enc
         KeyCondition::Ge(v) | KeyCondition::Gt(v) if v.is_empty() => {
             Err(field.encode_error(EncodeErrorKind::MatchesEverything))
         }
-        KeyCondition::Lt(v) | KeyCondition::Le(v) if v.is_empty() => Err(field.encode_error(EncodeErrorKind::EmptyRange)),
+        KeyCondition::Lt(v) | KeyCondition::Le(v) if v.is_empty() => {
+            Err(field.encode_error(EncodeErrorKind::EmptyRange))
+        }
         _ => Ok(cond),
     }
 }
@@ -465,7 +477,10 @@ mod tests {
         assert_eq!(root.clone().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap(), KeyCondition::Ge("005$".into()));
         assert_eq!(root.clone().begins_with().unwrap_err().kind(), &EncodeErrorKind::MatchesEverything);
         let text = Field::new("K", "name", '#');
-        assert_eq!(root.clone().compare(Comparison::Ge, "", &text).unwrap_err().kind(), &EncodeErrorKind::MatchesEverything);
+        assert_eq!(
+            root.clone().compare(Comparison::Ge, "", &text).unwrap_err().kind(),
+            &EncodeErrorKind::MatchesEverything
+        );
         assert_eq!(root.clone().compare(Comparison::Lt, "", &text).unwrap_err().kind(), &EncodeErrorKind::EmptyRange);
         assert_eq!(root.between("", "b", &text).unwrap(), KeyCondition::Le("b$".into()));
     }

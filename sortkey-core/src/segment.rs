@@ -251,11 +251,7 @@ impl<'k> Cursor<'k> {
 
     /// Expects the end of the key.
     pub fn expect_end(&self) -> Result<(), DecodeError> {
-        if self.is_at_end() {
-            Ok(())
-        } else {
-            Err(self.error_here(None, "end of key", 16))
-        }
+        if self.is_at_end() { Ok(()) } else { Err(self.error_here(None, "end of key", 16)) }
     }
 
     /// An error at the cursor, showing up to `show` characters of what is there.

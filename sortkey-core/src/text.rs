@@ -17,11 +17,7 @@ pub(crate) fn encode_text(text: &str, field: &Field, out: &mut String) -> Result
         let sep = field.separator();
         if let Some(offset) = text.bytes().position(|b| b <= sep) {
             let ch = text[offset..].chars().next().unwrap_or('\0');
-            return Err(field.encode_error(EncodeErrorKind::ForbiddenChar {
-                ch,
-                offset,
-                separator: sep as char,
-            }));
+            return Err(field.encode_error(EncodeErrorKind::ForbiddenChar { ch, offset, separator: sep as char }));
         }
     }
     out.push_str(text);
@@ -31,11 +27,7 @@ pub(crate) fn encode_text(text: &str, field: &Field, out: &mut String) -> Result
 /// Reads a text segment: up to the separator when it is not the last, the rest otherwise.
 #[inline]
 pub(crate) fn decode_text<'k>(cursor: &mut Cursor<'k>, field: &Field) -> Result<&'k str, DecodeError> {
-    if field.is_last() {
-        Ok(cursor.take_rest())
-    } else {
-        cursor.take_text_before(field.separator(), field)
-    }
+    if field.is_last() { Ok(cursor.take_rest()) } else { cursor.take_text_before(field.separator(), field) }
 }
 
 impl KeySegment for str {

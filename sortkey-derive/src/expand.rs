@@ -65,18 +65,15 @@ fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
 fn encoded_len(key: &Key) -> TokenStream {
     let segments = key.fields.len() + usize::from(key.prefix.is_some());
     let fixed = key.prefix.as_ref().map_or(0, String::len) + segments.saturating_sub(1);
-    key.fields.iter().enumerate().fold(
-        quote!(_sortkey::__private::Option::Some(#fixed)),
-        |acc, (i, field)| {
-            let ty = &field.ty;
-            quote! {
-                _sortkey::__private::add_len(#acc, _sortkey::__private::segment_len(
-                    <#ty as _sortkey::KeySegment>::WIDTH,
-                    <Self as _sortkey::SortKey>::FIELDS[#i].get_width(),
-                ))
-            }
-        },
-    )
+    key.fields.iter().enumerate().fold(quote!(_sortkey::__private::Option::Some(#fixed)), |acc, (i, field)| {
+        let ty = &field.ty;
+        quote! {
+            _sortkey::__private::add_len(#acc, _sortkey::__private::segment_len(
+                <#ty as _sortkey::KeySegment>::WIDTH,
+                <Self as _sortkey::SortKey>::FIELDS[#i].get_width(),
+            ))
+        }
+    })
 }
 
 /// Adds `bound` to every type parameter.
@@ -182,9 +179,8 @@ fn impl_decode_key(key: &Key) -> TokenStream {
 
 fn decode_body(key: &Key, lt: &Lifetime) -> TokenStream {
     let (key_name, max_len) = (name(key), key.max_len);
-    let prefix = prefix_literal(key).map(|p| {
-        quote!(__cursor.expect(#p, _sortkey::__private::Option::None, "the prefix")?;)
-    });
+    let prefix =
+        prefix_literal(key).map(|p| quote!(__cursor.expect(#p, _sortkey::__private::Option::None, "the prefix")?;));
     let sep = key.separator.to_string();
     let locals: Vec<Ident> = (0..key.fields.len()).map(|i| format_ident!("__field{}", i)).collect();
     let reads = key.fields.iter().zip(&locals).enumerate().map(|(i, (field, local))| {
@@ -246,12 +242,8 @@ fn generic_checks_ref(key: &Key) -> Option<TokenStream> {
 
 /// The type-dependent rules, as `const` assertions.
 fn checks(key: &Key) -> TokenStream {
-    let asserts: Vec<TokenStream> = key
-        .fields
-        .iter()
-        .flat_map(|f| field_checks(key, f))
-        .chain(std::iter::once(length_check(key)))
-        .collect();
+    let asserts: Vec<TokenStream> =
+        key.fields.iter().flat_map(|f| field_checks(key, f)).chain(std::iter::once(length_check(key))).collect();
     if !is_generic(key) {
         return quote!(#(const _: () = { #asserts };)*);
     }

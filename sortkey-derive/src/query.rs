@@ -70,7 +70,9 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
 fn is_text(ty: &Type) -> bool {
     match ty {
         Type::Reference(r) => matches!(&*r.elem, Type::Path(p) if p.path.is_ident("str")),
-        Type::Path(p) => p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "String" || s.ident == "Cow"),
+        Type::Path(p) => {
+            p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "String" || s.ident == "Cow")
+        }
         _ => false,
     }
 }

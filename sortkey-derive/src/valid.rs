@@ -203,9 +203,9 @@ impl KeyField {
 fn check_width(name: &str, width: &SpannedValue<u32>) -> darling::Result<()> {
     let message = match **width {
         0 => format!("field `{name}`: width must be at least 1, found 0"),
-        w if w > MAX_WIDTH => format!(
-            "field `{name}`: width must be at most {MAX_WIDTH} (i128 needs a sign and 39 digits), found {w}"
-        ),
+        w if w > MAX_WIDTH => {
+            format!("field `{name}`: width must be at most {MAX_WIDTH} (i128 needs a sign and 39 digits), found {w}")
+        }
         _ => return Ok(()),
     };
     Err(darling::Error::custom(message).with_span(&width.span()))
