@@ -1,10 +1,16 @@
 //! A game leaderboard in one DynamoDB partition: why hand-made sort keys go wrong, and how a
 //! `#[derive(SortKey)]` type gets the order right and refuses the keys that would break it.
 //!
-//! Run with `cargo run --example leaderboard`.
+//! Run with `cargo run --example leaderboard`. With the `dynamodb` feature and
+//! `-- --endpoint URL [--table NAME]` the runs are stored in and queried from a DynamoDB
+//! endpoint instead (plain HTTP, for a local server); `examples/leaderboard-moto.sh` does all of
+//! it against a local moto server.
 
-use sortkey_core::SortKey;
-use sortkey_examples::{MemTable, Query, TextTable};
+mod store;
+
+use sortkey_core::{KeyCondition, SortKey};
+use sortkey_examples::{MemTable, Order, Query, TextTable};
+use store::Store;
 
 /// The leaderboard's partition key: one partition per season.
 const SEASON: &str = "SEASON#2024-06";
@@ -68,16 +74,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("and a Query that should return the runs best first.");
     println!("DynamoDB orders string sort keys by their UTF-8 bytes; so does the table below.");
 
+    let mut store = Store::from_args()?;
+
     stage_1_raw()?;
     stage_2_padded()?;
-    let table = stage_3_desc()?;
-    stage_4_tiebreak(&table)?;
-    stage_5_overflow(table)?;
-
-    // ---------------------------------------------------------------------------------
-    // LATER: "top of the season" — a typed query condition section goes here, after
-    // stage 5. Nothing of it exists yet; the program deliberately ends above this line.
-    // ---------------------------------------------------------------------------------
+    println!("\nFrom here on the runs are stored in {}.", store.describe());
+    stage_3_desc(&mut store)?;
+    stage_4_tiebreak(&store)?;
+    stage_5_overflow(&mut store)?;
+    stage_6_top_of_the_season(&store)?;
     Ok(())
 }
 
@@ -132,36 +137,40 @@ fn stage_2_padded() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Every run of the season: the condition of a query that fixes nothing but the prefix.
+fn all_runs() -> Result<KeyCondition, sortkey_core::EncodeError> {
+    RankKey::query().begins_with()
+}
+
 /// (3) `RankKey`: `score` is `desc`, so the table's own order is best first.
-fn stage_3_desc() -> Result<MemTable<Run>, Box<dyn std::error::Error>> {
+fn stage_3_desc(store: &mut Store) -> Result<(), Box<dyn std::error::Error>> {
     heading("3. RankKey: score descending, timestamp and player ascending: highest first");
-    let mut table = MemTable::new();
     for run in RUNS {
-        table.put_key(SEASON, &RankKey::from(run), run)?;
+        store.put(SEASON, &RankKey::from(run))?;
     }
     let mut out =
         TextTable::new(["rank", "sort key (as stored)", "score", "timestamp", "player"]).right(0).right(2).right(3);
-    for (i, (sk, run)) in table.query(SEASON, Query::forward()).enumerate() {
+    for (i, sk) in store.query(SEASON, &all_runs()?, Order::Ascending, None)?.iter().enumerate() {
         let key = RankKey::decode(sk)?;
-        assert_eq!(key, RankKey::from(*run), "a key reads back as the run it was written for");
-        out.row([(i + 1).to_string(), sk.into(), key.score.to_string(), key.timestamp.to_string(), key.player_id]);
+        assert!(RUNS.iter().any(|r| RankKey::from(*r) == key), "a key reads back as a run that was written");
+        out.row([(i + 1).to_string(), sk.clone(), key.score.to_string(), key.timestamp.to_string(), key.player_id]);
     }
     print!("{out}");
     println!("Read forward, in the table's order. A desc field stores 9999999999 - score");
     println!("(1500 -> 9999998499, 9 -> 9999999990), so a higher score is a smaller key; the columns");
     println!("on the right are RankKey::decode of the stored key.");
-    Ok(table)
+    Ok(())
 }
 
 /// (4) Equal scores: the earlier run ranks higher, and at the same second the player id decides.
-fn stage_4_tiebreak(table: &MemTable<Run>) -> Result<(), Box<dyn std::error::Error>> {
+fn stage_4_tiebreak(store: &Store) -> Result<(), Box<dyn std::error::Error>> {
     heading("4. The tiebreak: equal scores by timestamp, then by player id");
     let mut out = TextTable::new(["rank", "score", "timestamp", "player", "ranked below the row above because"])
         .right(0)
         .right(1)
         .right(2);
     let mut above: Option<RankKey> = None;
-    for (i, (sk, _)) in table.query(SEASON, Query::forward()).enumerate() {
+    for (i, sk) in store.query(SEASON, &all_runs()?, Order::Ascending, None)?.iter().enumerate() {
         let key = RankKey::decode(sk)?;
         if key.score == 1500 {
             out.row([
@@ -194,13 +203,14 @@ fn tiebreak_reason(above: Option<&RankKey>, key: &RankKey) -> String {
 }
 
 /// (5) A score wider than its 10 digits is refused, and nothing is written.
-fn stage_5_overflow(mut table: MemTable<Run>) -> Result<(), Box<dyn std::error::Error>> {
+fn stage_5_overflow(store: &mut Store) -> Result<(), Box<dyn std::error::Error>> {
     heading("5. A score that does not fit width 10: refused, nothing written");
     let run = Run { player: "p_8", score: 12_345_678_901, timestamp: 1719118800 };
-    let before = table.len();
-    let result = table.put_key(SEASON, &RankKey::from(run), run);
-    let after = table.len();
-    println!("{} scores {} at {}; put_key returns", run.player, run.score, run.timestamp);
+    let count = |store: &Store| store.query(SEASON, &all_runs()?, Order::Ascending, None).map(|v| v.len());
+    let before = count(store)?;
+    let result = store.put(SEASON, &RankKey::from(run));
+    let after = count(store)?;
+    println!("{} scores {} at {}; writing its key returns", run.player, run.score, run.timestamp);
     match &result {
         Ok(_) => println!("  Ok (unexpected)"),
         Err(e) => println!("  Err: {e}"),
@@ -212,5 +222,31 @@ fn stage_5_overflow(mut table: MemTable<Run>) -> Result<(), Box<dyn std::error::
     println!("A truncated or 11-digit score would sort as some other score; the key is refused");
     println!("instead, and the table is unchanged. Widen the field before such scores exist:");
     println!("a key written with the old width would then be rejected by decode, not misread.");
+    Ok(())
+}
+
+/// (6) Typed queries: each condition is built from fields, never from hand-made strings.
+fn stage_6_top_of_the_season(store: &Store) -> Result<(), Box<dyn std::error::Error>> {
+    heading("6. Top of the season: typed query conditions");
+    let queries: [(&str, KeyCondition, Option<usize>); 3] = [
+        ("the 3 best runs", RankKey::query().begins_with()?, Some(3)),
+        ("scores from 200 to 1500", RankKey::query().score_between(200, 1500)?, None),
+        ("score 1500, at or after 1719104400", RankKey::query().score(1500).timestamp_gte(1719104400)?, None),
+    ];
+    for (what, cond, limit) in queries {
+        let expr = cond.with_partition_key("pk", SEASON, "sk");
+        println!("\n{what}{}:", limit.map(|l| format!(" (Limit {l})")).unwrap_or_default());
+        println!("  condition  {cond}");
+        println!("  expression {}", expr.expression);
+        let mut out = TextTable::new(["rank", "score", "timestamp", "player"]).right(0).right(1).right(2);
+        for (i, sk) in store.query(SEASON, &cond, Order::Ascending, limit)?.iter().enumerate() {
+            let key = RankKey::decode(sk)?;
+            out.row([(i + 1).to_string(), key.score.to_string(), key.timestamp.to_string(), key.player_id]);
+        }
+        print!("{out}");
+    }
+    println!("\nscore_between(200, 1500) swaps the bounds for the desc field (1500 is the smaller key),");
+    println!("and every upper bound ends in '$', the successor of '#': above every key under the");
+    println!("fixed fields, below every key of the next value, and itself never a key.");
     Ok(())
 }

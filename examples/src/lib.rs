@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use sortkey_core::{EncodeError, SortKey};
+use sortkey_core::{EncodeError, KeyCondition, SortKey};
 
 /// An in-memory table of items addressed by a partition key and a sort key, both strings.
 ///
@@ -91,6 +91,24 @@ impl<V> MemTable<V> {
             Order::Ascending => Box::new(items.take(limit)),
             Order::Descending => Box::new(items.rev().take(limit)),
         }
+    }
+}
+
+impl<V> MemTable<V> {
+    /// The items of partition `pk` whose sort key satisfies `cond`, in the order and up to the
+    /// limit `query` asks for: what a DynamoDB Query with that `KeyConditionExpression` returns.
+    ///
+    /// `KeyCondition::matches` compares UTF-8 bytes, as DynamoDB does, so this is the same
+    /// query engine the tests use as their oracle.
+    pub fn query_where<'t>(
+        &'t self,
+        pk: &str,
+        cond: &'t KeyCondition,
+        query: Query,
+    ) -> Box<dyn Iterator<Item = (&'t str, &'t V)> + 't> {
+        let limit = query.limit.unwrap_or(usize::MAX);
+        let all = Query { limit: None, ..query };
+        Box::new(self.query(pk, all).filter(move |(sk, _)| cond.matches(sk)).take(limit))
     }
 }
 
