@@ -5,7 +5,7 @@ use sortkey_core::{KeyCondition, SortKey};
 use sortkey_examples::{MemTable, Order, Query};
 
 /// A table of sort keys, one partition per season.
-pub enum Store {
+pub(crate) enum Store {
     /// The embedded table.
     Memory(MemTable<()>),
     /// A DynamoDB-compatible endpoint.
@@ -15,7 +15,7 @@ pub enum Store {
 
 impl Store {
     /// The store chosen on the command line.
-    pub fn from_args() -> Result<Store, Box<dyn std::error::Error>> {
+    pub(crate) fn from_args() -> Result<Store, Box<dyn std::error::Error>> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
         match value("--endpoint") {
@@ -34,7 +34,7 @@ impl Store {
     }
 
     /// Where the runs are, for the output.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Store::Memory(_) => "the embedded byte-ordered table".into(),
             #[cfg(feature = "dynamodb")]
@@ -43,7 +43,7 @@ impl Store {
     }
 
     /// Writes `key` in partition `pk`; on an `EncodeError` nothing is written.
-    pub fn put<K: SortKey>(&mut self, pk: &str, key: &K) -> Result<(), Box<dyn std::error::Error>> {
+    pub(crate) fn put<K: SortKey>(&mut self, pk: &str, key: &K) -> Result<(), Box<dyn std::error::Error>> {
         let sk = key.encode()?;
         match self {
             Store::Memory(t) => {
@@ -56,7 +56,7 @@ impl Store {
     }
 
     /// The sort keys of partition `pk` that satisfy `cond`, in `order`, at most `limit`.
-    pub fn query(
+    pub(crate) fn query(
         &self,
         pk: &str,
         cond: &KeyCondition,
@@ -85,7 +85,7 @@ mod dynamo {
     use sortkey_examples::Order;
 
     /// A DynamoDB endpoint and table, with a runtime to wait on its answers.
-    pub struct Remote {
+    pub(crate) struct Remote {
         client: Client,
         rt: tokio::runtime::Runtime,
         pub(super) table: String,
@@ -98,7 +98,7 @@ mod dynamo {
         /// Connects over plain HTTP (a local DynamoDB-compatible server) and creates the table
         /// (`pk` and `sk`, both strings) unless it exists. Credentials come from
         /// `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY` when set; local servers take any.
-        pub fn connect(endpoint: &str, table: &str) -> Result<Remote> {
+        pub(crate) fn connect(endpoint: &str, table: &str) -> Result<Remote> {
             let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_owned());
             let creds = Credentials::new(
                 env("AWS_ACCESS_KEY_ID", "local"),
@@ -151,7 +151,7 @@ mod dynamo {
             })
         }
 
-        pub fn put(&self, pk: &str, sk: String) -> Result<()> {
+        pub(crate) fn put(&self, pk: &str, sk: String) -> Result<()> {
             let put = self
                 .client
                 .put_item()
@@ -162,7 +162,7 @@ mod dynamo {
             Ok(())
         }
 
-        pub fn query(&self, pk: &str, cond: &KeyCondition, order: Order, limit: Option<usize>) -> Result<Vec<String>> {
+        pub(crate) fn query(&self, pk: &str, cond: &KeyCondition, order: Order, limit: Option<usize>) -> Result<Vec<String>> {
             self.rt.block_on(async {
                 let mut out = Vec::new();
                 let mut start = None;
