@@ -11,7 +11,9 @@ pub(crate) struct KeyInput {
     pub(crate) ident: Ident,
     pub(crate) vis: syn::Visibility,
     pub(crate) generics: Generics,
-    pub(crate) data: ast::Data<darling::util::Ignored, KeyField>,
+    /// The fields as written; [`KeyField`] parses each on its own, so that an error in one
+    /// field hides neither the others nor the struct's own attributes.
+    pub(crate) data: ast::Data<darling::util::Ignored, syn::Field>,
     /// A literal first segment.
     pub(crate) prefix: Option<SpannedValue<String>>,
     /// The character between segments.

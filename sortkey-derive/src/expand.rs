@@ -103,11 +103,11 @@ fn impl_sort_key(key: &Key) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
-            const PREFIX: _sortkey::__private::Option<&'static str> = #prefix;
-            const SEPARATOR: char = #sep;
+            const PREFIX: _sortkey::__private::Option<&'static ::core::primitive::str> = #prefix;
+            const SEPARATOR: ::core::primitive::char = #sep;
             const FIELDS: &'static [_sortkey::Field] = &[#(#specs),*];
-            const ENCODED_LEN: _sortkey::__private::Option<usize> = #len;
-            const MAX_LEN: usize = #max_len;
+            const ENCODED_LEN: _sortkey::__private::Option<::core::primitive::usize> = #len;
+            const MAX_LEN: ::core::primitive::usize = #max_len;
 
             #[inline]
             fn encode_into(
@@ -168,7 +168,7 @@ fn impl_decode_key(key: &Key) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics _sortkey::DecodeKey<#lt> for #ident #ty_generics #where_clause {
             fn decode_borrowed(
-                __key: &#lt str,
+                __key: &#lt ::core::primitive::str,
             ) -> _sortkey::__private::Result<Self, _sortkey::DecodeError> {
                 #run_checks
                 #body
@@ -223,7 +223,7 @@ fn impl_from_str(key: &Key) -> TokenStream {
         impl #impl_generics _sortkey::__private::FromStr for #ident #ty_generics #where_clause {
             type Err = _sortkey::DecodeError;
 
-            fn from_str(__key: &str) -> _sortkey::__private::Result<Self, Self::Err> {
+            fn from_str(__key: &::core::primitive::str) -> _sortkey::__private::Result<Self, Self::Err> {
                 <Self as _sortkey::SortKey>::decode(__key)
             }
         }

@@ -18,7 +18,7 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
             impl #impl_generics ::core::str::FromStr for #ident #ty_generics #where_clause {
                 type Err = _sortkey::DecodeError;
 
-                fn from_str(_: &str) -> ::core::result::Result<Self, Self::Err> {
+                fn from_str(_: &::core::primitive::str) -> ::core::result::Result<Self, Self::Err> {
                     ::core::unreachable!()
                 }
             }
@@ -31,11 +31,11 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
             use ::sortkey_core as _sortkey;
 
             impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
-                const PREFIX: ::core::option::Option<&'static str> = ::core::option::Option::None;
-                const SEPARATOR: char = '#';
+                const PREFIX: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::None;
+                const SEPARATOR: ::core::primitive::char = '#';
                 const FIELDS: &'static [_sortkey::Field] = &[];
-                const ENCODED_LEN: ::core::option::Option<usize> = ::core::option::Option::None;
-                const MAX_LEN: usize = 1024;
+                const ENCODED_LEN: ::core::option::Option<::core::primitive::usize> = ::core::option::Option::None;
+                const MAX_LEN: ::core::primitive::usize = 1024;
 
                 fn encode_into(&self, _: &mut ::std::string::String)
                     -> ::core::result::Result<(), _sortkey::EncodeError> {
@@ -44,7 +44,7 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
             }
 
             impl #decode_impl_generics _sortkey::DecodeKey<'__k> for #ident #ty_generics #where_clause {
-                fn decode_borrowed(_: &'__k str) -> ::core::result::Result<Self, _sortkey::DecodeError> {
+                fn decode_borrowed(_: &'__k ::core::primitive::str) -> ::core::result::Result<Self, _sortkey::DecodeError> {
                     ::core::unreachable!()
                 }
             }

@@ -56,7 +56,7 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[must_use = "a query does nothing until it ends with a condition"]
-        #vis struct #query<#(#params,)* const __N: usize> #where_clause {
+        #vis struct #query<#(#params,)* const __N: ::core::primitive::usize> #where_clause {
             head: #krate::QueryHead,
             key: ::core::marker::PhantomData<fn() -> #ident<#(#args),*>>,
         }
@@ -86,7 +86,7 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
     let (key_name, max_len) = (ident.to_string(), key.max_len);
     let stages = (0..key.fields.len()).map(|k| stage(key, k));
     let mut with_n = key.generics.clone();
-    with_n.params.push(syn::parse_quote!(const __N: usize));
+    with_n.params.push(syn::parse_quote!(const __N: ::core::primitive::usize));
     let (clone_generics, _, clone_where) = with_n.split_for_impl();
     let last = last_stage(key);
     let doc = format!("Starts a typed query condition on `{ident}` keys: see [`{query}`].");
@@ -154,7 +154,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
         quote! {
             #[doc = #doc]
-            pub fn #begins(self, prefix: &str) -> #cond {
+            pub fn #begins(self, prefix: &::core::primitive::str) -> #cond {
                 self.head.text_begins_with(prefix, #spec)
             }
         }
@@ -190,7 +190,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
 /// The parameter type of a field's builder methods: `&str` for text, the field's type otherwise.
 fn param_type(field: &Field) -> TokenStream {
     let ty = &field.ty;
-    if is_text(ty) { quote!(&str) } else { quote!(#ty) }
+    if is_text(ty) { quote!(&::core::primitive::str) } else { quote!(#ty) }
 }
 
 /// The stage with every field fixed.

@@ -1,6 +1,6 @@
 //! The rules the macro can check in the tokens, each reported with the span of the offending token.
 
-use darling::FromDeriveInput;
+use darling::{FromDeriveInput, FromField};
 use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -42,8 +42,18 @@ impl Key {
     /// Checks the input's shape and attributes.
     pub(crate) fn from_input(input: &DeriveInput) -> darling::Result<Key> {
         check_shape(input)?;
-        let parsed = KeyInput::from_derive_input(input)?;
-        Ok(parsed.into_key())
+        // Struct attributes and every field are parsed apart, and all their errors reported.
+        let mut errors = darling::Error::accumulator();
+        let parsed = errors.handle(KeyInput::from_derive_input(input));
+        let fields: Vec<KeyField> = match &input.data {
+            Data::Struct(s) => s.fields.iter().filter_map(|f| errors.handle(KeyField::from_field(f))).collect(),
+            _ => Vec::new(),
+        };
+        errors.finish()?;
+        match parsed {
+            Some(parsed) => Ok(parsed.into_key(fields)),
+            None => Err(darling::Error::custom("unreachable: errors were reported above")),
+        }
     }
 }
 
@@ -99,9 +109,8 @@ impl KeyInput {
         errors.finish_with(self)
     }
 
-    fn into_key(self) -> Key {
+    fn into_key(self, fields: Vec<KeyField>) -> Key {
         let lifetime = self.generics.lifetimes().next().map(|l| l.lifetime.clone());
-        let fields = self.data.take_struct().map(|f| f.fields).unwrap_or_default();
         Key {
             ident: self.ident,
             vis: self.vis,
