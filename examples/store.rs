@@ -162,7 +162,13 @@ mod dynamo {
             Ok(())
         }
 
-        pub(crate) fn query(&self, pk: &str, cond: &KeyCondition, order: Order, limit: Option<usize>) -> Result<Vec<String>> {
+        pub(crate) fn query(
+            &self,
+            pk: &str,
+            cond: &KeyCondition,
+            order: Order,
+            limit: Option<usize>,
+        ) -> Result<Vec<String>> {
             self.rt.block_on(async {
                 let mut out = Vec::new();
                 let mut start = None;
