@@ -1,7 +1,7 @@
 //! The rules the macro can check in the tokens, each reported with the span of the offending token.
 
-use darling::{FromDeriveInput, FromField};
 use darling::util::SpannedValue;
+use darling::{FromDeriveInput, FromField};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
