@@ -64,8 +64,9 @@ impl Server {
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
         let child = Command::new(&bin)
             .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            // moto logs every request; a failing request shows in the SDK error instead.
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
         let server = Server { child, endpoint: format!("http://127.0.0.1:{port}") };
