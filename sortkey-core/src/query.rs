@@ -153,6 +153,9 @@ pub struct KeyExpression {
     pub values: Vec<(String, String)>,
 }
 
+/// DynamoDB's limit on the length of a sort key, in bytes.
+const SORT_KEY_LIMIT: usize = 1024;
+
 /// A comparison a query puts on the next field, in the field's own order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Comparison {
@@ -198,6 +201,9 @@ impl QueryHead {
     pub fn new(key_name: &'static str, prefix: Option<&'static str>, separator: char, max_len: usize) -> Self {
         let separator = if separator.is_ascii() { separator as u8 } else { b'#' };
         let segments = usize::from(prefix.is_some());
+        // A sort key, and so a bound of a sort key condition, has at most 1024 bytes in DynamoDB,
+        // whatever `max_len` a type allows for use as a partition key.
+        let max_len = max_len.min(SORT_KEY_LIMIT);
         QueryHead { head: Ok(prefix.unwrap_or("").to_owned()), segments, key_name, separator, max_len }
     }
 
@@ -431,6 +437,13 @@ mod tests {
 
     fn head() -> QueryHead {
         QueryHead::new("K", Some("P"), '#', 20)
+    }
+
+    #[test]
+    fn bounds_stay_within_the_sort_key_limit() {
+        let wide = QueryHead::new("K", Some("P"), '#', 2048);
+        let KeyCondition::Between(_, hi) = wide.compare(Comparison::Lt, "b", &LAST_TEXT).unwrap() else { panic!() };
+        assert!(hi.len() <= 1024 && hi.len() > 1020, "{}", hi.len());
     }
 
     #[test]
