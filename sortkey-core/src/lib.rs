@@ -49,9 +49,15 @@
 //!
 //! | attribute | meaning |
 //! |---|---|
-//! | `width = N` | the number of characters of an integer segment (1..=40, within what the type can fill) |
-//! | `desc` | reverse the field's order (integers and `bool`) |
+//! | `width = N` | the number of characters of an integer or Unix-time segment (1..=40, within what the type can fill) |
+//! | `desc` | reverse the field's order (integers, `bool`, timestamps in Unix time) |
 //! | `max = N` | values above `N` are an error even when they fit the width |
+//! | `unit = "s" \| "ms" \| "us" \| "ns"` | the precision of a timestamp, seconds by default |
+//! | `format = "rfc3339"` | a timestamp as fixed-width UTC text instead of Unix time (no `width`, no `desc`) |
+//!
+//! On an enum with `#[derive(KeySegment)]`: `rename_all = "..."` (`"lowercase"`,
+//! `"UPPERCASE"`, `"PascalCase"`, `"camelCase"`, `"snake_case"`, `"SCREAMING_SNAKE_CASE"`,
+//! `"kebab-case"`, `"SCREAMING-KEBAB-CASE"`) and `crate = path`; on a variant `rename = "..."`.
 //!
 //! # Format
 //!
@@ -61,18 +67,205 @@
 //! | `i8 i16 i32 i64 i128 isize` | `0` then `width - 1` digits, or `-` then the nines' complement of `abs(v)` | 1 + digits of `abs(MIN)`: 4, 6, 11, 20, 40, 20 |
 //! | `bool` | `0` / `1` | 1 |
 //! | `String`, `&str`, `Cow<str>`, `char` | the text itself | variable |
+//! | unit enum, `#[derive(KeySegment)]` | the variant's name | variable |
+//! | a key type, `#[derive(SortKey)]` | its own encoding, prefix included | its `ENCODED_LEN`, else variable |
+//! | `Option<T>` | `0` for `None`; `1` then the encoding of `T` for `Some` | variable |
+//! | `SystemTime`, `chrono::DateTime<Utc>`, `time::OffsetDateTime` | Unix time in the unit, zero-padded; or RFC 3339 UTC text | 12, 15, 18, 21 digits for s, ms, us, ns; text 20, 24, 27, 30 |
+//! | `uuid::Uuid` | lowercase hyphenated hex | 36 |
+//! | `ulid::Ulid` | Crockford base32, upper case | 26 |
 //!
 //! A text segment that is not the last one may contain only characters greater than the
 //! separator; that is exactly when byte order of the key equals the order of its fields.
+//!
+//! `chrono`, `time`, `uuid` and `ulid` are optional features of this crate, each of which
+//! adds the segment impl for that crate's type and re-exports the crate.
+//!
+//! # Enums
+//!
+//! `#[derive(KeySegment)]` on an enum of unit variants writes each variant as its name:
+//! the identifier, or the `rename_all` conversion of it, or the variant's `rename`. **Keys
+//! sort by the byte order of the names**, not by the order of declaration; `desc` does not
+//! apply. A name must not be empty, must differ from the others, and must contain only
+//! characters greater than `#`, or the derive rejects the enum. Before another field, a name
+//! must also contain only characters greater than the key's separator (with
+//! `separator = '|'`, lower-case letters are not), or the derive rejects the key; the last
+//! field may use any names.
+//!
+//! ```
+//! use sortkey_core::{KeySegment, SortKey};
+//!
+//! #[derive(KeySegment, Debug, Clone, Copy, PartialEq)]
+//! #[key(rename_all = "snake_case")]
+//! enum Status {
+//!     Pending,
+//!     InTransit,
+//!     #[key(rename = "done")]
+//!     Delivered,
+//! }
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! struct Shipment {
+//!     status: Status,
+//!     #[key(width = 6)]
+//!     id: u32,
+//! }
+//!
+//! let k = Shipment { status: Status::InTransit, id: 42 };
+//! assert_eq!(k.encode().unwrap(), "in_transit#000042");
+//! assert_eq!(Shipment::decode("done#000007").unwrap().status, Status::Delivered);
+//! // "done" < "in_transit" < "pending", whatever the declaration order.
+//! ```
+//!
+//! # Nested keys
+//!
+//! `#[derive(SortKey)]` also makes the type a segment, so a key can be a field of another
+//! key. It writes exactly what its own `encode` writes, **prefix included**, and sorts as it
+//! does on its own; round trip and order hold through any depth. Both keys must use the same
+//! separator (a compile-time error otherwise). The nested key's last field is the outer
+//! key's last segment only when the nested key is the outer key's last field; before another
+//! field, its last text obeys the non-final rule like any other. The whole-key rules
+//! (`max_len`, not empty) are the outer key's; errors inside the nested key name the nested
+//! key type and its field.
+//!
+//! ```
+//! use sortkey_core::SortKey;
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! #[key(prefix = "V")]
+//! struct Version {
+//!     #[key(width = 3)]
+//!     major: u16,
+//!     #[key(width = 3)]
+//!     minor: u16,
+//! }
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! struct Release {
+//!     package: String,
+//!     version: Version,
+//! }
+//!
+//! let r = Release { package: "serde".into(), version: Version { major: 1, minor: 219 } };
+//! assert_eq!(r.encode().unwrap(), "serde#V#001#219");
+//! assert_eq!(Release::decode("serde#V#001#219").unwrap(), r);
+//! ```
+//!
+//! # Options
+//!
+//! `Option<T>` is a tag character followed by the value:
+//!
+//! - `None` is the single character `0`;
+//! - `Some(v)` is `1` followed by the encoding of `v` in the same field: the same width, the
+//!   same `max`, `unit` and `format`, and the same position rules (a non-final `Some` text
+//!   obeys the non-final rule, a final one may hold anything).
+//!
+//! So `None` sorts before every `Some`, and `Some` values sort as `T` does: the key compares
+//! the tags first, and the values only when both tags are `1`. Decoding reads the tag first
+//! and then knows whether a value follows, so it is unambiguous for every `T` (text, numbers,
+//! nested keys, enums, other options: `Some(None)` is `10`). A tag other than `0` or `1` is a
+//! decode error. Because `None` stays first either way, `desc` does not apply to an `Option`.
+//! An `Option` field makes the key's length variable (`ENCODED_LEN` is `None`).
+//!
+//! ```
+//! use sortkey_core::SortKey;
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! struct Task {
+//!     #[key(width = 3)]
+//!     priority: Option<u16>,
+//!     title: String,
+//! }
+//!
+//! assert_eq!(Task { priority: None, title: "x".into() }.encode().unwrap(), "0#x");
+//! assert_eq!(Task { priority: Some(7), title: "x".into() }.encode().unwrap(), "1007#x");
+//! ```
+//!
+//! # Timestamps
+//!
+//! `std::time::SystemTime`, `chrono::DateTime<Utc>` (feature `chrono`) and
+//! `time::OffsetDateTime` (feature `time`, normalised to UTC: decoding gives UTC) hold an
+//! instant from **1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z**. An instant outside
+//! that range is an [`EncodeError`] naming the field (there is no signed scheme for times
+//! before 1970), and a key naming one does not decode. Two forms:
+//!
+//! - Unix time (the default): whole units since 1970 in `unit` (`"s"` by default, `"ms"`,
+//!   `"us"`, `"ns"`), zero-padded to the field's width. The default width holds year 9999:
+//!   12, 15, 18 or 21 digits. A narrower `width` is allowed and makes later instants
+//!   [`EncodeErrorKind::TooWide`] errors. `desc` stores the nines' complement, like an integer.
+//! - `format = "rfc3339"`: `YYYY-MM-DDTHH:MM:SSZ` in UTC, with `.` and 3, 6 or 9 fraction
+//!   digits for `ms`, `us`, `ns`: always 20, 24, 27 or 30 characters, which sort as the
+//!   instants do. No `width`, no `desc`. Decoding accepts exactly this form: no offset other
+//!   than `Z`, no lower-case `t`/`z`, no leap second `:60`, only real dates.
+//!
+//! Precision below the unit is **truncated toward the past**, the same way everywhere: in
+//! `encode`, in the query builder's bounds, and so in what `decode` returns (12:00:00.999
+//! in seconds is stored, queried and read back as 12:00:00). Decoding is exact: a decoded
+//! instant encodes to the same key. A chrono leap second is written as the last nanosecond of
+//! the second before it.
+//!
+//! ```
+//! use std::time::{Duration, SystemTime};
+//! use sortkey_core::SortKey;
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! struct Event {
+//!     #[key(unit = "ms", desc)]
+//!     newest_first: SystemTime,
+//!     #[key(format = "rfc3339")]
+//!     at: SystemTime,
+//! }
+//!
+//! let t = SystemTime::UNIX_EPOCH + Duration::from_millis(1_719_100_800_250);
+//! let e = Event { newest_first: t, at: t };
+//! assert_eq!(e.encode().unwrap(), "998280899199749#2024-06-23T00:00:00Z");
+//! let back = Event::decode("998280899199749#2024-06-23T00:00:00Z").unwrap();
+//! assert_eq!(back.newest_first, t);
+//! assert_eq!(back.at, t - Duration::from_millis(250)); // truncated to the second
+//! ```
+//!
+//! # UUIDs and ULIDs
+//!
+//! `uuid::Uuid` (feature `uuid`) is written as 36 characters of lowercase hyphenated hex,
+//! `ulid::Ulid` (feature `ulid`) as its 26 characters of upper-case Crockford base32. Both
+//! alphabets are in ASCII order, so keys sort by the 128-bit value, the types' own `Ord`
+//! (for a ULID: by its millisecond timestamp first). Both have a fixed width and may stand
+//! in any position; `desc` is a compile-time error. Decoding accepts only that exact text.
+//!
+//! # Borrowed decoding
+//!
+//! A key type with one lifetime may have `&'a str`, `Cow<'a, str>` and `Option<&'a str>`
+//! fields. [`DecodeKey::decode_borrowed`] then borrows them from the key string and
+//! allocates nothing (`Cow` fields come back as `Cow::Borrowed`); such a type has no
+//! `FromStr` and no [`SortKey::decode`], which need an owned result.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! use sortkey_core::{DecodeKey, SortKey};
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! struct Path<'a> {
+//!     dir: &'a str,
+//!     file: Cow<'a, str>,
+//! }
+//!
+//! let key = String::from("docs#readme.md");
+//! let p = Path::decode_borrowed(&key).unwrap();
+//! assert_eq!(p.dir, "docs");
+//! assert!(std::ptr::eq(p.dir.as_ptr(), key.as_ptr()));
+//! assert!(matches!(p.file, Cow::Borrowed("readme.md")));
+//! ```
 
 #![warn(missing_docs)]
 
 mod error;
+mod ids;
 mod key;
 mod num;
+mod option;
 mod query;
 mod segment;
 mod text;
+mod timestamp;
 
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;
@@ -85,8 +278,27 @@ pub use error::{DecodeError, EncodeError, EncodeErrorKind};
 pub use key::{DecodeKey, SortKey};
 pub use query::{Comparison, KeyCondition, KeyExpression, QueryHead};
 pub use segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
+pub use timestamp::{TimeFormat, TimeUnit};
+
+/// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
+#[cfg(feature = "chrono")]
+pub use chrono;
+/// The `time` crate whose `OffsetDateTime` is a segment (feature `time`).
+#[cfg(feature = "time")]
+pub use time;
+/// The `ulid` crate whose `Ulid` is a segment (feature `ulid`).
+#[cfg(feature = "ulid")]
+pub use ulid;
+/// The `uuid` crate whose `Uuid` is a segment (feature `uuid`).
+#[cfg(feature = "uuid")]
+pub use uuid;
 
 /// Derives [`SortKey`] (and [`DecodeKey`], and `FromStr` for types without lifetimes) for a
 /// struct with named fields. See the [crate docs](crate) for the attributes.
 #[cfg(feature = "derive")]
 pub use sortkey_derive::SortKey;
+
+/// Derives [`KeySegment`] and [`DecodeSegment`] for an enum of unit variants: each variant is
+/// written as its name. See the [crate docs](crate#enums) for `rename`, `rename_all` and the order.
+#[cfg(feature = "derive")]
+pub use sortkey_derive::KeySegment;

@@ -29,14 +29,20 @@ pub fn encode_key(
 /// A cursor on `key` after the whole-key checks (not empty, not over `max_len`).
 #[inline]
 pub fn decode_start<'k>(key: &'k str, key_name: &'static str, max_len: usize) -> Result<Cursor<'k>, DecodeError> {
-    if key.is_empty() {
-        return Err(DecodeError::new(key_name, None, 0, "a non-empty key", "an empty string"));
-    }
-    if key.len() > max_len {
-        let expected = format!("a key of at most {max_len} bytes");
-        return Err(DecodeError::new(key_name, None, max_len, expected, format!("{} bytes", key.len())));
+    if key.is_empty() || key.len() > max_len {
+        return Err(bad_length(key, key_name, max_len));
     }
     Ok(Cursor::new(key, key_name))
+}
+
+#[cold]
+#[inline(never)]
+fn bad_length(key: &str, key_name: &'static str, max_len: usize) -> DecodeError {
+    if key.is_empty() {
+        return DecodeError::new(key_name, None, 0, "a non-empty key", "an empty string");
+    }
+    let expected = format!("a key of at most {max_len} bytes");
+    DecodeError::new(key_name, None, max_len, expected, format!("{} bytes", key.len()))
 }
 
 /// Expects the separator that follows `after`.
@@ -116,4 +122,75 @@ pub const fn len_within(len: Option<usize>, max_len: usize) -> bool {
         Some(n) => n <= max_len,
         None => true,
     }
+}
+
+/// The width of a timestamp field: the one it sets, or the one its format implies.
+pub const fn time_width(given: Option<u32>, format: crate::TimeFormat) -> Option<u32> {
+    match (format, given) {
+        (crate::TimeFormat::Unix(_), Some(w)) => Some(w),
+        (format, _) => Some(format.default_width()),
+    }
+}
+
+/// The encoded length of a segment, `None` when its encodings differ in length.
+pub const fn segment_len_of(width: Width, resolved: u32, variable_len: bool) -> Option<usize> {
+    if variable_len { None } else { segment_len(width, resolved) }
+}
+
+/// Whether a field of a type whose encodings contain bytes of at least `least` may stand
+/// before another segment of a key with this separator.
+pub const fn least_byte_fits(least: Option<u8>, separator: char) -> bool {
+    match least {
+        Some(b) => b as u32 > separator as u32,
+        None => true,
+    }
+}
+
+/// Whether a nested key type (`Some(its separator)`) uses the outer key's separator.
+pub const fn nested_separator_matches(nested: Option<char>, separator: char) -> bool {
+    match nested {
+        Some(s) => s as u32 == separator as u32,
+        None => true,
+    }
+}
+
+/// The `WIDTH` of a nested key type: fixed when its encoded length is.
+pub const fn nested_width(encoded_len: Option<usize>) -> Width {
+    match encoded_len {
+        Some(n) => Width::Fixed(n as u32),
+        None => Width::Variable,
+    }
+}
+
+/// Writes a unit enum variant's `name`. The derive rejects, at compile time, names that a
+/// non-final position cannot hold; this is the same check for a [`Field`] built by hand.
+#[inline]
+pub fn encode_name(name: &'static str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
+    if !field.is_last()
+        && let Some(offset) = name.bytes().position(|b| b <= field.separator())
+    {
+        let ch = name[offset..].chars().next().unwrap_or('\0');
+        let separator = field.separator() as char;
+        return Err(field.encode_error(EncodeErrorKind::ForbiddenChar { ch, offset, separator }));
+    }
+    out.push_str(name);
+    Ok(())
+}
+
+/// Reads the text of a unit enum variant's name: the rest of the key in the last position,
+/// up to the separator otherwise. Returns where it starts and the text.
+#[inline]
+pub fn take_name<'k>(cursor: &mut Cursor<'k>, field: &Field) -> Result<(usize, &'k str), DecodeError> {
+    let start = cursor.position();
+    let text = if field.is_last() { cursor.take_rest() } else { cursor.take_text_before(field.separator(), field)? };
+    Ok((start, text))
+}
+
+/// The error for text at `start` that is none of the enum's `names`.
+#[cold]
+pub fn unknown_name(cursor: &Cursor<'_>, start: usize, field: &Field, names: &[&str], found: &str) -> DecodeError {
+    let list: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    let expected = format!("one of the names {}", list.join(", "));
+    let found = if found.is_empty() { "nothing".to_owned() } else { format!("{found:?}") };
+    cursor.error_at(start, Some(field.name()), expected, found)
 }

@@ -1,6 +1,7 @@
 //! The per-field contract: how one value becomes one segment of a key and back.
 
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::timestamp::{TimeFormat, TimeUnit};
 
 /// How many characters a segment takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +40,7 @@ pub struct Field {
     desc: bool,
     max: Option<u128>,
     last: bool,
+    time: TimeFormat,
 }
 
 impl Field {
@@ -46,7 +48,31 @@ impl Field {
     /// (an ASCII character; anything else is replaced by `#`, the derive rejects it earlier).
     pub const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
         let separator = if separator.is_ascii() { separator as u8 } else { b'#' };
-        Field { key, name, separator, width: 0, desc: false, max: None, last: false }
+        Field { key, name, separator, width: 0, desc: false, max: None, last: false, time: TimeFormat::DEFAULT }
+    }
+
+    /// Sets how a timestamp segment is written (`#[key(unit = "ms")]`, `#[key(format = "rfc3339")]`);
+    /// other segment types ignore it. Unix seconds unless set.
+    pub const fn time(mut self, time: TimeFormat) -> Self {
+        self.time = time;
+        self
+    }
+
+    /// The same field, last segment of the key or not: a nested key's last field is the last
+    /// segment of the outer key only when the nested key is.
+    pub const fn with_last(mut self, last: bool) -> Self {
+        self.last = last;
+        self
+    }
+
+    /// How a timestamp segment is written.
+    pub const fn get_time(&self) -> TimeFormat {
+        self.time
+    }
+
+    /// The precision of a timestamp segment.
+    pub const fn time_unit(&self) -> TimeUnit {
+        self.time.unit()
     }
 
     /// Sets the width in characters of a digit segment.
@@ -134,6 +160,22 @@ pub trait KeySegment {
     const REVERSIBLE: bool;
     /// The largest value, for types that accept `#[key(max = N)]`.
     const MAX_VALUE: Option<u128>;
+    /// For a type whose encodings have different lengths and are checked at compile time
+    /// (unit enums: the names), the least byte any encoding contains. A field of such a type
+    /// that is not the key's last must have it greater than the separator, or the derive
+    /// rejects the key. `None` (the default) for fixed widths and for text, which is checked
+    /// when it is encoded.
+    const LEAST_BYTE: Option<u8> = None;
+    /// `Some(separator)` for a key type (`#[derive(SortKey)]`) used as a segment of another
+    /// key, which must use the same separator; `None` (the default) for every other type.
+    const NESTED_SEPARATOR: Option<char> = None;
+    /// Whether the type is a timestamp, which takes `#[key(unit = "...")]` and
+    /// `#[key(format = "rfc3339")]`. `false` by default.
+    const TIMESTAMP: bool = false;
+    /// Whether encodings of the type differ in length even when [`WIDTH`](Self::WIDTH) is not
+    /// [`Width::Variable`] (`Option<u32>`: `0` or `1` and 10 digits). By default exactly when
+    /// `WIDTH` is variable.
+    const VARIABLE_LEN: bool = matches!(Self::WIDTH, Width::Variable);
 
     /// Appends the segment for `self` to `out`.
     ///
@@ -193,22 +235,40 @@ impl<'k> Cursor<'k> {
     }
 
     /// Takes the next `n` bytes if they are ASCII digits, without moving on error.
-    #[inline]
+    #[inline(always)]
     pub fn take_digits(&mut self, n: usize, field: &Field) -> Result<&'k [u8], DecodeError> {
         let bytes = self.key.as_bytes();
         match bytes.get(self.pos..self.pos + n) {
-            Some(run) if run.iter().all(u8::is_ascii_digit) => {
+            Some(run) if crate::num::all_digits(run) => {
                 self.pos += n;
                 Ok(run)
             }
-            _ => Err(self.error_here(Some(field.name()), format!("{n} ASCII digits"), n)),
+            _ => Err(self.digits_error(n, field)),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn digits_error(&self, n: usize, field: &Field) -> DecodeError {
+        self.error_here(Some(field.name()), format!("{n} ASCII digits"), n)
     }
 
     /// Moves past one byte the caller saw is ASCII.
     pub(crate) fn skip_ascii_byte(&mut self) {
         debug_assert!(self.rest().as_bytes().first().is_some_and(u8::is_ascii));
         self.pos += 1;
+    }
+
+    /// Takes the next `n` bytes, which must be ASCII (the alphabet of every fixed-width
+    /// segment), without moving on error; the error says `expected`.
+    pub fn take_ascii(&mut self, n: usize, field: &Field, expected: &'static str) -> Result<&'k str, DecodeError> {
+        match self.rest().get(..n) {
+            Some(run) if run.is_ascii() => {
+                self.pos += n;
+                Ok(run)
+            }
+            _ => Err(self.error_here(Some(field.name()), expected, n)),
+        }
     }
 
     /// Takes the rest of the key.
@@ -240,13 +300,22 @@ impl<'k> Cursor<'k> {
     }
 
     /// Expects `literal` at the cursor and moves past it.
+    #[inline]
     pub fn expect(&mut self, literal: &str, field: Option<&'static str>, what: &str) -> Result<(), DecodeError> {
-        if self.rest().as_bytes().starts_with(literal.as_bytes()) {
+        // Bytes, not `rest()`: the position is always a char boundary, and this way a one-byte
+        // separator is one compare once inlined.
+        if self.key.as_bytes()[self.pos..].starts_with(literal.as_bytes()) {
             self.pos += literal.len();
             Ok(())
         } else {
-            Err(self.error_here(field, format!("{what} {literal:?}"), literal.chars().count()))
+            Err(self.expect_error(literal, field, what))
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn expect_error(&self, literal: &str, field: Option<&'static str>, what: &str) -> DecodeError {
+        self.error_here(field, format!("{what} {literal:?}"), literal.chars().count())
     }
 
     /// Expects the end of the key.

@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Ident, Lifetime, LifetimeParam, Type};
 
-use crate::valid::{Field, Key};
+use crate::valid::{Field, Key, Time};
 
 /// All the generated items, inside one anonymous `const` that names the runtime `_sortkey`.
 pub(crate) fn derive(key: &Key) -> TokenStream {
@@ -15,6 +15,7 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
     let decode_key = impl_decode_key(key);
     let from_str = impl_from_str(key);
     let checks = checks(key);
+    let nested = crate::nested::impls(key);
     let query_struct = crate::query::query_struct(key, &key.vis);
     let query_impls = crate::query::query_impls(key);
     quote! {
@@ -28,6 +29,7 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
             #sort_key
             #decode_key
             #from_str
+            #nested
             #query_impls
         };
     }
@@ -54,11 +56,30 @@ fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
     let desc = field.desc.map(|_| quote!(.desc()));
     let max = field.max.map(|(m, _)| quote!(.max(#m)));
     let last = (i + 1 == key.fields.len()).then(|| quote!(.last()));
+    let (given, time) = match field.time {
+        Some((time, _)) => {
+            let format = time_format(time);
+            (quote!(_sortkey::__private::time_width(#given, #format)), Some(quote!(.time(#format))))
+        }
+        None => (given, None),
+    };
     quote_spanned! {ty.span()=>
         _sortkey::Field::new(#key_name, #field_name, #sep)
             .width(_sortkey::__private::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given))
-            #desc #max #last
+            #desc #max #last #time
     }
+}
+
+/// The runtime's `TimeFormat` for a timestamp field's attributes.
+fn time_format(time: Time) -> TokenStream {
+    let unit = match time.unit {
+        "ms" => quote!(Millis),
+        "us" => quote!(Micros),
+        "ns" => quote!(Nanos),
+        _ => quote!(Seconds),
+    };
+    let format = if time.rfc3339 { quote!(Rfc3339) } else { quote!(Unix) };
+    quote!(_sortkey::TimeFormat::#format(_sortkey::TimeUnit::#unit))
 }
 
 /// The constant length when every segment has a fixed width.
@@ -68,9 +89,10 @@ fn encoded_len(key: &Key) -> TokenStream {
     key.fields.iter().enumerate().fold(quote!(_sortkey::__private::Option::Some(#fixed)), |acc, (i, field)| {
         let ty = &field.ty;
         quote! {
-            _sortkey::__private::add_len(#acc, _sortkey::__private::segment_len(
+            _sortkey::__private::add_len(#acc, _sortkey::__private::segment_len_of(
                 <#ty as _sortkey::KeySegment>::WIDTH,
                 <Self as _sortkey::SortKey>::FIELDS[#i].get_width(),
+                <#ty as _sortkey::KeySegment>::VARIABLE_LEN,
             ))
         }
     })
@@ -98,7 +120,7 @@ fn impl_sort_key(key: &Key) -> TokenStream {
         Some(p) => quote!(_sortkey::__private::Option::Some(#p)),
         None => quote!(_sortkey::__private::Option::None),
     };
-    let body = encode_body(key);
+    let body = encode_body(key, false);
     let run_checks = generic_checks_ref(key);
     quote! {
         #[automatically_derived]
@@ -124,27 +146,31 @@ fn impl_sort_key(key: &Key) -> TokenStream {
     }
 }
 
-/// Pushes the prefix, then each field's segment, with separators between.
-fn encode_body(key: &Key) -> TokenStream {
+/// Pushes the prefix, then each field's segment, with separators between. In a `nested` key
+/// the last field is the outer key's last segment only when the outer field `__segment` is.
+pub(crate) fn encode_body(key: &Key, nested: bool) -> TokenStream {
     let prefix = prefix_literal(key).map(|p| quote!(__out.push_str(#p);));
     let sep = key.separator;
     let fields = key.fields.iter().enumerate().map(|(i, field)| {
         let (ident, ty) = (&field.ident, &field.ty);
         let before = (i > 0).then(|| quote!(__out.push(#sep);));
+        let spec = field_ref(key, i, nested);
         quote_spanned! {ty.span()=>
             #before
-            <#ty as _sortkey::KeySegment>::encode_segment(
-                &self.#ident,
-                &<Self as _sortkey::SortKey>::FIELDS[#i],
-                __out,
-            )?;
+            <#ty as _sortkey::KeySegment>::encode_segment(&self.#ident, &#spec, __out)?;
         }
     });
     quote!(#prefix #(#fields)*)
 }
 
+/// `FIELDS[i]`, for the last field of a nested key as last as the outer field `__segment` is.
+fn field_ref(key: &Key, i: usize, nested: bool) -> TokenStream {
+    let spec = quote!(<Self as _sortkey::SortKey>::FIELDS[#i]);
+    if nested && i + 1 == key.fields.len() { quote!(#spec.with_last(__segment.is_last())) } else { spec }
+}
+
 /// The lifetime decoded text borrows for: the struct's own, or a fresh `'__k`.
-fn decode_lifetime(key: &Key) -> (Lifetime, Generics) {
+pub(crate) fn decode_lifetime(key: &Key) -> (Lifetime, Generics) {
     match &key.lifetime {
         Some(lt) => (lt.clone(), key.generics.clone()),
         None => {
@@ -179,6 +205,18 @@ fn impl_decode_key(key: &Key) -> TokenStream {
 
 fn decode_body(key: &Key, lt: &Lifetime) -> TokenStream {
     let (key_name, max_len) = (name(key), key.max_len);
+    let reads = decode_fields(key, lt, false);
+    quote! {
+        let mut __start = _sortkey::__private::decode_start(__key, #key_name, #max_len)?;
+        let __cursor = &mut __start;
+        #reads
+        __cursor.expect_end()?;
+        __value
+    }
+}
+
+/// Reads the prefix and the fields at `__cursor` into `__value`, stopping after the last one.
+pub(crate) fn decode_fields(key: &Key, lt: &Lifetime, nested: bool) -> TokenStream {
     let prefix =
         prefix_literal(key).map(|p| quote!(__cursor.expect(#p, _sortkey::__private::Option::None, "the prefix")?;));
     let sep = key.separator.to_string();
@@ -187,26 +225,20 @@ fn decode_body(key: &Key, lt: &Lifetime) -> TokenStream {
         let ty = &field.ty;
         let after = (i + 1 < key.fields.len()).then(|| {
             quote! {
-                _sortkey::__private::expect_separator(
-                    &mut __cursor, #sep, &<Self as _sortkey::SortKey>::FIELDS[#i],
-                )?;
+                _sortkey::__private::expect_separator(__cursor, #sep, &<Self as _sortkey::SortKey>::FIELDS[#i])?;
             }
         });
+        let spec = field_ref(key, i, nested);
         quote_spanned! {ty.span()=>
-            let #local = <#ty as _sortkey::DecodeSegment<#lt>>::decode_segment(
-                &mut __cursor,
-                &<Self as _sortkey::SortKey>::FIELDS[#i],
-            )?;
+            let #local = <#ty as _sortkey::DecodeSegment<#lt>>::decode_segment(__cursor, &#spec)?;
             #after
         }
     });
     let idents = key.fields.iter().map(|f| &f.ident);
     quote! {
-        let mut __cursor = _sortkey::__private::decode_start(__key, #key_name, #max_len)?;
         #prefix
         #(#reads)*
-        __cursor.expect_end()?;
-        _sortkey::__private::Result::Ok(Self { #(#idents: #locals),* })
+        let __value = _sortkey::__private::Result::Ok(Self { #(#idents: #locals),* });
     }
 }
 
@@ -236,14 +268,19 @@ fn is_generic(key: &Key) -> bool {
 }
 
 /// In a generic struct the checks live in an associated constant that encode and decode evaluate.
-fn generic_checks_ref(key: &Key) -> Option<TokenStream> {
+pub(crate) fn generic_checks_ref(key: &Key) -> Option<TokenStream> {
     is_generic(key).then(|| quote!(let () = Self::__SORTKEY_CHECKS;))
 }
 
 /// The type-dependent rules, as `const` assertions.
 fn checks(key: &Key) -> TokenStream {
-    let asserts: Vec<TokenStream> =
-        key.fields.iter().flat_map(|f| field_checks(key, f)).chain(std::iter::once(length_check(key))).collect();
+    let asserts: Vec<TokenStream> = key
+        .fields
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| field_checks(key, f, i + 1 == key.fields.len()))
+        .chain(std::iter::once(length_check(key)))
+        .collect();
     if !is_generic(key) {
         return quote!(#(const _: () = { #asserts };)*);
     }
@@ -268,14 +305,14 @@ fn assert_at(span: Span, cond: TokenStream, message: String) -> TokenStream {
     quote_spanned! {span=> _sortkey::__private::assert!(#cond, #message); }
 }
 
-fn field_checks(key: &Key, field: &Field) -> Vec<TokenStream> {
+fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
     let ty = static_type(key, &field.ty);
     let (name, tyname) = (field.ident.to_string(), type_name(&field.ty));
     let seg = quote!(<#ty as _sortkey::KeySegment>);
-    let mut out = Vec::new();
+    let mut out = type_checks(key, field, last);
     if let Some(span) = field.desc {
         let msg = format!(
-            "field `{name}`: `desc` needs a type whose order can be reversed (integers, bool); found `{tyname}`, which cannot"
+            "field `{name}`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `{tyname}`, which cannot"
         );
         out.push(assert_at(span, quote!(#seg::REVERSIBLE), msg));
     }
@@ -334,6 +371,39 @@ fn field_checks(key: &Key, field: &Field) -> Vec<TokenStream> {
                 || _sortkey::__private::max_fits_width(#seg::WIDTH, #resolved, #m)
         };
         out.push(assert_at(span, cond, msg));
+    }
+    out
+}
+
+/// The rules of the field's type that no attribute asks for: the separator of a nested key,
+/// the names of an enum in a non-final position, and which types take `unit` and `format`.
+fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
+    let ty = static_type(key, &field.ty);
+    let (name, tyname, sep) = (field.ident.to_string(), type_name(&field.ty), key.separator);
+    let seg = quote!(<#ty as _sortkey::KeySegment>);
+    let mut out = Vec::new();
+    let msg = format!(
+        "field `{name}`: the nested key `{tyname}` must use this key's separator {sep:?}; expected \
+         `#[key(separator = {sep:?})]` on `{tyname}`, found another separator"
+    );
+    let cond = quote!(_sortkey::__private::nested_separator_matches(#seg::NESTED_SEPARATOR, #sep));
+    out.push(assert_at(field.ty.span(), cond, msg));
+    if !last {
+        let msg = format!(
+            "field `{name}`: `{tyname}` is not the last field, so its encodings may contain only characters \
+             greater than the separator {sep:?}, but one of them (a variant name) contains a character at or below \
+             it; expected other names (`#[key(rename = \"...\")]`) or this field last"
+        );
+        let cond = quote!(_sortkey::__private::least_byte_fits(#seg::LEAST_BYTE, #sep));
+        out.push(assert_at(field.ty.span(), cond, msg));
+    }
+    if let Some((time, span)) = field.time {
+        let attr = if time.rfc3339 { "format" } else { "unit" };
+        let msg = format!(
+            "field `{name}`: `{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, \
+             time::OffsetDateTime, or an Option of one); found `{tyname}`"
+        );
+        out.push(assert_at(span, quote!(#seg::TIMESTAMP), msg));
     }
     out
 }

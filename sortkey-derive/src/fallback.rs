@@ -49,6 +49,24 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
                 }
             }
 
+            impl #impl_generics _sortkey::KeySegment for #ident #ty_generics #where_clause {
+                const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
+                const REVERSIBLE: ::core::primitive::bool = true;
+                const MAX_VALUE: ::core::option::Option<::core::primitive::u128> = ::core::option::Option::None;
+
+                fn encode_segment(&self, _: &_sortkey::Field, _: &mut ::std::string::String)
+                    -> ::core::result::Result<(), _sortkey::EncodeError> {
+                    ::core::unreachable!()
+                }
+            }
+
+            impl #decode_impl_generics _sortkey::DecodeSegment<'__k> for #ident #ty_generics #where_clause {
+                fn decode_segment(_: &mut _sortkey::Cursor<'__k>, _: &_sortkey::Field)
+                    -> ::core::result::Result<Self, _sortkey::DecodeError> {
+                    ::core::unreachable!()
+                }
+            }
+
             #from_str
         };
     }

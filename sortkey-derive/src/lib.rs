@@ -10,7 +10,9 @@
 mod attr;
 mod expand;
 mod fallback;
+mod nested;
 mod query;
+mod segment;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -27,4 +29,17 @@ pub fn derive_sort_key(input: TokenStream) -> TokenStream {
         Err(errors) => fallback::derive(&input, errors),
     }
     .into()
+}
+
+/// Derives `sortkey_core::KeySegment` and `DecodeSegment` for an enum of unit variants, so that
+/// it can be a field of a key: each variant is written as its name.
+///
+/// `#[key(rename = "...")]` on a variant sets its encoding; `#[key(rename_all = "...")]` on the
+/// enum converts every other name (`"lowercase"`, `"UPPERCASE"`, `"PascalCase"`, `"camelCase"`,
+/// `"snake_case"`, `"SCREAMING_SNAKE_CASE"`, `"kebab-case"`, `"SCREAMING-KEBAB-CASE"`). Keys
+/// sort by the byte order of the names, not by the order of declaration.
+#[proc_macro_derive(KeySegment, attributes(key))]
+pub fn derive_key_segment(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    segment::derive(&input).into()
 }

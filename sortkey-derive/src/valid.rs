@@ -36,7 +36,21 @@ pub(crate) struct Field {
     pub(crate) width: Option<(u32, Span)>,
     pub(crate) desc: Option<Span>,
     pub(crate) max: Option<(u128, Span)>,
+    /// `unit` and `format` of a timestamp, with the span of the first of them.
+    pub(crate) time: Option<(Time, Span)>,
 }
+
+/// How a timestamp field is written, as the attributes say.
+#[derive(Clone, Copy)]
+pub(crate) struct Time {
+    /// `"s"`, `"ms"`, `"us"` or `"ns"`; seconds when absent.
+    pub(crate) unit: &'static str,
+    /// `format = "rfc3339"`.
+    pub(crate) rfc3339: bool,
+}
+
+/// The units `#[key(unit = "...")]` takes.
+const UNITS: [&str; 4] = ["s", "ms", "us", "ns"];
 
 impl Key {
     /// Checks the input's shape and attributes.
@@ -194,6 +208,12 @@ impl KeyField {
         if let (Some(max), Some(width), Some(true)) = (&self.max, &self.width, width_ok) {
             errors.handle(check_max_digits(&name, max, **width));
         }
+        if let Some(unit) = &self.unit {
+            errors.handle(check_unit(&name, unit));
+        }
+        if let Some(format) = &self.format {
+            errors.handle(check_format(&name, format, self.width.as_ref(), &self.desc));
+        }
         errors.finish_with(self)
     }
 
@@ -205,8 +225,64 @@ impl KeyField {
             width: self.width.map(|w| (*w, w.span())),
             desc: self.desc.is_present().then(|| self.desc.span()),
             max: self.max.map(|m| (*m, m.span())),
+            time: time_of(self.unit.as_ref(), self.format.as_ref()),
         }
     }
+}
+
+/// The timestamp attributes, once validated.
+fn time_of(unit: Option<&SpannedValue<String>>, format: Option<&SpannedValue<String>>) -> Option<(Time, Span)> {
+    let span = unit.map(SpannedValue::span).or(format.map(SpannedValue::span))?;
+    let unit = unit.and_then(|u| UNITS.into_iter().find(|&n| n == u.as_str())).unwrap_or("s");
+    Some((Time { unit, rfc3339: format.is_some() }, span))
+}
+
+fn check_unit(name: &str, unit: &SpannedValue<String>) -> darling::Result<()> {
+    if UNITS.contains(&unit.as_str()) {
+        return Ok(());
+    }
+    Err(darling::Error::custom(format!(
+        "field `{name}`: unit must be one of \"s\", \"ms\", \"us\" or \"ns\", found {:?}",
+        unit.as_str()
+    ))
+    .with_span(&unit.span()))
+}
+
+/// `format = "rfc3339"` is fixed-width text: no `width`, no `desc`.
+fn check_format(
+    name: &str,
+    format: &SpannedValue<String>,
+    width: Option<&SpannedValue<u32>>,
+    desc: &darling::util::Flag,
+) -> darling::Result<()> {
+    if format.as_str() != "rfc3339" {
+        return Err(darling::Error::custom(format!(
+            "field `{name}`: format must be \"rfc3339\" (or absent, for Unix time), found {:?}",
+            format.as_str()
+        ))
+        .with_span(&format.span()));
+    }
+    let mut errors = darling::Error::accumulator();
+    if let Some(width) = width {
+        errors.push(
+            darling::Error::custom(format!(
+                "field `{name}`: `width` does not apply to format = \"rfc3339\", whose length follows from the unit; \
+                 expected no width, found width = {}",
+                **width
+            ))
+            .with_span(&width.span()),
+        );
+    }
+    if desc.is_present() {
+        errors.push(
+            darling::Error::custom(format!(
+                "field `{name}`: `desc` cannot reverse format = \"rfc3339\" text; expected Unix time (no format) \
+                 for a descending timestamp"
+            ))
+            .with_span(&desc.span()),
+        );
+    }
+    errors.finish()
 }
 
 fn check_width(name: &str, width: &SpannedValue<u32>) -> darling::Result<()> {

@@ -1,0 +1,262 @@
+//! `#[derive(KeySegment)]` on an enum of unit variants: each variant is encoded as its name.
+//!
+//! The names are checked here, where their spans are: not empty, distinct, and no character
+//! at or below `#` (which no separator could then follow). Whether they fit the separator of a
+//! key that uses the enum before another field is checked there, through `LEAST_BYTE`.
+
+use darling::FromDeriveInput;
+use darling::util::SpannedValue;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{Data, DeriveInput, Ident, Path};
+
+use crate::attr::{SegmentInput, SegmentVariant};
+
+/// The case conversions of `rename_all`, as serde spells them.
+const CASES: [&str; 8] = [
+    "lowercase",
+    "UPPERCASE",
+    "PascalCase",
+    "camelCase",
+    "snake_case",
+    "SCREAMING_SNAKE_CASE",
+    "kebab-case",
+    "SCREAMING-KEBAB-CASE",
+];
+
+/// A validated unit enum: its variants and their encodings.
+pub(crate) struct Segment {
+    ident: Ident,
+    krate: Path,
+    variants: Vec<(Ident, String)>,
+}
+
+/// The derive: the impls, or the errors and stub impls.
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    match validate(input) {
+        Ok(segment) => expand(&segment),
+        Err(errors) => fallback(input, errors),
+    }
+}
+
+fn validate(input: &DeriveInput) -> darling::Result<Segment> {
+    check_shape(input)?;
+    let parsed = SegmentInput::from_derive_input(input)?;
+    let mut errors = darling::Error::accumulator();
+    let case = parsed.rename_all.as_ref().and_then(|c| errors.handle(check_case(c)));
+    let variants = parsed.data.take_enum().unwrap_or_default();
+    let mut named: Vec<(Ident, String)> = Vec::new();
+    for variant in variants {
+        if let Some(name) = errors.handle(variant_name(&variant, case, &named)) {
+            named.push((variant.ident, name));
+        }
+    }
+    errors.finish()?;
+    let krate = parsed.krate.unwrap_or_else(|| syn::parse_quote!(::sortkey_core));
+    Ok(Segment { ident: parsed.ident, krate, variants: named })
+}
+
+/// An enum with at least one variant and no generics.
+fn check_shape(input: &DeriveInput) -> darling::Result<()> {
+    let name = &input.ident;
+    let enumeration = match &input.data {
+        Data::Enum(e) => e,
+        Data::Struct(s) => {
+            return Err(darling::Error::custom(format!(
+                "`KeySegment` can be derived for an enum of unit variants, found struct `{name}`; \
+                 expected `#[derive(SortKey)]`, which makes a key struct usable as a field of another key"
+            ))
+            .with_span(&s.struct_token));
+        }
+        Data::Union(u) => {
+            return Err(darling::Error::custom(format!(
+                "`KeySegment` can be derived for an enum of unit variants, found union `{name}`"
+            ))
+            .with_span(&u.union_token));
+        }
+    };
+    if enumeration.variants.is_empty() {
+        return Err(darling::Error::custom(format!(
+            "enum `{name}` has no variants, so no value to encode: expected at least one unit variant"
+        ))
+        .with_span(name));
+    }
+    if let Some(param) = input.generics.params.first() {
+        return Err(darling::Error::custom(format!(
+            "`KeySegment` cannot be derived for generic enum `{name}`: expected an enum of unit variants \
+             without generic parameters"
+        ))
+        .with_span(param));
+    }
+    Ok(())
+}
+
+fn check_case(case: &SpannedValue<String>) -> darling::Result<&'static str> {
+    CASES.into_iter().find(|&c| c == case.as_str()).ok_or_else(|| {
+        let list = CASES.map(|c| format!("{c:?}")).join(", ");
+        darling::Error::custom(format!("rename_all must be one of {list}; found {:?}", case.as_str()))
+            .with_span(&case.span())
+    })
+}
+
+/// The encoding of a unit variant: its `rename`, or its name in the `rename_all` case.
+fn variant_name(
+    variant: &SegmentVariant,
+    case: Option<&'static str>,
+    earlier: &[(Ident, String)],
+) -> darling::Result<String> {
+    let ident = &variant.ident;
+    if !variant.fields.is_unit() {
+        return Err(darling::Error::custom(format!(
+            "variant `{ident}` has fields: a `KeySegment` enum encodes only its variant's name; \
+             expected a unit variant, found fields"
+        ))
+        .with_span(ident));
+    }
+    let (name, span) = match &variant.rename {
+        Some(r) => (r.to_string(), r.span()),
+        None => (convert(&ident.to_string(), case), ident.span()),
+    };
+    check_name(ident, &name, span)?;
+    match earlier.iter().find(|(_, n)| *n == name) {
+        Some((other, _)) => Err(darling::Error::custom(format!(
+            "variant `{ident}` is encoded as {name:?}, as `{other}` is; expected distinct names, \
+             which decoding tells apart"
+        ))
+        .with_span(&span)),
+        None => Ok(name),
+    }
+}
+
+/// A name is not empty and has no character at or below `#`.
+fn check_name(ident: &Ident, name: &str, span: Span) -> darling::Result<()> {
+    if name.is_empty() {
+        return Err(darling::Error::custom(format!(
+            "variant `{ident}` would be encoded as the empty string; expected a name of at least one character"
+        ))
+        .with_span(&span));
+    }
+    match name.chars().find(|&c| c <= '#') {
+        None => Ok(()),
+        Some(c) => Err(darling::Error::custom(format!(
+            "variant `{ident}`: name {name:?} contains {c:?} (U+{:04X}); expected only characters greater \
+             than '#' (no control characters, space, '!', '\"' or '#'), so that a separator can follow it",
+            c as u32
+        ))
+        .with_span(&span)),
+    }
+}
+
+/// `ident` (PascalCase, as variants are) in `case`; words start at upper-case letters.
+fn convert(ident: &str, case: Option<&str>) -> String {
+    let Some(case) = case else { return ident.to_owned() };
+    let mut words: Vec<String> = Vec::new();
+    for c in ident.chars() {
+        match words.last_mut() {
+            Some(w) if !c.is_uppercase() => w.push(c),
+            _ => words.push(c.to_string()),
+        }
+    }
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let upper: Vec<String> = words.iter().map(|w| w.to_uppercase()).collect();
+    match case {
+        "lowercase" => lower.concat(),
+        "UPPERCASE" => upper.concat(),
+        "camelCase" => {
+            let mut out = lower.first().cloned().unwrap_or_default();
+            out.extend(words.iter().skip(1).cloned());
+            out
+        }
+        "snake_case" => lower.join("_"),
+        "SCREAMING_SNAKE_CASE" => upper.join("_"),
+        "kebab-case" => lower.join("-"),
+        "SCREAMING-KEBAB-CASE" => upper.join("-"),
+        _ => ident.to_owned(),
+    }
+}
+
+fn expand(segment: &Segment) -> TokenStream {
+    let (ident, krate) = (&segment.ident, &segment.krate);
+    let variants: Vec<&Ident> = segment.variants.iter().map(|(v, _)| v).collect();
+    let names: Vec<&str> = segment.variants.iter().map(|(_, n)| n.as_str()).collect();
+    // `check_shape` saw at least one variant and `check_name` no empty name.
+    let least = names.iter().flat_map(|n| n.bytes()).min().unwrap_or(0);
+    quote! {
+        #[doc(hidden)]
+        #[allow(unused_qualifications, clippy::all)]
+        const _: () = {
+            use #krate as _sortkey;
+
+            #[automatically_derived]
+            impl _sortkey::KeySegment for #ident {
+                const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
+                const REVERSIBLE: ::core::primitive::bool = false;
+                const MAX_VALUE: _sortkey::__private::Option<::core::primitive::u128> =
+                    _sortkey::__private::Option::None;
+                const LEAST_BYTE: _sortkey::__private::Option<::core::primitive::u8> =
+                    _sortkey::__private::Option::Some(#least);
+
+                #[inline]
+                fn encode_segment(
+                    &self,
+                    __field: &_sortkey::Field,
+                    __out: &mut _sortkey::__private::String,
+                ) -> _sortkey::__private::Result<(), _sortkey::EncodeError> {
+                    let __name = match self { #(Self::#variants => #names,)* };
+                    _sortkey::__private::encode_name(__name, __field, __out)
+                }
+            }
+
+            #[automatically_derived]
+            impl<'__k> _sortkey::DecodeSegment<'__k> for #ident {
+                fn decode_segment(
+                    __cursor: &mut _sortkey::Cursor<'__k>,
+                    __field: &_sortkey::Field,
+                ) -> _sortkey::__private::Result<Self, _sortkey::DecodeError> {
+                    let (__start, __text) = _sortkey::__private::take_name(__cursor, __field)?;
+                    match __text {
+                        #(#names => _sortkey::__private::Result::Ok(Self::#variants),)*
+                        _ => _sortkey::__private::Result::Err(_sortkey::__private::unknown_name(
+                            __cursor, __start, __field, &[#(#names),*], __text,
+                        )),
+                    }
+                }
+            }
+        };
+    }
+}
+
+/// The errors, and stub impls so that uses of the enum add no errors of their own.
+fn fallback(input: &DeriveInput, errors: darling::Error) -> TokenStream {
+    let errors = errors.write_errors();
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut decode_generics = input.generics.clone();
+    decode_generics.params.insert(0, syn::parse_quote!('__k));
+    let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
+    quote! {
+        #errors
+        #[allow(unused_qualifications)]
+        const _: () = {
+            use ::sortkey_core as _sortkey;
+
+            impl #impl_generics _sortkey::KeySegment for #ident #ty_generics #where_clause {
+                const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
+                const REVERSIBLE: ::core::primitive::bool = true;
+                const MAX_VALUE: ::core::option::Option<::core::primitive::u128> = ::core::option::Option::None;
+
+                fn encode_segment(&self, _: &_sortkey::Field, _: &mut ::std::string::String)
+                    -> ::core::result::Result<(), _sortkey::EncodeError> {
+                    ::core::unreachable!()
+                }
+            }
+
+            impl #decode_impl_generics _sortkey::DecodeSegment<'__k> for #ident #ty_generics #where_clause {
+                fn decode_segment(_: &mut _sortkey::Cursor<'__k>, _: &_sortkey::Field)
+                    -> ::core::result::Result<Self, _sortkey::DecodeError> {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}
