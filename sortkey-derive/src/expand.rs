@@ -279,7 +279,8 @@ fn checks(key: &Key) -> TokenStream {
         .iter()
         .enumerate()
         .flat_map(|(i, f)| field_checks(key, f, i + 1 == key.fields.len()))
-        .chain(std::iter::once(length_check(key)))
+        // A text field makes the length variable, and the check is then always true.
+        .chain((!key.fields.iter().any(|f| crate::query::is_text(&f.ty))).then(|| length_check(key)))
         .collect();
     if !is_generic(key) {
         return quote!(#(const _: () = { #asserts };)*);
@@ -382,13 +383,18 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
     let (name, tyname, sep) = (field.ident.to_string(), type_name(&field.ty), key.separator);
     let seg = quote!(<#ty as _sortkey::KeySegment>);
     let mut out = Vec::new();
+    // The built-in types are no nested keys and no enums: these two checks cannot fail for them,
+    // and skipping them saves the compiler hundreds of constants in a crate of many keys.
+    let builtin = is_builtin(&field.ty);
     let msg = format!(
         "field `{name}`: the nested key `{tyname}` must use this key's separator {sep:?}; expected \
          `#[key(separator = {sep:?})]` on `{tyname}`, found another separator"
     );
     let cond = quote!(_sortkey::__private::nested_separator_matches(#seg::NESTED_SEPARATOR, #sep));
-    out.push(assert_at(field.ty.span(), cond, msg));
-    if !last {
+    if !builtin {
+        out.push(assert_at(field.ty.span(), cond, msg));
+    }
+    if !last && !builtin {
         let msg = format!(
             "field `{name}`: `{tyname}` is not the last field, so its encodings may contain only characters \
              greater than the separator {sep:?}, but one of them (a variant name) contains a character at or below \
@@ -406,6 +412,21 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
         out.push(assert_at(span, quote!(#seg::TIMESTAMP), msg));
     }
     out
+}
+
+/// Whether `ty` is spelled as one of the runtime's own segment types (integers, `bool`, `char`,
+/// `String`, `&str`, `Cow<str>`). A type alias is not, and keeps every check.
+fn is_builtin(ty: &Type) -> bool {
+    const NAMES: [&str; 15] = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "bool", "char",
+        "String",
+    ];
+    match ty {
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            NAMES.iter().any(|n| p.path.segments[0].ident == n) && p.path.segments[0].arguments.is_empty()
+        }
+        _ => crate::query::is_text(ty),
+    }
 }
 
 /// A key whose segments all have fixed widths must fit `max_len`.

@@ -67,7 +67,7 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
 ///
 /// Decided by the type as written (`String`, `&str`, `Cow<str>`); an alias of `String` is
 /// queried with its own type instead.
-fn is_text(ty: &Type) -> bool {
+pub(crate) fn is_text(ty: &Type) -> bool {
     match ty {
         Type::Reference(r) => matches!(&*r.elem, Type::Path(p) if p.path.is_ident("str")),
         Type::Path(p) => {
