@@ -150,8 +150,10 @@ impl Field {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a segment of a sort key",
     label = "this field's type does not implement `KeySegment`",
-    note = "segments can be integers (u8..u128, i8..i128, usize, isize), bool, char, String, &str \
-            or Cow<str>; for your own type implement `sortkey_core::KeySegment` and `DecodeSegment`"
+    note = "segments can be integers (u8..u128, i8..i128, usize, isize), bool, char, String, &str, Cow<str>, \
+            SystemTime, Option<T> of a segment, a unit enum with `#[derive(KeySegment)]`, a key with \
+            `#[derive(SortKey)]`, and with features chrono/time/uuid/ulid their types; for your own type \
+            implement `sortkey_core::KeySegment` and `DecodeSegment`"
 )]
 pub trait KeySegment {
     /// How many characters the segment takes.

@@ -63,6 +63,12 @@ impl<T: KeySegment + ?Sized> KeySegment for &T {
     const WIDTH: Width = T::WIDTH;
     const REVERSIBLE: bool = T::REVERSIBLE;
     const MAX_VALUE: Option<u128> = T::MAX_VALUE;
+    // A reference checks as its referent: enum names before another field, a nested key's
+    // separator, timestamp attributes.
+    const LEAST_BYTE: Option<u8> = T::LEAST_BYTE;
+    const NESTED_SEPARATOR: Option<char> = T::NESTED_SEPARATOR;
+    const TIMESTAMP: bool = T::TIMESTAMP;
+    const VARIABLE_LEN: bool = T::VARIABLE_LEN;
 
     #[inline]
     fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError> {
