@@ -1,9 +1,10 @@
 //! `#[derive(SortKey)]` for `sortkey-core`: use it through `sortkey_core::SortKey`, which
 //! re-exports it and names the runtime the generated code calls.
 //!
-//! The macro parses the input with darling ([`attr`]), checks the rules it can see in the
-//! tokens ([`valid`]) and generates the impls ([`expand`]); on any error it emits the errors
-//! and a stub impl ([`fallback`]) so the user sees the real mistake and not follow-on errors.
+//! The macro parses the input with darling (`attr.rs`), checks the rules it can see in the
+//! tokens (`valid.rs`) and generates the impls (`expand.rs`, `query.rs`, `nested.rs`,
+//! `segment.rs`); on any error it emits the errors and a stub impl (`fallback.rs`) so the user
+//! sees the real mistake and not follow-on errors.
 
 #![warn(missing_docs)]
 
