@@ -20,7 +20,8 @@ use sortkey_core::uuid::Uuid;
 use sortkey_core::{
     Comparison, DecodeError, DecodeKey, EncodeError, EncodeErrorKind, KeyCondition, KeySegment, SortKey,
 };
-use sortkey_tests::{Domain, config, key_like, mutation, text};
+use sortkey_tests::law::{Call, End, LawKey, check_law};
+use sortkey_tests::{Domain, config, ends, key_like, mutation, text};
 
 const CASES: u32 = 1000;
 
@@ -543,102 +544,6 @@ fn decode_errors_name_the_field_and_say_expected_and_found() {
 
 // ---- the query law (DESIGN.md), with the harness of query_law.rs.
 
-#[derive(Debug, Clone)]
-enum End<T> {
-    BeginsWith,
-    Eq,
-    Cmp(Comparison, T),
-    Between(T, T),
-}
-
-#[derive(Debug, Clone)]
-struct Call<T> {
-    k: usize,
-    fixed: T,
-    end: End<T>,
-}
-
-trait LawKey: Model {
-    fn build(call: &Call<Self>) -> Result<KeyCondition, EncodeError>;
-}
-
-fn predicate<T: LawKey>(call: &Call<T>, key: &T) -> bool {
-    let head = (0..call.k).all(|i| key.cmp_field(&call.fixed, i) == Ordering::Equal);
-    head && match &call.end {
-        End::BeginsWith => true,
-        End::Eq => call.k == T::N,
-        End::Cmp(op, t) => {
-            let o = key.cmp_field(t, call.k);
-            match op {
-                Comparison::Lt => o == Ordering::Less,
-                Comparison::Le => o != Ordering::Greater,
-                Comparison::Gt => o == Ordering::Greater,
-                Comparison::Ge => o != Ordering::Less,
-            }
-        }
-        End::Between(lo, hi) => {
-            key.cmp_field(lo, call.k) != Ordering::Less && key.cmp_field(hi, call.k) != Ordering::Greater
-        }
-    }
-}
-
-fn check_law<T: LawKey>(call: &Call<T>, keys: &[T]) -> Result<(), TestCaseError> {
-    match T::build(call) {
-        Ok(cond) => {
-            if let KeyCondition::Between(lo, hi) = &cond {
-                prop_assert!(lo <= hi, "BETWEEN bounds out of order: {:?}", cond);
-            }
-            prop_assert!(cond.values().iter().all(|v| !v.is_empty()), "empty value: {:?}", cond);
-            for key in keys {
-                let encoded = key.encode()?;
-                prop_assert_eq!(
-                    cond.matches(&encoded),
-                    predicate(call, key),
-                    "call {:?}\ncondition {}\nkey {:?} = {:?}",
-                    call,
-                    cond,
-                    key,
-                    encoded
-                );
-            }
-        }
-        // A refused call (an empty range) describes no key.
-        Err(e) => {
-            for key in keys {
-                prop_assert!(!predicate(call, key), "call {:?} refused ({}) but {:?} satisfies it", call, e, key);
-            }
-        }
-    }
-    Ok(())
-}
-
-macro_rules! ends {
-    ($q:expr, $c:expr, |$t:ident| $get:expr, [$lt:ident, $le:ident, $gt:ident, $ge:ident, $bt:ident]) => {{
-        let q = $q;
-        match &$c.end {
-            End::BeginsWith => q.begins_with(),
-            End::Cmp(op, $t) => match op {
-                Comparison::Lt => q.$lt($get),
-                Comparison::Le => q.$le($get),
-                Comparison::Gt => q.$gt($get),
-                Comparison::Ge => q.$ge($get),
-            },
-            End::Between(lo, hi) => {
-                let low = {
-                    let $t = lo;
-                    $get
-                };
-                let high = {
-                    let $t = hi;
-                    $get
-                };
-                q.$bt(low, high)
-            }
-            End::Eq => unreachable!("only after every field"),
-        }
-    }};
-}
-
 /// A call whose templates are drawn from the keys (so that equalities happen) or fresh.
 fn call<T: LawKey + 'static>(fresh: BoxedStrategy<T>, keys: Vec<T>) -> impl Strategy<Value = Call<T>> {
     let template = prop_oneof![3 => prop::sample::select(keys), 1 => fresh].boxed();
@@ -660,6 +565,11 @@ fn case<T: LawKey + 'static>(fresh: BoxedStrategy<T>) -> impl Strategy<Value = (
 }
 
 impl LawKey for Order {
+    const N: usize = <Self as Model>::N;
+    const HAS_PREFIX: bool = true;
+    fn cmp_field(&self, other: &Self, i: usize) -> Ordering {
+        Model::cmp_field(self, other, i)
+    }
     fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
         let (q, f) = (Order::query(), &c.fixed);
         match c.k {
@@ -686,6 +596,11 @@ impl LawKey for Order {
 }
 
 impl LawKey for Nest {
+    const N: usize = <Self as Model>::N;
+    const HAS_PREFIX: bool = true;
+    fn cmp_field(&self, other: &Self, i: usize) -> Ordering {
+        Model::cmp_field(self, other, i)
+    }
     fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
         let (q, f) = (Nest::query(), &c.fixed);
         match c.k {
@@ -712,6 +627,11 @@ impl LawKey for Nest {
 }
 
 impl LawKey for Times {
+    const N: usize = <Self as Model>::N;
+    const HAS_PREFIX: bool = true;
+    fn cmp_field(&self, other: &Self, i: usize) -> Ordering {
+        Model::cmp_field(self, other, i)
+    }
     fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
         let (q, f) = (Times::query(), &c.fixed);
         match c.k {

@@ -6,6 +6,8 @@
 //! that do *not* fit (`10^w`, `max + 1`), so that the tests see the error path as often as the
 //! happy one.
 
+pub mod law;
+
 use std::fmt::Debug;
 
 use proptest::prelude::*;
