@@ -24,6 +24,7 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
             }
         }
     });
+    let segment = segment_stubs(input);
     quote! {
         #errors
         #[allow(unused_qualifications)]
@@ -49,6 +50,21 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
                 }
             }
 
+            #segment
+            #from_str
+        };
+    }
+}
+
+/// Stub `KeySegment` and `DecodeSegment` impls, for a failed key derive (a key is also a segment)
+/// and a failed enum derive; they go inside a `const` that names the runtime `_sortkey`.
+pub(crate) fn segment_stubs(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut decode_generics = input.generics.clone();
+    decode_generics.params.insert(0, syn::parse_quote!('__k));
+    let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
+    quote! {
             impl #impl_generics _sortkey::KeySegment for #ident #ty_generics #where_clause {
                 const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
                 const REVERSIBLE: ::core::primitive::bool = true;
@@ -66,8 +82,5 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
                     ::core::unreachable!()
                 }
             }
-
-            #from_str
-        };
     }
 }

@@ -229,34 +229,13 @@ fn expand(segment: &Segment) -> TokenStream {
 /// The errors, and stub impls so that uses of the enum add no errors of their own.
 fn fallback(input: &DeriveInput, errors: darling::Error) -> TokenStream {
     let errors = errors.write_errors();
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut decode_generics = input.generics.clone();
-    decode_generics.params.insert(0, syn::parse_quote!('__k));
-    let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
+    let stubs = crate::fallback::segment_stubs(input);
     quote! {
         #errors
         #[allow(unused_qualifications)]
         const _: () = {
             use ::sortkey_core as _sortkey;
-
-            impl #impl_generics _sortkey::KeySegment for #ident #ty_generics #where_clause {
-                const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
-                const REVERSIBLE: ::core::primitive::bool = true;
-                const MAX_VALUE: ::core::option::Option<::core::primitive::u128> = ::core::option::Option::None;
-
-                fn encode_segment(&self, _: &_sortkey::Field, _: &mut ::std::string::String)
-                    -> ::core::result::Result<(), _sortkey::EncodeError> {
-                    ::core::unreachable!()
-                }
-            }
-
-            impl #decode_impl_generics _sortkey::DecodeSegment<'__k> for #ident #ty_generics #where_clause {
-                fn decode_segment(_: &mut _sortkey::Cursor<'__k>, _: &_sortkey::Field)
-                    -> ::core::result::Result<Self, _sortkey::DecodeError> {
-                    ::core::unreachable!()
-                }
-            }
+            #stubs
         };
     }
 }
