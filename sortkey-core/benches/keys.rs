@@ -236,23 +236,30 @@ fn check_agreement() {
     assert!(hand::encode_rank(&RankKey { score: 10_000_000_000, ..r }, &mut out).is_err());
 }
 
-fn bench_rank(c: &mut Criterion) {
-    let key = rank_key();
+/// The encode groups of one key: `encode_into` against the hand-tuned code and `memcpy` of a
+/// string of the same length, and `encode` against `format!` and `to_owned`.
+fn encode_groups<K: SortKey, E: std::fmt::Debug>(
+    c: &mut Criterion,
+    name: &str,
+    key: &K,
+    hand: impl Fn(&K, &mut String) -> Result<(), E>,
+    naive: impl Fn(&K) -> String,
+) {
     let encoded = key.encode().unwrap();
     let mut out = String::with_capacity(64);
 
-    let mut g = c.benchmark_group("rank_encode_into");
+    let mut g = c.benchmark_group(format!("{name}_encode_into"));
     g.bench_function("derive", |b| {
         b.iter(|| {
             out.clear();
-            black_box(&key).encode_into(&mut out).unwrap();
+            black_box(key).encode_into(&mut out).unwrap();
             black_box(&out);
         })
     });
     g.bench_function("hand", |b| {
         b.iter(|| {
             out.clear();
-            hand::encode_rank(black_box(&key), &mut out).unwrap();
+            hand(black_box(key), &mut out).unwrap();
             black_box(&out);
         })
     });
@@ -265,11 +272,18 @@ fn bench_rank(c: &mut Criterion) {
     });
     g.finish();
 
-    let mut g = c.benchmark_group("rank_encode");
-    g.bench_function("derive", |b| b.iter(|| black_box(&key).encode().unwrap()));
-    g.bench_function("format", |b| b.iter(|| naive::encode_rank(black_box(&key))));
+    let mut g = c.benchmark_group(format!("{name}_encode"));
+    g.bench_function("derive", |b| b.iter(|| black_box(key).encode().unwrap()));
+    g.bench_function("format", |b| b.iter(|| naive(black_box(key))));
     g.bench_function("to_owned", |b| b.iter(|| black_box(encoded.as_str()).to_owned()));
     g.finish();
+}
+
+fn bench_rank(c: &mut Criterion) {
+    let key = rank_key();
+    let encoded = key.encode().unwrap();
+
+    encode_groups(c, "rank", &key, hand::encode_rank, naive::encode_rank);
 
     let mut g = c.benchmark_group("rank_decode");
     g.bench_function("derive", |b| b.iter(|| RankKey::decode(black_box(&encoded)).unwrap()));
@@ -282,37 +296,8 @@ fn bench_rank(c: &mut Criterion) {
 fn bench_event(c: &mut Criterion) {
     let key = event_key();
     let encoded = key.encode().unwrap();
-    let mut out = String::with_capacity(64);
 
-    let mut g = c.benchmark_group("event_encode_into");
-    g.bench_function("derive", |b| {
-        b.iter(|| {
-            out.clear();
-            black_box(&key).encode_into(&mut out).unwrap();
-            black_box(&out);
-        })
-    });
-    g.bench_function("hand", |b| {
-        b.iter(|| {
-            out.clear();
-            hand::encode_event(black_box(&key), &mut out).unwrap();
-            black_box(&out);
-        })
-    });
-    g.bench_function("memcpy", |b| {
-        b.iter(|| {
-            out.clear();
-            out.push_str(black_box(encoded.as_str()));
-            black_box(&out);
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("event_encode");
-    g.bench_function("derive", |b| b.iter(|| black_box(&key).encode().unwrap()));
-    g.bench_function("format", |b| b.iter(|| naive::encode_event(black_box(&key))));
-    g.bench_function("to_owned", |b| b.iter(|| black_box(encoded.as_str()).to_owned()));
-    g.finish();
+    encode_groups(c, "event", &key, hand::encode_event, naive::encode_event);
 
     let mut g = c.benchmark_group("event_decode");
     g.bench_function("derive", |b| b.iter(|| EventKey::decode(black_box(&encoded)).unwrap()));
