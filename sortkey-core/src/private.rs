@@ -61,14 +61,6 @@ pub const fn resolve_width(width: Width, given: Option<u32>) -> u32 {
     }
 }
 
-/// The encoded length of a segment, `None` for variable-length text.
-pub const fn segment_len(width: Width, resolved: u32) -> Option<usize> {
-    match width {
-        Width::Variable => None,
-        _ => Some(resolved as usize),
-    }
-}
-
 /// Adds two lengths that are both known.
 pub const fn add_len(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
@@ -132,9 +124,14 @@ pub const fn time_width(given: Option<u32>, format: crate::TimeFormat) -> Option
     }
 }
 
-/// The encoded length of a segment, `None` when its encodings differ in length.
+/// The encoded length of a segment, `None` when its encodings differ in length (text, or a
+/// type such as `Option` whose encodings vary although it has a width).
 pub const fn segment_len_of(width: Width, resolved: u32, variable_len: bool) -> Option<usize> {
-    if variable_len { None } else { segment_len(width, resolved) }
+    match width {
+        Width::Variable => None,
+        _ if variable_len => None,
+        _ => Some(resolved as usize),
+    }
 }
 
 /// Whether a field of a type whose encodings contain bytes of at least `least` may stand

@@ -199,7 +199,7 @@ pub struct QueryHead {
 impl QueryHead {
     /// The head of a query on a key type with this prefix, separator and length limit.
     pub fn new(key_name: &'static str, prefix: Option<&'static str>, separator: char, max_len: usize) -> Self {
-        let separator = if separator.is_ascii() { separator as u8 } else { b'#' };
+        let separator = crate::segment::separator_byte(separator);
         let segments = usize::from(prefix.is_some());
         // A sort key, and so a bound of a sort key condition, has at most 1024 bytes in DynamoDB,
         // whatever `max_len` a type allows for use as a partition key.

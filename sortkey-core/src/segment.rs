@@ -47,7 +47,7 @@ impl Field {
     /// A field named `name` of the key type `key`, whose segments are joined by `separator`
     /// (an ASCII character; anything else is replaced by `#`, the derive rejects it earlier).
     pub const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
-        let separator = if separator.is_ascii() { separator as u8 } else { b'#' };
+        let separator = separator_byte(separator);
         Field { key, name, separator, width: 0, desc: false, max: None, last: false, time: TimeFormat::DEFAULT }
     }
 
@@ -139,6 +139,11 @@ impl Field {
     pub fn encode_error(&self, kind: EncodeErrorKind) -> EncodeError {
         EncodeError::new(self.key, self.name, kind)
     }
+}
+
+/// The byte of an ASCII separator; anything else becomes `#` (the derive rejects it earlier).
+pub(crate) const fn separator_byte(separator: char) -> u8 {
+    if separator.is_ascii() { separator as u8 } else { b'#' }
 }
 
 /// A type that can be one segment of a sort key.
