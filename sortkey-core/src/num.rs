@@ -412,39 +412,29 @@ signed!(isize => 5);
 mod tests {
     use super::*;
 
-    fn enc<T: KeySegment>(v: T, f: Field) -> Result<String, EncodeError> {
-        let mut s = String::new();
-        v.encode_segment(&f, &mut s).map(|()| s)
-    }
-
-    fn dec<T: for<'k> DecodeSegment<'k>>(s: &str, f: Field) -> Result<T, DecodeError> {
-        let mut c = Cursor::new(s, "K");
-        let v = T::decode_segment(&mut c, &f)?;
-        c.expect_end()?;
-        Ok(v)
-    }
+    use crate::segment::testing::{dec, enc};
 
     const F: Field = Field::new("K", "f", '#');
 
     #[test]
     fn unsigned_pads_and_complements() {
-        assert_eq!(enc(1500u64, F.width(10)).unwrap(), "0000001500");
-        assert_eq!(enc(1500u64, F.width(10).desc()).unwrap(), "9999998499");
-        assert_eq!(enc(u64::MAX, F.width(20)).unwrap(), "18446744073709551615");
-        assert_eq!(enc(u128::MAX, F.width(39)).unwrap(), "340282366920938463463374607431768211455");
-        assert_eq!(enc(0u8, F.width(3).desc()).unwrap(), "999");
+        assert_eq!(enc(&1500u64, F.width(10)).unwrap(), "0000001500");
+        assert_eq!(enc(&1500u64, F.width(10).desc()).unwrap(), "9999998499");
+        assert_eq!(enc(&u64::MAX, F.width(20)).unwrap(), "18446744073709551615");
+        assert_eq!(enc(&u128::MAX, F.width(39)).unwrap(), "340282366920938463463374607431768211455");
+        assert_eq!(enc(&0u8, F.width(3).desc()).unwrap(), "999");
     }
 
     #[test]
     fn signed_uses_sign_position() {
-        assert_eq!(enc(5i32, F.width(4)).unwrap(), "0005");
-        assert_eq!(enc(-5i32, F.width(4)).unwrap(), "-994");
-        assert_eq!(enc(-999i32, F.width(4)).unwrap(), "-000");
-        assert_eq!(enc(5i32, F.width(4).desc()).unwrap(), "-994");
-        assert_eq!(enc(i8::MIN, F.width(4)).unwrap(), "-871");
-        assert_eq!(enc(i128::MIN, F.width(40).desc()).unwrap(), "0170141183460469231731687303715884105728");
-        assert!(enc(1000i32, F.width(4)).is_err());
-        assert!(enc(-1000i32, F.width(4)).is_err());
+        assert_eq!(enc(&5i32, F.width(4)).unwrap(), "0005");
+        assert_eq!(enc(&-5i32, F.width(4)).unwrap(), "-994");
+        assert_eq!(enc(&-999i32, F.width(4)).unwrap(), "-000");
+        assert_eq!(enc(&5i32, F.width(4).desc()).unwrap(), "-994");
+        assert_eq!(enc(&i8::MIN, F.width(4)).unwrap(), "-871");
+        assert_eq!(enc(&i128::MIN, F.width(40).desc()).unwrap(), "0170141183460469231731687303715884105728");
+        assert!(enc(&1000i32, F.width(4)).is_err());
+        assert!(enc(&-1000i32, F.width(4)).is_err());
     }
 
     #[test]
@@ -521,8 +511,8 @@ mod tests {
 
     #[test]
     fn max_is_checked_on_encode() {
-        let e = enc(5001u16, F.width(4).max(5000)).unwrap_err();
+        let e = enc(&5001u16, F.width(4).max(5000)).unwrap_err();
         assert_eq!(e.kind(), &EncodeErrorKind::AboveMax { value: "5001".into(), max: 5000 });
-        assert!(enc(-5001i16, F.width(5).max(5000)).is_ok(), "max bounds from above only");
+        assert!(enc(&-5001i16, F.width(5).max(5000)).is_ok(), "max bounds from above only");
     }
 }

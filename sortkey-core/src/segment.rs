@@ -363,6 +363,27 @@ fn describe(s: &str, n: usize) -> String {
     format!("{shown:?}")
 }
 
+/// Test helpers of the segment modules: one segment on its own, encoded and decoded.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Cursor, DecodeSegment, Field, KeySegment};
+    use crate::error::{DecodeError, EncodeError};
+
+    /// `v` encoded as field `f`, alone.
+    pub(crate) fn enc<T: KeySegment + ?Sized>(v: &T, f: Field) -> Result<String, EncodeError> {
+        let mut s = String::new();
+        v.encode_segment(&f, &mut s).map(|()| s)
+    }
+
+    /// `s` decoded as field `f`, which must take all of it.
+    pub(crate) fn dec<T: for<'k> DecodeSegment<'k>>(s: &str, f: Field) -> Result<T, DecodeError> {
+        let mut c = Cursor::new(s, "K");
+        let v = T::decode_segment(&mut c, &f)?;
+        c.expect_end()?;
+        Ok(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

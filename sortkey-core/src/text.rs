@@ -172,10 +172,7 @@ mod tests {
     const MID: Field = Field::new("K", "name", '#');
     const LAST: Field = MID.last();
 
-    fn enc<T: KeySegment + ?Sized>(v: &T, f: Field) -> Result<String, EncodeError> {
-        let mut s = String::new();
-        v.encode_segment(&f, &mut s).map(|()| s)
-    }
+    use crate::segment::testing::enc;
 
     #[test]
     fn non_final_text_rejects_separator_and_below() {

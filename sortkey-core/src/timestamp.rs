@@ -318,17 +318,7 @@ mod tests {
 
     const F: Field = Field::new("K", "at", '#').width(12);
 
-    fn enc<T: KeySegment>(v: &T, f: Field) -> Result<String, EncodeError> {
-        let mut s = String::new();
-        v.encode_segment(&f, &mut s).map(|()| s)
-    }
-
-    fn dec<T: for<'k> DecodeSegment<'k>>(s: &str, f: Field) -> Result<T, DecodeError> {
-        let mut c = Cursor::new(s, "K");
-        let v = T::decode_segment(&mut c, &f)?;
-        c.expect_end()?;
-        Ok(v)
-    }
+    use crate::segment::testing::{dec, enc};
 
     fn at(secs: u64, nanos: u32) -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::new(secs, nanos)
