@@ -378,6 +378,33 @@ async fn compare(client: &Client, pk: &str, items: &Partition, cond: &KeyConditi
     expected.len()
 }
 
+/// How many conditions were compared, and how many of them selected something.
+#[derive(Default)]
+struct Tally {
+    conditions: usize,
+    nonempty: usize,
+}
+
+impl Tally {
+    /// Builds a condition from two keys drawn from `keys` and compares the server with `matches`;
+    /// a call the builder refuses (an empty range) is skipped.
+    async fn one<T: Clone>(
+        &mut self,
+        client: &Client,
+        pk: &str,
+        items: &Partition,
+        r: &mut Rng,
+        keys: &[T],
+        build: fn(&mut Rng, &T, &T) -> Result<KeyCondition, EncodeError>,
+    ) {
+        let (a, b) = (r.pick(keys).clone(), r.pick(keys).clone());
+        if let Ok(c) = build(r, &a, &b) {
+            self.conditions += 1;
+            self.nonempty += usize::from(compare(client, pk, items, &c, r).await > 0);
+        }
+    }
+}
+
 #[test]
 fn server_agrees_with_matches_on_generated_conditions() {
     let Some(server) = server_or_skip("server_agrees_with_matches_on_generated_conditions") else { return };
@@ -415,29 +442,14 @@ fn server_agrees_with_matches_on_generated_conditions() {
         create_table(&client).await;
         put_all(&client, &items).await;
 
-        let (mut conditions, mut nonempty) = (0, 0);
+        let mut tally = Tally::default();
         for _ in 0..60 {
-            let (a, b) = (r.pick(&ranks).clone(), r.pick(&ranks).clone());
-            if let Ok(c) = rank_condition(&mut r, &a, &b) {
-                conditions += 1;
-                nonempty += usize::from(compare(&client, "MIXED", &mixed, &c, &mut r).await > 0);
-            }
-            let (a, b) = (r.pick(&ledgers).clone(), r.pick(&ledgers).clone());
-            if let Ok(c) = ledger_condition(&mut r, &a, &b) {
-                conditions += 1;
-                nonempty += usize::from(compare(&client, "MIXED", &mixed, &c, &mut r).await > 0);
-            }
-            let (a, b) = (r.pick(&tags).clone(), r.pick(&tags).clone());
-            if let Ok(c) = tag_condition(&mut r, &a, &b) {
-                conditions += 1;
-                nonempty += usize::from(compare(&client, "MIXED", &mixed, &c, &mut r).await > 0);
-            }
-            let (a, b) = (r.pick(&plains).clone(), r.pick(&plains).clone());
-            if let Ok(c) = plain_condition(&mut r, &a, &b) {
-                conditions += 1;
-                nonempty += usize::from(compare(&client, "ALONE", &alone, &c, &mut r).await > 0);
-            }
+            tally.one(&client, "MIXED", &mixed, &mut r, &ranks, rank_condition).await;
+            tally.one(&client, "MIXED", &mixed, &mut r, &ledgers, ledger_condition).await;
+            tally.one(&client, "MIXED", &mixed, &mut r, &tags, tag_condition).await;
+            tally.one(&client, "ALONE", &alone, &mut r, &plains, plain_condition).await;
         }
+        let Tally { conditions, nonempty } = tally;
         eprintln!("{conditions} conditions compared, {nonempty} with results");
         assert!(conditions >= 200, "too few conditions were generated: {conditions}");
         assert!(nonempty * 2 >= conditions, "most conditions should select something: {nonempty}/{conditions}");
