@@ -6,6 +6,11 @@ pub use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use std::string::String;
 
+/// The field a whole key is written and read as: its own last field is the key's last segment.
+/// `SortKey::encode_into` and `DecodeKey::decode_borrowed` hand it to the key's own
+/// `KeySegment`/`DecodeSegment` impls, so that a key is encoded by one body, alone or nested.
+pub const WHOLE_KEY: Field = Field::new("", "", '#').last();
+
 /// Runs `write` on `out` and enforces the whole-key rules; restores `out` on any error.
 #[inline]
 pub fn encode_key(

@@ -120,8 +120,6 @@ fn impl_sort_key(key: &Key) -> TokenStream {
         Some(p) => quote!(_sortkey::__private::Option::Some(#p)),
         None => quote!(_sortkey::__private::Option::None),
     };
-    let body = encode_body(key, false);
-    let run_checks = generic_checks_ref(key);
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
@@ -136,25 +134,25 @@ fn impl_sort_key(key: &Key) -> TokenStream {
                 &self,
                 __out: &mut _sortkey::__private::String,
             ) -> _sortkey::__private::Result<(), _sortkey::EncodeError> {
-                #run_checks
+                // The body is the key's `KeySegment` impl (see nested.rs); this adds the
+                // whole-key rules.
                 _sortkey::__private::encode_key(__out, #key_name, #max_len, |__out| {
-                    #body
-                    _sortkey::__private::Result::Ok(())
+                    <Self as _sortkey::KeySegment>::encode_segment(self, &_sortkey::__private::WHOLE_KEY, __out)
                 })
             }
         }
     }
 }
 
-/// Pushes the prefix, then each field's segment, with separators between. In a `nested` key
-/// the last field is the outer key's last segment only when the outer field `__segment` is.
-pub(crate) fn encode_body(key: &Key, nested: bool) -> TokenStream {
+/// Pushes the prefix, then each field's segment, with separators between. The last field is
+/// the key's last segment only when the field `__segment` the key is written in is.
+pub(crate) fn encode_body(key: &Key) -> TokenStream {
     let prefix = prefix_literal(key).map(|p| quote!(__out.push_str(#p);));
     let sep = key.separator;
     let fields = key.fields.iter().enumerate().map(|(i, field)| {
         let (ident, ty) = (&field.ident, &field.ty);
         let before = (i > 0).then(|| quote!(__out.push(#sep);));
-        let spec = field_ref(key, i, nested);
+        let spec = field_ref(key, i);
         quote_spanned! {ty.span()=>
             #before
             <#ty as _sortkey::KeySegment>::encode_segment(&self.#ident, &#spec, __out)?;
@@ -163,10 +161,11 @@ pub(crate) fn encode_body(key: &Key, nested: bool) -> TokenStream {
     quote!(#prefix #(#fields)*)
 }
 
-/// `FIELDS[i]`, for the last field of a nested key as last as the outer field `__segment` is.
-fn field_ref(key: &Key, i: usize, nested: bool) -> TokenStream {
+/// `FIELDS[i]`; the last field is as last as the field `__segment` the key is written in
+/// (`WHOLE_KEY` for a key on its own).
+fn field_ref(key: &Key, i: usize) -> TokenStream {
     let spec = quote!(<Self as _sortkey::SortKey>::FIELDS[#i]);
-    if nested && i + 1 == key.fields.len() { quote!(#spec.with_last(__segment.is_last())) } else { spec }
+    if i + 1 == key.fields.len() { quote!(#spec.with_last(__segment.is_last())) } else { spec }
 }
 
 /// The lifetime decoded text borrows for: the struct's own, or a fresh `'__k`.
@@ -188,35 +187,29 @@ fn impl_decode_key(key: &Key) -> TokenStream {
     let generics = bounded(&generics, quote!(_sortkey::DecodeSegment<#lt>));
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = key.generics.split_for_impl();
-    let body = decode_body(key, &lt);
-    let run_checks = generic_checks_ref(key);
+    let (key_name, max_len) = (name(key), key.max_len);
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::DecodeKey<#lt> for #ident #ty_generics #where_clause {
             fn decode_borrowed(
                 __key: &#lt ::core::primitive::str,
             ) -> _sortkey::__private::Result<Self, _sortkey::DecodeError> {
-                #run_checks
-                #body
+                // The body is the key's `DecodeSegment` impl (see nested.rs); this adds the
+                // whole-key rules.
+                let mut __cursor = _sortkey::__private::decode_start(__key, #key_name, #max_len)?;
+                let __value = <Self as _sortkey::DecodeSegment<#lt>>::decode_segment(
+                    &mut __cursor,
+                    &_sortkey::__private::WHOLE_KEY,
+                )?;
+                __cursor.expect_end()?;
+                _sortkey::__private::Result::Ok(__value)
             }
         }
     }
 }
 
-fn decode_body(key: &Key, lt: &Lifetime) -> TokenStream {
-    let (key_name, max_len) = (name(key), key.max_len);
-    let reads = decode_fields(key, lt, false);
-    quote! {
-        let mut __start = _sortkey::__private::decode_start(__key, #key_name, #max_len)?;
-        let __cursor = &mut __start;
-        #reads
-        __cursor.expect_end()?;
-        __value
-    }
-}
-
 /// Reads the prefix and the fields at `__cursor` into `__value`, stopping after the last one.
-pub(crate) fn decode_fields(key: &Key, lt: &Lifetime, nested: bool) -> TokenStream {
+pub(crate) fn decode_fields(key: &Key, lt: &Lifetime) -> TokenStream {
     let prefix =
         prefix_literal(key).map(|p| quote!(__cursor.expect(#p, _sortkey::__private::Option::None, "the prefix")?;));
     let sep = key.separator.to_string();
@@ -228,7 +221,7 @@ pub(crate) fn decode_fields(key: &Key, lt: &Lifetime, nested: bool) -> TokenStre
                 _sortkey::__private::expect_separator(__cursor, #sep, &<Self as _sortkey::SortKey>::FIELDS[#i])?;
             }
         });
-        let spec = field_ref(key, i, nested);
+        let spec = field_ref(key, i);
         quote_spanned! {ty.span()=>
             let #local = <#ty as _sortkey::DecodeSegment<#lt>>::decode_segment(__cursor, &#spec)?;
             #after

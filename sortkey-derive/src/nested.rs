@@ -1,4 +1,6 @@
 //! `KeySegment` and `DecodeSegment` for a key type, so that it can be a field of another key.
+//! They hold the only encode and decode bodies of a key: `SortKey::encode_into` and
+//! `DecodeKey::decode_borrowed` call them with `WHOLE_KEY` and add the whole-key rules.
 //!
 //! A nested key writes exactly what its own `encode` writes (prefix included) in the outer
 //! key's field, without the whole-key checks (length, emptiness), which the outer key makes.
@@ -23,7 +25,7 @@ fn impl_key_segment(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let body = encode_body(key, true);
+    let body = encode_body(key);
     let run_checks = generic_checks_ref(key);
     let sep = key.separator;
     // Only the last field is unchecked against the separator in the nested key's own derive.
@@ -66,11 +68,12 @@ fn impl_decode_segment(key: &Key) -> TokenStream {
     let generics = bounded(&generics, quote!(_sortkey::DecodeSegment<#lt>));
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = key.generics.split_for_impl();
-    let reads = decode_fields(key, &lt, true);
+    let reads = decode_fields(key, &lt);
     let run_checks = generic_checks_ref(key);
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::DecodeSegment<#lt> for #ident #ty_generics #where_clause {
+            #[inline]
             fn decode_segment(
                 __cursor: &mut _sortkey::Cursor<#lt>,
                 __segment: &_sortkey::Field,
