@@ -42,7 +42,7 @@
 //! |---|---|
 //! | `prefix = "RUN"` | a literal first segment |
 //! | `separator = '\|'` | the character between segments, one ASCII punctuation character, `#` by default |
-//! | `max_len = 2048` | the longest key, 1024 bytes (DynamoDB's sort key limit) by default |
+//! | `max_len = 2048` | the longest key, 1024 bytes (DynamoDB's sort key limit) by default; over 1024 the key can only be a partition key, and its query builder has `eq()` but no range or prefix methods |
 //! | `crate = path` | where the runtime is, `::sortkey_core` by default |
 //!
 //! On a field:

@@ -6,6 +6,17 @@ pub use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use std::string::String;
 
+/// Implemented by no key type: the range and prefix methods of the query builder of a key with
+/// `max_len` over 1024 require it, so that calling them is a compile error that says why.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has `max_len` over 1024 bytes, so it has no range or prefix queries: a sort key is at most \
+               1024 bytes in DynamoDB; a longer key can only be a partition key",
+    label = "a range or prefix condition on a key type whose `max_len` is over 1024",
+    note = "a partition key is compared with `=` alone: fix every field and end with `eq()`, or use `encode()` as \
+            the partition key value; for a sort key, set `max_len` to at most 1024"
+)]
+pub trait SortKeyRange<'q> {}
+
 /// The field a whole key is written and read as: its own last field is the key's last segment.
 /// `SortKey::encode_into` and `DecodeKey::decode_borrowed` hand it to the key's own
 /// `KeySegment`/`DecodeSegment` impls, so that a key is encoded by one body, alone or nested.

@@ -229,16 +229,16 @@ impl QueryHead {
         if self.segments == 0 {
             return Err(self.whole(EncodeErrorKind::MatchesEverything));
         }
-        Ok(KeyCondition::BeginsWith(q))
+        self.within_limit(KeyCondition::BeginsWith(q), None)
     }
 
     /// The one key whose fields are all fixed.
     pub fn eq(self) -> Result<KeyCondition, EncodeError> {
-        let head = self.head?;
+        let head = self.head.clone()?;
         if head.is_empty() {
-            return Err(EncodeError::whole_key(self.key_name, EncodeErrorKind::Empty));
+            return Err(self.whole(EncodeErrorKind::Empty));
         }
-        Ok(KeyCondition::Eq(head))
+        self.within_limit(KeyCondition::Eq(head), None)
     }
 
     /// Keys whose next text field starts with `prefix`.
@@ -248,7 +248,7 @@ impl QueryHead {
         if q.is_empty() {
             return Err(field.encode_error(EncodeErrorKind::MatchesEverything));
         }
-        Ok(KeyCondition::BeginsWith(q))
+        self.within_limit(KeyCondition::BeginsWith(q), Some(field))
     }
 
     /// Keys whose next field compares with `value` as `cmp` says.
@@ -262,7 +262,8 @@ impl QueryHead {
         let e = encode_alone(value, field)?;
         let cmp = cmp.on_encoding(field.is_desc());
         if self.segments == 0 {
-            return no_empty_bound(self.one_sided(cmp, e, field), field);
+            let cond = no_empty_bound(self.one_sided(cmp, e, field), field)?;
+            return self.within_limit(cond, Some(field));
         }
         let (low, high) = match cmp {
             Comparison::Ge | Comparison::Gt => (self.lower(&q, &e, cmp, field), self.region_end(&q)),
@@ -287,7 +288,8 @@ impl QueryHead {
         let high = self.upper(&q, &hi, Comparison::Le, field);
         if low.is_empty() {
             // Every key is above "", and DynamoDB takes no empty bound: the range is `<= high`.
-            return no_empty_bound(KeyCondition::Le(high), field);
+            let cond = no_empty_bound(KeyCondition::Le(high), field)?;
+            return self.within_limit(cond, Some(field));
         }
         self.between_checked(low, high, field)
     }
@@ -352,7 +354,42 @@ impl QueryHead {
         if low > high {
             return Err(field.encode_error(EncodeErrorKind::EmptyRange));
         }
-        Ok(KeyCondition::Between(low, high))
+        self.within_limit(KeyCondition::Between(low, high), Some(field))
+    }
+
+    /// The same condition with every value at most `max_len` bytes (1024 at most, DynamoDB's
+    /// sort key limit), or the error saying that no key satisfies it.
+    ///
+    /// No key is longer than `max_len`, so on keys a bound above the limit is equivalent to the
+    /// nearest string within it on the inside of the range: a lower bound becomes the least
+    /// string of at most `max_len` bytes above it, an upper bound the greatest one below it.
+    fn within_limit(&self, cond: KeyCondition, field: Option<&Field>) -> Result<KeyCondition, EncodeError> {
+        let limit = self.max_len;
+        if cond.values().iter().all(|v| v.len() <= limit) {
+            return Ok(cond);
+        }
+        let empty = || match field {
+            Some(field) => field.encode_error(EncodeErrorKind::EmptyRange),
+            None => self.whole(EncodeErrorKind::EmptyRange),
+        };
+        match cond {
+            KeyCondition::Eq(v) => Err(self.whole(EncodeErrorKind::TooLong { len: v.len(), max_len: limit })),
+            // No key of at most `limit` bytes starts with a longer string.
+            KeyCondition::BeginsWith(_) => Err(empty()),
+            // A key is never equal to a longer bound, so `>` and `>=` agree on keys, as `<` and `<=` do.
+            KeyCondition::Ge(v) | KeyCondition::Gt(v) => {
+                least_at_or_above(&v, limit).map(KeyCondition::Ge).ok_or_else(empty)
+            }
+            KeyCondition::Le(v) | KeyCondition::Lt(v) => Ok(KeyCondition::Le(greatest_at_or_below(&v, limit))),
+            KeyCondition::Between(lo, hi) => {
+                let lo = least_at_or_above(&lo, limit).ok_or_else(empty)?;
+                let hi = greatest_at_or_below(&hi, limit);
+                if lo > hi {
+                    return Err(empty());
+                }
+                Ok(KeyCondition::Between(lo, hi))
+            }
+        }
     }
 
     #[cold]
@@ -420,6 +457,56 @@ fn predecessor(mut s: String, field: &Field, max_len: usize) -> String {
     s
 }
 
+/// The least string of at most `limit` bytes that is at or above `s`, `None` when every
+/// string that short is below `s`.
+///
+/// A string within the limit is itself. Otherwise every string of at most `limit` bytes that
+/// starts like `s` is a prefix of it and so below it; the least one above differs from `s` at
+/// the last position it can: a prefix of `s`, then the character after `s`'s own there, which
+/// must still fit.
+fn least_at_or_above(s: &str, limit: usize) -> Option<String> {
+    if s.len() <= limit {
+        return Some(s.to_owned());
+    }
+    s.char_indices().rev().find_map(|(i, c)| {
+        let next = next_char(c)?;
+        (i + next.len_utf8() <= limit).then(|| {
+            let mut out = s[..i].to_owned();
+            out.push(next);
+            out
+        })
+    })
+}
+
+/// The greatest string of at most `limit` bytes (at least 1) that is at or below `s`: `s`
+/// itself, or its longest prefix within the limit followed by the greatest character that
+/// fills the bytes left (which is below `s`'s own next character, a longer one).
+fn greatest_at_or_below(s: &str, limit: usize) -> String {
+    if s.len() <= limit {
+        return s.to_owned();
+    }
+    let mut end = limit;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = s[..end].to_owned();
+    match limit - end {
+        3 => out.push('\u{FFFF}'),
+        2 => out.push('\u{7FF}'),
+        1 => out.push('\u{7F}'),
+        _ => {}
+    }
+    out
+}
+
+/// The least `char` above `c`, skipping the surrogates; `None` for U+10FFFF.
+fn next_char(c: char) -> Option<char> {
+    match c as u32 {
+        0xD7FF => Some('\u{E000}'),
+        n => char::from_u32(n + 1),
+    }
+}
+
 /// The greatest `char` below `c` (which is not U+0000), skipping the surrogates.
 fn previous_char(c: char) -> char {
     match c as u32 {
@@ -444,6 +531,43 @@ mod tests {
         let wide = QueryHead::new("K", Some("P"), '#', 2048);
         let KeyCondition::Between(_, hi) = wide.compare(Comparison::Lt, "b", &LAST_TEXT).unwrap() else { panic!() };
         assert!(hi.len() <= 1024 && hi.len() > 1020, "{}", hi.len());
+    }
+
+    #[test]
+    fn gt_on_a_full_length_key_is_the_next_string_within_the_limit() {
+        // "P#" + 1022 bytes is a key of exactly 1024 bytes; `> it` would naively be 1025 bytes.
+        let x = "a".repeat(1021) + "b";
+        let c = QueryHead::new("K", Some("P"), '#', 1024).compare(Comparison::Gt, x.as_str(), &LAST_TEXT).unwrap();
+        let KeyCondition::Between(lo, hi) = &c else { panic!("{c:?}") };
+        assert_eq!(lo, &format!("P#{}c", "a".repeat(1021)));
+        assert_eq!(hi, "P$");
+        assert!(!c.matches(&format!("P#{x}")) && c.matches(lo));
+    }
+
+    #[test]
+    fn bounds_over_the_limit_move_inside_it() {
+        assert_eq!(least_at_or_above("abc", 3).as_deref(), Some("abc"));
+        assert_eq!(least_at_or_above("abcd", 3).as_deref(), Some("abd"));
+        assert_eq!(least_at_or_above("ab\u{10FFFF}d", 3).as_deref(), Some("ac"));
+        assert_eq!(least_at_or_above("\u{10FFFF}\u{10FFFF}", 5), None);
+        assert_eq!(least_at_or_above("a\u{D7FF}x", 4).as_deref(), Some("a\u{E000}"));
+        assert_eq!(greatest_at_or_below("abcd", 3), "abc");
+        assert_eq!(greatest_at_or_below("ab\u{10FFFF}", 4), "ab\u{7FF}");
+        assert_eq!(greatest_at_or_below("a\u{10FFFF}", 4), "a\u{FFFF}");
+    }
+
+    #[test]
+    fn conditions_no_key_can_meet_are_errors() {
+        let long = "a".repeat(1030);
+        let h = || QueryHead::new("K", Some("P"), '#', 2048);
+        let e = h().fix(long.as_str(), &Field::new("K", "a", '#')).begins_with().unwrap_err();
+        assert_eq!(e.kind(), &EncodeErrorKind::EmptyRange);
+        let e = h().fix(long.as_str(), &LAST_TEXT).eq().unwrap_err();
+        assert_eq!(e.kind(), &EncodeErrorKind::TooLong { len: 1032, max_len: 1024 });
+        let e = h().text_begins_with(&long, &LAST_TEXT).unwrap_err();
+        assert_eq!(e.kind(), &EncodeErrorKind::EmptyRange);
+        let c = h().compare(Comparison::Ge, long.as_str(), &LAST_TEXT).unwrap();
+        assert_eq!(c.values().iter().map(|v| v.len()).max(), Some(1024));
     }
 
     #[test]

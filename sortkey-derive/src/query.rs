@@ -134,6 +134,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let by_ref = (!is_text(&field.ty)).then(|| quote_spanned!(span=> &));
     let f = &field.ident;
     let name = f.to_string();
+    let (range_generics, range_bound) = sort_key_only(key);
     let [between, gt, gte, lt, lte, begins] =
         ["between", "gt", "gte", "lt", "lte", "begins_with"].map(|s| format_ident!("{}_{}", f, s));
     let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::EncodeError>);
@@ -143,7 +144,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         let call = quote_spanned!(span=> self.head.compare(_sortkey::Comparison::#c, #by_ref value, #spec));
         quote! {
             #[doc = #doc]
-            pub fn #m(self, value: #param) -> #cond {
+            pub fn #m #range_generics(self, value: #param) -> #cond #range_bound {
                 #call
             }
         }
@@ -154,7 +155,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
         quote! {
             #[doc = #doc]
-            pub fn #begins(self, prefix: &::core::primitive::str) -> #cond {
+            pub fn #begins #range_generics(self, prefix: &::core::primitive::str) -> #cond #range_bound {
                 self.head.text_begins_with(prefix, #spec)
             }
         }
@@ -172,7 +173,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
             }
 
             #[doc = #between_doc]
-            pub fn #between(self, low: #param, high: #param) -> #cond {
+            pub fn #between #range_generics(self, low: #param, high: #param) -> #cond #range_bound {
                 #range
             }
 
@@ -180,11 +181,26 @@ fn stage(key: &Key, k: usize) -> TokenStream {
             #text
 
             /// Ends the query with every key whose fields equal the ones fixed so far.
-            pub fn begins_with(self) -> #cond {
+            pub fn begins_with #range_generics(self) -> #cond #range_bound {
                 self.head.begins_with()
             }
         }
     }
+}
+
+/// For a key longer than a sort key may be (`max_len` over 1024), the generics and `where`
+/// clause that make its range and prefix methods a compile error where they are called, spanned
+/// on `max_len`: such a key can only be a partition key, compared with `=`. The lifetime keeps
+/// the bound from being checked (and failing) where the method is defined.
+fn sort_key_only(key: &Key) -> (Option<TokenStream>, Option<TokenStream>) {
+    if key.max_len <= crate::valid::DEFAULT_MAX_LEN {
+        return (None, None);
+    }
+    let span = key.max_len_span.unwrap_or_else(|| key.ident.span());
+    let ident = &key.ident;
+    let (_, ty_generics, _) = key.generics.split_for_impl();
+    let bound = quote_spanned!(span=> #ident #ty_generics: _sortkey::__private::SortKeyRange<'__q>);
+    (Some(quote!(<'__q>)), Some(quote!(where #bound)))
 }
 
 /// The parameter type of a field's builder methods: `&str` for text, the field's type otherwise.

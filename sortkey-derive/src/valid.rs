@@ -12,8 +12,8 @@ use crate::attr::{KeyField, KeyInput};
 const MAX_WIDTH: u32 = 40;
 /// DynamoDB's partition key limit; sort keys have 1024.
 const MAX_LEN_LIMIT: usize = 2048;
-/// DynamoDB's sort key limit.
-const DEFAULT_MAX_LEN: usize = 1024;
+/// DynamoDB's sort key limit: the default `max_len`, and the longest key that gets range queries.
+pub(crate) const DEFAULT_MAX_LEN: usize = 1024;
 
 /// A key schema that passed every check the macro can make.
 pub(crate) struct Key {
@@ -23,6 +23,8 @@ pub(crate) struct Key {
     pub(crate) prefix: Option<String>,
     pub(crate) separator: char,
     pub(crate) max_len: usize,
+    /// Where `max_len` is written, if it is: errors about sort-key-only features point there.
+    pub(crate) max_len_span: Option<Span>,
     pub(crate) krate: Path,
     /// The struct's one lifetime parameter, which decoded text borrows for.
     pub(crate) lifetime: Option<Lifetime>,
@@ -131,6 +133,7 @@ impl KeyInput {
             generics: self.generics,
             prefix: self.prefix.map(SpannedValue::into_inner),
             separator: self.separator.map_or('#', SpannedValue::into_inner),
+            max_len_span: self.max_len.as_ref().map(SpannedValue::span),
             max_len: self.max_len.map_or(DEFAULT_MAX_LEN, SpannedValue::into_inner),
             krate: self.krate.unwrap_or_else(|| syn::parse_quote!(::sortkey_core)),
             lifetime,

@@ -9,6 +9,9 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use sortkey_core::{Comparison, EncodeError, EncodeErrorKind, KeyCondition, SortKey};
 
+/// DynamoDB's limit on a sort key, and so on every value of a sort key condition, in bytes.
+pub const SORT_KEY_LIMIT: usize = 1024;
+
 /// How a query ends after fixing the first `k` fields.
 #[derive(Debug, Clone)]
 pub enum End<T> {
@@ -93,6 +96,11 @@ pub fn check_law<T: LawKey>(call: &Call<T>, keys: &[T]) -> Result<(), TestCaseEr
                 prop_assert!(lo <= hi, "BETWEEN bounds out of order: {cond:?}");
             }
             prop_assert!(cond.values().iter().all(|v| !v.is_empty()), "DynamoDB refuses empty values: {cond:?}");
+            prop_assert!(
+                cond.values().iter().all(|v| v.len() <= SORT_KEY_LIMIT),
+                "DynamoDB refuses sort key values over {SORT_KEY_LIMIT} bytes: {:?}",
+                cond.values().iter().map(|v| v.len()).collect::<Vec<_>>()
+            );
             for key in keys {
                 let encoded = key.encode().expect("generated keys encode");
                 prop_assert_eq!(
