@@ -138,7 +138,7 @@ fn stage_2_padded() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Every run of the season: the condition of a query that fixes nothing but the prefix.
-fn all_runs() -> Result<KeyCondition, sortkey_core::EncodeError> {
+fn all_runs() -> Result<KeyCondition, sortkey_core::QueryError> {
     RankKey::query().begins_with()
 }
 

@@ -49,7 +49,7 @@ use aws_sdk_dynamodb::types::{
     WriteRequest,
 };
 use sortkey_core::dynamodb::KeyAttribute;
-use sortkey_core::{EncodeError, KeyCondition, SortKey};
+use sortkey_core::{EncodeError, KeyCondition, QueryError, SortKey};
 
 /// A moto server process on a loopback port, killed on drop.
 struct Server {
@@ -306,7 +306,7 @@ macro_rules! compare {
 }
 
 /// A random builder call on `RankKey`, with values taken from `a` and `b`.
-fn rank_condition(r: &mut Rng, a: &RankKey, b: &RankKey) -> Result<KeyCondition, EncodeError> {
+fn rank_condition(r: &mut Rng, a: &RankKey, b: &RankKey) -> Result<KeyCondition, QueryError> {
     let q = RankKey::query();
     let i = r.below(6);
     match r.below(4) {
@@ -321,7 +321,7 @@ fn rank_condition(r: &mut Rng, a: &RankKey, b: &RankKey) -> Result<KeyCondition,
     }
 }
 
-fn ledger_condition(r: &mut Rng, a: &LedgerKey, b: &LedgerKey) -> Result<KeyCondition, EncodeError> {
+fn ledger_condition(r: &mut Rng, a: &LedgerKey, b: &LedgerKey) -> Result<KeyCondition, QueryError> {
     let q = LedgerKey::query();
     let i = r.below(6);
     match r.below(3) {
@@ -334,7 +334,7 @@ fn ledger_condition(r: &mut Rng, a: &LedgerKey, b: &LedgerKey) -> Result<KeyCond
     }
 }
 
-fn tag_condition(r: &mut Rng, a: &TagKey, b: &TagKey) -> Result<KeyCondition, EncodeError> {
+fn tag_condition(r: &mut Rng, a: &TagKey, b: &TagKey) -> Result<KeyCondition, QueryError> {
     let q = TagKey::query();
     let i = r.below(6);
     match r.below(3) {
@@ -348,7 +348,7 @@ fn tag_condition(r: &mut Rng, a: &TagKey, b: &TagKey) -> Result<KeyCondition, En
     }
 }
 
-fn plain_condition(r: &mut Rng, a: &PlainKey, b: &PlainKey) -> Result<KeyCondition, EncodeError> {
+fn plain_condition(r: &mut Rng, a: &PlainKey, b: &PlainKey) -> Result<KeyCondition, QueryError> {
     let q = PlainKey::query();
     let i = r.below(6);
     match r.below(2) {
@@ -395,7 +395,7 @@ impl Tally {
         items: &Partition,
         r: &mut Rng,
         keys: &[T],
-        build: fn(&mut Rng, &T, &T) -> Result<KeyCondition, EncodeError>,
+        build: fn(&mut Rng, &T, &T) -> Result<KeyCondition, QueryError>,
     ) {
         let (a, b) = (r.pick(keys).clone(), r.pick(keys).clone());
         if let Ok(c) = build(r, &a, &b) {

@@ -1,7 +1,7 @@
 //! The format table of DESIGN.md as exact strings, and decode errors that name the field, the
 //! byte offset, what was expected and what was found.
 
-use sortkey_core::{DecodeError, EncodeErrorKind, SortKey};
+use sortkey_core::{DecodeError, DecodeErrorKind, EncodeErrorKind, SortKey};
 
 /// The leaderboard key of the design.
 #[derive(SortKey, Debug, Clone, PartialEq)]
@@ -131,8 +131,15 @@ fn a_high_separator_leaves_little_for_non_final_text() {
 }
 
 /// Asserts the error's field, byte offset, and that expected and found mention the given text.
-fn assert_error(err: &DecodeError, field: Option<&str>, offset: usize, expected: &str, found: &str) {
-    assert_eq!((err.field(), err.offset()), (field, offset), "{err}");
+fn assert_error(
+    err: &DecodeError,
+    kind: DecodeErrorKind,
+    field: Option<&str>,
+    offset: usize,
+    expected: &str,
+    found: &str,
+) {
+    assert_eq!((err.kind(), err.field(), err.offset()), (kind, field, offset), "{err}");
     assert!(err.expected().contains(expected), "expected {:?} to mention {expected:?} ({err})", err.expected());
     assert!(err.found().contains(found), "found {:?} to mention {found:?} ({err})", err.found());
     assert_eq!(err.key(), err.to_string().split('`').nth(1).unwrap_or_default(), "the message names the type");
@@ -141,33 +148,33 @@ fn assert_error(err: &DecodeError, field: Option<&str>, offset: usize, expected:
 #[test]
 fn decode_rejects_a_wrong_prefix() {
     let err = RankKey::decode("RUX#9999998499#0000001719100800#p_8842").unwrap_err();
-    assert_error(&err, None, 0, "RUN#", "RUX");
+    assert_error(&err, DecodeErrorKind::WrongPrefix, None, 0, "RUN#", "RUX");
     let err = RankKey::decode("RUN9999998499#0000001719100800#p_8842").unwrap_err();
-    assert_error(&err, None, 0, "RUN#", "RUN9");
+    assert_error(&err, DecodeErrorKind::WrongPrefix, None, 0, "RUN#", "RUN9");
 }
 
 #[test]
 fn decode_rejects_short_digits() {
     let err = RankKey::decode("RUN#99999984#0000001719100800#p_8842").unwrap_err();
-    assert_error(&err, Some("score"), 4, "10", "99999984#");
+    assert_error(&err, DecodeErrorKind::WrongWidth, Some("score"), 4, "10", "99999984#");
 }
 
 #[test]
 fn decode_rejects_a_plus_sign() {
     let err = Signed4::decode("+005").unwrap_err();
-    assert_error(&err, Some("v"), 0, "-", "+");
+    assert_error(&err, DecodeErrorKind::BadSign, Some("v"), 0, "-", "+");
 }
 
 #[test]
 fn decode_rejects_negative_zero() {
     let err = Signed4::decode("-999").unwrap_err();
-    assert_error(&err, Some("v"), 0, "negative", "-999");
+    assert_error(&err, DecodeErrorKind::NegativeZero, Some("v"), 0, "negative", "-999");
 }
 
 #[test]
 fn decode_rejects_a_value_too_big_for_the_type() {
     let err = Small::decode("999").unwrap_err();
-    assert_error(&err, Some("v"), 0, "u8", "999");
+    assert_error(&err, DecodeErrorKind::OutOfRange, Some("v"), 0, "u8", "999");
     assert_eq!(Small::decode("255").unwrap(), Small { v: 255 });
     assert!(Small::decode("256").is_err());
 }
@@ -175,17 +182,20 @@ fn decode_rejects_a_value_too_big_for_the_type() {
 #[test]
 fn decode_rejects_trailing_input() {
     let err = Small::decode("007x").unwrap_err();
-    assert_error(&err, None, 3, "end", "x");
+    assert_error(&err, DecodeErrorKind::TrailingInput, None, 3, "end", "x");
     let err = TwoBytes::decode("001#002#").unwrap_err();
-    assert_error(&err, None, 7, "end", "#");
+    assert_error(&err, DecodeErrorKind::TrailingInput, None, 7, "end", "#");
 }
 
 #[test]
 fn decode_rejects_a_missing_separator() {
     let err = TwoBytes::decode("001002").unwrap_err();
-    assert_error(&err, Some("a"), 3, "#", "0");
+    // A digit after a field of digits: the key's `a` is wider than 3 digits.
+    assert_error(&err, DecodeErrorKind::WrongWidth, Some("a"), 3, "#", "0");
+    let err = TwoBytes::decode("001x002").unwrap_err();
+    assert_error(&err, DecodeErrorKind::MissingSeparator, Some("a"), 3, "#", "x");
     let err = TwoBytes::decode("001").unwrap_err();
-    assert_error(&err, Some("a"), 3, "#", "end");
+    assert_error(&err, DecodeErrorKind::MissingSeparator, Some("a"), 3, "#", "end");
 }
 
 #[test]
@@ -193,24 +203,24 @@ fn decode_rejects_a_key_of_an_older_width() {
     let old = TsV8 { ts: 1234, id: "abc".into() }.encode().unwrap();
     assert_eq!(old, "00001234#abc");
     let err = TsV10::decode(&old).unwrap_err();
-    assert_error(&err, Some("ts"), 0, "10", "00001234#");
+    assert_error(&err, DecodeErrorKind::WrongWidth, Some("ts"), 0, "10", "00001234#");
     let new = TsV10 { ts: 1234, id: "abc".into() }.encode().unwrap();
     let err = TsV8::decode(&new).unwrap_err();
-    assert_error(&err, Some("ts"), 8, "#", "3");
+    assert_error(&err, DecodeErrorKind::WrongWidth, Some("ts"), 8, "#", "3");
 }
 
 #[test]
 fn decode_rejects_non_ascii_digits_and_spaces() {
     let err = Small::decode("0٣7").unwrap_err();
-    assert_error(&err, Some("v"), 0, "3", "٣");
+    assert_error(&err, DecodeErrorKind::NotADigit, Some("v"), 0, "3", "٣");
     let err = Signed4::decode("0 05").unwrap_err();
-    assert_error(&err, Some("v"), 1, "3", " ");
+    assert_error(&err, DecodeErrorKind::NotADigit, Some("v"), 1, "3", " ");
 }
 
 #[test]
 fn decode_rejects_a_forbidden_character_in_non_final_text() {
     let err = Event::decode("EV|00042|é l|~|x").unwrap_err();
-    assert_error(&err, Some("kind"), 11, "|", "' '");
+    assert_error(&err, DecodeErrorKind::InvalidText, Some("kind"), 11, "|", "' '");
     let err = Event::decode("EV|00042|é|~~|x").unwrap_err();
-    assert_error(&err, Some("grade"), 12, "one character", "~~");
+    assert_error(&err, DecodeErrorKind::InvalidText, Some("grade"), 12, "one character", "~~");
 }

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::fmt::Debug;
 
 use proptest::prelude::*;
-use sortkey_core::{Comparison, EncodeError, KeyCondition, SortKey};
+use sortkey_core::{Comparison, KeyCondition, QueryError, SortKey};
 use sortkey_tests::ends;
 use sortkey_tests::law::{Call, End, LawKey, check_law};
 
@@ -95,7 +95,7 @@ mod rank {
         fn text(&self, i: usize) -> Option<&str> {
             (i == 2).then_some(self.player.as_str())
         }
-        fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+        fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (RankKey::query(), &c.fixed);
             match c.k {
                 0 => ends!(q, c, |t| t.score, [score_lt, score_lte, score_gt, score_gte, score_between]),
@@ -150,7 +150,7 @@ mod mixed {
         fn text(&self, i: usize) -> Option<&str> {
             (i == 0).then_some(self.name.as_str())
         }
-        fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+        fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (Mixed::query(), &c.fixed);
             match c.k {
                 0 => ends!(q, c, |t| &t.name, [name_lt, name_lte, name_gt, name_gte, name_between], name_begins_with),
@@ -212,7 +212,7 @@ mod piped {
                 _ => None,
             }
         }
-        fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+        fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (Piped::query(), &c.fixed);
             match c.k {
                 0 => ends!(q, c, |t| t.level, [level_lt, level_lte, level_gt, level_gte, level_between]),
@@ -277,7 +277,7 @@ mod long {
                 _ => None,
             }
         }
-        fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+        fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (Long::query(), &c.fixed);
             match c.k {
                 0 => ends!(q, c, |t| &t.a, [a_lt, a_lte, a_gt, a_gte, a_between], a_begins_with),

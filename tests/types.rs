@@ -18,7 +18,7 @@ use sortkey_core::time::OffsetDateTime;
 use sortkey_core::ulid::Ulid;
 use sortkey_core::uuid::Uuid;
 use sortkey_core::{
-    Comparison, DecodeError, DecodeKey, EncodeError, EncodeErrorKind, KeyCondition, KeySegment, SortKey,
+    Comparison, DecodeError, DecodeKey, EncodeErrorKind, KeyCondition, KeySegment, QueryError, SortKey,
 };
 use sortkey_tests::law::{Call, End, LawKey, check_law};
 use sortkey_tests::{Domain, config, ends, key_like, mutation, text};
@@ -459,7 +459,7 @@ proptest! {
         let t = Order { status: Status::Pending, at: SystemTime::UNIX_EPOCH - Duration::from_nanos(before), note: None, id: Ulid(0) };
         let e = t.encode().unwrap_err();
         prop_assert_eq!(e.field(), Some("at"));
-        prop_assert!(matches!(e.kind(), EncodeErrorKind::Invalid { .. }), "{:?}", e);
+        prop_assert!(matches!(e.kind(), EncodeErrorKind::OutOfRange { .. }), "{:?}", e);
         let late = system_time(MAX_NANOS + 1 + after);
         let e = Order { at: late, ..t.clone() }.encode().unwrap_err();
         prop_assert_eq!(e.field(), Some("at"));
@@ -570,7 +570,7 @@ impl LawKey for Order {
     fn cmp_field(&self, other: &Self, i: usize) -> Ordering {
         Model::cmp_field(self, other, i)
     }
-    fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+    fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Order::query(), &c.fixed);
         match c.k {
             0 => ends!(q, c, |t| t.status, [status_lt, status_lte, status_gt, status_gte, status_between]),
@@ -601,7 +601,7 @@ impl LawKey for Nest {
     fn cmp_field(&self, other: &Self, i: usize) -> Ordering {
         Model::cmp_field(self, other, i)
     }
-    fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+    fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Nest::query(), &c.fixed);
         match c.k {
             0 => ends!(q, c, |t| t.inner.clone(), [inner_lt, inner_lte, inner_gt, inner_gte, inner_between]),
@@ -632,7 +632,7 @@ impl LawKey for Times {
     fn cmp_field(&self, other: &Self, i: usize) -> Ordering {
         Model::cmp_field(self, other, i)
     }
-    fn build(c: &Call<Self>) -> Result<KeyCondition, EncodeError> {
+    fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Times::query(), &c.fixed);
         match c.k {
             0 => ends!(q, c, |t| t.r, [r_lt, r_lte, r_gt, r_gte, r_between]),

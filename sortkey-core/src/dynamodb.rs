@@ -63,6 +63,7 @@ pub trait KeyAttribute: SortKey + Sized {
                 std::any::type_name::<Self>(),
                 None,
                 0,
+                crate::error::DecodeErrorKind::NotAString,
                 "a string attribute value (S)",
                 attribute_type(other),
             )),

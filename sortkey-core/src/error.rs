@@ -1,4 +1,8 @@
-//! Errors of encoding and decoding: each names the key type and the field, and says what was expected and what was found.
+//! Errors of encoding, decoding and query building: each names the key type and the field, has a
+//! kind a caller can match on, and says in its message what was expected and what was found.
+//!
+//! Each error is one pointer wide (its payload is boxed), so `Result<(), EncodeError>` costs no
+//! more than a pointer on the paths that succeed.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,8 +11,11 @@ use std::fmt;
 ///
 /// Nothing is written when encoding fails: [`SortKey::encode_into`](crate::SortKey::encode_into)
 /// leaves its buffer exactly as it was.
+#[derive(Clone, PartialEq, Eq)]
+pub struct EncodeError(Box<EncodeInner>);
+
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EncodeError {
+struct EncodeInner {
     key: &'static str,
     field: Option<&'static str>,
     kind: EncodeErrorKind,
@@ -34,6 +41,14 @@ pub enum EncodeErrorKind {
         /// The field's `max`.
         max: u128,
     },
+    /// A value outside the range its segment type can write, such as an instant before 1970
+    /// or after year 9999 in a timestamp segment.
+    OutOfRange {
+        /// The value, as the error shows it.
+        value: String,
+        /// The range the segment type can write.
+        range: &'static str,
+    },
     /// A text segment that is not the last one contains a character that is not
     /// greater than the separator, so the key would not sort in field order.
     ForbiddenChar {
@@ -44,20 +59,14 @@ pub enum EncodeErrorKind {
         /// The key's separator.
         separator: char,
     },
-    /// A value that has no encoding in this position (for example an empty text in a
-    /// position where the key would become empty).
+    /// A value that has no encoding, reported by a segment type written outside this crate
+    /// when none of the other kinds says why.
     Invalid {
         /// What was wrong.
         reason: Cow<'static, str>,
     },
     /// The encoded key would be empty; DynamoDB rejects empty keys.
     Empty,
-    /// A query condition would match every key of the type, which DynamoDB cannot express
-    /// as a sort key condition (it has no empty bound): query by the partition key alone.
-    MatchesEverything,
-    /// A query condition can match no key: its range is empty (`low > high`, or nothing
-    /// below the smallest value).
-    EmptyRange,
     /// The encoded key is longer than the key type allows.
     TooLong {
         /// The encoded length in bytes.
@@ -69,127 +78,308 @@ pub enum EncodeErrorKind {
 
 impl EncodeError {
     /// An error in a field of a key type.
-    pub fn new(key: &'static str, field: &'static str, kind: EncodeErrorKind) -> Self {
-        EncodeError { key, field: Some(field), kind }
+    #[cold]
+    pub(crate) fn new(key: &'static str, field: &'static str, kind: EncodeErrorKind) -> Self {
+        EncodeError(Box::new(EncodeInner { key, field: Some(field), kind }))
     }
 
     /// An error of the key as a whole (its length, its emptiness).
-    pub fn whole_key(key: &'static str, kind: EncodeErrorKind) -> Self {
-        EncodeError { key, field: None, kind }
+    #[cold]
+    pub(crate) fn whole_key(key: &'static str, kind: EncodeErrorKind) -> Self {
+        EncodeError(Box::new(EncodeInner { key, field: None, kind }))
     }
 
     /// The name of the key type.
     pub fn key(&self) -> &'static str {
-        self.key
+        self.0.key
     }
 
     /// The field that could not be encoded; `None` when the key as a whole is wrong.
     pub fn field(&self) -> Option<&'static str> {
-        self.field
+        self.0.field
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &EncodeErrorKind {
-        &self.kind
+        &self.0.kind
+    }
+}
+
+impl fmt::Debug for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EncodeError")
+            .field("key", &self.0.key)
+            .field("field", &self.0.field)
+            .field("kind", &self.0.kind)
+            .finish()
+    }
+}
+
+/// `cannot <verb> `Key`: field `f``, the start of every encode and query message.
+fn write_subject(f: &mut fmt::Formatter<'_>, verb: &str, key: &str, field: Option<&str>) -> fmt::Result {
+    write!(f, "cannot {verb} `{key}`")?;
+    match field {
+        Some(field) => write!(f, ": field `{field}`"),
+        None => Ok(()),
+    }
+}
+
+impl fmt::Display for EncodeErrorKind {
+    /// What went wrong, as the tail of an error message (after the key and the field).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeErrorKind::TooWide { value, width, largest } => {
+                write!(f, "value {value} does not fit width {width} (expected at most {largest})")
+            }
+            EncodeErrorKind::AboveMax { value, max } => write!(f, "value {value} is above max = {max}"),
+            EncodeErrorKind::OutOfRange { value, range } => write!(f, "expected {range}, found {value}"),
+            EncodeErrorKind::ForbiddenChar { ch, offset, separator } => write!(
+                f,
+                "found {ch:?} (U+{:04X}) at byte {offset}, expected only characters greater than the separator \
+                 {separator:?} in a text segment that is not the last one",
+                *ch as u32
+            ),
+            EncodeErrorKind::Invalid { reason } => f.write_str(reason),
+            EncodeErrorKind::Empty => f.write_str("the key would be empty"),
+            EncodeErrorKind::TooLong { len, max_len } => {
+                write!(f, "the key would be {len} bytes long, expected at most {max_len}")
+            }
+        }
     }
 }
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot encode `{}`", self.key)?;
-        if let Some(field) = self.field {
-            write!(f, ": field `{field}`")?;
-        }
-        match &self.kind {
-            EncodeErrorKind::TooWide { value, width, largest } => {
-                write!(f, ": value {value} does not fit width {width} (expected at most {largest})")
-            }
-            EncodeErrorKind::AboveMax { value, max } => {
-                write!(f, ": value {value} is above max = {max}")
-            }
-            EncodeErrorKind::ForbiddenChar { ch, offset, separator } => write!(
-                f,
-                ": found {ch:?} (U+{:04X}) at byte {offset}, expected only characters greater \
-                 than the separator {separator:?} in a text segment that is not the last one",
-                *ch as u32
-            ),
-            EncodeErrorKind::Invalid { reason } => write!(f, ": {reason}"),
-            EncodeErrorKind::Empty => write!(f, ": the key would be empty"),
-            EncodeErrorKind::MatchesEverything => write!(
-                f,
-                ": the condition matches every key, which has no sort key condition; expected a \
-                 query on the partition key alone"
-            ),
-            EncodeErrorKind::EmptyRange => {
-                write!(f, ": the range is empty, expected a range with low <= high that some key can be in")
-            }
-            EncodeErrorKind::TooLong { len, max_len } => {
-                write!(f, ": the key would be {len} bytes long, expected at most {max_len}")
-            }
-        }
+        write_subject(f, "encode", self.0.key, self.0.field)?;
+        write!(f, ": {}", self.0.kind)
     }
 }
 
 impl std::error::Error for EncodeError {}
 
-/// Why a string is not a key of the type it was decoded as.
+/// Why the query builder could not make a condition.
 ///
-/// Says which field, at which byte offset of the key, what was expected and what was found.
+/// Either a value given to it does not fit its field ([`QueryErrorKind::Encode`]), or the query
+/// has no sort key condition that DynamoDB accepts ([`QueryErrorKind::MatchesEverything`],
+/// [`QueryErrorKind::EmptyRange`]).
+#[derive(Clone, PartialEq, Eq)]
+pub struct QueryError(Box<QueryInner>);
+
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
+struct QueryInner {
     key: &'static str,
     field: Option<&'static str>,
-    offset: usize,
-    expected: Cow<'static, str>,
-    found: String,
+    kind: QueryErrorKind,
 }
 
-impl DecodeError {
-    /// A decode error at byte `offset` of the key.
-    pub fn new(
-        key: &'static str,
-        field: Option<&'static str>,
-        offset: usize,
-        expected: impl Into<Cow<'static, str>>,
-        found: impl Into<String>,
-    ) -> Self {
-        DecodeError { key, field, offset, expected: expected.into(), found: found.into() }
+/// What went wrong in a [`QueryError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum QueryErrorKind {
+    /// A value given to the builder cannot be encoded in its field (too wide, above `max`, a
+    /// forbidden character, or an `eq()` key longer than a sort key may be).
+    Encode(EncodeErrorKind),
+    /// The condition would match every key of the type, which DynamoDB cannot express as a
+    /// sort key condition (it has no empty bound): query by the partition key alone.
+    MatchesEverything,
+    /// The condition can match no key: its range is empty (`low > high`, nothing below the
+    /// smallest value, or bounds that no key of at most `max_len` bytes lies between).
+    EmptyRange,
+}
+
+impl QueryError {
+    /// A query error on a field, or on the whole key when `field` is `None`.
+    #[cold]
+    pub(crate) fn new(key: &'static str, field: Option<&'static str>, kind: QueryErrorKind) -> Self {
+        QueryError(Box::new(QueryInner { key, field, kind }))
     }
 
     /// The name of the key type.
     pub fn key(&self) -> &'static str {
-        self.key
+        self.0.key
+    }
+
+    /// The field the error is about; `None` when it is about the query as a whole.
+    pub fn field(&self) -> Option<&'static str> {
+        self.0.field
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &QueryErrorKind {
+        &self.0.kind
+    }
+}
+
+impl From<EncodeError> for QueryError {
+    #[cold]
+    fn from(e: EncodeError) -> Self {
+        let EncodeInner { key, field, kind } = *e.0;
+        QueryError::new(key, field, QueryErrorKind::Encode(kind))
+    }
+}
+
+impl fmt::Debug for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QueryError")
+            .field("key", &self.0.key)
+            .field("field", &self.0.field)
+            .field("kind", &self.0.kind)
+            .finish()
+    }
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verb = if matches!(self.0.kind, QueryErrorKind::Encode(_)) { "encode" } else { "query" };
+        write_subject(f, verb, self.0.key, self.0.field)?;
+        match &self.0.kind {
+            QueryErrorKind::Encode(kind) => write!(f, ": {kind}"),
+            QueryErrorKind::MatchesEverything => f.write_str(
+                ": the condition matches every key, which has no sort key condition; expected a query on the \
+                 partition key alone",
+            ),
+            QueryErrorKind::EmptyRange => {
+                f.write_str(": the range is empty, expected a range with low <= high that some key can be in")
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// Why a string is not a key of the type it was decoded as.
+///
+/// Says which field, at which byte offset of the key, what was expected and what was found;
+/// [`kind`](DecodeError::kind) tells a key of another layout (a wrong prefix, a wrong width)
+/// from garbage without reading the message.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DecodeError(Box<DecodeInner>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct DecodeInner {
+    key: &'static str,
+    field: Option<&'static str>,
+    offset: usize,
+    kind: DecodeErrorKind,
+    expected: Cow<'static, str>,
+    found: String,
+}
+
+/// What went wrong in a [`DecodeError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The key is empty.
+    Empty,
+    /// The key is longer than the type's `max_len`.
+    TooLong,
+    /// The key does not start with the type's prefix.
+    WrongPrefix,
+    /// A separator is missing where one field ends and the next begins.
+    MissingSeparator,
+    /// A run of digits of another length than the field's width: most likely a key written
+    /// with another width.
+    WrongWidth,
+    /// A character other than an ASCII digit where digits belong.
+    NotADigit,
+    /// The sign position of a signed number holds neither `0` nor `-`.
+    BadSign,
+    /// `-` followed by all nines: negative zero, which no number encodes to.
+    NegativeZero,
+    /// A well-formed value that the field's type cannot hold (`"999"` for a `u8`, an instant
+    /// after year 9999, a `bool` digit other than `0` and `1`).
+    OutOfRange,
+    /// A number above the field's `max`.
+    AboveMax,
+    /// The tag of an `Option` is neither `0` nor `1`.
+    BadTag,
+    /// Text that is not what the segment type writes: a character at or below the separator
+    /// in a text that is not the last, malformed RFC 3339, UUID or ULID text, or a `char`
+    /// segment that is not one character.
+    InvalidText,
+    /// Text that is none of the names of a unit enum.
+    UnknownName,
+    /// Input after the last segment.
+    TrailingInput,
+    /// A DynamoDB attribute value of another type than `S`.
+    NotAString,
+    /// A value a segment type written outside this crate rejects, when none of the other kinds
+    /// says why.
+    Invalid,
+}
+
+impl DecodeError {
+    /// A decode error at byte `offset` of the key.
+    #[cold]
+    pub(crate) fn new(
+        key: &'static str,
+        field: Option<&'static str>,
+        offset: usize,
+        kind: DecodeErrorKind,
+        expected: impl Into<Cow<'static, str>>,
+        found: impl Into<String>,
+    ) -> Self {
+        let (expected, found) = (expected.into(), found.into());
+        DecodeError(Box::new(DecodeInner { key, field, offset, kind, expected, found }))
+    }
+
+    /// The same error, of another kind.
+    pub(crate) fn with_kind(mut self, kind: DecodeErrorKind) -> Self {
+        self.0.kind = kind;
+        self
+    }
+
+    /// The name of the key type.
+    pub fn key(&self) -> &'static str {
+        self.0.key
     }
 
     /// The field being decoded; `None` for the prefix, separators of the prefix,
     /// the end of the key and the key's length.
     pub fn field(&self) -> Option<&'static str> {
-        self.field
+        self.0.field
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.0.kind
     }
 
     /// Byte offset in the decoded string where the problem starts.
     pub fn offset(&self) -> usize {
-        self.offset
+        self.0.offset
     }
 
     /// What the decoder expected there.
     pub fn expected(&self) -> &str {
-        &self.expected
+        &self.0.expected
     }
 
     /// What it found there.
     pub fn found(&self) -> &str {
-        &self.found
+        &self.0.found
+    }
+}
+
+impl fmt::Debug for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let DecodeInner { key, field, offset, kind, expected, found } = &*self.0;
+        f.debug_struct("DecodeError")
+            .field("key", key)
+            .field("field", field)
+            .field("offset", offset)
+            .field("kind", kind)
+            .field("expected", expected)
+            .field("found", found)
+            .finish()
     }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot decode `{}`", self.key)?;
-        if let Some(field) = self.field {
-            write!(f, ": field `{field}`")?;
-        }
-        write!(f, " at byte {}: expected {}, found {}", self.offset, self.expected, self.found)
+        let d = &self.0;
+        write_subject(f, "decode", d.key, d.field)?;
+        write!(f, " at byte {}: expected {}, found {}", d.offset, d.expected, d.found)
     }
 }
 
@@ -198,6 +388,14 @@ impl std::error::Error for DecodeError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_are_one_pointer_wide() {
+        assert_eq!(size_of::<EncodeError>(), size_of::<usize>());
+        assert_eq!(size_of::<DecodeError>(), size_of::<usize>());
+        assert_eq!(size_of::<QueryError>(), size_of::<usize>());
+        assert!(size_of::<Result<(), EncodeError>>() <= 16);
+    }
 
     #[test]
     fn encode_error_names_field_value_and_width() {
@@ -215,12 +413,23 @@ mod tests {
     }
 
     #[test]
+    fn a_value_error_in_a_query_keeps_its_kind_and_message() {
+        let kind = EncodeErrorKind::AboveMax { value: "12".into(), max: 9 };
+        let e = QueryError::from(EncodeError::new("K", "n", kind.clone()));
+        assert_eq!(e.kind(), &QueryErrorKind::Encode(kind));
+        assert_eq!(e.to_string(), "cannot encode `K`: field `n`: value 12 is above max = 9");
+        let e = QueryError::new("K", None, QueryErrorKind::MatchesEverything);
+        assert!(e.to_string().starts_with("cannot query `K`: the condition matches every key"));
+    }
+
+    #[test]
     fn decode_error_names_field_offset_expected_found() {
-        let e = DecodeError::new("RankKey", Some("score"), 4, "10 ASCII digits", "\"99x\"");
+        let e = DecodeError::new("RankKey", Some("score"), 4, DecodeErrorKind::NotADigit, "10 ASCII digits", "\"99x\"");
         assert_eq!(
             e.to_string(),
             "cannot decode `RankKey`: field `score` at byte 4: expected 10 ASCII digits, found \"99x\""
         );
         assert_eq!((e.offset(), e.expected(), e.found()), (4, "10 ASCII digits", "\"99x\""));
+        assert_eq!(e.kind(), DecodeErrorKind::NotADigit);
     }
 }

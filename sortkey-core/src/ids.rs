@@ -11,7 +11,7 @@
 //! keeps the pinned trybuild output of `tests/ui` valid under `--all-features`.
 
 #[cfg(any(feature = "uuid", feature = "ulid"))]
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 
@@ -29,7 +29,9 @@ fn decode_canonical<'k, T, const N: usize>(
     let mut buf = [0u8; N];
     match parse(text) {
         Some(v) if render(&v, &mut buf) && buf == text.as_bytes() => Ok(v),
-        _ => Err(cursor.error_at(start, Some(field.name()), expected, format!("{text:?}"))),
+        _ => {
+            Err(cursor.error_at(start, Some(field.name()), DecodeErrorKind::InvalidText, expected, format!("{text:?}")))
+        }
     }
 }
 

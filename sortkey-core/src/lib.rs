@@ -274,7 +274,7 @@ pub mod dynamodb;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use error::{DecodeError, EncodeError, EncodeErrorKind};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use key::{DecodeKey, SortKey};
 pub use query::{Comparison, KeyCondition, KeyExpression, QueryHead};
 pub use segment::{Cursor, DecodeSegment, Field, KeySegment, Width};

@@ -7,7 +7,7 @@
 //! `|v| < 10^(w-1)`. `desc` complements every digit of an unsigned value and encodes `-v`
 //! for a signed one. No step uses `format!`.
 
-use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 
 /// `10^i` for `i` in `0..=38`; `10^39` exceeds `u128::MAX`.
@@ -304,7 +304,8 @@ fn check_max(cursor: &Cursor<'_>, start: usize, field: &Field, neg: bool, mag: u
 #[inline(never)]
 fn decoded_above_max(cursor: &Cursor<'_>, start: usize, field: &Field, mag: u128, max: u128) -> DecodeError {
     let found = format!("{:?} ({mag})", &cursor.key()[start..cursor.position()]);
-    cursor.error_at(start, Some(field.name()), format!("a value at most {max} (the field's max)"), found)
+    let expected = format!("a value at most {max} (the field's max)");
+    cursor.error_at(start, Some(field.name()), DecodeErrorKind::AboveMax, expected, found)
 }
 
 #[cold]
@@ -312,9 +313,9 @@ fn decoded_above_max(cursor: &Cursor<'_>, start: usize, field: &Field, mag: u128
 fn bad_sign(cursor: &Cursor<'_>, field: &Field, width: usize) -> DecodeError {
     let name = Some(field.name());
     if width == 0 {
-        cursor.error_here(name, "a signed segment of width at least 1", 1)
+        cursor.error_here(DecodeErrorKind::WrongWidth, name, "a signed segment of width at least 1", 1)
     } else {
-        cursor.error_here(name, "`0` or `-` (the sign position)", width)
+        cursor.error_here(DecodeErrorKind::BadSign, name, "`0` or `-` (the sign position)", width)
     }
 }
 
@@ -322,21 +323,23 @@ fn bad_sign(cursor: &Cursor<'_>, field: &Field, width: usize) -> DecodeError {
 #[inline(never)]
 fn bad_signed_digits(cursor: &Cursor<'_>, field: &Field, width: usize, e: &DecodeError) -> DecodeError {
     let expected = format!("{} ASCII digits after the sign", width - 1);
-    cursor.error_at(e.offset(), Some(field.name()), expected, e.found().to_owned())
+    cursor.error_at(e.offset(), Some(field.name()), e.kind(), expected, e.found().to_owned())
 }
 
 #[cold]
 #[inline(never)]
 fn negative_zero(cursor: &Cursor<'_>, start: usize, field: &Field) -> DecodeError {
     let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
-    cursor.error_at(start, Some(field.name()), "a negative number (`-` and all nines would be negative zero)", found)
+    let expected = "a negative number (`-` and all nines would be negative zero)";
+    cursor.error_at(start, Some(field.name()), DecodeErrorKind::NegativeZero, expected, found)
 }
 
 #[cold]
 #[inline(never)]
 fn does_not_fit(cursor: &Cursor<'_>, start: usize, field: &Field, type_name: &'static str) -> DecodeError {
     let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
-    cursor.error_at(start, Some(field.name()), format!("a value that fits `{type_name}`"), found)
+    let expected = format!("a value that fits `{type_name}`");
+    cursor.error_at(start, Some(field.name()), DecodeErrorKind::OutOfRange, expected, found)
 }
 
 macro_rules! unsigned {

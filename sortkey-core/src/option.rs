@@ -10,7 +10,7 @@
 //! `Option<T>` takes the attributes of `T` (`width`, `max`, `unit`, `format`) but not `desc`:
 //! `None` would stay first, which is not the reversed order.
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 
 impl<T: KeySegment> KeySegment for Option<T> {
@@ -49,7 +49,12 @@ impl<'k, T: DecodeSegment<'k>> DecodeSegment<'k> for Option<T> {
                 cursor.skip_ascii_byte();
                 T::decode_segment(cursor, field).map(Some)
             }
-            _ => Err(cursor.error_here(Some(field.name()), "`0` (None) or `1` (Some, then the value)", 1)),
+            _ => Err(cursor.error_here(
+                DecodeErrorKind::BadTag,
+                Some(field.name()),
+                "`0` (None) or `1` (Some, then the value)",
+                1,
+            )),
         }
     }
 }

@@ -23,7 +23,7 @@
 
 use std::fmt;
 
-use crate::error::{EncodeError, EncodeErrorKind};
+use crate::error::{EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 use crate::segment::{Field, KeySegment};
 
 /// A condition on the sort key, in one of the seven shapes DynamoDB's `KeyConditionExpression`
@@ -224,29 +224,29 @@ impl QueryHead {
     }
 
     /// Every key whose fields equal the ones fixed so far, when some are still free.
-    pub fn begins_with(self) -> Result<KeyCondition, EncodeError> {
+    pub fn begins_with(self) -> Result<KeyCondition, QueryError> {
         let q = self.open_head()?;
         if self.segments == 0 {
-            return Err(self.whole(EncodeErrorKind::MatchesEverything));
+            return Err(self.error(None, QueryErrorKind::MatchesEverything));
         }
         self.within_limit(KeyCondition::BeginsWith(q), None)
     }
 
     /// The one key whose fields are all fixed.
-    pub fn eq(self) -> Result<KeyCondition, EncodeError> {
+    pub fn eq(self) -> Result<KeyCondition, QueryError> {
         let head = self.head.clone()?;
         if head.is_empty() {
-            return Err(self.whole(EncodeErrorKind::Empty));
+            return Err(self.error(None, QueryErrorKind::Encode(EncodeErrorKind::Empty)));
         }
         self.within_limit(KeyCondition::Eq(head), None)
     }
 
     /// Keys whose next text field starts with `prefix`.
-    pub fn text_begins_with(self, prefix: &str, field: &Field) -> Result<KeyCondition, EncodeError> {
+    pub fn text_begins_with(self, prefix: &str, field: &Field) -> Result<KeyCondition, QueryError> {
         let mut q = self.open_head()?;
         prefix.encode_segment(field, &mut q)?;
         if q.is_empty() {
-            return Err(field.encode_error(EncodeErrorKind::MatchesEverything));
+            return Err(self.error(Some(field), QueryErrorKind::MatchesEverything));
         }
         self.within_limit(KeyCondition::BeginsWith(q), Some(field))
     }
@@ -257,12 +257,12 @@ impl QueryHead {
         cmp: Comparison,
         value: &T,
         field: &Field,
-    ) -> Result<KeyCondition, EncodeError> {
+    ) -> Result<KeyCondition, QueryError> {
         let q = self.open_head()?;
         let e = encode_alone(value, field)?;
         let cmp = cmp.on_encoding(field.is_desc());
         if self.segments == 0 {
-            let cond = no_empty_bound(self.one_sided(cmp, e, field), field)?;
+            let cond = self.no_empty_bound(self.one_sided(cmp, e, field), field)?;
             return self.within_limit(cond, Some(field));
         }
         let (low, high) = match cmp {
@@ -273,12 +273,7 @@ impl QueryHead {
     }
 
     /// Keys whose next field lies in `low..=high` (in the field's own order).
-    pub fn between<T: KeySegment + ?Sized>(
-        self,
-        low: &T,
-        high: &T,
-        field: &Field,
-    ) -> Result<KeyCondition, EncodeError> {
+    pub fn between<T: KeySegment + ?Sized>(self, low: &T, high: &T, field: &Field) -> Result<KeyCondition, QueryError> {
         let q = self.open_head()?;
         let (mut lo, mut hi) = (encode_alone(low, field)?, encode_alone(high, field)?);
         if field.is_desc() {
@@ -288,7 +283,7 @@ impl QueryHead {
         let high = self.upper(&q, &hi, Comparison::Le, field);
         if low.is_empty() {
             // Every key is above "", and DynamoDB takes no empty bound: the range is `<= high`.
-            let cond = no_empty_bound(KeyCondition::Le(high), field)?;
+            let cond = self.no_empty_bound(KeyCondition::Le(high), field)?;
             return self.within_limit(cond, Some(field));
         }
         self.between_checked(low, high, field)
@@ -350,9 +345,9 @@ impl QueryHead {
         }
     }
 
-    fn between_checked(&self, low: String, high: String, field: &Field) -> Result<KeyCondition, EncodeError> {
+    fn between_checked(&self, low: String, high: String, field: &Field) -> Result<KeyCondition, QueryError> {
         if low > high {
-            return Err(field.encode_error(EncodeErrorKind::EmptyRange));
+            return Err(self.error(Some(field), QueryErrorKind::EmptyRange));
         }
         self.within_limit(KeyCondition::Between(low, high), Some(field))
     }
@@ -363,17 +358,16 @@ impl QueryHead {
     /// No key is longer than `max_len`, so on keys a bound above the limit is equivalent to the
     /// nearest string within it on the inside of the range: a lower bound becomes the least
     /// string of at most `max_len` bytes above it, an upper bound the greatest one below it.
-    fn within_limit(&self, cond: KeyCondition, field: Option<&Field>) -> Result<KeyCondition, EncodeError> {
+    fn within_limit(&self, cond: KeyCondition, field: Option<&Field>) -> Result<KeyCondition, QueryError> {
         let limit = self.max_len;
         if cond.values().iter().all(|v| v.len() <= limit) {
             return Ok(cond);
         }
-        let empty = || match field {
-            Some(field) => field.encode_error(EncodeErrorKind::EmptyRange),
-            None => self.whole(EncodeErrorKind::EmptyRange),
-        };
+        let empty = || self.error(field, QueryErrorKind::EmptyRange);
         match cond {
-            KeyCondition::Eq(v) => Err(self.whole(EncodeErrorKind::TooLong { len: v.len(), max_len: limit })),
+            KeyCondition::Eq(v) => {
+                Err(self.error(None, QueryErrorKind::Encode(EncodeErrorKind::TooLong { len: v.len(), max_len: limit })))
+            }
             // No key of at most `limit` bytes starts with a longer string.
             KeyCondition::BeginsWith(_) => Err(empty()),
             // A key is never equal to a longer bound, so `>` and `>=` agree on keys, as `<` and `<=` do.
@@ -392,23 +386,23 @@ impl QueryHead {
         }
     }
 
-    #[cold]
-    fn whole(&self, kind: EncodeErrorKind) -> EncodeError {
-        EncodeError::whole_key(self.key_name, kind)
+    /// DynamoDB refuses an empty string as a key condition value. Against `""` a comparison
+    /// either holds for every key (`>= ""`, `> ""`: keys are never empty) or for none.
+    fn no_empty_bound(&self, cond: KeyCondition, field: &Field) -> Result<KeyCondition, QueryError> {
+        match &cond {
+            KeyCondition::Ge(v) | KeyCondition::Gt(v) if v.is_empty() => {
+                Err(self.error(Some(field), QueryErrorKind::MatchesEverything))
+            }
+            KeyCondition::Lt(v) | KeyCondition::Le(v) if v.is_empty() => {
+                Err(self.error(Some(field), QueryErrorKind::EmptyRange))
+            }
+            _ => Ok(cond),
+        }
     }
-}
 
-/// DynamoDB refuses an empty string as a key condition value. Against `""` a comparison
-/// either holds for every key (`>= ""`, `> ""`: keys are never empty) or for none.
-fn no_empty_bound(cond: KeyCondition, field: &Field) -> Result<KeyCondition, EncodeError> {
-    match &cond {
-        KeyCondition::Ge(v) | KeyCondition::Gt(v) if v.is_empty() => {
-            Err(field.encode_error(EncodeErrorKind::MatchesEverything))
-        }
-        KeyCondition::Lt(v) | KeyCondition::Le(v) if v.is_empty() => {
-            Err(field.encode_error(EncodeErrorKind::EmptyRange))
-        }
-        _ => Ok(cond),
+    #[cold]
+    fn error(&self, field: Option<&Field>, kind: QueryErrorKind) -> QueryError {
+        QueryError::new(self.key_name, field.map(Field::name), kind)
     }
 }
 
@@ -561,11 +555,11 @@ mod tests {
         let long = "a".repeat(1030);
         let h = || QueryHead::new("K", Some("P"), '#', 2048);
         let e = h().fix(long.as_str(), &Field::new("K", "a", '#')).begins_with().unwrap_err();
-        assert_eq!(e.kind(), &EncodeErrorKind::EmptyRange);
+        assert_eq!(e.kind(), &QueryErrorKind::EmptyRange);
         let e = h().fix(long.as_str(), &LAST_TEXT).eq().unwrap_err();
-        assert_eq!(e.kind(), &EncodeErrorKind::TooLong { len: 1032, max_len: 1024 });
+        assert_eq!(e.kind(), &QueryErrorKind::Encode(EncodeErrorKind::TooLong { len: 1032, max_len: 1024 }));
         let e = h().text_begins_with(&long, &LAST_TEXT).unwrap_err();
-        assert_eq!(e.kind(), &EncodeErrorKind::EmptyRange);
+        assert_eq!(e.kind(), &QueryErrorKind::EmptyRange);
         let c = h().compare(Comparison::Ge, long.as_str(), &LAST_TEXT).unwrap();
         assert_eq!(c.values().iter().map(|v| v.len()).max(), Some(1024));
     }
@@ -612,13 +606,13 @@ mod tests {
     fn root_without_prefix_is_one_sided_and_begins_with_is_refused() {
         let root = QueryHead::new("K", None, '#', 1024);
         assert_eq!(root.clone().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap(), KeyCondition::Ge("005$".into()));
-        assert_eq!(root.clone().begins_with().unwrap_err().kind(), &EncodeErrorKind::MatchesEverything);
+        assert_eq!(root.clone().begins_with().unwrap_err().kind(), &QueryErrorKind::MatchesEverything);
         let text = Field::new("K", "name", '#');
         assert_eq!(
             root.clone().compare(Comparison::Ge, "", &text).unwrap_err().kind(),
-            &EncodeErrorKind::MatchesEverything
+            &QueryErrorKind::MatchesEverything
         );
-        assert_eq!(root.clone().compare(Comparison::Lt, "", &text).unwrap_err().kind(), &EncodeErrorKind::EmptyRange);
+        assert_eq!(root.clone().compare(Comparison::Lt, "", &text).unwrap_err().kind(), &QueryErrorKind::EmptyRange);
         assert_eq!(root.between("", "b", &text).unwrap(), KeyCondition::Le("b$".into()));
     }
 

@@ -1,6 +1,6 @@
 //! The per-field contract: how one value becomes one segment of a key and back.
 
-use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::timestamp::{TimeFormat, TimeUnit};
 
 /// How many characters a segment takes.
@@ -257,7 +257,16 @@ impl<'k> Cursor<'k> {
     #[cold]
     #[inline(never)]
     fn digits_error(&self, n: usize, field: &Field) -> DecodeError {
-        self.error_here(Some(field.name()), format!("{n} ASCII digits"), n)
+        // A shorter run of digits that ends where the segment may end is a key of a narrower width.
+        let rest = self.rest().as_bytes();
+        let run = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let kind = match rest.get(run) {
+            _ if run >= n => DecodeErrorKind::NotADigit,
+            None => DecodeErrorKind::WrongWidth,
+            Some(&b) if b == field.separator() => DecodeErrorKind::WrongWidth,
+            Some(_) => DecodeErrorKind::NotADigit,
+        };
+        self.error_here(kind, Some(field.name()), format!("{n} ASCII digits"), n)
     }
 
     /// Moves past one byte the caller saw is ASCII.
@@ -274,7 +283,7 @@ impl<'k> Cursor<'k> {
                 self.pos += n;
                 Ok(run)
             }
-            _ => Err(self.error_here(Some(field.name()), expected, n)),
+            _ => Err(self.error_here(DecodeErrorKind::InvalidText, Some(field.name()), expected, n)),
         }
     }
 
@@ -297,6 +306,7 @@ impl<'k> Cursor<'k> {
                 self.key_name,
                 Some(field.name()),
                 self.pos + end,
+                DecodeErrorKind::InvalidText,
                 format!("text characters greater than {:?} or the separator", separator as char),
                 format!("{ch:?} (U+{:04X})", ch as u32),
             ));
@@ -306,39 +316,57 @@ impl<'k> Cursor<'k> {
         Ok(&rest[..end])
     }
 
-    /// Expects `literal` at the cursor and moves past it.
+    /// Expects `literal` at the cursor and moves past it; the error is of `kind` and says
+    /// `what` the literal is.
     #[inline]
-    pub fn expect(&mut self, literal: &str, field: Option<&'static str>, what: &str) -> Result<(), DecodeError> {
+    pub fn expect(
+        &mut self,
+        literal: &str,
+        kind: DecodeErrorKind,
+        field: Option<&'static str>,
+        what: &str,
+    ) -> Result<(), DecodeError> {
         // Bytes, not `rest()`: the position is always a char boundary, and this way a one-byte
         // separator is one compare once inlined.
         if self.key.as_bytes()[self.pos..].starts_with(literal.as_bytes()) {
             self.pos += literal.len();
             Ok(())
         } else {
-            Err(self.expect_error(literal, field, what))
+            Err(self.expect_error(literal, kind, field, what))
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn expect_error(&self, literal: &str, field: Option<&'static str>, what: &str) -> DecodeError {
-        self.error_here(field, format!("{what} {literal:?}"), literal.chars().count())
+    fn expect_error(
+        &self,
+        literal: &str,
+        kind: DecodeErrorKind,
+        field: Option<&'static str>,
+        what: &str,
+    ) -> DecodeError {
+        self.error_here(kind, field, format!("{what} {literal:?}"), literal.chars().count())
     }
 
     /// Expects the end of the key.
     pub fn expect_end(&self) -> Result<(), DecodeError> {
-        if self.is_at_end() { Ok(()) } else { Err(self.error_here(None, "end of key", 16)) }
+        if self.is_at_end() {
+            Ok(())
+        } else {
+            Err(self.error_here(DecodeErrorKind::TrailingInput, None, "end of key", 16))
+        }
     }
 
     /// An error at the cursor, showing up to `show` characters of what is there.
     #[cold]
     pub fn error_here(
         &self,
+        kind: DecodeErrorKind,
         field: Option<&'static str>,
         expected: impl Into<std::borrow::Cow<'static, str>>,
         show: usize,
     ) -> DecodeError {
-        DecodeError::new(self.key_name, field, self.pos, expected, describe(self.rest(), show))
+        DecodeError::new(self.key_name, field, self.pos, kind, expected, describe(self.rest(), show))
     }
 
     /// An error at byte `offset` of the key.
@@ -347,10 +375,11 @@ impl<'k> Cursor<'k> {
         &self,
         offset: usize,
         field: Option<&'static str>,
+        kind: DecodeErrorKind,
         expected: impl Into<std::borrow::Cow<'static, str>>,
         found: impl Into<String>,
     ) -> DecodeError {
-        DecodeError::new(self.key_name, field, offset, expected, found)
+        DecodeError::new(self.key_name, field, offset, kind, expected, found)
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 
 /// Checks the non-final text rule and appends `text`.
@@ -123,7 +123,13 @@ impl<'k> DecodeSegment<'k> for char {
             (Some(c), None) => Ok(c),
             _ => {
                 let found = if text.is_empty() { "nothing".to_owned() } else { format!("{text:?}") };
-                Err(cursor.error_at(start, Some(field.name()), "exactly one character", found))
+                Err(cursor.error_at(
+                    start,
+                    Some(field.name()),
+                    DecodeErrorKind::InvalidText,
+                    "exactly one character",
+                    found,
+                ))
             }
         }
     }
@@ -157,12 +163,12 @@ impl<'k> DecodeSegment<'k> for bool {
 fn bad_bool(cursor: &Cursor<'_>, field: &Field) -> DecodeError {
     // take_digits may have moved past a digit other than 0 or 1: report where the segment began.
     let found = cursor.key()[..cursor.position()].chars().last();
-    let (offset, found) = match (found, cursor.rest().chars().next()) {
-        (Some(c @ '2'..='9'), _) => (cursor.position() - 1, format!("{c:?}")),
-        (_, Some(c)) => (cursor.position(), format!("{c:?}")),
-        (_, None) => (cursor.position(), "end of key".to_owned()),
+    let (offset, kind, found) = match (found, cursor.rest().chars().next()) {
+        (Some(c @ '2'..='9'), _) => (cursor.position() - 1, DecodeErrorKind::OutOfRange, format!("{c:?}")),
+        (_, Some(c)) => (cursor.position(), DecodeErrorKind::NotADigit, format!("{c:?}")),
+        (_, None) => (cursor.position(), DecodeErrorKind::WrongWidth, "end of key".to_owned()),
     };
-    cursor.error_at(offset, Some(field.name()), "`0` or `1`", found)
+    cursor.error_at(offset, Some(field.name()), kind, "`0` or `1`", found)
 }
 
 #[cfg(test)]

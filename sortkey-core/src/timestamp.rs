@@ -9,7 +9,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 
 /// The precision a timestamp segment keeps: `#[key(unit = "s" | "ms" | "us" | "ns")]`.
@@ -122,7 +122,7 @@ pub(crate) fn encode_time(nanos: i128, field: &Field, out: &mut String) -> Resul
 
 #[cold]
 fn out_of_range(field: &Field, found: String) -> EncodeError {
-    field.encode_error(EncodeErrorKind::Invalid { reason: format!("expected {RANGE}, found {found}").into() })
+    field.encode_error(EncodeErrorKind::OutOfRange { value: found, range: RANGE })
 }
 
 /// Reads a timestamp segment as nanoseconds since the epoch.
@@ -142,7 +142,8 @@ pub(crate) fn decode_time(cursor: &mut Cursor<'_>, field: &Field) -> Result<u128
     };
     nanos.ok_or_else(|| {
         let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
-        cursor.error_at(start, Some(field.name()), format!("{RANGE} in unit {:?}", unit.name()), found)
+        let expected = format!("{RANGE} in unit {:?}", unit.name());
+        cursor.error_at(start, Some(field.name()), DecodeErrorKind::OutOfRange, expected, found)
     })
 }
 
@@ -152,7 +153,7 @@ fn bad_rfc3339(cursor: &Cursor<'_>, start: usize, field: &Field, text: &str) -> 
         0 => "RFC 3339 UTC text YYYY-MM-DDTHH:MM:SSZ with a valid date and time".to_owned(),
         d => format!("RFC 3339 UTC text YYYY-MM-DDTHH:MM:SS.{}Z with a valid date and time", "f".repeat(d as usize)),
     };
-    cursor.error_at(start, Some(field.name()), expected, format!("{text:?}"))
+    cursor.error_at(start, Some(field.name()), DecodeErrorKind::InvalidText, expected, format!("{text:?}"))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
@@ -263,7 +264,7 @@ macro_rules! timestamp_segment {
                 value.ok_or_else(|| {
                     let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
                     let expected = concat!("an instant that `", stringify!($ty), "` can represent on this platform");
-                    cursor.error_at(start, Some(field.name()), expected, found)
+                    cursor.error_at(start, Some(field.name()), DecodeErrorKind::OutOfRange, expected, found)
                 })
             }
         }

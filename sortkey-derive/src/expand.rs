@@ -210,8 +210,7 @@ fn impl_decode_key(key: &Key) -> TokenStream {
 
 /// Reads the prefix and the fields at `__cursor` into `__value`, stopping after the last one.
 pub(crate) fn decode_fields(key: &Key, lt: &Lifetime) -> TokenStream {
-    let prefix =
-        prefix_literal(key).map(|p| quote!(__cursor.expect(#p, _sortkey::__private::Option::None, "the prefix")?;));
+    let prefix = prefix_literal(key).map(|p| quote!(_sortkey::__private::expect_prefix(__cursor, #p)?;));
     let sep = key.separator.to_string();
     let locals: Vec<Ident> = (0..key.fields.len()).map(|i| format_ident!("__field{}", i)).collect();
     let reads = key.fields.iter().zip(&locals).enumerate().map(|(i, (field, local))| {

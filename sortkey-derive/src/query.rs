@@ -50,7 +50,7 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
          `__N` counts the fields fixed so far, in declaration order. Fix the next field with the \
          method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, \
          `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is \
-         fixed, `eq()`. Each ending returns a `KeyCondition`, or the `EncodeError` of any value \
+         fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value \
          that does not fit its field."
     );
     quote! {
@@ -137,7 +137,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let (range_generics, range_bound) = sort_key_only(key);
     let [between, gt, gte, lt, lte, begins] =
         ["between", "gt", "gte", "lt", "lte", "begins_with"].map(|s| format_ident!("{}_{}", f, s));
-    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::EncodeError>);
+    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
     let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
         let c = format_ident!("{}", c);
         let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
@@ -216,7 +216,7 @@ fn last_stage(key: &Key) -> TokenStream {
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let args = key_args(key);
     let n = key.fields.len();
-    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::EncodeError>);
+    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
     quote! {
         #[automatically_derived]
         impl #impl_generics #query<#(#args,)* #n> #where_clause {

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use sortkey_core::{Comparison, EncodeError, EncodeErrorKind, KeyCondition, SortKey};
+use sortkey_core::{Comparison, KeyCondition, QueryError, QueryErrorKind, SortKey};
 
 /// DynamoDB's limit on a sort key, and so on every value of a sort key condition, in bytes.
 pub const SORT_KEY_LIMIT: usize = 1024;
@@ -51,7 +51,7 @@ pub trait LawKey: SortKey + Clone + Debug + Sized {
         None
     }
     /// Runs the builder for `call`.
-    fn build(call: &Call<Self>) -> Result<KeyCondition, EncodeError>;
+    fn build(call: &Call<Self>) -> Result<KeyCondition, QueryError>;
 }
 
 /// The predicate of `call` on the fields of `key`.
@@ -86,7 +86,7 @@ pub fn check_law<T: LawKey>(call: &Call<T>, keys: &[T]) -> Result<(), TestCaseEr
     }
     match cond {
         // Refused because no sort key condition is needed: every key satisfies the call.
-        Err(e) if e.kind() == &EncodeErrorKind::MatchesEverything => {
+        Err(e) if e.kind() == &QueryErrorKind::MatchesEverything => {
             for key in keys {
                 prop_assert!(predicate(call, key), "call {call:?} refused ({e}) but {key:?} does not satisfy it");
             }
