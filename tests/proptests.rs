@@ -155,6 +155,8 @@ fn check_text(field: &'static str, text: &str, separator: char, last: bool) -> V
 
 /// What the properties need to know about a key type beyond its derive.
 trait Model: SortKey + Clone + Debug + PartialEq {
+    /// The names of the fields, which decode errors may name.
+    const FIELDS: &'static [&'static str];
     /// Field by field in declaration order, `desc` fields reversed.
     fn reference_cmp(&self, other: &Self) -> Ordering;
     /// The first field, in declaration order, whose value the format cannot hold, and why.
@@ -175,6 +177,7 @@ macro_rules! decode_and_parse {
 }
 
 impl Model for Rank {
+    const FIELDS: &'static [&'static str] = &["score", "timestamp", "player"];
     fn reference_cmp(&self, other: &Self) -> Ordering {
         (other.score.cmp(&self.score))
             .then(self.timestamp.cmp(&other.timestamp))
@@ -189,6 +192,8 @@ impl Model for Rank {
 }
 
 impl Model for Event {
+    const FIELDS: &'static [&'static str] =
+        &["delta", "balance", "level", "active", "pinned", "grade", "region", "slot"];
     fn reference_cmp(&self, other: &Self) -> Ordering {
         (self.delta.cmp(&other.delta))
             .then(other.balance.cmp(&self.balance))
@@ -214,6 +219,7 @@ impl Model for Event {
 }
 
 impl Model for Path {
+    const FIELDS: &'static [&'static str] = &["dir", "depth", "size", "file"];
     fn reference_cmp(&self, other: &Self) -> Ordering {
         (self.dir.as_bytes().cmp(other.dir.as_bytes()))
             .then(self.depth.cmp(&other.depth))
@@ -231,6 +237,7 @@ impl Model for Path {
 }
 
 impl Model for Wide {
+    const FIELDS: &'static [&'static str] = &["a", "b", "c", "d", "e", "f", "g", "h", "i", "last"];
     fn reference_cmp(&self, other: &Self) -> Ordering {
         (self.a.cmp(&other.a))
             .then(other.b.cmp(&self.b))
@@ -252,6 +259,7 @@ impl Model for Wide {
 }
 
 impl Model for Doc<'static> {
+    const FIELDS: &'static [&'static str] = &["owner", "version", "page", "title"];
     fn reference_cmp(&self, other: &Self) -> Ordering {
         (self.owner.as_bytes().cmp(other.owner.as_bytes()))
             .then(self.version.cmp(&other.version))
@@ -416,7 +424,7 @@ fn canonical<T: Model>(key: &str) -> Result<(), TestCaseError> {
         Ok(v) => prop_assert_eq!(v.encode()?, key, "decoded as {:?}", v),
         Err(e) => {
             prop_assert!(e.offset() <= key.len(), "{} (key has {} bytes)", e, key.len());
-            let named = e.field().is_none_or(|f| T::FIELDS.iter().any(|field| field.name() == f));
+            let named = e.field().is_none_or(|f| T::FIELDS.contains(&f));
             prop_assert!(named, "{} names no field of the type", e);
         }
     }

@@ -6,9 +6,9 @@ use std::cmp::Ordering;
 use std::fmt::Debug;
 
 use proptest::prelude::*;
-use sortkey_core::{Comparison, KeyCondition, QueryError, SortKey};
+use sortkey_core::{KeyCondition, QueryError, SortKey};
 use sortkey_tests::ends;
-use sortkey_tests::law::{Call, End, LawKey, check_law};
+use sortkey_tests::law::{Call, Comparison, End, LawKey, check_law};
 
 /// Text of up to 4 characters from `alphabet`, which holds near-separator and multi-byte characters.
 fn text(alphabet: &'static [char]) -> impl Strategy<Value = String> {

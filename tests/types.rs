@@ -17,10 +17,8 @@ use sortkey_core::chrono::{DateTime, Utc};
 use sortkey_core::time::OffsetDateTime;
 use sortkey_core::ulid::Ulid;
 use sortkey_core::uuid::Uuid;
-use sortkey_core::{
-    Comparison, DecodeError, DecodeKey, EncodeErrorKind, KeyCondition, KeySegment, QueryError, SortKey,
-};
-use sortkey_tests::law::{Call, End, LawKey, check_law};
+use sortkey_core::{DecodeError, DecodeKey, EncodeErrorKind, KeyCondition, KeySegment, QueryError, SortKey};
+use sortkey_tests::law::{Call, Comparison, End, LawKey, check_law};
 use sortkey_tests::{Domain, config, ends, key_like, mutation, text};
 
 const CASES: u32 = 1000;

@@ -29,9 +29,7 @@ fn decode_canonical<'k, T, const N: usize>(
     let mut buf = [0u8; N];
     match parse(text) {
         Some(v) if render(&v, &mut buf) && buf == text.as_bytes() => Ok(v),
-        _ => {
-            Err(cursor.error_at(start, Some(field.name()), DecodeErrorKind::InvalidText, expected, format!("{text:?}")))
-        }
+        _ => Err(cursor.error_at(start, field, DecodeErrorKind::InvalidText, expected, format!("{text:?}"))),
     }
 }
 
@@ -143,7 +141,7 @@ impl<'k> DecodeSegment<'k> for ulid::Ulid {
 mod tests {
     use super::*;
 
-    const F: Field = Field::new("K", "id", '#').last();
+    const F: Field = Field::new("K", "id", '#').with_last(true);
 
     fn dec<T: for<'k> DecodeSegment<'k>>(s: &str) -> Result<T, DecodeError> {
         let mut c = Cursor::new(s, "K");

@@ -17,8 +17,6 @@ pub trait SortKey {
     const PREFIX: Option<&'static str>;
     /// The character between segments, `#` unless `#[key(separator = '...')]` says otherwise.
     const SEPARATOR: char;
-    /// The fields, in declaration order, as the segment encoders see them.
-    const FIELDS: &'static [crate::Field];
     /// The encoded length in bytes when every segment has a fixed width, `None` otherwise.
     const ENCODED_LEN: Option<usize>;
     /// The longest key the type may write: 1024 bytes (DynamoDB's sort key limit) unless

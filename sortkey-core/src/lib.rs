@@ -270,15 +270,16 @@ mod timestamp;
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;
 
+/// Not public API: what generated code calls, under a name that carries the version (see the
+/// module's own docs).
 #[doc(hidden)]
 #[path = "private.rs"]
-pub mod __private;
+pub mod __private_0_1_0;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use key::{DecodeKey, SortKey};
-pub use query::{Comparison, KeyCondition, KeyExpression, QueryHead};
+pub use query::{KeyCondition, KeyExpression};
 pub use segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
-pub use timestamp::{TimeFormat, TimeUnit};
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
 #[cfg(feature = "chrono")]
@@ -302,3 +303,13 @@ pub use sortkey_derive::SortKey;
 /// written as its name. See the [crate docs](crate#enums) for `rename`, `rename_all` and the order.
 #[cfg(feature = "derive")]
 pub use sortkey_derive::KeySegment;
+
+#[cfg(test)]
+mod tests {
+    /// The private module's name carries the version, as the derive expects (see its docs).
+    #[test]
+    fn the_private_module_is_named_after_the_version() {
+        let expected = format!("sortkey_core::__private_{}", env!("CARGO_PKG_VERSION").replace(['.', '-'], "_"));
+        assert_eq!(crate::__private_0_1_0::MODULE, expected);
+    }
+}

@@ -184,12 +184,15 @@ pub(crate) fn parse_digits(digits: &[u8], complement: bool) -> Option<u128> {
 /// Encodes an unsigned value.
 #[inline(always)]
 pub(crate) fn encode_unsigned(v: u128, field: &Field, out: &mut String) -> Result<(), EncodeError> {
-    if let Some(max) = field.get_max()
+    if let Some(max) = field.max()
         && v > max
     {
         return Err(above_max(field, v));
     }
-    let width = field.get_width();
+    let width = field.width();
+    if width as usize > BUF {
+        return Err(width_over_max(field));
+    }
     if !fits_digits(v, width) {
         return Err(too_wide(field, false, false, v, width));
     }
@@ -203,7 +206,15 @@ pub(crate) fn encode_unsigned(v: u128, field: &Field, out: &mut String) -> Resul
 #[cold]
 #[inline(never)]
 fn above_max(field: &Field, value: u128) -> EncodeError {
-    field.encode_error(EncodeErrorKind::AboveMax { value: value.to_string(), max: field.get_max().unwrap_or(0) })
+    field.encode_error(EncodeErrorKind::AboveMax { value: value.to_string(), max: field.max().unwrap_or(0) })
+}
+
+/// A width no integer type has; the derive never makes one, so only a hand-made `Field` can.
+#[cold]
+#[inline(never)]
+fn width_over_max(field: &Field) -> EncodeError {
+    let reason = format!("expected an integer segment of at most {BUF} digits, found width {}", field.width());
+    field.encode_error(EncodeErrorKind::Invalid { reason: reason.into() })
 }
 
 #[cold]
@@ -220,13 +231,16 @@ fn too_wide(field: &Field, signed: bool, neg: bool, mag: u128, width: u32) -> En
 /// Encodes a signed value given as its sign and magnitude.
 #[inline(always)]
 pub(crate) fn encode_signed(neg: bool, mag: u128, field: &Field, out: &mut String) -> Result<(), EncodeError> {
-    if let Some(max) = field.get_max()
+    if let Some(max) = field.max()
         && !neg
         && mag > max
     {
         return Err(above_max(field, mag));
     }
-    let width = field.get_width();
+    let width = field.width();
+    if width as usize > BUF {
+        return Err(width_over_max(field));
+    }
     let digits = width.saturating_sub(1);
     if width == 0 || !fits_digits(mag, digits) {
         return Err(too_wide(field, true, neg, mag, width));
@@ -247,7 +261,7 @@ pub(crate) fn decode_unsigned(
     type_max: u128,
 ) -> Result<u128, DecodeError> {
     let start = cursor.position();
-    let digits = cursor.take_digits(field.get_width() as usize, field)?;
+    let digits = cursor.take_digits(field.width() as usize, field)?;
     match parse_digits(digits, field.is_desc()) {
         Some(v) if v <= type_max => check_max(cursor, start, field, false, v).map(|()| v),
         _ => Err(does_not_fit(cursor, start, field, type_name)),
@@ -263,7 +277,7 @@ pub(crate) fn decode_signed(
     (type_min_mag, type_max): (u128, u128),
 ) -> Result<(bool, u128), DecodeError> {
     let start = cursor.position();
-    let width = field.get_width() as usize;
+    let width = field.width() as usize;
     if width == 0 {
         return Err(bad_sign(cursor, field, width));
     }
@@ -294,7 +308,7 @@ pub(crate) fn decode_signed(
 
 #[inline(always)]
 fn check_max(cursor: &Cursor<'_>, start: usize, field: &Field, neg: bool, mag: u128) -> Result<(), DecodeError> {
-    match field.get_max() {
+    match field.max() {
         Some(max) if !neg && mag > max => Err(decoded_above_max(cursor, start, field, mag, max)),
         _ => Ok(()),
     }
@@ -305,17 +319,16 @@ fn check_max(cursor: &Cursor<'_>, start: usize, field: &Field, neg: bool, mag: u
 fn decoded_above_max(cursor: &Cursor<'_>, start: usize, field: &Field, mag: u128, max: u128) -> DecodeError {
     let found = format!("{:?} ({mag})", &cursor.key()[start..cursor.position()]);
     let expected = format!("a value at most {max} (the field's max)");
-    cursor.error_at(start, Some(field.name()), DecodeErrorKind::AboveMax, expected, found)
+    cursor.error_at(start, field, DecodeErrorKind::AboveMax, expected, found)
 }
 
 #[cold]
 #[inline(never)]
 fn bad_sign(cursor: &Cursor<'_>, field: &Field, width: usize) -> DecodeError {
-    let name = Some(field.name());
     if width == 0 {
-        cursor.error_here(DecodeErrorKind::WrongWidth, name, "a signed segment of width at least 1", 1)
+        cursor.error_here(field, DecodeErrorKind::WrongWidth, "a signed segment of width at least 1", 1)
     } else {
-        cursor.error_here(DecodeErrorKind::BadSign, name, "`0` or `-` (the sign position)", width)
+        cursor.error_here(field, DecodeErrorKind::BadSign, "`0` or `-` (the sign position)", width)
     }
 }
 
@@ -323,7 +336,7 @@ fn bad_sign(cursor: &Cursor<'_>, field: &Field, width: usize) -> DecodeError {
 #[inline(never)]
 fn bad_signed_digits(cursor: &Cursor<'_>, field: &Field, width: usize, e: &DecodeError) -> DecodeError {
     let expected = format!("{} ASCII digits after the sign", width - 1);
-    cursor.error_at(e.offset(), Some(field.name()), e.kind(), expected, e.found().to_owned())
+    cursor.error_at(e.offset(), field, e.kind(), expected, e.found().to_owned())
 }
 
 #[cold]
@@ -331,7 +344,7 @@ fn bad_signed_digits(cursor: &Cursor<'_>, field: &Field, width: usize, e: &Decod
 fn negative_zero(cursor: &Cursor<'_>, start: usize, field: &Field) -> DecodeError {
     let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
     let expected = "a negative number (`-` and all nines would be negative zero)";
-    cursor.error_at(start, Some(field.name()), DecodeErrorKind::NegativeZero, expected, found)
+    cursor.error_at(start, field, DecodeErrorKind::NegativeZero, expected, found)
 }
 
 #[cold]
@@ -339,7 +352,7 @@ fn negative_zero(cursor: &Cursor<'_>, start: usize, field: &Field) -> DecodeErro
 fn does_not_fit(cursor: &Cursor<'_>, start: usize, field: &Field, type_name: &'static str) -> DecodeError {
     let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
     let expected = format!("a value that fits `{type_name}`");
-    cursor.error_at(start, Some(field.name()), DecodeErrorKind::OutOfRange, expected, found)
+    cursor.error_at(start, field, DecodeErrorKind::OutOfRange, expected, found)
 }
 
 macro_rules! unsigned {
@@ -421,44 +434,50 @@ mod tests {
 
     #[test]
     fn unsigned_pads_and_complements() {
-        assert_eq!(enc(&1500u64, F.width(10)).unwrap(), "0000001500");
-        assert_eq!(enc(&1500u64, F.width(10).desc()).unwrap(), "9999998499");
-        assert_eq!(enc(&u64::MAX, F.width(20)).unwrap(), "18446744073709551615");
-        assert_eq!(enc(&u128::MAX, F.width(39)).unwrap(), "340282366920938463463374607431768211455");
-        assert_eq!(enc(&0u8, F.width(3).desc()).unwrap(), "999");
+        assert_eq!(enc(&1500u64, F.with_width(10)).unwrap(), "0000001500");
+        assert_eq!(enc(&1500u64, F.with_width(10).with_desc(true)).unwrap(), "9999998499");
+        assert_eq!(enc(&u64::MAX, F.with_width(20)).unwrap(), "18446744073709551615");
+        assert_eq!(enc(&u128::MAX, F.with_width(39)).unwrap(), "340282366920938463463374607431768211455");
+        assert_eq!(enc(&0u8, F.with_width(3).with_desc(true)).unwrap(), "999");
     }
 
     #[test]
     fn signed_uses_sign_position() {
-        assert_eq!(enc(&5i32, F.width(4)).unwrap(), "0005");
-        assert_eq!(enc(&-5i32, F.width(4)).unwrap(), "-994");
-        assert_eq!(enc(&-999i32, F.width(4)).unwrap(), "-000");
-        assert_eq!(enc(&5i32, F.width(4).desc()).unwrap(), "-994");
-        assert_eq!(enc(&i8::MIN, F.width(4)).unwrap(), "-871");
-        assert_eq!(enc(&i128::MIN, F.width(40).desc()).unwrap(), "0170141183460469231731687303715884105728");
-        assert!(enc(&1000i32, F.width(4)).is_err());
-        assert!(enc(&-1000i32, F.width(4)).is_err());
+        assert_eq!(enc(&5i32, F.with_width(4)).unwrap(), "0005");
+        assert_eq!(enc(&-5i32, F.with_width(4)).unwrap(), "-994");
+        assert_eq!(enc(&-999i32, F.with_width(4)).unwrap(), "-000");
+        assert_eq!(enc(&5i32, F.with_width(4).with_desc(true)).unwrap(), "-994");
+        assert_eq!(enc(&i8::MIN, F.with_width(4)).unwrap(), "-871");
+        assert_eq!(
+            enc(&i128::MIN, F.with_width(40).with_desc(true)).unwrap(),
+            "0170141183460469231731687303715884105728"
+        );
+        assert!(enc(&1000i32, F.with_width(4)).is_err());
+        assert!(enc(&-1000i32, F.with_width(4)).is_err());
     }
 
     #[test]
     fn decode_round_trips_edges() {
-        assert_eq!(dec::<i128>("0170141183460469231731687303715884105728", F.width(40).desc()).unwrap(), i128::MIN);
-        assert_eq!(dec::<i8>("-871", F.width(4)).unwrap(), i8::MIN);
-        assert_eq!(dec::<u8>("999", F.width(3).desc()).unwrap(), 0);
-        assert_eq!(dec::<u64>("18446744073709551615", F.width(20)).unwrap(), u64::MAX);
+        assert_eq!(
+            dec::<i128>("0170141183460469231731687303715884105728", F.with_width(40).with_desc(true)).unwrap(),
+            i128::MIN
+        );
+        assert_eq!(dec::<i8>("-871", F.with_width(4)).unwrap(), i8::MIN);
+        assert_eq!(dec::<u8>("999", F.with_width(3).with_desc(true)).unwrap(), 0);
+        assert_eq!(dec::<u64>("18446744073709551615", F.with_width(20)).unwrap(), u64::MAX);
     }
 
     #[test]
     fn decode_rejects_non_canonical() {
-        assert!(dec::<i32>("-999", F.width(4)).is_err(), "negative zero");
-        assert!(dec::<i32>("+005", F.width(4)).is_err());
-        assert!(dec::<i32>("1005", F.width(4)).is_err(), "first digit of a signed value is its sign");
-        assert!(dec::<u8>("256", F.width(3)).is_err());
-        assert!(dec::<u64>("18446744073709551616", F.width(20)).is_err());
-        assert!(dec::<u8>(" 12", F.width(3)).is_err());
-        assert!(dec::<u8>("١٢٣", F.width(3)).is_err());
-        assert!(dec::<i8>("-870", F.width(4)).is_err(), "below i8::MIN");
-        let e = dec::<u16>("5001", F.width(4).max(5000)).unwrap_err();
+        assert!(dec::<i32>("-999", F.with_width(4)).is_err(), "negative zero");
+        assert!(dec::<i32>("+005", F.with_width(4)).is_err());
+        assert!(dec::<i32>("1005", F.with_width(4)).is_err(), "first digit of a signed value is its sign");
+        assert!(dec::<u8>("256", F.with_width(3)).is_err());
+        assert!(dec::<u64>("18446744073709551616", F.with_width(20)).is_err());
+        assert!(dec::<u8>(" 12", F.with_width(3)).is_err());
+        assert!(dec::<u8>("١٢٣", F.with_width(3)).is_err());
+        assert!(dec::<i8>("-870", F.with_width(4)).is_err(), "below i8::MIN");
+        let e = dec::<u16>("5001", F.with_width(4).with_max(Some(5000))).unwrap_err();
         assert_eq!(e.expected(), "a value at most 5000 (the field's max)");
     }
 
@@ -514,8 +533,11 @@ mod tests {
 
     #[test]
     fn max_is_checked_on_encode() {
-        let e = enc(&5001u16, F.width(4).max(5000)).unwrap_err();
+        // A width no type can fill is an error, not a panic or a key of another width.
+        assert!(enc(&5u64, F.with_width(50)).is_err());
+        assert!(enc(&-5i128, F.with_width(41)).is_err());
+        let e = enc(&5001u16, F.with_width(4).with_max(Some(5000))).unwrap_err();
         assert_eq!(e.kind(), &EncodeErrorKind::AboveMax { value: "5001".into(), max: 5000 });
-        assert!(enc(&-5001i16, F.width(5).max(5000)).is_ok(), "max bounds from above only");
+        assert!(enc(&-5001i16, F.with_width(5).with_max(Some(5000))).is_ok(), "max bounds from above only");
     }
 }

@@ -49,12 +49,7 @@ impl<'k, T: DecodeSegment<'k>> DecodeSegment<'k> for Option<T> {
                 cursor.skip_ascii_byte();
                 T::decode_segment(cursor, field).map(Some)
             }
-            _ => Err(cursor.error_here(
-                DecodeErrorKind::BadTag,
-                Some(field.name()),
-                "`0` (None) or `1` (Some, then the value)",
-                1,
-            )),
+            _ => Err(cursor.error_here(field, DecodeErrorKind::BadTag, "`0` (None) or `1` (Some, then the value)", 1)),
         }
     }
 }
@@ -63,7 +58,7 @@ impl<'k, T: DecodeSegment<'k>> DecodeSegment<'k> for Option<T> {
 mod tests {
     use super::*;
 
-    const MID: Field = Field::new("K", "o", '#').width(3);
+    const MID: Field = Field::new("K", "o", '#').with_width(3);
 
     fn enc<T: KeySegment>(v: &T, f: Field) -> String {
         let mut s = String::new();
@@ -76,7 +71,7 @@ mod tests {
         assert_eq!(enc(&None::<u16>, MID), "0");
         assert_eq!(enc(&Some(7u16), MID), "1007");
         assert_eq!(enc(&Some(None::<u8>), MID), "10");
-        assert_eq!(enc(&Some("ab".to_owned()), MID.last()), "1ab");
+        assert_eq!(enc(&Some("ab".to_owned()), MID.with_last(true)), "1ab");
         let mut c = Cursor::new("1007#", "K");
         assert_eq!(Option::<u16>::decode_segment(&mut c, &MID).unwrap(), Some(7));
         assert_eq!(c.rest(), "#");

@@ -24,13 +24,11 @@ pub enum Width {
     Variable,
 }
 
-/// Everything a segment needs to know about the field it encodes, built by the derive as a constant.
+/// The field a segment is written in: its name, the key's separator, and the attributes the
+/// derive read (`width`, `desc`, `max`), as the segment encoders and decoders see them.
 ///
-/// ```
-/// use sortkey_core::Field;
-/// const SCORE: Field = Field::new("RankKey", "score", '#').width(10).desc();
-/// assert_eq!(SCORE.name(), "score");
-/// ```
+/// The derive builds one per field as a constant; code outside the crate only reads it, in a
+/// [`KeySegment`] or [`DecodeSegment`] impl of its own (see the example there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Field {
     key: &'static str,
@@ -46,57 +44,55 @@ pub struct Field {
 impl Field {
     /// A field named `name` of the key type `key`, whose segments are joined by `separator`
     /// (an ASCII character; anything else is replaced by `#`, the derive rejects it earlier).
-    pub const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
+    pub(crate) const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
         let separator = separator_byte(separator);
         Field { key, name, separator, width: 0, desc: false, max: None, last: false, time: TimeFormat::DEFAULT }
     }
 
-    /// Sets how a timestamp segment is written (`#[key(unit = "ms")]`, `#[key(format = "rfc3339")]`);
-    /// other segment types ignore it. Unix seconds unless set.
-    pub const fn time(mut self, time: TimeFormat) -> Self {
+    /// Sets how a timestamp segment is written; other segment types ignore it.
+    pub(crate) const fn with_time(mut self, time: TimeFormat) -> Self {
         self.time = time;
         self
     }
 
     /// The same field, last segment of the key or not: a nested key's last field is the last
     /// segment of the outer key only when the nested key is.
-    pub const fn with_last(mut self, last: bool) -> Self {
+    pub(crate) const fn with_last(mut self, last: bool) -> Self {
         self.last = last;
         self
     }
 
-    /// How a timestamp segment is written.
-    pub const fn get_time(&self) -> TimeFormat {
-        self.time
-    }
-
-    /// The precision of a timestamp segment.
-    pub const fn time_unit(&self) -> TimeUnit {
-        self.time.unit()
-    }
-
     /// Sets the width in characters of a digit segment.
-    pub const fn width(mut self, width: u32) -> Self {
+    pub(crate) const fn with_width(mut self, width: u32) -> Self {
         self.width = width;
         self
     }
 
     /// Reverses the order of the field (nines' complement).
-    pub const fn desc(mut self) -> Self {
-        self.desc = true;
+    pub(crate) const fn with_desc(mut self, desc: bool) -> Self {
+        self.desc = desc;
         self
     }
 
     /// Narrows the field's domain: values above `max` are an error.
-    pub const fn max(mut self, max: u128) -> Self {
-        self.max = Some(max);
+    pub(crate) const fn with_max(mut self, max: Option<u128>) -> Self {
+        self.max = max;
         self
     }
 
-    /// Marks the field as the key's last segment, where text may contain any character.
-    pub const fn last(mut self) -> Self {
-        self.last = true;
-        self
+    /// How a timestamp segment is written.
+    pub(crate) const fn time_format(&self) -> TimeFormat {
+        self.time
+    }
+
+    /// The precision of a timestamp segment.
+    pub(crate) const fn time_unit(&self) -> TimeUnit {
+        self.time.unit()
+    }
+
+    /// The separator as a byte (always ASCII).
+    pub(crate) const fn sep_byte(&self) -> u8 {
+        self.separator
     }
 
     /// The key type's name.
@@ -109,32 +105,39 @@ impl Field {
         self.name
     }
 
-    /// The separator byte.
-    pub const fn separator(&self) -> u8 {
-        self.separator
+    /// The character between the key's segments, always ASCII punctuation.
+    ///
+    /// A segment whose encodings differ in length and that is not the key's last must contain
+    /// only characters greater than it, or the key would not sort in field order.
+    pub const fn separator(&self) -> char {
+        self.separator as char
     }
 
-    /// The width of a digit segment (0 where it does not apply).
-    pub const fn get_width(&self) -> u32 {
+    /// The field's `#[key(width = N)]`, or its type's default width, for types whose
+    /// [`KeySegment::WIDTH`] is [`Width::Digits`]; the fixed width for [`Width::Fixed`]; 0 for
+    /// text.
+    pub const fn width(&self) -> u32 {
         self.width
     }
 
-    /// Whether the field is descending.
+    /// Whether the field is `#[key(desc)]`: its encodings must sort in reverse order. Only types
+    /// whose [`KeySegment::REVERSIBLE`] is `true` are given such a field.
     pub const fn is_desc(&self) -> bool {
         self.desc
     }
 
-    /// The field's `max`, if any.
-    pub const fn get_max(&self) -> Option<u128> {
+    /// The field's `#[key(max = N)]`, if any; only given to types with a
+    /// [`KeySegment::MAX_VALUE`].
+    pub const fn max(&self) -> Option<u128> {
         self.max
     }
 
-    /// Whether the field is the last segment of the key.
+    /// Whether the field is the key's last segment, where text may contain any character.
     pub const fn is_last(&self) -> bool {
         self.last
     }
 
-    /// An [`EncodeError`] in this field.
+    /// An [`EncodeError`] in this field, of the given kind.
     #[cold]
     pub fn encode_error(&self, kind: EncodeErrorKind) -> EncodeError {
         EncodeError::new(self.key, self.name, kind)
@@ -148,10 +151,76 @@ pub(crate) const fn separator_byte(separator: char) -> u8 {
 
 /// A type that can be one segment of a sort key.
 ///
-/// Implemented for the integers, `bool`, `char`, `String`, `&str` and `Cow<str>`. The
-/// associated constants tell the derive what the type allows, so that a bad schema
-/// (`desc` on text, a width the type cannot fill) is rejected at compile time, for type
-/// aliases and user types as well.
+/// Implemented for the integers, `bool`, `char`, `String`, `&str`, `Cow<str>`, `SystemTime`,
+/// `Option<T>` of a segment, every `#[derive(SortKey)]` key and `#[derive(KeySegment)]` enum,
+/// and with the crate's features the `chrono`, `time`, `uuid` and `ulid` types. The associated
+/// constants tell the derive what the type allows, so that a bad schema (`desc` on text, a
+/// width the type cannot fill) is rejected at compile time, for type aliases and user types as
+/// well.
+///
+/// # Your own segment type
+///
+/// Implement `encode_segment` here and `decode_segment` in [`DecodeSegment`]; the constants
+/// have defaults (text of any length, no `desc`, no `max`). What an implementation must hold,
+/// for the key to sort by its fields and decode back:
+///
+/// - byte order of the encodings is the order of the values;
+/// - every string `encode_segment` writes is read back by `decode_segment` as the same value,
+///   and `decode_segment` accepts nothing else (no second spelling of a value);
+/// - an encoding whose length varies, in a field that is not the key's last
+///   ([`Field::is_last`]), contains only characters greater than [`Field::separator`];
+/// - with `WIDTH = Width::Fixed(n)`, every encoding is exactly `n` ASCII bytes.
+///
+/// Errors are made from the [`Field`] and the [`Cursor`] they are about, so they name the key
+/// and the field; bad input is an error, never a panic.
+///
+/// ```
+/// use sortkey_core::{
+///     Cursor, DecodeError, DecodeErrorKind, DecodeSegment, EncodeError, EncodeErrorKind, Field,
+///     KeySegment, SortKey, Width,
+/// };
+///
+/// /// An ISO 3166 country code: two upper-case ASCII letters.
+/// #[derive(Debug, Clone, Copy, PartialEq)]
+/// struct Country([u8; 2]);
+///
+/// impl KeySegment for Country {
+///     const WIDTH: Width = Width::Fixed(2);
+///
+///     fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError> {
+///         if !self.0.iter().all(u8::is_ascii_uppercase) {
+///             let reason = format!("expected two upper-case letters, found {:?}", self.0);
+///             return Err(field.encode_error(EncodeErrorKind::Invalid { reason: reason.into() }));
+///         }
+///         out.extend(self.0.iter().map(|&b| char::from(b)));
+///         Ok(())
+///     }
+/// }
+///
+/// impl<'k> DecodeSegment<'k> for Country {
+///     fn decode_segment(cursor: &mut Cursor<'k>, field: &Field) -> Result<Self, DecodeError> {
+///         let start = cursor.position();
+///         let text = cursor.take_ascii(2, field, "two upper-case letters")?;
+///         match *text.as_bytes() {
+///             [a, b] if a.is_ascii_uppercase() && b.is_ascii_uppercase() => Ok(Country([a, b])),
+///             _ => Err(cursor.error_at(start, field, DecodeErrorKind::InvalidText, "two upper-case letters", format!("{text:?}"))),
+///         }
+///     }
+/// }
+///
+/// #[derive(SortKey, Debug, PartialEq)]
+/// struct Store {
+///     country: Country,
+///     #[key(width = 4)]
+///     number: u16,
+/// }
+///
+/// let k = Store { country: Country(*b"DE"), number: 42 };
+/// assert_eq!(k.encode().unwrap(), "DE#0042");
+/// assert_eq!(Store::decode("DE#0042").unwrap(), k);
+/// assert_eq!(Store::decode("de#0042").unwrap_err().kind(), DecodeErrorKind::InvalidText);
+/// assert!(Store { country: Country(*b"d1"), number: 1 }.encode().is_err());
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a segment of a sort key",
     label = "this field's type does not implement `KeySegment`",
@@ -161,23 +230,28 @@ pub(crate) const fn separator_byte(separator: char) -> u8 {
             implement `sortkey_core::KeySegment` and `DecodeSegment`"
 )]
 pub trait KeySegment {
-    /// How many characters the segment takes.
-    const WIDTH: Width;
-    /// Whether `#[key(desc)]` can reverse the type's order.
-    const REVERSIBLE: bool;
-    /// The largest value, for types that accept `#[key(max = N)]`.
-    const MAX_VALUE: Option<u128>;
+    /// How many characters the segment takes: [`Width::Variable`] by default.
+    const WIDTH: Width = Width::Variable;
+    /// Whether `#[key(desc)]` can reverse the type's order; `false` by default. A type that
+    /// says `true` must write encodings in reverse order when [`Field::is_desc`] is set.
+    const REVERSIBLE: bool = false;
+    /// The largest value, for types that accept `#[key(max = N)]` (and then must refuse values
+    /// above [`Field::max`]); `None` by default.
+    const MAX_VALUE: Option<u128> = None;
     /// For a type whose encodings have different lengths and are checked at compile time
     /// (unit enums: the names), the least byte any encoding contains. A field of such a type
     /// that is not the key's last must have it greater than the separator, or the derive
     /// rejects the key. `None` (the default) for fixed widths and for text, which is checked
     /// when it is encoded.
+    #[doc(hidden)]
     const LEAST_BYTE: Option<u8> = None;
     /// `Some(separator)` for a key type (`#[derive(SortKey)]`) used as a segment of another
     /// key, which must use the same separator; `None` (the default) for every other type.
+    #[doc(hidden)]
     const NESTED_SEPARATOR: Option<char> = None;
     /// Whether the type is a timestamp, which takes `#[key(unit = "...")]` and
     /// `#[key(format = "rfc3339")]`. `false` by default.
+    #[doc(hidden)]
     const TIMESTAMP: bool = false;
     /// Whether encodings of the type differ in length even when [`WIDTH`](Self::WIDTH) is not
     /// [`Width::Variable`] (`Option<u32>`: `0` or `1` and 10 digits). By default exactly when
@@ -217,7 +291,7 @@ pub struct Cursor<'k> {
 
 impl<'k> Cursor<'k> {
     /// A cursor at the start of `key`, decoding a key of type `key_name`.
-    pub fn new(key: &'k str, key_name: &'static str) -> Self {
+    pub(crate) fn new(key: &'k str, key_name: &'static str) -> Self {
         Cursor { key, pos: 0, key_name }
     }
 
@@ -232,7 +306,7 @@ impl<'k> Cursor<'k> {
     }
 
     /// The whole key.
-    pub fn key(&self) -> &'k str {
+    pub(crate) fn key(&self) -> &'k str {
         self.key
     }
 
@@ -263,10 +337,10 @@ impl<'k> Cursor<'k> {
         let kind = match rest.get(run) {
             _ if run >= n => DecodeErrorKind::NotADigit,
             None => DecodeErrorKind::WrongWidth,
-            Some(&b) if b == field.separator() => DecodeErrorKind::WrongWidth,
+            Some(&b) if b == field.sep_byte() => DecodeErrorKind::WrongWidth,
             Some(_) => DecodeErrorKind::NotADigit,
         };
-        self.error_here(kind, Some(field.name()), format!("{n} ASCII digits"), n)
+        self.error_here(field, kind, format!("{n} ASCII digits"), n)
     }
 
     /// Moves past one byte the caller saw is ASCII.
@@ -283,21 +357,30 @@ impl<'k> Cursor<'k> {
                 self.pos += n;
                 Ok(run)
             }
-            _ => Err(self.error_here(DecodeErrorKind::InvalidText, Some(field.name()), expected, n)),
+            _ => Err(self.error_here(field, DecodeErrorKind::InvalidText, expected, n)),
         }
     }
 
     /// Takes the rest of the key.
-    pub fn take_rest(&mut self) -> &'k str {
+    pub(crate) fn take_rest(&mut self) -> &'k str {
         let rest = self.rest();
         self.pos = self.key.len();
         rest
     }
 
-    /// Takes the run of bytes greater than `separator` (the alphabet of a non-final text segment).
+    /// Takes the text of the field's segment: the rest of the key for the last field; otherwise
+    /// the run of characters greater than the separator (the alphabet of a non-final text
+    /// segment), which must end at the separator or the end of the key.
+    #[inline]
+    pub fn take_text(&mut self, field: &Field) -> Result<&'k str, DecodeError> {
+        if field.is_last() { Ok(self.take_rest()) } else { self.take_text_before(field) }
+    }
+
+    /// Takes the run of bytes greater than the field's separator (the alphabet of a non-final text segment).
     ///
     /// Fails if the run ends at a byte that is neither the separator nor the end of the key.
-    pub fn take_text_before(&mut self, separator: u8, field: &Field) -> Result<&'k str, DecodeError> {
+    pub(crate) fn take_text_before(&mut self, field: &Field) -> Result<&'k str, DecodeError> {
+        let separator = field.sep_byte();
         let rest = self.rest();
         let end = rest.bytes().position(|b| b <= separator).unwrap_or(rest.len());
         if end < rest.len() && rest.as_bytes()[end] != separator {
@@ -311,7 +394,8 @@ impl<'k> Cursor<'k> {
                 format!("{ch:?} (U+{:04X})", ch as u32),
             ));
         }
-        // Every byte before `end` is > an ASCII separator, so `end` is a char boundary.
+        // Every byte before `end` is > an ASCII separator (a `Field` holds no other), so `end` is
+        // a char boundary.
         self.pos += end;
         Ok(&rest[..end])
     }
@@ -319,7 +403,7 @@ impl<'k> Cursor<'k> {
     /// Expects `literal` at the cursor and moves past it; the error is of `kind` and says
     /// `what` the literal is.
     #[inline]
-    pub fn expect(
+    pub(crate) fn expect(
         &mut self,
         literal: &str,
         kind: DecodeErrorKind,
@@ -345,33 +429,50 @@ impl<'k> Cursor<'k> {
         field: Option<&'static str>,
         what: &str,
     ) -> DecodeError {
-        self.error_here(kind, field, format!("{what} {literal:?}"), literal.chars().count())
+        self.error(self.pos, field, kind, format!("{what} {literal:?}"), describe(self.rest(), literal.chars().count()))
     }
 
     /// Expects the end of the key.
-    pub fn expect_end(&self) -> Result<(), DecodeError> {
-        if self.is_at_end() {
-            Ok(())
-        } else {
-            Err(self.error_here(DecodeErrorKind::TrailingInput, None, "end of key", 16))
-        }
+    pub(crate) fn expect_end(&self) -> Result<(), DecodeError> {
+        if self.is_at_end() { Ok(()) } else { Err(self.trailing_input()) }
     }
 
-    /// An error at the cursor, showing up to `show` characters of what is there.
+    #[cold]
+    #[inline(never)]
+    fn trailing_input(&self) -> DecodeError {
+        self.error(self.pos, None, DecodeErrorKind::TrailingInput, "end of key", describe(self.rest(), 16))
+    }
+
+    /// An error in `field` at the cursor, saying what was `expected` and showing up to `show`
+    /// characters of what is there.
     #[cold]
     pub fn error_here(
         &self,
+        field: &Field,
         kind: DecodeErrorKind,
-        field: Option<&'static str>,
         expected: impl Into<std::borrow::Cow<'static, str>>,
         show: usize,
     ) -> DecodeError {
-        DecodeError::new(self.key_name, field, self.pos, kind, expected, describe(self.rest(), show))
+        self.error(self.pos, Some(field.name()), kind, expected, describe(self.rest(), show))
     }
 
-    /// An error at byte `offset` of the key.
+    /// An error in `field` at byte `offset` of the key (a [`position`](Self::position) taken
+    /// before reading), saying what was `expected` and what was `found`.
     #[cold]
     pub fn error_at(
+        &self,
+        offset: usize,
+        field: &Field,
+        kind: DecodeErrorKind,
+        expected: impl Into<std::borrow::Cow<'static, str>>,
+        found: impl Into<String>,
+    ) -> DecodeError {
+        self.error(offset, Some(field.name()), kind, expected, found)
+    }
+
+    /// An error at `offset`, in a field or (`None`) in the key's own parts.
+    #[cold]
+    pub(crate) fn error(
         &self,
         offset: usize,
         field: Option<&'static str>,
@@ -433,12 +534,12 @@ mod tests {
     #[test]
     fn take_text_before_stops_at_separator_and_rejects_low_chars() {
         let mut c = Cursor::new("ab#c", "K");
-        assert_eq!(c.take_text_before(b'#', &F).unwrap(), "ab");
+        assert_eq!(c.take_text_before(&F).unwrap(), "ab");
         assert_eq!(c.position(), 2);
         let mut c = Cursor::new("a b#c", "K");
-        let e = c.take_text_before(b'#', &F).unwrap_err();
+        let e = c.take_text_before(&F).unwrap_err();
         assert_eq!((e.offset(), e.found()), (1, "' ' (U+0020)"));
         let mut c = Cursor::new("é", "K");
-        assert_eq!(c.take_text_before(b'#', &F).unwrap(), "é");
+        assert_eq!(c.take_text_before(&F).unwrap(), "é");
     }
 }

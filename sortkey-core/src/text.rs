@@ -14,7 +14,7 @@ use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
 #[inline]
 pub(crate) fn encode_text(text: &str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
     if !field.is_last() {
-        let sep = field.separator();
+        let sep = field.sep_byte();
         if let Some(offset) = text.bytes().position(|b| b <= sep) {
             let ch = text[offset..].chars().next().unwrap_or('\0');
             return Err(field.encode_error(EncodeErrorKind::ForbiddenChar { ch, offset, separator: sep as char }));
@@ -27,7 +27,7 @@ pub(crate) fn encode_text(text: &str, field: &Field, out: &mut String) -> Result
 /// Reads a text segment: up to the separator when it is not the last, the rest otherwise.
 #[inline]
 pub(crate) fn decode_text<'k>(cursor: &mut Cursor<'k>, field: &Field) -> Result<&'k str, DecodeError> {
-    if field.is_last() { Ok(cursor.take_rest()) } else { cursor.take_text_before(field.separator(), field) }
+    cursor.take_text(field)
 }
 
 impl KeySegment for str {
@@ -123,13 +123,7 @@ impl<'k> DecodeSegment<'k> for char {
             (Some(c), None) => Ok(c),
             _ => {
                 let found = if text.is_empty() { "nothing".to_owned() } else { format!("{text:?}") };
-                Err(cursor.error_at(
-                    start,
-                    Some(field.name()),
-                    DecodeErrorKind::InvalidText,
-                    "exactly one character",
-                    found,
-                ))
+                Err(cursor.error_at(start, field, DecodeErrorKind::InvalidText, "exactly one character", found))
             }
         }
     }
@@ -168,7 +162,7 @@ fn bad_bool(cursor: &Cursor<'_>, field: &Field) -> DecodeError {
         (_, Some(c)) => (cursor.position(), DecodeErrorKind::NotADigit, format!("{c:?}")),
         (_, None) => (cursor.position(), DecodeErrorKind::WrongWidth, "end of key".to_owned()),
     };
-    cursor.error_at(offset, Some(field.name()), kind, "`0` or `1`", found)
+    cursor.error_at(offset, field, kind, "`0` or `1`", found)
 }
 
 #[cfg(test)]
@@ -176,7 +170,7 @@ mod tests {
     use super::*;
 
     const MID: Field = Field::new("K", "name", '#');
-    const LAST: Field = MID.last();
+    const LAST: Field = MID.with_last(true);
 
     use crate::segment::testing::enc;
 
@@ -200,7 +194,7 @@ mod tests {
     #[test]
     fn bool_and_char() {
         assert_eq!(enc(&true, MID).unwrap(), "1");
-        assert_eq!(enc(&true, MID.desc()).unwrap(), "0");
+        assert_eq!(enc(&true, MID.with_desc(true)).unwrap(), "0");
         assert_eq!(enc(&'é', MID).unwrap(), "é");
         assert!(enc(&'#', MID).is_err());
         let mut c = Cursor::new("2", "K");

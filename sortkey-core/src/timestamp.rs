@@ -111,7 +111,7 @@ pub(crate) fn encode_time(nanos: i128, field: &Field, out: &mut String) -> Resul
     }
     let unit = field.time_unit();
     let v = n / unit.nanos();
-    match field.get_time() {
+    match field.time_format() {
         TimeFormat::Unix(_) => v.encode_segment(field, out),
         TimeFormat::Rfc3339(_) => {
             push_rfc3339(out, v * unit.nanos(), unit);
@@ -129,13 +129,13 @@ fn out_of_range(field: &Field, found: String) -> EncodeError {
 pub(crate) fn decode_time(cursor: &mut Cursor<'_>, field: &Field) -> Result<u128, DecodeError> {
     let start = cursor.position();
     let unit = field.time_unit();
-    let nanos = match field.get_time() {
+    let nanos = match field.time_format() {
         TimeFormat::Unix(_) => {
             let v = <u128 as DecodeSegment<'_>>::decode_segment(cursor, field)?;
             v.checked_mul(unit.nanos()).filter(|&n| n <= MAX_NANOS)
         }
         TimeFormat::Rfc3339(_) => {
-            let width = field.get_width() as usize;
+            let width = field.width() as usize;
             let text = cursor.take_ascii(width, field, "RFC 3339 UTC text such as 2024-06-23T00:00:00Z")?;
             Some(parse_rfc3339(text, unit).ok_or_else(|| bad_rfc3339(cursor, start, field, text))?)
         }
@@ -143,7 +143,7 @@ pub(crate) fn decode_time(cursor: &mut Cursor<'_>, field: &Field) -> Result<u128
     nanos.ok_or_else(|| {
         let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
         let expected = format!("{RANGE} in unit {:?}", unit.name());
-        cursor.error_at(start, Some(field.name()), DecodeErrorKind::OutOfRange, expected, found)
+        cursor.error_at(start, field, DecodeErrorKind::OutOfRange, expected, found)
     })
 }
 
@@ -153,7 +153,7 @@ fn bad_rfc3339(cursor: &Cursor<'_>, start: usize, field: &Field, text: &str) -> 
         0 => "RFC 3339 UTC text YYYY-MM-DDTHH:MM:SSZ with a valid date and time".to_owned(),
         d => format!("RFC 3339 UTC text YYYY-MM-DDTHH:MM:SS.{}Z with a valid date and time", "f".repeat(d as usize)),
     };
-    cursor.error_at(start, Some(field.name()), DecodeErrorKind::InvalidText, expected, format!("{text:?}"))
+    cursor.error_at(start, field, DecodeErrorKind::InvalidText, expected, format!("{text:?}"))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
@@ -264,7 +264,7 @@ macro_rules! timestamp_segment {
                 value.ok_or_else(|| {
                     let found = format!("{:?}", &cursor.key()[start..cursor.position()]);
                     let expected = concat!("an instant that `", stringify!($ty), "` can represent on this platform");
-                    cursor.error_at(start, Some(field.name()), DecodeErrorKind::OutOfRange, expected, found)
+                    cursor.error_at(start, field, DecodeErrorKind::OutOfRange, expected, found)
                 })
             }
         }
@@ -317,7 +317,7 @@ timestamp_segment!(
 mod tests {
     use super::*;
 
-    const F: Field = Field::new("K", "at", '#').width(12);
+    const F: Field = Field::new("K", "at", '#').with_width(12);
 
     use crate::segment::testing::{dec, enc};
 
@@ -338,11 +338,11 @@ mod tests {
     #[test]
     fn unix_seconds_pad_and_truncate() {
         assert_eq!(enc(&at(1_719_100_800, 999_999_999), F).unwrap(), "001719100800");
-        let ms = F.width(15).time(TimeFormat::Unix(TimeUnit::Millis));
+        let ms = F.with_width(15).with_time(TimeFormat::Unix(TimeUnit::Millis));
         assert_eq!(enc(&at(1_719_100_800, 123_456_789), ms).unwrap(), "001719100800123");
         assert_eq!(dec::<SystemTime>("001719100800123", ms).unwrap(), at(1_719_100_800, 123_000_000));
-        assert_eq!(enc(&at(5, 0), F.desc()).unwrap(), "999999999994");
-        assert_eq!(dec::<SystemTime>("999999999994", F.desc()).unwrap(), at(5, 0));
+        assert_eq!(enc(&at(5, 0), F.with_desc(true)).unwrap(), "999999999994");
+        assert_eq!(dec::<SystemTime>("999999999994", F.with_desc(true)).unwrap(), at(5, 0));
     }
 
     #[test]
@@ -351,16 +351,16 @@ mod tests {
         let e = enc(&before, F).unwrap_err();
         assert!(e.to_string().contains("1ns before 1970-01-01T00:00:00Z"), "{e}");
         assert!(enc(&at(253_402_300_799, 999_999_999), F).is_ok());
-        assert!(enc(&at(253_402_300_800, 0), F.width(13)).is_err());
-        assert!(dec::<SystemTime>("0253402300800", F.width(13)).is_err());
-        assert!(dec::<SystemTime>("0253402300799", F.width(13)).is_ok());
+        assert!(enc(&at(253_402_300_800, 0), F.with_width(13)).is_err());
+        assert!(dec::<SystemTime>("0253402300800", F.with_width(13)).is_err());
+        assert!(dec::<SystemTime>("0253402300799", F.with_width(13)).is_ok());
     }
 
     #[test]
     fn rfc3339_is_fixed_width_utc() {
-        let f = F.time(TimeFormat::Rfc3339(TimeUnit::Seconds)).width(20);
+        let f = F.with_time(TimeFormat::Rfc3339(TimeUnit::Seconds)).with_width(20);
         assert_eq!(enc(&at(1_719_100_800, 5), f).unwrap(), "2024-06-23T00:00:00Z");
-        let ns = F.time(TimeFormat::Rfc3339(TimeUnit::Nanos)).width(30);
+        let ns = F.with_time(TimeFormat::Rfc3339(TimeUnit::Nanos)).with_width(30);
         assert_eq!(enc(&at(0, 5), ns).unwrap(), "1970-01-01T00:00:00.000000005Z");
         assert_eq!(enc(&at(253_402_300_799, 999_999_999), ns).unwrap(), "9999-12-31T23:59:59.999999999Z");
         assert_eq!(dec::<SystemTime>("2024-02-29T23:59:59Z", f).unwrap(), at(1_709_251_199, 0));

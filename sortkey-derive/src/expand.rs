@@ -10,7 +10,8 @@ use crate::valid::{Field, Key, Time};
 
 /// All the generated items, inside one anonymous `const` that names the runtime `_sortkey`.
 pub(crate) fn derive(key: &Key) -> TokenStream {
-    let krate = &key.krate;
+    let private = crate::runtime::private(&key.krate);
+    let fields = impl_fields(key);
     let sort_key = impl_sort_key(key);
     let decode_key = impl_decode_key(key);
     let from_str = impl_from_str(key);
@@ -24,7 +25,8 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
         #[doc(hidden)]
         #[allow(unused_qualifications, non_local_definitions, clippy::all)]
         const _: () = {
-            use #krate as _sortkey;
+            use #private as _sortkey;
+            #fields
             #checks
             #sort_key
             #decode_key
@@ -45,28 +47,47 @@ fn name(key: &Key) -> String {
     key.ident.to_string()
 }
 
-/// `Field::new(..)` for field `i`, with the width resolved against the type's default.
+/// The spec of field `i`, with the width resolved against the type's default.
 fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
     let ty = &field.ty;
     let (key_name, field_name, sep) = (name(key), field.ident.to_string(), key.separator);
     let given = match field.width {
-        Some((w, _)) => quote!(_sortkey::__private::Option::Some(#w)),
-        None => quote!(_sortkey::__private::Option::None),
+        Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
+        None => quote!(_sortkey::Option::None),
     };
-    let desc = field.desc.map(|_| quote!(.desc()));
-    let max = field.max.map(|(m, _)| quote!(.max(#m)));
-    let last = (i + 1 == key.fields.len()).then(|| quote!(.last()));
+    let desc = field.desc.is_some();
+    let max = match field.max {
+        Some((m, _)) => quote!(_sortkey::Option::Some(#m)),
+        None => quote!(_sortkey::Option::None),
+    };
+    let last = i + 1 == key.fields.len();
     let (given, time) = match field.time {
         Some((time, _)) => {
             let format = time_format(time);
-            (quote!(_sortkey::__private::time_width(#given, #format)), Some(quote!(.time(#format))))
+            (quote!(_sortkey::time_width(#given, #format)), format)
         }
-        None => (given, None),
+        None => (given, quote!(_sortkey::TimeFormat::DEFAULT)),
     };
     quote_spanned! {ty.span()=>
-        _sortkey::Field::new(#key_name, #field_name, #sep)
-            .width(_sortkey::__private::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given))
-            #desc #max #last #time
+        _sortkey::field(
+            #key_name, #field_name, #sep,
+            _sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given),
+            #desc, #max, #last, #time,
+        )
+    }
+}
+
+/// The fields' specs, as a private constant of the key type that only its generated impls see.
+fn impl_fields(key: &Key) -> TokenStream {
+    let ident = &key.ident;
+    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let specs = key.fields.iter().enumerate().map(|(i, f)| field_spec(key, i, f));
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[#(#specs),*];
+        }
     }
 }
 
@@ -86,12 +107,12 @@ fn time_format(time: Time) -> TokenStream {
 fn encoded_len(key: &Key) -> TokenStream {
     let segments = key.fields.len() + usize::from(key.prefix.is_some());
     let fixed = key.prefix.as_ref().map_or(0, String::len) + segments.saturating_sub(1);
-    key.fields.iter().enumerate().fold(quote!(_sortkey::__private::Option::Some(#fixed)), |acc, (i, field)| {
+    key.fields.iter().enumerate().fold(quote!(_sortkey::Option::Some(#fixed)), |acc, (i, field)| {
         let ty = &field.ty;
         quote! {
-            _sortkey::__private::add_len(#acc, _sortkey::__private::segment_len_of(
+            _sortkey::add_len(#acc, _sortkey::segment_len_of(
                 <#ty as _sortkey::KeySegment>::WIDTH,
-                <Self as _sortkey::SortKey>::FIELDS[#i].get_width(),
+                Self::__SORTKEY_FIELDS[#i].width(),
                 <#ty as _sortkey::KeySegment>::VARIABLE_LEN,
             ))
         }
@@ -113,31 +134,29 @@ fn impl_sort_key(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let specs = key.fields.iter().enumerate().map(|(i, f)| field_spec(key, i, f));
     let len = encoded_len(key);
     let (key_name, max_len, sep) = (name(key), key.max_len, key.separator);
     let prefix = match &key.prefix {
-        Some(p) => quote!(_sortkey::__private::Option::Some(#p)),
-        None => quote!(_sortkey::__private::Option::None),
+        Some(p) => quote!(_sortkey::Option::Some(#p)),
+        None => quote!(_sortkey::Option::None),
     };
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
-            const PREFIX: _sortkey::__private::Option<&'static ::core::primitive::str> = #prefix;
+            const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = #prefix;
             const SEPARATOR: ::core::primitive::char = #sep;
-            const FIELDS: &'static [_sortkey::Field] = &[#(#specs),*];
-            const ENCODED_LEN: _sortkey::__private::Option<::core::primitive::usize> = #len;
+            const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = #len;
             const MAX_LEN: ::core::primitive::usize = #max_len;
 
             #[inline]
             fn encode_into(
                 &self,
-                __out: &mut _sortkey::__private::String,
-            ) -> _sortkey::__private::Result<(), _sortkey::EncodeError> {
+                __out: &mut _sortkey::String,
+            ) -> _sortkey::Result<(), _sortkey::EncodeError> {
                 // The body is the key's `KeySegment` impl (see nested.rs); this adds the
                 // whole-key rules.
-                _sortkey::__private::encode_key(__out, #key_name, #max_len, |__out| {
-                    <Self as _sortkey::KeySegment>::encode_segment(self, &_sortkey::__private::WHOLE_KEY, __out)
+                _sortkey::encode_key(__out, #key_name, #max_len, |__out| {
+                    <Self as _sortkey::KeySegment>::encode_segment(self, &_sortkey::WHOLE_KEY, __out)
                 })
             }
         }
@@ -161,11 +180,11 @@ pub(crate) fn encode_body(key: &Key) -> TokenStream {
     quote!(#prefix #(#fields)*)
 }
 
-/// `FIELDS[i]`; the last field is as last as the field `__segment` the key is written in
+/// The spec of field `i`; the last field is as last as the field `__segment` the key is written in
 /// (`WHOLE_KEY` for a key on its own).
 fn field_ref(key: &Key, i: usize) -> TokenStream {
-    let spec = quote!(<Self as _sortkey::SortKey>::FIELDS[#i]);
-    if i + 1 == key.fields.len() { quote!(#spec.with_last(__segment.is_last())) } else { spec }
+    let spec = quote!(Self::__SORTKEY_FIELDS[#i]);
+    if i + 1 == key.fields.len() { quote!(_sortkey::field_in(#spec, __segment)) } else { spec }
 }
 
 /// The lifetime decoded text borrows for: the struct's own, or a fresh `'__k`.
@@ -193,16 +212,16 @@ fn impl_decode_key(key: &Key) -> TokenStream {
         impl #impl_generics _sortkey::DecodeKey<#lt> for #ident #ty_generics #where_clause {
             fn decode_borrowed(
                 __key: &#lt ::core::primitive::str,
-            ) -> _sortkey::__private::Result<Self, _sortkey::DecodeError> {
+            ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
                 // The body is the key's `DecodeSegment` impl (see nested.rs); this adds the
                 // whole-key rules.
-                let mut __cursor = _sortkey::__private::decode_start(__key, #key_name, #max_len)?;
+                let mut __cursor = _sortkey::decode_start(__key, #key_name, #max_len)?;
                 let __value = <Self as _sortkey::DecodeSegment<#lt>>::decode_segment(
                     &mut __cursor,
-                    &_sortkey::__private::WHOLE_KEY,
+                    &_sortkey::WHOLE_KEY,
                 )?;
-                __cursor.expect_end()?;
-                _sortkey::__private::Result::Ok(__value)
+                _sortkey::expect_end(&__cursor)?;
+                _sortkey::Result::Ok(__value)
             }
         }
     }
@@ -210,14 +229,14 @@ fn impl_decode_key(key: &Key) -> TokenStream {
 
 /// Reads the prefix and the fields at `__cursor` into `__value`, stopping after the last one.
 pub(crate) fn decode_fields(key: &Key, lt: &Lifetime) -> TokenStream {
-    let prefix = prefix_literal(key).map(|p| quote!(_sortkey::__private::expect_prefix(__cursor, #p)?;));
+    let prefix = prefix_literal(key).map(|p| quote!(_sortkey::expect_prefix(__cursor, #p)?;));
     let sep = key.separator.to_string();
     let locals: Vec<Ident> = (0..key.fields.len()).map(|i| format_ident!("__field{}", i)).collect();
     let reads = key.fields.iter().zip(&locals).enumerate().map(|(i, (field, local))| {
         let ty = &field.ty;
         let after = (i + 1 < key.fields.len()).then(|| {
             quote! {
-                _sortkey::__private::expect_separator(__cursor, #sep, &<Self as _sortkey::SortKey>::FIELDS[#i])?;
+                _sortkey::expect_separator(__cursor, #sep, &Self::__SORTKEY_FIELDS[#i])?;
             }
         });
         let spec = field_ref(key, i);
@@ -230,7 +249,7 @@ pub(crate) fn decode_fields(key: &Key, lt: &Lifetime) -> TokenStream {
     quote! {
         #prefix
         #(#reads)*
-        let __value = _sortkey::__private::Result::Ok(Self { #(#idents: #locals),* });
+        let __value = _sortkey::Result::Ok(Self { #(#idents: #locals),* });
     }
 }
 
@@ -244,10 +263,10 @@ fn impl_from_str(key: &Key) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #[automatically_derived]
-        impl #impl_generics _sortkey::__private::FromStr for #ident #ty_generics #where_clause {
+        impl #impl_generics _sortkey::FromStr for #ident #ty_generics #where_clause {
             type Err = _sortkey::DecodeError;
 
-            fn from_str(__key: &::core::primitive::str) -> _sortkey::__private::Result<Self, Self::Err> {
+            fn from_str(__key: &::core::primitive::str) -> _sortkey::Result<Self, Self::Err> {
                 <Self as _sortkey::SortKey>::decode(__key)
             }
         }
@@ -295,7 +314,7 @@ fn type_name(ty: &Type) -> String {
 
 /// One `assert!` with the field's message, spanned on the attribute it is about.
 fn assert_at(span: Span, cond: TokenStream, message: String) -> TokenStream {
-    quote_spanned! {span=> _sortkey::__private::assert!(#cond, #message); }
+    quote_spanned! {span=> _sortkey::assert!(#cond, #message); }
 }
 
 fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
@@ -314,7 +333,7 @@ fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
             "field `{name}`: `width` does not apply to `{tyname}`, whose segments have a length of their own; \
              expected no width, found width = {w}"
         );
-        out.push(assert_at(span, quote!(_sortkey::__private::width_configurable(#seg::WIDTH)), msg));
+        out.push(assert_at(span, quote!(_sortkey::width_configurable(#seg::WIDTH)), msg));
         // Split so the message says which bound; both pass for types without a digit width.
         let msg = format!(
             "field `{name}`: width {w} is wider than `{tyname}` can fill; expected at most the digits of its \
@@ -333,14 +352,14 @@ fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
         let msg = format!("field `{name}`: `max` needs an integer type; found `{tyname}`, expected no max");
         out.push(assert_at(span, quote!(#seg::MAX_VALUE.is_some()), msg));
         let msg = format!("field `{name}`: max = {m} is larger than any `{tyname}`; expected at most `{tyname}::MAX`");
-        let cond = quote!(match #seg::MAX_VALUE { _sortkey::__private::Option::Some(__t) => #m <= __t, _ => true });
+        let cond = quote!(match #seg::MAX_VALUE { _sortkey::Option::Some(__t) => #m <= __t, _ => true });
         out.push(assert_at(span, cond, msg));
         // Only when the checks above pass, so that one mistake is one error.
         let digits = m.checked_ilog10().map_or(1, |d| d + 1);
         let (given, msg) = match field.width {
             // `valid.rs` already checked digits <= w, so only a sign position can make it fail.
             Some((w, _)) => (
-                quote!(_sortkey::__private::Option::Some(#w)),
+                quote!(_sortkey::Option::Some(#w)),
                 format!(
                     "field `{name}`: max = {m} needs {digits} digits, but width {w} of the signed `{tyname}` holds {} \
                      after the sign position; expected width = {} or a max of at most {}",
@@ -350,18 +369,18 @@ fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
                 ),
             ),
             None => (
-                quote!(_sortkey::__private::Option::None),
+                quote!(_sortkey::Option::None),
                 format!(
                     "field `{name}`: max = {m} needs {digits} digits, more than the default width of `{tyname}` holds; \
                      expected a `width` that holds it"
                 ),
             ),
         };
-        let resolved = quote!(_sortkey::__private::resolve_width(#seg::WIDTH, #given));
+        let resolved = quote!(_sortkey::resolve_width(#seg::WIDTH, #given));
         let cond = quote! {
-            !_sortkey::__private::max_in_type(#seg::MAX_VALUE, #m)
-                || !_sortkey::__private::width_in_range(#seg::WIDTH, #resolved)
-                || _sortkey::__private::max_fits_width(#seg::WIDTH, #resolved, #m)
+            !_sortkey::max_in_type(#seg::MAX_VALUE, #m)
+                || !_sortkey::width_in_range(#seg::WIDTH, #resolved)
+                || _sortkey::max_fits_width(#seg::WIDTH, #resolved, #m)
         };
         out.push(assert_at(span, cond, msg));
     }
@@ -382,7 +401,7 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
         "field `{name}`: the nested key `{tyname}` must use this key's separator {sep:?}; expected \
          `#[key(separator = {sep:?})]` on `{tyname}`, found another separator"
     );
-    let cond = quote!(_sortkey::__private::nested_separator_matches(#seg::NESTED_SEPARATOR, #sep));
+    let cond = quote!(_sortkey::nested_separator_matches(#seg::NESTED_SEPARATOR, #sep));
     if !builtin {
         out.push(assert_at(field.ty.span(), cond, msg));
     }
@@ -392,7 +411,7 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
              greater than the separator {sep:?}, but one of them (a variant name) contains a character at or below \
              it; expected other names (`#[key(rename = \"...\")]`) or this field last"
         );
-        let cond = quote!(_sortkey::__private::least_byte_fits(#seg::LEAST_BYTE, #sep));
+        let cond = quote!(_sortkey::least_byte_fits(#seg::LEAST_BYTE, #sep));
         out.push(assert_at(field.ty.span(), cond, msg));
     }
     if let Some((time, span)) = field.time {
@@ -434,7 +453,7 @@ fn length_check(key: &Key) -> TokenStream {
         key.ident, key.max_len
     );
     let cond = quote! {
-        _sortkey::__private::len_within(<#ty as _sortkey::SortKey>::ENCODED_LEN, <#ty as _sortkey::SortKey>::MAX_LEN)
+        _sortkey::len_within(<#ty as _sortkey::SortKey>::ENCODED_LEN, <#ty as _sortkey::SortKey>::MAX_LEN)
     };
     assert_at(key.ident.span(), cond, msg)
 }

@@ -25,16 +25,16 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
         }
     });
     let segment = segment_stubs(input);
+    let default_private = crate::runtime::private(&crate::runtime::default_crate());
     quote! {
         #errors
         #[allow(unused_qualifications)]
         const _: () = {
-            use ::sortkey_core as _sortkey;
+            use #default_private as _sortkey;
 
             impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
                 const PREFIX: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::None;
                 const SEPARATOR: ::core::primitive::char = '#';
-                const FIELDS: &'static [_sortkey::Field] = &[];
                 const ENCODED_LEN: ::core::option::Option<::core::primitive::usize> = ::core::option::Option::None;
                 const MAX_LEN: ::core::primitive::usize = 1024;
 

@@ -13,6 +13,7 @@ mod expand;
 mod fallback;
 mod nested;
 mod query;
+mod runtime;
 mod segment;
 mod valid;
 

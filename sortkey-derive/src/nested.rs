@@ -34,29 +34,29 @@ fn impl_key_segment(key: &Key) -> TokenStream {
             let ty = &f.ty;
             quote!(<#ty as _sortkey::KeySegment>::LEAST_BYTE)
         }
-        None => quote!(_sortkey::__private::Option::None),
+        None => quote!(_sortkey::Option::None),
     };
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::KeySegment for #ident #ty_generics #where_clause {
             const WIDTH: _sortkey::Width =
-                _sortkey::__private::nested_width(<Self as _sortkey::SortKey>::ENCODED_LEN);
+                _sortkey::nested_width(<Self as _sortkey::SortKey>::ENCODED_LEN);
             const REVERSIBLE: ::core::primitive::bool = false;
-            const MAX_VALUE: _sortkey::__private::Option<::core::primitive::u128> = _sortkey::__private::Option::None;
-            const LEAST_BYTE: _sortkey::__private::Option<::core::primitive::u8> = #least;
-            const NESTED_SEPARATOR: _sortkey::__private::Option<::core::primitive::char> =
-                _sortkey::__private::Option::Some(#sep);
+            const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
+            const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = #least;
+            const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> =
+                _sortkey::Option::Some(#sep);
 
             #[inline]
             fn encode_segment(
                 &self,
                 __segment: &_sortkey::Field,
-                __out: &mut _sortkey::__private::String,
-            ) -> _sortkey::__private::Result<(), _sortkey::EncodeError> {
+                __out: &mut _sortkey::String,
+            ) -> _sortkey::Result<(), _sortkey::EncodeError> {
                 let _ = __segment;
                 #run_checks
                 #body
-                _sortkey::__private::Result::Ok(())
+                _sortkey::Result::Ok(())
             }
         }
     }
@@ -77,7 +77,7 @@ fn impl_decode_segment(key: &Key) -> TokenStream {
             fn decode_segment(
                 __cursor: &mut _sortkey::Cursor<#lt>,
                 __segment: &_sortkey::Field,
-            ) -> _sortkey::__private::Result<Self, _sortkey::DecodeError> {
+            ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
                 let _ = __segment;
                 #run_checks
                 #reads

@@ -41,7 +41,7 @@ fn key_args(key: &Key) -> Vec<TokenStream> {
 
 /// The query struct, outside the anonymous `const` so that users can name it.
 pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
-    let (krate, ident, query) = (&key.krate, &key.ident, query_ident(key));
+    let (private, ident, query) = (crate::runtime::private(&key.krate), &key.ident, query_ident(key));
     let params = key.generics.params.iter();
     let where_clause = &key.generics.where_clause;
     let args = key_args(key);
@@ -57,7 +57,7 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
         #[doc = #doc]
         #[must_use = "a query does nothing until it ends with a condition"]
         #vis struct #query<#(#params,)* const __N: ::core::primitive::usize> #where_clause {
-            head: #krate::QueryHead,
+            head: #private::QueryHead,
             key: ::core::marker::PhantomData<fn() -> #ident<#(#args),*>>,
         }
     }
@@ -127,7 +127,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let args = key_args(key);
     let field = &key.fields[k];
     let next = k + 1;
-    let spec = quote!(&<#ident #ty_generics as _sortkey::SortKey>::FIELDS[#k]);
+    let spec = quote!(&<#ident #ty_generics>::__SORTKEY_FIELDS[#k]);
     let param = param_type(field);
     // The arguments carry the field's span too, so that a type error points at the field.
     let span = field.ty.span();
@@ -137,7 +137,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let (range_generics, range_bound) = sort_key_only(key);
     let [between, gt, gte, lt, lte, begins] =
         ["between", "gt", "gte", "lt", "lte", "begins_with"].map(|s| format_ident!("{}_{}", f, s));
-    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
+    let cond = quote!(_sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
     let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
         let c = format_ident!("{}", c);
         let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
@@ -199,7 +199,7 @@ fn sort_key_only(key: &Key) -> (Option<TokenStream>, Option<TokenStream>) {
     let span = key.max_len_span.unwrap_or_else(|| key.ident.span());
     let ident = &key.ident;
     let (_, ty_generics, _) = key.generics.split_for_impl();
-    let bound = quote_spanned!(span=> #ident #ty_generics: _sortkey::__private::SortKeyRange<'__q>);
+    let bound = quote_spanned!(span=> #ident #ty_generics: _sortkey::SortKeyRange<'__q>);
     (Some(quote!(<'__q>)), Some(quote!(where #bound)))
 }
 
@@ -216,7 +216,7 @@ fn last_stage(key: &Key) -> TokenStream {
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let args = key_args(key);
     let n = key.fields.len();
-    let cond = quote!(_sortkey::__private::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
+    let cond = quote!(_sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
     quote! {
         #[automatically_derived]
         impl #impl_generics #query<#(#args,)* #n> #where_clause {

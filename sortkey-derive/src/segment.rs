@@ -52,7 +52,7 @@ fn validate(input: &DeriveInput) -> darling::Result<Segment> {
         }
     }
     errors.finish()?;
-    let krate = parsed.krate.unwrap_or_else(|| syn::parse_quote!(::sortkey_core));
+    let krate = parsed.krate.unwrap_or_else(crate::runtime::default_crate);
     Ok(Segment { ident: parsed.ident, krate, variants: named })
 }
 
@@ -176,7 +176,7 @@ fn convert(ident: &str, case: Option<&str>) -> String {
 }
 
 fn expand(segment: &Segment) -> TokenStream {
-    let (ident, krate) = (&segment.ident, &segment.krate);
+    let (ident, private) = (&segment.ident, crate::runtime::private(&segment.krate));
     let variants: Vec<&Ident> = segment.variants.iter().map(|(v, _)| v).collect();
     let names: Vec<&str> = segment.variants.iter().map(|(_, n)| n.as_str()).collect();
     // `check_shape` saw at least one variant and `check_name` no empty name.
@@ -185,25 +185,25 @@ fn expand(segment: &Segment) -> TokenStream {
         #[doc(hidden)]
         #[allow(unused_qualifications, clippy::all)]
         const _: () = {
-            use #krate as _sortkey;
+            use #private as _sortkey;
 
             #[automatically_derived]
             impl _sortkey::KeySegment for #ident {
                 const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
                 const REVERSIBLE: ::core::primitive::bool = false;
-                const MAX_VALUE: _sortkey::__private::Option<::core::primitive::u128> =
-                    _sortkey::__private::Option::None;
-                const LEAST_BYTE: _sortkey::__private::Option<::core::primitive::u8> =
-                    _sortkey::__private::Option::Some(#least);
+                const MAX_VALUE: _sortkey::Option<::core::primitive::u128> =
+                    _sortkey::Option::None;
+                const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> =
+                    _sortkey::Option::Some(#least);
 
                 #[inline]
                 fn encode_segment(
                     &self,
                     __field: &_sortkey::Field,
-                    __out: &mut _sortkey::__private::String,
-                ) -> _sortkey::__private::Result<(), _sortkey::EncodeError> {
+                    __out: &mut _sortkey::String,
+                ) -> _sortkey::Result<(), _sortkey::EncodeError> {
                     let __name = match self { #(Self::#variants => #names,)* };
-                    _sortkey::__private::encode_name(__name, __field, __out)
+                    _sortkey::encode_name(__name, __field, __out)
                 }
             }
 
@@ -212,11 +212,11 @@ fn expand(segment: &Segment) -> TokenStream {
                 fn decode_segment(
                     __cursor: &mut _sortkey::Cursor<'__k>,
                     __field: &_sortkey::Field,
-                ) -> _sortkey::__private::Result<Self, _sortkey::DecodeError> {
-                    let (__start, __text) = _sortkey::__private::take_name(__cursor, __field)?;
+                ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+                    let (__start, __text) = _sortkey::take_name(__cursor, __field)?;
                     match __text {
-                        #(#names => _sortkey::__private::Result::Ok(Self::#variants),)*
-                        _ => _sortkey::__private::Result::Err(_sortkey::__private::unknown_name(
+                        #(#names => _sortkey::Result::Ok(Self::#variants),)*
+                        _ => _sortkey::Result::Err(_sortkey::unknown_name(
                             __cursor, __start, __field, &[#(#names),*], __text,
                         )),
                     }
@@ -230,11 +230,12 @@ fn expand(segment: &Segment) -> TokenStream {
 fn fallback(input: &DeriveInput, errors: darling::Error) -> TokenStream {
     let errors = errors.write_errors();
     let stubs = crate::fallback::segment_stubs(input);
+    let default_private = crate::runtime::private(&crate::runtime::default_crate());
     quote! {
         #errors
         #[allow(unused_qualifications)]
         const _: () = {
-            use ::sortkey_core as _sortkey;
+            use #default_private as _sortkey;
             #stubs
         };
     }

@@ -135,7 +135,7 @@ impl KeyInput {
             separator: self.separator.map_or('#', SpannedValue::into_inner),
             max_len_span: self.max_len.as_ref().map(SpannedValue::span),
             max_len: self.max_len.map_or(DEFAULT_MAX_LEN, SpannedValue::into_inner),
-            krate: self.krate.unwrap_or_else(|| syn::parse_quote!(::sortkey_core)),
+            krate: self.krate.unwrap_or_else(crate::runtime::default_crate),
             lifetime,
             fields: fields.into_iter().map(KeyField::into_field).collect(),
         }

@@ -7,10 +7,23 @@ use std::fmt::Debug;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use sortkey_core::{Comparison, KeyCondition, QueryError, QueryErrorKind, SortKey};
+use sortkey_core::{KeyCondition, QueryError, QueryErrorKind, SortKey};
 
 /// DynamoDB's limit on a sort key, and so on every value of a sort key condition, in bytes.
 pub const SORT_KEY_LIMIT: usize = 1024;
+
+/// The comparison of a range method: `f_lt`, `f_lte`, `f_gt`, `f_gte`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparison {
+    /// `f_lt`
+    Lt,
+    /// `f_lte`
+    Le,
+    /// `f_gt`
+    Gt,
+    /// `f_gte`
+    Ge,
+}
 
 /// How a query ends after fixing the first `k` fields.
 #[derive(Debug, Clone)]
@@ -130,7 +143,7 @@ pub fn check_law<T: LawKey>(call: &Call<T>, keys: &[T]) -> Result<(), TestCaseEr
 macro_rules! ends {
     ($q:expr, $c:expr, |$t:ident| $get:expr, [$lt:ident, $le:ident, $gt:ident, $ge:ident, $bt:ident] $(, $pre:ident)?) => {{
         use $crate::law::End;
-        use ::sortkey_core::Comparison;
+        use $crate::law::Comparison;
         let q = $q;
         match &$c.end {
             End::BeginsWith => q.begins_with(),
