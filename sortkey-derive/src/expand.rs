@@ -8,9 +8,9 @@ use syn::{GenericParam, Generics, Ident, Lifetime, LifetimeParam, Type};
 
 use crate::valid::{Field, Key, Time};
 
-/// All the generated items, inside one anonymous `const` that names the runtime `_sortkey`.
+/// All the generated items: the query struct, which users name, and everything else inside the
+/// one anonymous `const` that names the runtime `_sortkey`.
 pub(crate) fn derive(key: &Key) -> TokenStream {
-    let private = crate::runtime::private(&key.krate);
     let fields = impl_fields(key);
     let sort_key = impl_sort_key(key);
     let decode_key = impl_decode_key(key);
@@ -19,22 +19,9 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
     let nested = crate::nested::impls(key);
     let query_struct = crate::query::query_struct(key, &key.vis);
     let query_impls = crate::query::query_impls(key);
-    quote! {
-        #query_struct
-
-        #[doc(hidden)]
-        #[allow(unused_qualifications, non_local_definitions, clippy::all)]
-        const _: () = {
-            use #private as _sortkey;
-            #fields
-            #checks
-            #sort_key
-            #decode_key
-            #from_str
-            #nested
-            #query_impls
-        };
-    }
+    let items = quote!(#fields #checks #sort_key #decode_key #from_str #nested #query_impls);
+    let wrapped = crate::runtime::wrap_in_const(&key.krate, items);
+    quote!(#query_struct #wrapped)
 }
 
 /// The literal the key starts with: the prefix and, when fields follow, a separator.
@@ -78,7 +65,7 @@ fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
 }
 
 /// The fields' specs, as a private constant of the key type that only its generated impls see.
-fn impl_fields(key: &Key) -> TokenStream {
+pub(crate) fn impl_fields(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();

@@ -1,12 +1,24 @@
-//! What the derive emits when the input is wrong: the errors, and a stub impl so that uses of
-//! the type do not add errors of their own.
+//! What the derive emits when the input is wrong: the errors, and stub impls (and, for a struct
+//! with named fields, the query builder) so that uses of the type add no errors of their own.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
+use crate::valid::{DEFAULT_MAX_LEN, DEFAULT_SEPARATOR, Key};
+
 pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream {
     let errors = errors.write_errors();
+    let krate = crate::runtime::crate_path(&input.attrs);
+    let stubs = key_stubs(input);
+    let segment = segment_stubs(input);
+    let (query_struct, query_impls) = query(input);
+    let wrapped = crate::runtime::wrap_in_const(&krate, quote!(#stubs #segment #query_impls));
+    quote!(#errors #query_struct #wrapped)
+}
+
+/// Stub `SortKey`, `DecodeKey` and `FromStr` impls.
+fn key_stubs(input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut decode_generics = input.generics.clone();
@@ -15,49 +27,59 @@ pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream
     // `expand` derives `FromStr` only for keys that do not borrow; the stub does the same.
     let from_str = input.generics.lifetimes().next().is_none().then(|| {
         quote! {
-            impl #impl_generics ::core::str::FromStr for #ident #ty_generics #where_clause {
+            impl #impl_generics _sortkey::FromStr for #ident #ty_generics #where_clause {
                 type Err = _sortkey::DecodeError;
 
-                fn from_str(_: &::core::primitive::str) -> ::core::result::Result<Self, Self::Err> {
+                fn from_str(_: &::core::primitive::str) -> _sortkey::Result<Self, Self::Err> {
                     ::core::unreachable!()
                 }
             }
         }
     });
-    let segment = segment_stubs(input);
-    let default_private = crate::runtime::private(&crate::runtime::default_crate());
     quote! {
-        #errors
-        #[allow(unused_qualifications)]
-        const _: () = {
-            use #default_private as _sortkey;
+        impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
+            const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;
+            const SEPARATOR: ::core::primitive::char = #DEFAULT_SEPARATOR;
+            const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::Option::None;
+            const MAX_LEN: ::core::primitive::usize = #DEFAULT_MAX_LEN;
 
-            impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
-                const PREFIX: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::None;
-                const SEPARATOR: ::core::primitive::char = '#';
-                const ENCODED_LEN: ::core::option::Option<::core::primitive::usize> = ::core::option::Option::None;
-                const MAX_LEN: ::core::primitive::usize = 1024;
-
-                fn encode_into(&self, _: &mut ::std::string::String)
-                    -> ::core::result::Result<(), _sortkey::EncodeError> {
-                    ::core::unreachable!()
-                }
+            fn encode_into(&self, _: &mut _sortkey::String) -> _sortkey::Result<(), _sortkey::EncodeError> {
+                ::core::unreachable!()
             }
+        }
 
-            impl #decode_impl_generics _sortkey::DecodeKey<'__k> for #ident #ty_generics #where_clause {
-                fn decode_borrowed(_: &'__k ::core::primitive::str) -> ::core::result::Result<Self, _sortkey::DecodeError> {
-                    ::core::unreachable!()
-                }
+        impl #decode_impl_generics _sortkey::DecodeKey<'__k> for #ident #ty_generics #where_clause {
+            fn decode_borrowed(_: &'__k ::core::primitive::str) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+                ::core::unreachable!()
             }
+        }
 
-            #segment
-            #from_str
-        };
+        #from_str
     }
 }
 
+/// The query builder of a struct with named fields, as the derive would write it with no
+/// attributes, over stub field specs: code that calls `query()` and the field methods gets no
+/// error of its own. Nothing of it runs, as the crate does not compile.
+fn query(input: &DeriveInput) -> (Option<TokenStream>, Option<TokenStream>) {
+    let Some(key) = Key::lenient(input) else { return (None, None) };
+    let query_struct = crate::query::query_struct(&key, &key.vis);
+    let ident = &key.ident;
+    let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
+    let n = key.fields.len();
+    let impls = crate::query::query_impls(&key);
+    let fields = quote! {
+        impl #impl_generics #ident #ty_generics #where_clause {
+            const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[_sortkey::field(
+                "", "", #DEFAULT_SEPARATOR, 0, false, _sortkey::Option::None, false, _sortkey::TimeFormat::DEFAULT,
+            ); #n];
+        }
+    };
+    (Some(query_struct), Some(quote!(#fields #impls)))
+}
+
 /// Stub `KeySegment` and `DecodeSegment` impls, for a failed key derive (a key is also a segment)
-/// and a failed enum derive; they go inside a `const` that names the runtime `_sortkey`.
+/// and a failed enum derive; they go inside the `const` that names the runtime `_sortkey`.
 pub(crate) fn segment_stubs(input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -65,22 +87,20 @@ pub(crate) fn segment_stubs(input: &DeriveInput) -> TokenStream {
     decode_generics.params.insert(0, syn::parse_quote!('__k));
     let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
     quote! {
-            impl #impl_generics _sortkey::KeySegment for #ident #ty_generics #where_clause {
-                const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
-                const REVERSIBLE: ::core::primitive::bool = true;
-                const MAX_VALUE: ::core::option::Option<::core::primitive::u128> = ::core::option::Option::None;
+        impl #impl_generics _sortkey::KeySegment for #ident #ty_generics #where_clause {
+            const REVERSIBLE: ::core::primitive::bool = true;
 
-                fn encode_segment(&self, _: &_sortkey::Field, _: &mut ::std::string::String)
-                    -> ::core::result::Result<(), _sortkey::EncodeError> {
-                    ::core::unreachable!()
-                }
+            fn encode_segment(&self, _: &_sortkey::Field, _: &mut _sortkey::String)
+                -> _sortkey::Result<(), _sortkey::EncodeError> {
+                ::core::unreachable!()
             }
+        }
 
-            impl #decode_impl_generics _sortkey::DecodeSegment<'__k> for #ident #ty_generics #where_clause {
-                fn decode_segment(_: &mut _sortkey::Cursor<'__k>, _: &_sortkey::Field)
-                    -> ::core::result::Result<Self, _sortkey::DecodeError> {
-                    ::core::unreachable!()
-                }
+        impl #decode_impl_generics _sortkey::DecodeSegment<'__k> for #ident #ty_generics #where_clause {
+            fn decode_segment(_: &mut _sortkey::Cursor<'__k>, _: &_sortkey::Field)
+                -> _sortkey::Result<Self, _sortkey::DecodeError> {
+                ::core::unreachable!()
             }
+        }
     }
 }

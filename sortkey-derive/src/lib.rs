@@ -3,8 +3,10 @@
 //!
 //! The macro parses the input with darling (`attr.rs`), checks the rules it can see in the
 //! tokens (`valid.rs`) and generates the impls (`expand.rs`, `query.rs`, `nested.rs`,
-//! `segment.rs`); on any error it emits the errors and a stub impl (`fallback.rs`) so the user
-//! sees the real mistake and not follow-on errors.
+//! `segment.rs`); on any error it emits the errors and stub impls (`fallback.rs`) so the user
+//! sees the real mistake and not follow-on errors. Every expansion reaches the runtime through
+//! `runtime.rs`: the crate path (`#[key(crate = path)]`, read on its own so that it survives
+//! other errors), the runtime's versioned private module, and the one `const _` wrapper.
 
 #![warn(missing_docs)]
 

@@ -136,7 +136,7 @@ fn check_name(ident: &Ident, name: &str, span: Span) -> darling::Result<()> {
         ))
         .with_span(&span));
     }
-    match name.chars().find(|&c| c <= '#') {
+    match name.chars().find(|&c| c <= crate::valid::DEFAULT_SEPARATOR) {
         None => Ok(()),
         Some(c) => Err(darling::Error::custom(format!(
             "variant `{ident}`: name {name:?} contains {c:?} (U+{:04X}); expected only characters greater \
@@ -176,16 +176,12 @@ fn convert(ident: &str, case: Option<&str>) -> String {
 }
 
 fn expand(segment: &Segment) -> TokenStream {
-    let (ident, private) = (&segment.ident, crate::runtime::private(&segment.krate));
+    let ident = &segment.ident;
     let variants: Vec<&Ident> = segment.variants.iter().map(|(v, _)| v).collect();
     let names: Vec<&str> = segment.variants.iter().map(|(_, n)| n.as_str()).collect();
     // `check_shape` saw at least one variant and `check_name` no empty name.
     let least = names.iter().flat_map(|n| n.bytes()).min().unwrap_or(0);
-    quote! {
-        #[doc(hidden)]
-        #[allow(unused_qualifications, clippy::all)]
-        const _: () = {
-            use #private as _sortkey;
+    let impls = quote! {
 
             #[automatically_derived]
             impl _sortkey::KeySegment for #ident {
@@ -222,21 +218,14 @@ fn expand(segment: &Segment) -> TokenStream {
                     }
                 }
             }
-        };
-    }
+    };
+    crate::runtime::wrap_in_const(&segment.krate, impls)
 }
 
 /// The errors, and stub impls so that uses of the enum add no errors of their own.
 fn fallback(input: &DeriveInput, errors: darling::Error) -> TokenStream {
     let errors = errors.write_errors();
     let stubs = crate::fallback::segment_stubs(input);
-    let default_private = crate::runtime::private(&crate::runtime::default_crate());
-    quote! {
-        #errors
-        #[allow(unused_qualifications)]
-        const _: () = {
-            use #default_private as _sortkey;
-            #stubs
-        };
-    }
+    let stubs = crate::runtime::wrap_in_const(&crate::runtime::crate_path(&input.attrs), stubs);
+    quote!(#errors #stubs)
 }

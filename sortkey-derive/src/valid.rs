@@ -14,6 +14,8 @@ const MAX_WIDTH: u32 = 40;
 const MAX_LEN_LIMIT: usize = 2048;
 /// DynamoDB's sort key limit: the default `max_len`, and the longest key that gets range queries.
 pub(crate) const DEFAULT_MAX_LEN: usize = 1024;
+/// The separator unless `#[key(separator = '...')]` says otherwise.
+pub(crate) const DEFAULT_SEPARATOR: char = '#';
 
 /// A key schema that passed every check the macro can make.
 pub(crate) struct Key {
@@ -73,6 +75,40 @@ impl Key {
     }
 }
 
+impl Key {
+    /// The schema as far as it can be read without the attributes, for the fallback: the
+    /// struct's own fields with the default attributes and the leniently read `crate` path.
+    /// `None` for what is no struct with named fields.
+    pub(crate) fn lenient(input: &DeriveInput) -> Option<Key> {
+        let Data::Struct(s) = &input.data else { return None };
+        let fields = match &s.fields {
+            Fields::Named(named) => named.named.iter().map(Field::lenient).collect::<Option<Vec<_>>>()?,
+            Fields::Unit => Vec::new(),
+            Fields::Unnamed(_) => return None,
+        };
+        Some(Key {
+            ident: input.ident.clone(),
+            vis: input.vis.clone(),
+            generics: input.generics.clone(),
+            prefix: None,
+            separator: DEFAULT_SEPARATOR,
+            max_len: DEFAULT_MAX_LEN,
+            max_len_span: None,
+            krate: crate::runtime::crate_path(&input.attrs),
+            lifetime: input.generics.lifetimes().next().map(|l| l.lifetime.clone()),
+            fields,
+        })
+    }
+}
+
+impl Field {
+    /// A field with no attributes.
+    fn lenient(field: &syn::Field) -> Option<Field> {
+        let ident = field.ident.clone()?;
+        Some(Field { ident, ty: field.ty.clone(), width: None, desc: None, max: None, time: None })
+    }
+}
+
 /// `SortKey` needs a struct with named fields (or a unit struct with a prefix).
 fn check_shape(input: &DeriveInput) -> darling::Result<()> {
     let name = &input.ident;
@@ -101,7 +137,7 @@ impl KeyInput {
     /// Struct-level rules: separator, prefix, `max_len`, lifetimes, at least one segment.
     pub(crate) fn validate(self) -> darling::Result<Self> {
         let mut errors = darling::Error::accumulator();
-        let separator = self.separator.as_ref().map_or('#', |s| **s);
+        let separator = self.separator.as_ref().map_or(DEFAULT_SEPARATOR, |s| **s);
         if let Some(sep) = &self.separator {
             errors.handle(check_separator(sep));
         }
@@ -132,7 +168,7 @@ impl KeyInput {
             vis: self.vis,
             generics: self.generics,
             prefix: self.prefix.map(SpannedValue::into_inner),
-            separator: self.separator.map_or('#', SpannedValue::into_inner),
+            separator: self.separator.map_or(DEFAULT_SEPARATOR, SpannedValue::into_inner),
             max_len_span: self.max_len.as_ref().map(SpannedValue::span),
             max_len: self.max_len.map_or(DEFAULT_MAX_LEN, SpannedValue::into_inner),
             krate: self.krate.unwrap_or_else(crate::runtime::default_crate),

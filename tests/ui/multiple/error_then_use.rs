@@ -1,4 +1,4 @@
-// After a bad attribute, uses of the type (encode, decode, parse) add no errors of their own.
+// After a bad attribute, uses of the type (encode, decode, parse, query) add no errors of their own.
 use sortkey_core::SortKey;
 
 #[derive(SortKey)]
@@ -12,4 +12,6 @@ fn main() {
     let _ = k.encode();
     let _ = K::decode("001");
     let _: Result<K, _> = "001".parse();
+    let _ = K::query().score_gte(1);
+    let _ = K::query().score(1).eq();
 }
