@@ -41,9 +41,9 @@
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::condition::KeyCondition;
 use crate::error::{DecodeError, EncodeError};
 use crate::key::{DecodeKey, SortKey};
-use crate::query::KeyCondition;
 
 /// A sort key as a DynamoDB attribute value of type `S`. Implemented for every [`SortKey`].
 pub trait KeyAttribute: SortKey + Sized {

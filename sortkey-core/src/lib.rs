@@ -257,15 +257,17 @@
 
 #![warn(missing_docs)]
 
+// Dependencies run one way (tests/layering.rs checks it): error <- spec <- cursor (and digits)
+// <- segment <- impls; key and condition need only error; the private module and dynamodb sit
+// on top of all of them.
+mod condition;
+mod cursor;
+mod digits;
 mod error;
-mod ids;
+mod impls;
 mod key;
-mod num;
-mod option;
-mod query;
 mod segment;
-mod text;
-mod timestamp;
+mod spec;
 
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;
@@ -273,13 +275,15 @@ pub mod dynamodb;
 /// Not public API: what generated code calls, under a name that carries the version (see the
 /// module's own docs).
 #[doc(hidden)]
-#[path = "private.rs"]
+#[path = "private/mod.rs"]
 pub mod __private_0_1_0;
 
+pub use condition::{KeyCondition, KeyExpression};
+pub use cursor::Cursor;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use key::{DecodeKey, SortKey};
-pub use query::{KeyCondition, KeyExpression};
-pub use segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
+pub use segment::{DecodeSegment, KeySegment};
+pub use spec::{Field, Width};
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
 #[cfg(feature = "chrono")]

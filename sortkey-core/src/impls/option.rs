@@ -10,8 +10,10 @@
 //! `Option<T>` takes the attributes of `T` (`width`, `max`, `unit`, `format`) but not `desc`:
 //! `None` would stay first, which is not the reversed order.
 
+use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
+use crate::segment::{DecodeSegment, KeySegment};
+use crate::spec::{Field, Width};
 
 impl<T: KeySegment> KeySegment for Option<T> {
     const WIDTH: Width = T::WIDTH;

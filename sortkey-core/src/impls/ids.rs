@@ -11,9 +11,11 @@
 //! keeps the pinned trybuild output of `tests/ui` valid under `--all-features`.
 
 #[cfg(any(feature = "uuid", feature = "ulid"))]
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::cursor::Cursor;
 #[cfg(any(feature = "uuid", feature = "ulid"))]
-use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::segment::{DecodeSegment, KeySegment};
+use crate::spec::{Field, Width};
 
 /// Takes `N` bytes and checks that `render(parse(text))` gives them back.
 #[cfg(any(feature = "uuid", feature = "ulid"))]

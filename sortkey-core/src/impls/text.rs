@@ -7,8 +7,10 @@
 
 use std::borrow::Cow;
 
+use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
+use crate::segment::{DecodeSegment, KeySegment};
+use crate::spec::{Field, Width};
 
 /// Checks the non-final text rule and appends `text`.
 #[inline]

@@ -9,94 +9,11 @@
 
 use std::time::{Duration, SystemTime};
 
+use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::segment::{Cursor, DecodeSegment, Field, KeySegment, Width};
+use crate::segment::{DecodeSegment, KeySegment};
+use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 
-/// The precision a timestamp segment keeps: `#[key(unit = "s" | "ms" | "us" | "ns")]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TimeUnit {
-    /// Seconds (`"s"`), the default.
-    Seconds,
-    /// Milliseconds (`"ms"`).
-    Millis,
-    /// Microseconds (`"us"`).
-    Micros,
-    /// Nanoseconds (`"ns"`).
-    Nanos,
-}
-
-impl TimeUnit {
-    /// Nanoseconds in one unit.
-    pub const fn nanos(self) -> u128 {
-        match self {
-            TimeUnit::Seconds => 1_000_000_000,
-            TimeUnit::Millis => 1_000_000,
-            TimeUnit::Micros => 1_000,
-            TimeUnit::Nanos => 1,
-        }
-    }
-
-    /// Digits after the decimal point of RFC 3339 text in this unit: 0, 3, 6 or 9.
-    pub const fn fraction_digits(self) -> u32 {
-        match self {
-            TimeUnit::Seconds => 0,
-            TimeUnit::Millis => 3,
-            TimeUnit::Micros => 6,
-            TimeUnit::Nanos => 9,
-        }
-    }
-
-    /// Digits of the last instant of year 9999 in this unit, the default width of Unix time:
-    /// 12, 15, 18 or 21.
-    pub const fn unix_width(self) -> u32 {
-        12 + self.fraction_digits()
-    }
-
-    /// The attribute value: `"s"`, `"ms"`, `"us"` or `"ns"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            TimeUnit::Seconds => "s",
-            TimeUnit::Millis => "ms",
-            TimeUnit::Micros => "us",
-            TimeUnit::Nanos => "ns",
-        }
-    }
-}
-
-/// How a timestamp segment is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TimeFormat {
-    /// Units since 1970-01-01T00:00:00Z, zero-padded to the field's width
-    /// (`#[key(unit = "ms")]`; by default as wide as the last instant of year 9999).
-    Unix(TimeUnit),
-    /// `YYYY-MM-DDTHH:MM:SS[.f]Z` in UTC, with as many fraction digits as the unit has
-    /// (`#[key(format = "rfc3339")]`): 20, 24, 27 or 30 characters.
-    Rfc3339(TimeUnit),
-}
-
-impl TimeFormat {
-    /// Unix seconds, what a timestamp field without attributes uses.
-    pub const DEFAULT: TimeFormat = TimeFormat::Unix(TimeUnit::Seconds);
-
-    /// The unit.
-    pub const fn unit(self) -> TimeUnit {
-        match self {
-            TimeFormat::Unix(u) | TimeFormat::Rfc3339(u) => u,
-        }
-    }
-
-    /// The width of the segment when the field sets none: the digits of the last instant of
-    /// year 9999 for Unix time, the length of the text for RFC 3339.
-    pub const fn default_width(self) -> u32 {
-        match self {
-            TimeFormat::Unix(u) => u.unix_width(),
-            TimeFormat::Rfc3339(TimeUnit::Seconds) => 20,
-            TimeFormat::Rfc3339(u) => 21 + u.fraction_digits(),
-        }
-    }
-}
-
-/// 9999-12-31T23:59:59.999999999Z in nanoseconds since the epoch.
 const MAX_NANOS: u128 = 253_402_300_799_999_999_999;
 const RANGE: &str = "an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z";
 const NANOS_PER_SEC: u128 = 1_000_000_000;

@@ -1,0 +1,10 @@
+//! The segment impls of the types sortkey-core knows: integers, text and `bool`, timestamps,
+//! `Option`, and the UUID and ULID types of the optional features. Each file depends on the
+//! traits, the spec, the cursor and the digit helpers, never on another impl file but `time`
+//! on `int` (Unix time is an integer segment).
+
+mod ids;
+mod int;
+mod option;
+mod text;
+mod time;

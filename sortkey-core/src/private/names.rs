@@ -1,0 +1,38 @@
+//! Unit enum variants as segments: `#[derive(KeySegment)]` on an enum writes and reads names.
+
+use crate::cursor::Cursor;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::spec::Field;
+
+/// Writes a unit enum variant's `name`. The derive rejects, at compile time, names that a
+/// non-final position cannot hold; this is the same check for a [`Field`] built by hand.
+#[inline]
+pub fn encode_name(name: &'static str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
+    if !field.is_last()
+        && let Some(offset) = name.bytes().position(|b| b <= field.sep_byte())
+    {
+        let ch = name[offset..].chars().next().unwrap_or('\0');
+        let separator = field.sep_byte() as char;
+        return Err(field.encode_error(EncodeErrorKind::ForbiddenChar { ch, offset, separator }));
+    }
+    out.push_str(name);
+    Ok(())
+}
+
+/// Reads the text of a unit enum variant's name: the rest of the key in the last position,
+/// up to the separator otherwise. Returns where it starts and the text.
+#[inline]
+pub fn take_name<'k>(cursor: &mut Cursor<'k>, field: &Field) -> Result<(usize, &'k str), DecodeError> {
+    let start = cursor.position();
+    let text = cursor.take_text(field)?;
+    Ok((start, text))
+}
+
+/// The error for text at `start` that is none of the enum's `names`.
+#[cold]
+pub fn unknown_name(cursor: &Cursor<'_>, start: usize, field: &Field, names: &[&str], found: &str) -> DecodeError {
+    let list: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    let expected = format!("one of the names {}", list.join(", "));
+    let found = if found.is_empty() { "nothing".to_owned() } else { format!("{found:?}") };
+    cursor.error_at(start, field, DecodeErrorKind::UnknownName, expected, found)
+}

@@ -1,0 +1,137 @@
+//! The modules of both crates depend one way: no `use crate::…` (or `super::…` between files of
+//! one directory) closes a cycle. Read from the sources, test modules left out, so that a new
+//! import that would tie two modules together fails here with the cycle it closes.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, as (module path such as `impls/int`, source without its tests).
+fn modules(src: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<PathBuf> = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).expect("readable source directory") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path.strip_prefix(src).expect("under src").with_extension("");
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            let name = rel.strip_suffix("/mod").unwrap_or(&rel).to_owned();
+            if name == "lib" {
+                continue;
+            }
+            let text = fs::read_to_string(&path).expect("readable source file");
+            // The tests of a module may use anything; its code may not.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default().to_owned();
+            out.insert(name, code);
+        }
+    }
+    out
+}
+
+/// The modules `code` of module `from` refers to: `crate::a::b` is the longest of `a/b`, `a`
+/// that is a module, `super::x` is the sibling `x` when it is one.
+fn edges(from: &str, code: &str, names: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let parent = from.rsplit_once('/').map(|(p, _)| p);
+    for (prefix, base) in [("crate::", None), ("super::", parent)] {
+        if prefix == "super::" && base.is_none() {
+            continue;
+        }
+        for (i, _) in code.match_indices(prefix) {
+            let rest = &code[i + prefix.len()..];
+            let path: Vec<&str> = rest
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .next()
+                .unwrap_or_default()
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .collect();
+            let candidates = (1..=path.len()).rev().map(|n| {
+                let tail = path[..n].join("/");
+                match base {
+                    Some(b) => format!("{b}/{tail}"),
+                    None => tail,
+                }
+            });
+            if let Some(to) = candidates.into_iter().find(|c| names.contains(c))
+                && to != from
+                && !from.starts_with(&format!("{to}/"))
+            {
+                out.push(to);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A cycle in the graph, if there is one, as the list of modules around it.
+fn find_cycle(graph: &BTreeMap<String, Vec<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, Vec<String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(2) => return None,
+            Some(1) => {
+                let start = path.iter().position(|n| n == node).unwrap_or(0);
+                let mut cycle = path[start..].to_vec();
+                cycle.push(node.to_owned());
+                return Some(cycle);
+            }
+            _ => {}
+        }
+        state.insert(node.to_owned(), 1);
+        path.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, state, path) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        state.insert(node.to_owned(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    graph.keys().find_map(|n| visit(n, graph, &mut state, &mut Vec::new()))
+}
+
+fn check(crate_dir: &str) -> BTreeMap<String, Vec<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(crate_dir).join("src");
+    let modules = modules(&src);
+    let names: Vec<String> = modules.keys().cloned().collect();
+    let graph: BTreeMap<String, Vec<String>> =
+        modules.iter().map(|(name, code)| (name.clone(), edges(name, code, &names))).collect();
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("{crate_dir}: modules depend on each other in a cycle: {}\ngraph: {graph:#?}", cycle.join(" -> "));
+    }
+    graph
+}
+
+#[test]
+fn runtime_modules_depend_one_way() {
+    let graph = check("sortkey-core");
+    // The lower layers know nothing of the ones above them.
+    assert_eq!(graph["error"], Vec::<String>::new());
+    assert_eq!(graph["digits"], Vec::<String>::new());
+    assert!(graph["segment"].iter().all(|m| ["error", "spec", "cursor"].contains(&m.as_str())), "{graph:#?}");
+}
+
+#[test]
+fn a_cycle_is_found() {
+    let graph: BTreeMap<String, Vec<String>> = [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"])]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.into_iter().map(str::to_owned).collect()))
+        .collect();
+    assert_eq!(find_cycle(&graph), Some(vec!["a".into(), "b".into(), "c".into(), "a".into()]));
+    let names = vec!["impls".to_owned(), "impls/int".to_owned(), "spec".to_owned(), "private/names".to_owned()];
+    assert_eq!(edges("impls/time", "use crate::spec::Field; use super::int;", &names), ["impls/int", "spec"]);
+    assert_eq!(edges("private/builder", "use super::names::x;", &names), ["private/names"]);
+}
