@@ -125,6 +125,11 @@ fn runtime_modules_depend_one_way() {
 }
 
 #[test]
+fn derive_modules_depend_one_way() {
+    check("sortkey-derive");
+}
+
+#[test]
 fn a_cycle_is_found() {
     let graph: BTreeMap<String, Vec<String>> = [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"])]
         .into_iter()

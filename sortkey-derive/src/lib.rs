@@ -1,22 +1,34 @@
 //! `#[derive(SortKey)]` for `sortkey-core`: use it through `sortkey_core::SortKey`, which
 //! re-exports it and names the runtime the generated code calls.
 //!
-//! The macro parses the input with darling (`attr.rs`), checks the rules it can see in the
-//! tokens (`valid.rs`) and generates the impls (`expand.rs`, `query.rs`, `nested.rs`,
-//! `segment.rs`); on any error it emits the errors and stub impls (`fallback.rs`) so the user
-//! sees the real mistake and not follow-on errors. Every expansion reaches the runtime through
-//! `runtime.rs`: the crate path (`#[key(crate = path)]`, read on its own so that it survives
-//! other errors), the runtime's versioned private module, and the one `const _` wrapper.
+//! Parse -> validate -> expand, with dependencies one way (tests/layering.rs checks it):
+//!
+//! - `attr.rs`: the attributes as written (darling);
+//! - `valid.rs`: the rules the macro can see in the tokens, and the validated model (`Key`,
+//!   `Field`, the time unit and format as enums);
+//! - `runtime.rs`: how generated code names the runtime (the crate path, its versioned private
+//!   module, the one `const _` wrapper);
+//! - helpers of the expansion: `generics.rs` (bounds, lifetimes), `types.rs` (what a field's type
+//!   is as written), `bodies.rs` (field specs, encode and decode bodies), `checks.rs` (the
+//!   type-dependent `const` assertions);
+//! - the expansions: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
+//!   `expand.rs` (the key derive, which puts them together), `segment.rs` (the enum derive);
+//! - `fallback.rs`: on any error, the errors and stub impls, so that the user sees the real
+//!   mistake and not follow-on errors.
 
 #![warn(missing_docs)]
 
 mod attr;
+mod bodies;
+mod checks;
 mod expand;
 mod fallback;
+mod generics;
 mod nested;
 mod query;
 mod runtime;
 mod segment;
+mod types;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -11,7 +11,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expand::{bounded, decode_fields, decode_lifetime, encode_body, generic_checks_ref};
+use crate::bodies::{decode_fields, encode_body};
+use crate::checks::generic_checks_ref;
+use crate::generics::{bounded, decode_lifetime};
 use crate::valid::Key;
 
 /// Both impls, inside the derive's anonymous `const`.

@@ -7,36 +7,16 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned;
-use syn::{GenericParam, Ident, Type};
 
+use crate::generics::{bounded, key_args};
+use crate::types::is_text;
 use crate::valid::{Field, Key};
 
 /// The name of the query type of `key`.
 fn query_ident(key: &Key) -> Ident {
     format_ident!("{}Query", key.ident)
-}
-
-/// The generic arguments of the key type (`'a, T`), without the angle brackets.
-fn key_args(key: &Key) -> Vec<TokenStream> {
-    key.generics
-        .params
-        .iter()
-        .map(|p| match p {
-            GenericParam::Lifetime(l) => {
-                let lt = &l.lifetime;
-                quote!(#lt)
-            }
-            GenericParam::Type(t) => {
-                let id = &t.ident;
-                quote!(#id)
-            }
-            GenericParam::Const(c) => {
-                let id = &c.ident;
-                quote!(#id)
-            }
-        })
-        .collect()
 }
 
 /// The query struct, outside the anonymous `const` so that users can name it.
@@ -63,24 +43,10 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
     }
 }
 
-/// Whether the builder takes `&str` for this field and offers `_begins_with`.
-///
-/// Decided by the type as written (`String`, `&str`, `Cow<str>`); an alias of `String` is
-/// queried with its own type instead.
-pub(crate) fn is_text(ty: &Type) -> bool {
-    match ty {
-        Type::Reference(r) => matches!(&*r.elem, Type::Path(p) if p.path.is_ident("str")),
-        Type::Path(p) => {
-            p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "String" || s.ident == "Cow")
-        }
-        _ => false,
-    }
-}
-
 /// The `impl`s of the builder, inside the anonymous `const`.
 pub(crate) fn query_impls(key: &Key) -> TokenStream {
     let (ident, query) = (&key.ident, query_ident(key));
-    let generics = crate::expand::bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let args = key_args(key);
     let (key_name, max_len) = (ident.to_string(), key.max_len);
@@ -122,7 +88,7 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
 /// The methods of stage `k`, whose next field is field `k`.
 fn stage(key: &Key, k: usize) -> TokenStream {
     let (ident, query) = (&key.ident, query_ident(key));
-    let generics = crate::expand::bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let args = key_args(key);
     let field = &key.fields[k];
@@ -212,7 +178,7 @@ fn param_type(field: &Field) -> TokenStream {
 /// The stage with every field fixed.
 fn last_stage(key: &Key) -> TokenStream {
     let query = query_ident(key);
-    let generics = crate::expand::bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let args = key_args(key);
     let n = key.fields.len();

@@ -12,17 +12,59 @@ use syn::{Data, DeriveInput, Ident, Path};
 
 use crate::attr::{SegmentInput, SegmentVariant};
 
-/// The case conversions of `rename_all`, as serde spells them.
-const CASES: [&str; 8] = [
-    "lowercase",
-    "UPPERCASE",
-    "PascalCase",
-    "camelCase",
-    "snake_case",
-    "SCREAMING_SNAKE_CASE",
-    "kebab-case",
-    "SCREAMING-KEBAB-CASE",
-];
+/// How `rename_all` converts variant names, as serde spells the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RenameRule {
+    Lower,
+    Upper,
+    Pascal,
+    Camel,
+    Snake,
+    ScreamingSnake,
+    Kebab,
+    ScreamingKebab,
+}
+
+impl RenameRule {
+    /// Every rule with its attribute value.
+    const ALL: [(&'static str, RenameRule); 8] = [
+        ("lowercase", RenameRule::Lower),
+        ("UPPERCASE", RenameRule::Upper),
+        ("PascalCase", RenameRule::Pascal),
+        ("camelCase", RenameRule::Camel),
+        ("snake_case", RenameRule::Snake),
+        ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnake),
+        ("kebab-case", RenameRule::Kebab),
+        ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
+    ];
+
+    /// `ident` (PascalCase, as variants are) under this rule; words start at upper-case letters.
+    fn apply(self, ident: &str) -> String {
+        let mut words: Vec<String> = Vec::new();
+        for c in ident.chars() {
+            match words.last_mut() {
+                Some(w) if !c.is_uppercase() => w.push(c),
+                _ => words.push(c.to_string()),
+            }
+        }
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        let upper: Vec<String> = words.iter().map(|w| w.to_uppercase()).collect();
+        match self {
+            RenameRule::Lower => lower.concat(),
+            RenameRule::Upper => upper.concat(),
+            RenameRule::Pascal => ident.to_owned(),
+            RenameRule::Camel => {
+                let mut out = lower.first().cloned().unwrap_or_default();
+                out.extend(words.iter().skip(1).cloned());
+                out
+            }
+            RenameRule::Snake => lower.join("_"),
+            RenameRule::ScreamingSnake => upper.join("_"),
+            RenameRule::Kebab => lower.join("-"),
+            RenameRule::ScreamingKebab => upper.join("-"),
+        }
+    }
+}
 
 /// A validated unit enum: its variants and their encodings.
 pub(crate) struct Segment {
@@ -91,9 +133,10 @@ fn check_shape(input: &DeriveInput) -> darling::Result<()> {
     Ok(())
 }
 
-fn check_case(case: &SpannedValue<String>) -> darling::Result<&'static str> {
-    CASES.into_iter().find(|&c| c == case.as_str()).ok_or_else(|| {
-        let list = CASES.map(|c| format!("{c:?}")).join(", ");
+fn check_case(case: &SpannedValue<String>) -> darling::Result<RenameRule> {
+    let found = RenameRule::ALL.into_iter().find(|(name, _)| *name == case.as_str());
+    found.map(|(_, rule)| rule).ok_or_else(|| {
+        let list = RenameRule::ALL.map(|(name, _)| format!("{name:?}")).join(", ");
         darling::Error::custom(format!("rename_all must be one of {list}; found {:?}", case.as_str()))
             .with_span(&case.span())
     })
@@ -102,7 +145,7 @@ fn check_case(case: &SpannedValue<String>) -> darling::Result<&'static str> {
 /// The encoding of a unit variant: its `rename`, or its name in the `rename_all` case.
 fn variant_name(
     variant: &SegmentVariant,
-    case: Option<&'static str>,
+    case: Option<RenameRule>,
     earlier: &[(Ident, String)],
 ) -> darling::Result<String> {
     let ident = &variant.ident;
@@ -115,7 +158,10 @@ fn variant_name(
     }
     let (name, span) = match &variant.rename {
         Some(r) => (r.to_string(), r.span()),
-        None => (convert(&ident.to_string(), case), ident.span()),
+        None => {
+            let ident_name = ident.to_string();
+            (case.map_or_else(|| ident_name.clone(), |rule| rule.apply(&ident_name)), ident.span())
+        }
     };
     check_name(ident, &name, span)?;
     match earlier.iter().find(|(_, n)| *n == name) {
@@ -144,34 +190,6 @@ fn check_name(ident: &Ident, name: &str, span: Span) -> darling::Result<()> {
             c as u32
         ))
         .with_span(&span)),
-    }
-}
-
-/// `ident` (PascalCase, as variants are) in `case`; words start at upper-case letters.
-fn convert(ident: &str, case: Option<&str>) -> String {
-    let Some(case) = case else { return ident.to_owned() };
-    let mut words: Vec<String> = Vec::new();
-    for c in ident.chars() {
-        match words.last_mut() {
-            Some(w) if !c.is_uppercase() => w.push(c),
-            _ => words.push(c.to_string()),
-        }
-    }
-    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let upper: Vec<String> = words.iter().map(|w| w.to_uppercase()).collect();
-    match case {
-        "lowercase" => lower.concat(),
-        "UPPERCASE" => upper.concat(),
-        "camelCase" => {
-            let mut out = lower.first().cloned().unwrap_or_default();
-            out.extend(words.iter().skip(1).cloned());
-            out
-        }
-        "snake_case" => lower.join("_"),
-        "SCREAMING_SNAKE_CASE" => upper.join("_"),
-        "kebab-case" => lower.join("-"),
-        "SCREAMING-KEBAB-CASE" => upper.join("-"),
-        _ => ident.to_owned(),
     }
 }
 

@@ -41,22 +41,44 @@ pub(crate) struct Field {
     pub(crate) desc: Option<Span>,
     pub(crate) max: Option<(u128, Span)>,
     /// `unit` and `format` of a timestamp, with the span of the first of them.
-    pub(crate) time: Option<(Time, Span)>,
+    pub(crate) time: Option<(TimeFormat, Span)>,
 }
 
-/// How a timestamp field is written, as the attributes say.
-#[derive(Clone, Copy)]
-pub(crate) struct Time {
-    /// `"s"`, `"ms"`, `"us"` or `"ns"`; seconds when absent.
-    pub(crate) unit: &'static str,
-    /// `format = "rfc3339"`.
-    pub(crate) rfc3339: bool,
+/// The precision of a timestamp field, `#[key(unit = "...")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TimeUnit {
+    Seconds,
+    Millis,
+    Micros,
+    Nanos,
 }
 
-/// The units `#[key(unit = "...")]` takes.
-const UNITS: [&str; 4] = ["s", "ms", "us", "ns"];
+impl TimeUnit {
+    /// The unit an attribute value names.
+    fn from_attr(unit: &str) -> Option<TimeUnit> {
+        match unit {
+            "s" => Some(TimeUnit::Seconds),
+            "ms" => Some(TimeUnit::Millis),
+            "us" => Some(TimeUnit::Micros),
+            "ns" => Some(TimeUnit::Nanos),
+            _ => None,
+        }
+    }
+}
+
+/// How a timestamp field is written: Unix time (the default) or `format = "rfc3339"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TimeFormat {
+    Unix(TimeUnit),
+    Rfc3339(TimeUnit),
+}
 
 impl Key {
+    /// The key type's name, as errors and messages show it.
+    pub(crate) fn name(&self) -> String {
+        self.ident.to_string()
+    }
+
     /// Checks the input's shape and attributes.
     pub(crate) fn from_input(input: &DeriveInput) -> darling::Result<Key> {
         check_shape(input)?;
@@ -269,15 +291,16 @@ impl KeyField {
     }
 }
 
-/// The timestamp attributes, once validated.
-fn time_of(unit: Option<&SpannedValue<String>>, format: Option<&SpannedValue<String>>) -> Option<(Time, Span)> {
+/// The timestamp attributes, once validated, with the span of the first of them.
+fn time_of(unit: Option<&SpannedValue<String>>, format: Option<&SpannedValue<String>>) -> Option<(TimeFormat, Span)> {
     let span = unit.map(SpannedValue::span).or(format.map(SpannedValue::span))?;
-    let unit = unit.and_then(|u| UNITS.into_iter().find(|&n| n == u.as_str())).unwrap_or("s");
-    Some((Time { unit, rfc3339: format.is_some() }, span))
+    let unit = unit.and_then(|u| TimeUnit::from_attr(u)).unwrap_or(TimeUnit::Seconds);
+    let format = if format.is_some() { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
+    Some((format, span))
 }
 
 fn check_unit(name: &str, unit: &SpannedValue<String>) -> darling::Result<()> {
-    if UNITS.contains(&unit.as_str()) {
+    if TimeUnit::from_attr(unit).is_some() {
         return Ok(());
     }
     Err(darling::Error::custom(format!(

@@ -1,0 +1,125 @@
+//! The encode and decode bodies of a key, and its field specs: the code every key's
+//! `KeySegment`/`DecodeSegment` impls (and through them `SortKey`/`DecodeKey`) run.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Ident, Lifetime};
+
+use crate::generics::bounded;
+use crate::valid::{Field, Key, TimeFormat, TimeUnit};
+
+/// The literal the key starts with: the prefix and, when fields follow, a separator.
+pub(crate) fn prefix_literal(key: &Key) -> Option<String> {
+    let sep = if key.fields.is_empty() { String::new() } else { key.separator.to_string() };
+    key.prefix.as_ref().map(|p| format!("{p}{sep}"))
+}
+
+/// The spec of field `i`, with the width resolved against the type's default.
+pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
+    let ty = &field.ty;
+    let (key_name, field_name, sep) = (key.name(), field.ident.to_string(), key.separator);
+    let given = match field.width {
+        Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
+        None => quote!(_sortkey::Option::None),
+    };
+    let desc = field.desc.is_some();
+    let max = match field.max {
+        Some((m, _)) => quote!(_sortkey::Option::Some(#m)),
+        None => quote!(_sortkey::Option::None),
+    };
+    let last = i + 1 == key.fields.len();
+    let (given, time) = match field.time {
+        Some((time, _)) => {
+            let format = time_format(time);
+            (quote!(_sortkey::time_width(#given, #format)), format)
+        }
+        None => (given, quote!(_sortkey::TimeFormat::DEFAULT)),
+    };
+    quote_spanned! {ty.span()=>
+        _sortkey::field(
+            #key_name, #field_name, #sep,
+            _sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given),
+            #desc, #max, #last, #time,
+        )
+    }
+}
+
+/// The fields' specs, as a private constant of the key type that only its generated impls see.
+pub(crate) fn impl_fields(key: &Key) -> TokenStream {
+    let ident = &key.ident;
+    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let specs = key.fields.iter().enumerate().map(|(i, f)| field_spec(key, i, f));
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[#(#specs),*];
+        }
+    }
+}
+
+/// The runtime's `TimeFormat` for a timestamp field's attributes.
+pub(crate) fn time_format(time: TimeFormat) -> TokenStream {
+    let (format, unit) = match time {
+        TimeFormat::Unix(unit) => (quote!(Unix), unit),
+        TimeFormat::Rfc3339(unit) => (quote!(Rfc3339), unit),
+    };
+    let unit = match unit {
+        TimeUnit::Seconds => quote!(Seconds),
+        TimeUnit::Millis => quote!(Millis),
+        TimeUnit::Micros => quote!(Micros),
+        TimeUnit::Nanos => quote!(Nanos),
+    };
+    quote!(_sortkey::TimeFormat::#format(_sortkey::TimeUnit::#unit))
+}
+
+/// Pushes the prefix, then each field's segment, with separators between. The last field is
+/// the key's last segment only when the field `__segment` the key is written in is.
+pub(crate) fn encode_body(key: &Key) -> TokenStream {
+    let prefix = prefix_literal(key).map(|p| quote!(__out.push_str(#p);));
+    let sep = key.separator;
+    let fields = key.fields.iter().enumerate().map(|(i, field)| {
+        let (ident, ty) = (&field.ident, &field.ty);
+        let before = (i > 0).then(|| quote!(__out.push(#sep);));
+        let spec = field_ref(key, i);
+        quote_spanned! {ty.span()=>
+            #before
+            <#ty as _sortkey::KeySegment>::encode_segment(&self.#ident, &#spec, __out)?;
+        }
+    });
+    quote!(#prefix #(#fields)*)
+}
+
+/// The spec of field `i`; the last field is as last as the field `__segment` the key is written in
+/// (`WHOLE_KEY` for a key on its own).
+pub(crate) fn field_ref(key: &Key, i: usize) -> TokenStream {
+    let spec = quote!(Self::__SORTKEY_FIELDS[#i]);
+    if i + 1 == key.fields.len() { quote!(_sortkey::field_in(#spec, __segment)) } else { spec }
+}
+
+/// Reads the prefix and the fields at `__cursor` into `__value`, stopping after the last one.
+pub(crate) fn decode_fields(key: &Key, lt: &Lifetime) -> TokenStream {
+    let prefix = prefix_literal(key).map(|p| quote!(_sortkey::expect_prefix(__cursor, #p)?;));
+    let sep = key.separator.to_string();
+    let locals: Vec<Ident> = (0..key.fields.len()).map(|i| format_ident!("__field{}", i)).collect();
+    let reads = key.fields.iter().zip(&locals).enumerate().map(|(i, (field, local))| {
+        let ty = &field.ty;
+        let after = (i + 1 < key.fields.len()).then(|| {
+            quote! {
+                _sortkey::expect_separator(__cursor, #sep, &Self::__SORTKEY_FIELDS[#i])?;
+            }
+        });
+        let spec = field_ref(key, i);
+        quote_spanned! {ty.span()=>
+            let #local = <#ty as _sortkey::DecodeSegment<#lt>>::decode_segment(__cursor, &#spec)?;
+            #after
+        }
+    });
+    let idents = key.fields.iter().map(|f| &f.ident);
+    quote! {
+        #prefix
+        #(#reads)*
+        let __value = _sortkey::Result::Ok(Self { #(#idents: #locals),* });
+    }
+}

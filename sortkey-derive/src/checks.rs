@@ -1,0 +1,173 @@
+//! The type-dependent rules as `const` assertions spanned on the attribute or field they are
+//! about: what the macro cannot see in the tokens (a width the type cannot fill, `desc` on a
+//! type that cannot reverse, a nested key's separator, enum names before another field).
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use quote::quote_spanned;
+use syn::Type;
+use syn::spanned::Spanned;
+
+use crate::generics::{bounded, is_generic, static_type};
+use crate::types::{is_builtin, is_text, type_name};
+use crate::valid::{Field, Key, TimeFormat};
+
+/// In a generic struct the checks live in an associated constant that encode and decode evaluate.
+pub(crate) fn generic_checks_ref(key: &Key) -> Option<TokenStream> {
+    is_generic(key).then(|| quote!(let () = Self::__SORTKEY_CHECKS;))
+}
+
+/// The type-dependent rules, as `const` assertions.
+pub(crate) fn checks(key: &Key) -> TokenStream {
+    let asserts: Vec<TokenStream> = key
+        .fields
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| field_checks(key, f, i + 1 == key.fields.len()))
+        // A text field makes the length variable, and the check is then always true.
+        .chain((!key.fields.iter().any(|f| is_text(&f.ty))).then(|| length_check(key)))
+        .collect();
+    if !is_generic(key) {
+        return quote!(#(const _: () = { #asserts };)*);
+    }
+    let ident = &key.ident;
+    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc(hidden)]
+            const __SORTKEY_CHECKS: () = { #(#asserts)* };
+        }
+    }
+}
+
+/// One `assert!` with the field's message, spanned on the attribute it is about.
+pub(crate) fn assert_at(span: Span, cond: TokenStream, message: String) -> TokenStream {
+    quote_spanned! {span=> _sortkey::assert!(#cond, #message); }
+}
+
+pub(crate) fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
+    let ty = static_type(key, &field.ty);
+    let (name, tyname) = (field.ident.to_string(), type_name(&field.ty));
+    let seg = quote!(<#ty as _sortkey::KeySegment>);
+    let mut out = type_checks(key, field, last);
+    if let Some(span) = field.desc {
+        let msg = format!(
+            "field `{name}`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `{tyname}`, which cannot"
+        );
+        out.push(assert_at(span, quote!(#seg::REVERSIBLE), msg));
+    }
+    if let Some((w, span)) = field.width {
+        let msg = format!(
+            "field `{name}`: `width` does not apply to `{tyname}`, whose segments have a length of their own; \
+             expected no width, found width = {w}"
+        );
+        out.push(assert_at(span, quote!(_sortkey::width_configurable(#seg::WIDTH)), msg));
+        // Split so the message says which bound; both pass for types without a digit width.
+        let msg = format!(
+            "field `{name}`: width {w} is wider than `{tyname}` can fill; expected at most the digits of its \
+             largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
+        );
+        let cond = quote!(match #seg::WIDTH { _sortkey::Width::Digits { max: __max, .. } => #w <= __max, _ => true });
+        out.push(assert_at(span, cond, msg));
+        let msg = format!(
+            "field `{name}`: width {w} is too narrow for `{tyname}`; expected at least its narrowest width \
+             (2 for a signed integer: a sign position and one digit)"
+        );
+        let cond = quote!(match #seg::WIDTH { _sortkey::Width::Digits { min: __min, .. } => #w >= __min, _ => true });
+        out.push(assert_at(span, cond, msg));
+    }
+    if let Some((m, span)) = field.max {
+        let msg = format!("field `{name}`: `max` needs an integer type; found `{tyname}`, expected no max");
+        out.push(assert_at(span, quote!(#seg::MAX_VALUE.is_some()), msg));
+        let msg = format!("field `{name}`: max = {m} is larger than any `{tyname}`; expected at most `{tyname}::MAX`");
+        let cond = quote!(match #seg::MAX_VALUE { _sortkey::Option::Some(__t) => #m <= __t, _ => true });
+        out.push(assert_at(span, cond, msg));
+        // Only when the checks above pass, so that one mistake is one error.
+        let digits = m.checked_ilog10().map_or(1, |d| d + 1);
+        let (given, msg) = match field.width {
+            // `valid.rs` already checked digits <= w, so only a sign position can make it fail.
+            Some((w, _)) => (
+                quote!(_sortkey::Option::Some(#w)),
+                format!(
+                    "field `{name}`: max = {m} needs {digits} digits, but width {w} of the signed `{tyname}` holds {} \
+                     after the sign position; expected width = {} or a max of at most {}",
+                    w.saturating_sub(1),
+                    digits + 1,
+                    "9".repeat(w.saturating_sub(1) as usize)
+                ),
+            ),
+            None => (
+                quote!(_sortkey::Option::None),
+                format!(
+                    "field `{name}`: max = {m} needs {digits} digits, more than the default width of `{tyname}` holds; \
+                     expected a `width` that holds it"
+                ),
+            ),
+        };
+        let resolved = quote!(_sortkey::resolve_width(#seg::WIDTH, #given));
+        let cond = quote! {
+            !_sortkey::max_in_type(#seg::MAX_VALUE, #m)
+                || !_sortkey::width_in_range(#seg::WIDTH, #resolved)
+                || _sortkey::max_fits_width(#seg::WIDTH, #resolved, #m)
+        };
+        out.push(assert_at(span, cond, msg));
+    }
+    out
+}
+
+/// The rules of the field's type that no attribute asks for: the separator of a nested key,
+/// the names of an enum in a non-final position, and which types take `unit` and `format`.
+pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
+    let ty = static_type(key, &field.ty);
+    let (name, tyname, sep) = (field.ident.to_string(), type_name(&field.ty), key.separator);
+    let seg = quote!(<#ty as _sortkey::KeySegment>);
+    let mut out = Vec::new();
+    // The built-in types are no nested keys and no enums: these two checks cannot fail for them,
+    // and skipping them saves the compiler hundreds of constants in a crate of many keys.
+    let builtin = is_builtin(&field.ty);
+    let msg = format!(
+        "field `{name}`: the nested key `{tyname}` must use this key's separator {sep:?}; expected \
+         `#[key(separator = {sep:?})]` on `{tyname}`, found another separator"
+    );
+    let cond = quote!(_sortkey::nested_separator_matches(#seg::NESTED_SEPARATOR, #sep));
+    if !builtin {
+        out.push(assert_at(field.ty.span(), cond, msg));
+    }
+    if !last && !builtin {
+        let msg = format!(
+            "field `{name}`: `{tyname}` is not the last field, so its encodings may contain only characters \
+             greater than the separator {sep:?}, but one of them (a variant name) contains a character at or below \
+             it; expected other names (`#[key(rename = \"...\")]`) or this field last"
+        );
+        let cond = quote!(_sortkey::least_byte_fits(#seg::LEAST_BYTE, #sep));
+        out.push(assert_at(field.ty.span(), cond, msg));
+    }
+    if let Some((time, span)) = field.time {
+        let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
+        let msg = format!(
+            "field `{name}`: `{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, \
+             time::OffsetDateTime, or an Option of one); found `{tyname}`"
+        );
+        out.push(assert_at(span, quote!(#seg::TIMESTAMP), msg));
+    }
+    out
+}
+
+/// A key whose segments all have fixed widths must fit `max_len`.
+pub(crate) fn length_check(key: &Key) -> TokenStream {
+    let ident = &key.ident;
+    let ty: Type = {
+        let (_, ty_generics, _) = key.generics.split_for_impl();
+        static_type(key, &syn::parse_quote!(#ident #ty_generics))
+    };
+    let msg = format!(
+        "key `{}`: its segments all have fixed widths, and with the prefix and separators they are longer than \
+         max_len = {} bytes; expected narrower widths, fewer fields or a larger max_len (at most 2048)",
+        key.ident, key.max_len
+    );
+    let cond = quote! {
+        _sortkey::len_within(<#ty as _sortkey::SortKey>::ENCODED_LEN, <#ty as _sortkey::SortKey>::MAX_LEN)
+    };
+    assert_at(key.ident.span(), cond, msg)
+}
