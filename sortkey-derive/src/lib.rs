@@ -31,6 +31,9 @@ mod segment;
 mod types;
 mod valid;
 
+#[cfg(test)]
+mod output_tests;
+
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
@@ -40,11 +43,15 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(SortKey, attributes(key))]
 pub fn derive_sort_key(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match valid::Key::from_input(&input) {
+    sort_key(&input).into()
+}
+
+/// `#[derive(SortKey)]` on parsed input: the impls, or the errors and the fallback.
+fn sort_key(input: &DeriveInput) -> proc_macro2::TokenStream {
+    match valid::Key::from_input(input) {
         Ok(key) => expand::derive(&key),
-        Err(errors) => fallback::derive(&input, errors),
+        Err(errors) => fallback::derive(input, errors),
     }
-    .into()
 }
 
 /// Derives `sortkey_core::KeySegment` and `DecodeSegment` for an enum of unit variants, so that

@@ -1,0 +1,370 @@
+// The expansion of the `borrowed` case of src/output_tests.rs; rewritten by
+// `UPDATE_EXPANDED=1 cargo test -p sortkey-derive output_tests`, not by hand.
+
+/**Typed query conditions on [`Path`] keys, from [`Path::query`].
+
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+#[must_use = "a query does nothing until it ends with a condition"]
+struct PathQuery<'a, const __N: ::core::primitive::usize> {
+    head: ::sortkey_core::__private_0_1_0::QueryHead,
+    key: ::core::marker::PhantomData<fn() -> Path<'a>>,
+}
+#[doc(hidden)]
+#[allow(unused_qualifications, non_local_definitions, clippy::all)]
+const _: () = {
+    use ::sortkey_core::__private_0_1_0 as _sortkey;
+    #[automatically_derived]
+    impl<'a> Path<'a> {
+        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
+            _sortkey::field(
+                "Path",
+                "dir",
+                '#',
+                _sortkey::resolve_width(
+                    <&'a str as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+                false,
+                _sortkey::Option::None,
+                false,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+            _sortkey::field(
+                "Path",
+                "file",
+                '#',
+                _sortkey::resolve_width(
+                    <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+                false,
+                _sortkey::Option::None,
+                true,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+        ];
+    }
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::nested_separator_matches(< Cow < 'static, str > as
+            _sortkey::KeySegment > ::NESTED_SEPARATOR, '#'),
+            "field `file`: the nested key `Cow<'a, str>` must use this key's separator '#'; expected `#[key(separator = '#')]` on `Cow<'a, str>`, found another separator"
+        );
+    };
+    #[automatically_derived]
+    impl<'a> _sortkey::SortKey for Path<'a> {
+        const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;
+        const SEPARATOR: ::core::primitive::char = '#';
+        const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::add_len(
+            _sortkey::add_len(
+                _sortkey::Option::Some(1usize),
+                _sortkey::segment_len_of(
+                    <&'a str as _sortkey::KeySegment>::WIDTH,
+                    Self::__SORTKEY_FIELDS[0usize].width(),
+                    <&'a str as _sortkey::KeySegment>::VARIABLE_LEN,
+                ),
+            ),
+            _sortkey::segment_len_of(
+                <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
+                Self::__SORTKEY_FIELDS[1usize].width(),
+                <Cow<'a, str> as _sortkey::KeySegment>::VARIABLE_LEN,
+            ),
+        );
+        const MAX_LEN: ::core::primitive::usize = 1024usize;
+        #[inline]
+        fn encode_into(
+            &self,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            _sortkey::encode_key(
+                __out,
+                "Path",
+                1024usize,
+                |__out| {
+                    <Self as _sortkey::KeySegment>::encode_segment(
+                        self,
+                        &_sortkey::WHOLE_KEY,
+                        __out,
+                    )
+                },
+            )
+        }
+    }
+    #[automatically_derived]
+    impl<'a> _sortkey::DecodeKey<'a> for Path<'a> {
+        fn decode_borrowed(
+            __key: &'a ::core::primitive::str,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let mut __cursor = _sortkey::decode_start(__key, "Path", 1024usize)?;
+            let __value = <Self as _sortkey::DecodeSegment<
+                'a,
+            >>::decode_segment(&mut __cursor, &_sortkey::WHOLE_KEY)?;
+            _sortkey::expect_end(&__cursor)?;
+            _sortkey::Result::Ok(__value)
+        }
+    }
+    #[automatically_derived]
+    impl<'a> _sortkey::KeySegment for Path<'a> {
+        const WIDTH: _sortkey::Width = _sortkey::nested_width(
+            <Self as _sortkey::SortKey>::ENCODED_LEN,
+        );
+        const REVERSIBLE: ::core::primitive::bool = false;
+        const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
+        const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <Cow<
+            'a,
+            str,
+        > as _sortkey::KeySegment>::LEAST_BYTE;
+        const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
+            '#',
+        );
+        #[inline]
+        fn encode_segment(
+            &self,
+            __segment: &_sortkey::Field,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            let _ = __segment;
+            <&'a str as _sortkey::KeySegment>::encode_segment(
+                &self.dir,
+                &Self::__SORTKEY_FIELDS[0usize],
+                __out,
+            )?;
+            __out.push('#');
+            <Cow<
+                'a,
+                str,
+            > as _sortkey::KeySegment>::encode_segment(
+                &self.file,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                __out,
+            )?;
+            _sortkey::Result::Ok(())
+        }
+    }
+    #[automatically_derived]
+    impl<'a> _sortkey::DecodeSegment<'a> for Path<'a> {
+        #[inline]
+        fn decode_segment(
+            __cursor: &mut _sortkey::Cursor<'a>,
+            __segment: &_sortkey::Field,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let _ = __segment;
+            let __field0 = <&'a str as _sortkey::DecodeSegment<
+                'a,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
+            let __field1 = <Cow<
+                'a,
+                str,
+            > as _sortkey::DecodeSegment<
+                'a,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+            )?;
+            let __value = _sortkey::Result::Ok(Self {
+                dir: __field0,
+                file: __field1,
+            });
+            __value
+        }
+    }
+    #[automatically_derived]
+    impl<'a> Path<'a> {
+        ///Starts a typed query condition on `Path` keys: see [`PathQuery`].
+        pub fn query() -> PathQuery<'a, 0> {
+            PathQuery {
+                head: _sortkey::QueryHead::new(
+                    "Path",
+                    <Self as _sortkey::SortKey>::PREFIX,
+                    <Self as _sortkey::SortKey>::SEPARATOR,
+                    1024usize,
+                ),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl<'a, const __N: ::core::primitive::usize> ::core::clone::Clone
+    for PathQuery<'a, __N> {
+        fn clone(&self) -> Self {
+            PathQuery {
+                head: ::core::clone::Clone::clone(&self.head),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl<'a> PathQuery<'a, 0usize> {
+        ///Fixes `dir` to `value` and moves on to the next field.
+        pub fn dir(self, value: &::core::primitive::str) -> PathQuery<'a, 1usize> {
+            PathQuery {
+                head: self.head.fix(value, &<Path<'a>>::__SORTKEY_FIELDS[0usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= dir <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn dir_between(
+            self,
+            low: &::core::primitive::str,
+            high: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(low, high, &<Path<'a>>::__SORTKEY_FIELDS[0usize])
+        }
+        ///Ends the query with `dir > value` on the keys fixed so far.
+        pub fn dir_gt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `dir >= value` on the keys fixed so far.
+        pub fn dir_gte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `dir < value` on the keys fixed so far.
+        pub fn dir_lt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `dir <= value` on the keys fixed so far.
+        pub fn dir_lte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with the keys whose `dir` starts with `prefix`.
+        pub fn dir_begins_with(
+            self,
+            prefix: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELDS[0usize])
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl<'a> PathQuery<'a, 1usize> {
+        ///Fixes `file` to `value` and moves on to the next field.
+        pub fn file(self, value: &::core::primitive::str) -> PathQuery<'a, 2usize> {
+            PathQuery {
+                head: self.head.fix(value, &<Path<'a>>::__SORTKEY_FIELDS[1usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= file <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn file_between(
+            self,
+            low: &::core::primitive::str,
+            high: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(low, high, &<Path<'a>>::__SORTKEY_FIELDS[1usize])
+        }
+        ///Ends the query with `file > value` on the keys fixed so far.
+        pub fn file_gt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `file >= value` on the keys fixed so far.
+        pub fn file_gte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `file < value` on the keys fixed so far.
+        pub fn file_lt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `file <= value` on the keys fixed so far.
+        pub fn file_lte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    value,
+                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with the keys whose `file` starts with `prefix`.
+        pub fn file_begins_with(
+            self,
+            prefix: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELDS[1usize])
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl<'a> PathQuery<'a, 2usize> {
+        /// Ends the query with the one key whose fields are all fixed.
+        pub fn eq(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+        /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+    }
+};

@@ -1,0 +1,414 @@
+// The expansion of the `crate_path` case of src/output_tests.rs; rewritten by
+// `UPDATE_EXPANDED=1 cargo test -p sortkey-derive output_tests`, not by hand.
+
+/**Typed query conditions on [`Tenant`] keys, from [`Tenant::query`].
+
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+#[must_use = "a query does nothing until it ends with a condition"]
+struct TenantQuery<const __N: ::core::primitive::usize> {
+    head: ::sk::__private_0_1_0::QueryHead,
+    key: ::core::marker::PhantomData<fn() -> Tenant>,
+}
+#[doc(hidden)]
+#[allow(unused_qualifications, non_local_definitions, clippy::all)]
+const _: () = {
+    use ::sk::__private_0_1_0 as _sortkey;
+    #[automatically_derived]
+    impl Tenant {
+        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
+            _sortkey::field(
+                "Tenant",
+                "name",
+                '|',
+                _sortkey::resolve_width(
+                    <String as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+                false,
+                _sortkey::Option::None,
+                false,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+            _sortkey::field(
+                "Tenant",
+                "shard",
+                '|',
+                _sortkey::resolve_width(
+                    <u16 as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(4u32),
+                ),
+                false,
+                _sortkey::Option::None,
+                true,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+        ];
+    }
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::width_configurable(< u16 as _sortkey::KeySegment > ::WIDTH),
+            "field `shard`: `width` does not apply to `u16`, whose segments have a length of their own; expected no width, found width = 4"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < u16 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { max
+            : __max, .. } => 4u32 <= __max, _ => true },
+            "field `shard`: width 4 is wider than `u16` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < u16 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { min
+            : __min, .. } => 4u32 >= __min, _ => true },
+            "field `shard`: width 4 is too narrow for `u16`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
+        );
+    };
+    #[automatically_derived]
+    impl _sortkey::SortKey for Tenant {
+        const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;
+        const SEPARATOR: ::core::primitive::char = '|';
+        const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::add_len(
+            _sortkey::add_len(
+                _sortkey::Option::Some(1usize),
+                _sortkey::segment_len_of(
+                    <String as _sortkey::KeySegment>::WIDTH,
+                    Self::__SORTKEY_FIELDS[0usize].width(),
+                    <String as _sortkey::KeySegment>::VARIABLE_LEN,
+                ),
+            ),
+            _sortkey::segment_len_of(
+                <u16 as _sortkey::KeySegment>::WIDTH,
+                Self::__SORTKEY_FIELDS[1usize].width(),
+                <u16 as _sortkey::KeySegment>::VARIABLE_LEN,
+            ),
+        );
+        const MAX_LEN: ::core::primitive::usize = 2048usize;
+        #[inline]
+        fn encode_into(
+            &self,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            _sortkey::encode_key(
+                __out,
+                "Tenant",
+                2048usize,
+                |__out| {
+                    <Self as _sortkey::KeySegment>::encode_segment(
+                        self,
+                        &_sortkey::WHOLE_KEY,
+                        __out,
+                    )
+                },
+            )
+        }
+    }
+    #[automatically_derived]
+    impl<'__k> _sortkey::DecodeKey<'__k> for Tenant {
+        fn decode_borrowed(
+            __key: &'__k ::core::primitive::str,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let mut __cursor = _sortkey::decode_start(__key, "Tenant", 2048usize)?;
+            let __value = <Self as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(&mut __cursor, &_sortkey::WHOLE_KEY)?;
+            _sortkey::expect_end(&__cursor)?;
+            _sortkey::Result::Ok(__value)
+        }
+    }
+    #[automatically_derived]
+    impl _sortkey::FromStr for Tenant {
+        type Err = _sortkey::DecodeError;
+        fn from_str(
+            __key: &::core::primitive::str,
+        ) -> _sortkey::Result<Self, Self::Err> {
+            <Self as _sortkey::SortKey>::decode(__key)
+        }
+    }
+    #[automatically_derived]
+    impl _sortkey::KeySegment for Tenant {
+        const WIDTH: _sortkey::Width = _sortkey::nested_width(
+            <Self as _sortkey::SortKey>::ENCODED_LEN,
+        );
+        const REVERSIBLE: ::core::primitive::bool = false;
+        const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
+        const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <u16 as _sortkey::KeySegment>::LEAST_BYTE;
+        const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
+            '|',
+        );
+        #[inline]
+        fn encode_segment(
+            &self,
+            __segment: &_sortkey::Field,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            let _ = __segment;
+            <String as _sortkey::KeySegment>::encode_segment(
+                &self.name,
+                &Self::__SORTKEY_FIELDS[0usize],
+                __out,
+            )?;
+            __out.push('|');
+            <u16 as _sortkey::KeySegment>::encode_segment(
+                &self.shard,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                __out,
+            )?;
+            _sortkey::Result::Ok(())
+        }
+    }
+    #[automatically_derived]
+    impl<'__k> _sortkey::DecodeSegment<'__k> for Tenant {
+        #[inline]
+        fn decode_segment(
+            __cursor: &mut _sortkey::Cursor<'__k>,
+            __segment: &_sortkey::Field,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let _ = __segment;
+            let __field0 = <String as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            _sortkey::expect_separator(__cursor, "|", &Self::__SORTKEY_FIELDS[0usize])?;
+            let __field1 = <u16 as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+            )?;
+            let __value = _sortkey::Result::Ok(Self {
+                name: __field0,
+                shard: __field1,
+            });
+            __value
+        }
+    }
+    #[automatically_derived]
+    impl Tenant {
+        ///Starts a typed query condition on `Tenant` keys: see [`TenantQuery`].
+        pub fn query() -> TenantQuery<0> {
+            TenantQuery {
+                head: _sortkey::QueryHead::new(
+                    "Tenant",
+                    <Self as _sortkey::SortKey>::PREFIX,
+                    <Self as _sortkey::SortKey>::SEPARATOR,
+                    2048usize,
+                ),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl<const __N: ::core::primitive::usize> ::core::clone::Clone for TenantQuery<__N> {
+        fn clone(&self) -> Self {
+            TenantQuery {
+                head: ::core::clone::Clone::clone(&self.head),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl TenantQuery<0usize> {
+        ///Fixes `name` to `value` and moves on to the next field.
+        pub fn name(self, value: &::core::primitive::str) -> TenantQuery<1usize> {
+            TenantQuery {
+                head: self.head.fix(value, &<Tenant>::__SORTKEY_FIELDS[0usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= name <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn name_between<'__q>(
+            self,
+            low: &::core::primitive::str,
+            high: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head.between(low, high, &<Tenant>::__SORTKEY_FIELDS[0usize])
+        }
+        ///Ends the query with `name > value` on the keys fixed so far.
+        pub fn name_gt<'__q>(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    value,
+                    &<Tenant>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `name >= value` on the keys fixed so far.
+        pub fn name_gte<'__q>(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    value,
+                    &<Tenant>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `name < value` on the keys fixed so far.
+        pub fn name_lt<'__q>(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    value,
+                    &<Tenant>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `name <= value` on the keys fixed so far.
+        pub fn name_lte<'__q>(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    value,
+                    &<Tenant>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with the keys whose `name` starts with `prefix`.
+        pub fn name_begins_with<'__q>(
+            self,
+            prefix: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head.text_begins_with(prefix, &<Tenant>::__SORTKEY_FIELDS[0usize])
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with<'__q>(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl TenantQuery<1usize> {
+        ///Fixes `shard` to `value` and moves on to the next field.
+        pub fn shard(self, value: u16) -> TenantQuery<2usize> {
+            TenantQuery {
+                head: self.head.fix(&value, &<Tenant>::__SORTKEY_FIELDS[1usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= shard <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn shard_between<'__q>(
+            self,
+            low: u16,
+            high: u16,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head.between(&low, &high, &<Tenant>::__SORTKEY_FIELDS[1usize])
+        }
+        ///Ends the query with `shard > value` on the keys fixed so far.
+        pub fn shard_gt<'__q>(
+            self,
+            value: u16,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    &value,
+                    &<Tenant>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `shard >= value` on the keys fixed so far.
+        pub fn shard_gte<'__q>(
+            self,
+            value: u16,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    &value,
+                    &<Tenant>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `shard < value` on the keys fixed so far.
+        pub fn shard_lt<'__q>(
+            self,
+            value: u16,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    &value,
+                    &<Tenant>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `shard <= value` on the keys fixed so far.
+        pub fn shard_lte<'__q>(
+            self,
+            value: u16,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    &value,
+                    &<Tenant>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with<'__q>(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        where
+            Tenant: _sortkey::SortKeyRange<'__q>,
+        {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl TenantQuery<2usize> {
+        /// Ends the query with the one key whose fields are all fixed.
+        pub fn eq(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+        /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+    }
+};

@@ -1,0 +1,662 @@
+// The expansion of the `nested_and_option` case of src/output_tests.rs; rewritten by
+// `UPDATE_EXPANDED=1 cargo test -p sortkey-derive output_tests`, not by hand.
+
+/**Typed query conditions on [`Release`] keys, from [`Release::query`].
+
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+#[must_use = "a query does nothing until it ends with a condition"]
+struct ReleaseQuery<const __N: ::core::primitive::usize> {
+    head: ::sortkey_core::__private_0_1_0::QueryHead,
+    key: ::core::marker::PhantomData<fn() -> Release>,
+}
+#[doc(hidden)]
+#[allow(unused_qualifications, non_local_definitions, clippy::all)]
+const _: () = {
+    use ::sortkey_core::__private_0_1_0 as _sortkey;
+    #[automatically_derived]
+    impl Release {
+        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
+            _sortkey::field(
+                "Release",
+                "package",
+                '#',
+                _sortkey::resolve_width(
+                    <String as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+                false,
+                _sortkey::Option::None,
+                false,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+            _sortkey::field(
+                "Release",
+                "version",
+                '#',
+                _sortkey::resolve_width(
+                    <Version as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+                false,
+                _sortkey::Option::None,
+                false,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+            _sortkey::field(
+                "Release",
+                "patch",
+                '#',
+                _sortkey::resolve_width(
+                    <Option<u16> as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(3u32),
+                ),
+                false,
+                _sortkey::Option::Some(500u128),
+                false,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+            _sortkey::field(
+                "Release",
+                "at",
+                '#',
+                _sortkey::resolve_width(
+                    <SystemTime as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::time_width(
+                        _sortkey::Option::None,
+                        _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
+                    ),
+                ),
+                true,
+                _sortkey::Option::None,
+                true,
+                _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
+            ),
+        ];
+    }
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::nested_separator_matches(< Version as _sortkey::KeySegment >
+            ::NESTED_SEPARATOR, '#'),
+            "field `version`: the nested key `Version` must use this key's separator '#'; expected `#[key(separator = '#')]` on `Version`, found another separator"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::least_byte_fits(< Version as _sortkey::KeySegment > ::LEAST_BYTE,
+            '#'),
+            "field `version`: `Version` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name) contains a character at or below it; expected other names (`#[key(rename = \"...\")]`) or this field last"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::nested_separator_matches(< Option < u16 > as _sortkey::KeySegment >
+            ::NESTED_SEPARATOR, '#'),
+            "field `patch`: the nested key `Option<u16>` must use this key's separator '#'; expected `#[key(separator = '#')]` on `Option<u16>`, found another separator"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::least_byte_fits(< Option < u16 > as _sortkey::KeySegment >
+            ::LEAST_BYTE, '#'),
+            "field `patch`: `Option<u16>` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name) contains a character at or below it; expected other names (`#[key(rename = \"...\")]`) or this field last"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::width_configurable(< Option < u16 > as _sortkey::KeySegment >
+            ::WIDTH),
+            "field `patch`: `width` does not apply to `Option<u16>`, whose segments have a length of their own; expected no width, found width = 3"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < Option < u16 > as _sortkey::KeySegment > ::WIDTH {
+            _sortkey::Width::Digits { max : __max, .. } => 3u32 <= __max, _ => true },
+            "field `patch`: width 3 is wider than `Option<u16>` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < Option < u16 > as _sortkey::KeySegment > ::WIDTH {
+            _sortkey::Width::Digits { min : __min, .. } => 3u32 >= __min, _ => true },
+            "field `patch`: width 3 is too narrow for `Option<u16>`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            < Option < u16 > as _sortkey::KeySegment > ::MAX_VALUE.is_some(),
+            "field `patch`: `max` needs an integer type; found `Option<u16>`, expected no max"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < Option < u16 > as _sortkey::KeySegment > ::MAX_VALUE {
+            _sortkey::Option::Some(__t) => 500u128 <= __t, _ => true },
+            "field `patch`: max = 500 is larger than any `Option<u16>`; expected at most `Option<u16>::MAX`"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            ! _sortkey::max_in_type(< Option < u16 > as _sortkey::KeySegment >
+            ::MAX_VALUE, 500u128) || ! _sortkey::width_in_range(< Option < u16 > as
+            _sortkey::KeySegment > ::WIDTH, _sortkey::resolve_width(< Option < u16 > as
+            _sortkey::KeySegment > ::WIDTH, _sortkey::Option::Some(3u32))) ||
+            _sortkey::max_fits_width(< Option < u16 > as _sortkey::KeySegment > ::WIDTH,
+            _sortkey::resolve_width(< Option < u16 > as _sortkey::KeySegment > ::WIDTH,
+            _sortkey::Option::Some(3u32)), 500u128),
+            "field `patch`: max = 500 needs 3 digits, but width 3 of the signed `Option<u16>` holds 2 after the sign position; expected width = 4 or a max of at most 99"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::nested_separator_matches(< SystemTime as _sortkey::KeySegment >
+            ::NESTED_SEPARATOR, '#'),
+            "field `at`: the nested key `SystemTime` must use this key's separator '#'; expected `#[key(separator = '#')]` on `SystemTime`, found another separator"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            < SystemTime as _sortkey::KeySegment > ::TIMESTAMP,
+            "field `at`: `unit` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, time::OffsetDateTime, or an Option of one); found `SystemTime`"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            < SystemTime as _sortkey::KeySegment > ::REVERSIBLE,
+            "field `at`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `SystemTime`, which cannot"
+        );
+    };
+    #[automatically_derived]
+    impl _sortkey::SortKey for Release {
+        const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;
+        const SEPARATOR: ::core::primitive::char = '#';
+        const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::add_len(
+            _sortkey::add_len(
+                _sortkey::add_len(
+                    _sortkey::add_len(
+                        _sortkey::Option::Some(3usize),
+                        _sortkey::segment_len_of(
+                            <String as _sortkey::KeySegment>::WIDTH,
+                            Self::__SORTKEY_FIELDS[0usize].width(),
+                            <String as _sortkey::KeySegment>::VARIABLE_LEN,
+                        ),
+                    ),
+                    _sortkey::segment_len_of(
+                        <Version as _sortkey::KeySegment>::WIDTH,
+                        Self::__SORTKEY_FIELDS[1usize].width(),
+                        <Version as _sortkey::KeySegment>::VARIABLE_LEN,
+                    ),
+                ),
+                _sortkey::segment_len_of(
+                    <Option<u16> as _sortkey::KeySegment>::WIDTH,
+                    Self::__SORTKEY_FIELDS[2usize].width(),
+                    <Option<u16> as _sortkey::KeySegment>::VARIABLE_LEN,
+                ),
+            ),
+            _sortkey::segment_len_of(
+                <SystemTime as _sortkey::KeySegment>::WIDTH,
+                Self::__SORTKEY_FIELDS[3usize].width(),
+                <SystemTime as _sortkey::KeySegment>::VARIABLE_LEN,
+            ),
+        );
+        const MAX_LEN: ::core::primitive::usize = 1024usize;
+        #[inline]
+        fn encode_into(
+            &self,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            _sortkey::encode_key(
+                __out,
+                "Release",
+                1024usize,
+                |__out| {
+                    <Self as _sortkey::KeySegment>::encode_segment(
+                        self,
+                        &_sortkey::WHOLE_KEY,
+                        __out,
+                    )
+                },
+            )
+        }
+    }
+    #[automatically_derived]
+    impl<'__k> _sortkey::DecodeKey<'__k> for Release {
+        fn decode_borrowed(
+            __key: &'__k ::core::primitive::str,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let mut __cursor = _sortkey::decode_start(__key, "Release", 1024usize)?;
+            let __value = <Self as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(&mut __cursor, &_sortkey::WHOLE_KEY)?;
+            _sortkey::expect_end(&__cursor)?;
+            _sortkey::Result::Ok(__value)
+        }
+    }
+    #[automatically_derived]
+    impl _sortkey::FromStr for Release {
+        type Err = _sortkey::DecodeError;
+        fn from_str(
+            __key: &::core::primitive::str,
+        ) -> _sortkey::Result<Self, Self::Err> {
+            <Self as _sortkey::SortKey>::decode(__key)
+        }
+    }
+    #[automatically_derived]
+    impl _sortkey::KeySegment for Release {
+        const WIDTH: _sortkey::Width = _sortkey::nested_width(
+            <Self as _sortkey::SortKey>::ENCODED_LEN,
+        );
+        const REVERSIBLE: ::core::primitive::bool = false;
+        const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
+        const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <SystemTime as _sortkey::KeySegment>::LEAST_BYTE;
+        const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
+            '#',
+        );
+        #[inline]
+        fn encode_segment(
+            &self,
+            __segment: &_sortkey::Field,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            let _ = __segment;
+            <String as _sortkey::KeySegment>::encode_segment(
+                &self.package,
+                &Self::__SORTKEY_FIELDS[0usize],
+                __out,
+            )?;
+            __out.push('#');
+            <Version as _sortkey::KeySegment>::encode_segment(
+                &self.version,
+                &Self::__SORTKEY_FIELDS[1usize],
+                __out,
+            )?;
+            __out.push('#');
+            <Option<
+                u16,
+            > as _sortkey::KeySegment>::encode_segment(
+                &self.patch,
+                &Self::__SORTKEY_FIELDS[2usize],
+                __out,
+            )?;
+            __out.push('#');
+            <SystemTime as _sortkey::KeySegment>::encode_segment(
+                &self.at,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[3usize], __segment),
+                __out,
+            )?;
+            _sortkey::Result::Ok(())
+        }
+    }
+    #[automatically_derived]
+    impl<'__k> _sortkey::DecodeSegment<'__k> for Release {
+        #[inline]
+        fn decode_segment(
+            __cursor: &mut _sortkey::Cursor<'__k>,
+            __segment: &_sortkey::Field,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let _ = __segment;
+            let __field0 = <String as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
+            let __field1 = <Version as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[1usize])?;
+            let __field2 = <Option<
+                u16,
+            > as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[2usize])?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[2usize])?;
+            let __field3 = <SystemTime as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[3usize], __segment),
+            )?;
+            let __value = _sortkey::Result::Ok(Self {
+                package: __field0,
+                version: __field1,
+                patch: __field2,
+                at: __field3,
+            });
+            __value
+        }
+    }
+    #[automatically_derived]
+    impl Release {
+        ///Starts a typed query condition on `Release` keys: see [`ReleaseQuery`].
+        pub fn query() -> ReleaseQuery<0> {
+            ReleaseQuery {
+                head: _sortkey::QueryHead::new(
+                    "Release",
+                    <Self as _sortkey::SortKey>::PREFIX,
+                    <Self as _sortkey::SortKey>::SEPARATOR,
+                    1024usize,
+                ),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl<const __N: ::core::primitive::usize> ::core::clone::Clone
+    for ReleaseQuery<__N> {
+        fn clone(&self) -> Self {
+            ReleaseQuery {
+                head: ::core::clone::Clone::clone(&self.head),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl ReleaseQuery<0usize> {
+        ///Fixes `package` to `value` and moves on to the next field.
+        pub fn package(self, value: &::core::primitive::str) -> ReleaseQuery<1usize> {
+            ReleaseQuery {
+                head: self.head.fix(value, &<Release>::__SORTKEY_FIELDS[0usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= package <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn package_between(
+            self,
+            low: &::core::primitive::str,
+            high: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(low, high, &<Release>::__SORTKEY_FIELDS[0usize])
+        }
+        ///Ends the query with `package > value` on the keys fixed so far.
+        pub fn package_gt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    value,
+                    &<Release>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `package >= value` on the keys fixed so far.
+        pub fn package_gte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    value,
+                    &<Release>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `package < value` on the keys fixed so far.
+        pub fn package_lt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    value,
+                    &<Release>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `package <= value` on the keys fixed so far.
+        pub fn package_lte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    value,
+                    &<Release>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with the keys whose `package` starts with `prefix`.
+        pub fn package_begins_with(
+            self,
+            prefix: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.text_begins_with(prefix, &<Release>::__SORTKEY_FIELDS[0usize])
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl ReleaseQuery<1usize> {
+        ///Fixes `version` to `value` and moves on to the next field.
+        pub fn version(self, value: Version) -> ReleaseQuery<2usize> {
+            ReleaseQuery {
+                head: self.head.fix(&value, &<Release>::__SORTKEY_FIELDS[1usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= version <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn version_between(
+            self,
+            low: Version,
+            high: Version,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(&low, &high, &<Release>::__SORTKEY_FIELDS[1usize])
+        }
+        ///Ends the query with `version > value` on the keys fixed so far.
+        pub fn version_gt(
+            self,
+            value: Version,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `version >= value` on the keys fixed so far.
+        pub fn version_gte(
+            self,
+            value: Version,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `version < value` on the keys fixed so far.
+        pub fn version_lt(
+            self,
+            value: Version,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `version <= value` on the keys fixed so far.
+        pub fn version_lte(
+            self,
+            value: Version,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl ReleaseQuery<2usize> {
+        ///Fixes `patch` to `value` and moves on to the next field.
+        pub fn patch(self, value: Option<u16>) -> ReleaseQuery<3usize> {
+            ReleaseQuery {
+                head: self.head.fix(&value, &<Release>::__SORTKEY_FIELDS[2usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= patch <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn patch_between(
+            self,
+            low: Option<u16>,
+            high: Option<u16>,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(&low, &high, &<Release>::__SORTKEY_FIELDS[2usize])
+        }
+        ///Ends the query with `patch > value` on the keys fixed so far.
+        pub fn patch_gt(
+            self,
+            value: Option<u16>,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        ///Ends the query with `patch >= value` on the keys fixed so far.
+        pub fn patch_gte(
+            self,
+            value: Option<u16>,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        ///Ends the query with `patch < value` on the keys fixed so far.
+        pub fn patch_lt(
+            self,
+            value: Option<u16>,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        ///Ends the query with `patch <= value` on the keys fixed so far.
+        pub fn patch_lte(
+            self,
+            value: Option<u16>,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl ReleaseQuery<3usize> {
+        ///Fixes `at` to `value` and moves on to the next field.
+        pub fn at(self, value: SystemTime) -> ReleaseQuery<4usize> {
+            ReleaseQuery {
+                head: self.head.fix(&value, &<Release>::__SORTKEY_FIELDS[3usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= at <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn at_between(
+            self,
+            low: SystemTime,
+            high: SystemTime,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(&low, &high, &<Release>::__SORTKEY_FIELDS[3usize])
+        }
+        ///Ends the query with `at > value` on the keys fixed so far.
+        pub fn at_gt(
+            self,
+            value: SystemTime,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[3usize],
+                )
+        }
+        ///Ends the query with `at >= value` on the keys fixed so far.
+        pub fn at_gte(
+            self,
+            value: SystemTime,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[3usize],
+                )
+        }
+        ///Ends the query with `at < value` on the keys fixed so far.
+        pub fn at_lt(
+            self,
+            value: SystemTime,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[3usize],
+                )
+        }
+        ///Ends the query with `at <= value` on the keys fixed so far.
+        pub fn at_lte(
+            self,
+            value: SystemTime,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    &value,
+                    &<Release>::__SORTKEY_FIELDS[3usize],
+                )
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl ReleaseQuery<4usize> {
+        /// Ends the query with the one key whose fields are all fixed.
+        pub fn eq(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+        /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+    }
+};

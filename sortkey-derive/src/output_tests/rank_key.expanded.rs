@@ -1,0 +1,509 @@
+// The expansion of the `rank_key` case of src/output_tests.rs; rewritten by
+// `UPDATE_EXPANDED=1 cargo test -p sortkey-derive output_tests`, not by hand.
+
+/**Typed query conditions on [`RankKey`] keys, from [`RankKey::query`].
+
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+#[must_use = "a query does nothing until it ends with a condition"]
+pub struct RankKeyQuery<const __N: ::core::primitive::usize> {
+    head: ::sortkey_core::__private_0_1_0::QueryHead,
+    key: ::core::marker::PhantomData<fn() -> RankKey>,
+}
+#[doc(hidden)]
+#[allow(unused_qualifications, non_local_definitions, clippy::all)]
+const _: () = {
+    use ::sortkey_core::__private_0_1_0 as _sortkey;
+    #[automatically_derived]
+    impl RankKey {
+        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
+            _sortkey::field(
+                "RankKey",
+                "score",
+                '#',
+                _sortkey::resolve_width(
+                    <u64 as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(10u32),
+                ),
+                true,
+                _sortkey::Option::None,
+                false,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+            _sortkey::field(
+                "RankKey",
+                "timestamp",
+                '#',
+                _sortkey::resolve_width(
+                    <u64 as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(16u32),
+                ),
+                false,
+                _sortkey::Option::None,
+                false,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+            _sortkey::field(
+                "RankKey",
+                "player_id",
+                '#',
+                _sortkey::resolve_width(
+                    <String as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+                false,
+                _sortkey::Option::None,
+                true,
+                _sortkey::TimeFormat::DEFAULT,
+            ),
+        ];
+    }
+    const _: () = {
+        _sortkey::assert!(
+            < u64 as _sortkey::KeySegment > ::REVERSIBLE,
+            "field `score`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `u64`, which cannot"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::width_configurable(< u64 as _sortkey::KeySegment > ::WIDTH),
+            "field `score`: `width` does not apply to `u64`, whose segments have a length of their own; expected no width, found width = 10"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { max
+            : __max, .. } => 10u32 <= __max, _ => true },
+            "field `score`: width 10 is wider than `u64` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { min
+            : __min, .. } => 10u32 >= __min, _ => true },
+            "field `score`: width 10 is too narrow for `u64`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            _sortkey::width_configurable(< u64 as _sortkey::KeySegment > ::WIDTH),
+            "field `timestamp`: `width` does not apply to `u64`, whose segments have a length of their own; expected no width, found width = 16"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { max
+            : __max, .. } => 16u32 <= __max, _ => true },
+            "field `timestamp`: width 16 is wider than `u64` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
+        );
+    };
+    const _: () = {
+        _sortkey::assert!(
+            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { min
+            : __min, .. } => 16u32 >= __min, _ => true },
+            "field `timestamp`: width 16 is too narrow for `u64`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
+        );
+    };
+    #[automatically_derived]
+    impl _sortkey::SortKey for RankKey {
+        const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::Some(
+            "RUN",
+        );
+        const SEPARATOR: ::core::primitive::char = '#';
+        const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::add_len(
+            _sortkey::add_len(
+                _sortkey::add_len(
+                    _sortkey::Option::Some(6usize),
+                    _sortkey::segment_len_of(
+                        <u64 as _sortkey::KeySegment>::WIDTH,
+                        Self::__SORTKEY_FIELDS[0usize].width(),
+                        <u64 as _sortkey::KeySegment>::VARIABLE_LEN,
+                    ),
+                ),
+                _sortkey::segment_len_of(
+                    <u64 as _sortkey::KeySegment>::WIDTH,
+                    Self::__SORTKEY_FIELDS[1usize].width(),
+                    <u64 as _sortkey::KeySegment>::VARIABLE_LEN,
+                ),
+            ),
+            _sortkey::segment_len_of(
+                <String as _sortkey::KeySegment>::WIDTH,
+                Self::__SORTKEY_FIELDS[2usize].width(),
+                <String as _sortkey::KeySegment>::VARIABLE_LEN,
+            ),
+        );
+        const MAX_LEN: ::core::primitive::usize = 1024usize;
+        #[inline]
+        fn encode_into(
+            &self,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            _sortkey::encode_key(
+                __out,
+                "RankKey",
+                1024usize,
+                |__out| {
+                    <Self as _sortkey::KeySegment>::encode_segment(
+                        self,
+                        &_sortkey::WHOLE_KEY,
+                        __out,
+                    )
+                },
+            )
+        }
+    }
+    #[automatically_derived]
+    impl<'__k> _sortkey::DecodeKey<'__k> for RankKey {
+        fn decode_borrowed(
+            __key: &'__k ::core::primitive::str,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let mut __cursor = _sortkey::decode_start(__key, "RankKey", 1024usize)?;
+            let __value = <Self as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(&mut __cursor, &_sortkey::WHOLE_KEY)?;
+            _sortkey::expect_end(&__cursor)?;
+            _sortkey::Result::Ok(__value)
+        }
+    }
+    #[automatically_derived]
+    impl _sortkey::FromStr for RankKey {
+        type Err = _sortkey::DecodeError;
+        fn from_str(
+            __key: &::core::primitive::str,
+        ) -> _sortkey::Result<Self, Self::Err> {
+            <Self as _sortkey::SortKey>::decode(__key)
+        }
+    }
+    #[automatically_derived]
+    impl _sortkey::KeySegment for RankKey {
+        const WIDTH: _sortkey::Width = _sortkey::nested_width(
+            <Self as _sortkey::SortKey>::ENCODED_LEN,
+        );
+        const REVERSIBLE: ::core::primitive::bool = false;
+        const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
+        const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <String as _sortkey::KeySegment>::LEAST_BYTE;
+        const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
+            '#',
+        );
+        #[inline]
+        fn encode_segment(
+            &self,
+            __segment: &_sortkey::Field,
+            __out: &mut _sortkey::String,
+        ) -> _sortkey::Result<(), _sortkey::EncodeError> {
+            let _ = __segment;
+            __out.push_str("RUN#");
+            <u64 as _sortkey::KeySegment>::encode_segment(
+                &self.score,
+                &Self::__SORTKEY_FIELDS[0usize],
+                __out,
+            )?;
+            __out.push('#');
+            <u64 as _sortkey::KeySegment>::encode_segment(
+                &self.timestamp,
+                &Self::__SORTKEY_FIELDS[1usize],
+                __out,
+            )?;
+            __out.push('#');
+            <String as _sortkey::KeySegment>::encode_segment(
+                &self.player_id,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[2usize], __segment),
+                __out,
+            )?;
+            _sortkey::Result::Ok(())
+        }
+    }
+    #[automatically_derived]
+    impl<'__k> _sortkey::DecodeSegment<'__k> for RankKey {
+        #[inline]
+        fn decode_segment(
+            __cursor: &mut _sortkey::Cursor<'__k>,
+            __segment: &_sortkey::Field,
+        ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+            let _ = __segment;
+            _sortkey::expect_prefix(__cursor, "RUN#")?;
+            let __field0 = <u64 as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
+            let __field1 = <u64 as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[1usize])?;
+            let __field2 = <String as _sortkey::DecodeSegment<
+                '__k,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELDS[2usize], __segment),
+            )?;
+            let __value = _sortkey::Result::Ok(Self {
+                score: __field0,
+                timestamp: __field1,
+                player_id: __field2,
+            });
+            __value
+        }
+    }
+    #[automatically_derived]
+    impl RankKey {
+        ///Starts a typed query condition on `RankKey` keys: see [`RankKeyQuery`].
+        pub fn query() -> RankKeyQuery<0> {
+            RankKeyQuery {
+                head: _sortkey::QueryHead::new(
+                    "RankKey",
+                    <Self as _sortkey::SortKey>::PREFIX,
+                    <Self as _sortkey::SortKey>::SEPARATOR,
+                    1024usize,
+                ),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl<const __N: ::core::primitive::usize> ::core::clone::Clone
+    for RankKeyQuery<__N> {
+        fn clone(&self) -> Self {
+            RankKeyQuery {
+                head: ::core::clone::Clone::clone(&self.head),
+                key: ::core::marker::PhantomData,
+            }
+        }
+    }
+    #[automatically_derived]
+    impl RankKeyQuery<0usize> {
+        ///Fixes `score` to `value` and moves on to the next field.
+        pub fn score(self, value: u64) -> RankKeyQuery<1usize> {
+            RankKeyQuery {
+                head: self.head.fix(&value, &<RankKey>::__SORTKEY_FIELDS[0usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= score <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn score_between(
+            self,
+            low: u64,
+            high: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(&low, &high, &<RankKey>::__SORTKEY_FIELDS[0usize])
+        }
+        ///Ends the query with `score > value` on the keys fixed so far.
+        pub fn score_gt(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `score >= value` on the keys fixed so far.
+        pub fn score_gte(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `score < value` on the keys fixed so far.
+        pub fn score_lt(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        ///Ends the query with `score <= value` on the keys fixed so far.
+        pub fn score_lte(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[0usize],
+                )
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl RankKeyQuery<1usize> {
+        ///Fixes `timestamp` to `value` and moves on to the next field.
+        pub fn timestamp(self, value: u64) -> RankKeyQuery<2usize> {
+            RankKeyQuery {
+                head: self.head.fix(&value, &<RankKey>::__SORTKEY_FIELDS[1usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= timestamp <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn timestamp_between(
+            self,
+            low: u64,
+            high: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(&low, &high, &<RankKey>::__SORTKEY_FIELDS[1usize])
+        }
+        ///Ends the query with `timestamp > value` on the keys fixed so far.
+        pub fn timestamp_gt(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `timestamp >= value` on the keys fixed so far.
+        pub fn timestamp_gte(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `timestamp < value` on the keys fixed so far.
+        pub fn timestamp_lt(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        ///Ends the query with `timestamp <= value` on the keys fixed so far.
+        pub fn timestamp_lte(
+            self,
+            value: u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    &value,
+                    &<RankKey>::__SORTKEY_FIELDS[1usize],
+                )
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl RankKeyQuery<2usize> {
+        ///Fixes `player_id` to `value` and moves on to the next field.
+        pub fn player_id(self, value: &::core::primitive::str) -> RankKeyQuery<3usize> {
+            RankKeyQuery {
+                head: self.head.fix(value, &<RankKey>::__SORTKEY_FIELDS[2usize]),
+                key: ::core::marker::PhantomData,
+            }
+        }
+        ///Ends the query with `low <= player_id <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        pub fn player_id_between(
+            self,
+            low: &::core::primitive::str,
+            high: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.between(low, high, &<RankKey>::__SORTKEY_FIELDS[2usize])
+        }
+        ///Ends the query with `player_id > value` on the keys fixed so far.
+        pub fn player_id_gt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Gt,
+                    value,
+                    &<RankKey>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        ///Ends the query with `player_id >= value` on the keys fixed so far.
+        pub fn player_id_gte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Ge,
+                    value,
+                    &<RankKey>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        ///Ends the query with `player_id < value` on the keys fixed so far.
+        pub fn player_id_lt(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Lt,
+                    value,
+                    &<RankKey>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        ///Ends the query with `player_id <= value` on the keys fixed so far.
+        pub fn player_id_lte(
+            self,
+            value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    _sortkey::Comparison::Le,
+                    value,
+                    &<RankKey>::__SORTKEY_FIELDS[2usize],
+                )
+        }
+        ///Ends the query with the keys whose `player_id` starts with `prefix`.
+        pub fn player_id_begins_with(
+            self,
+            prefix: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.text_begins_with(prefix, &<RankKey>::__SORTKEY_FIELDS[2usize])
+        }
+        /// Ends the query with every key whose fields equal the ones fixed so far.
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.begins_with()
+        }
+    }
+    #[automatically_derived]
+    impl RankKeyQuery<3usize> {
+        /// Ends the query with the one key whose fields are all fixed.
+        pub fn eq(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+        /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        pub fn begins_with(
+            self,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head.eq()
+        }
+    }
+};
