@@ -1,19 +1,23 @@
-//! The attributes as written: what darling reads from `#[key(...)]`.
+//! The attributes as written: `#[key(...)]` on the struct, its fields, an enum and its variants.
+//!
+//! Parsed by hand (with syn's `parse_nested_meta`) so that every message names the attribute
+//! and what it is on, says which literal kind the attribute takes and which it found, and for
+//! an unknown name lists the attributes that position accepts. Every mistake in every
+//! attribute list is reported, each at its own token.
 
-use darling::util::{Flag, SpannedValue};
-use darling::{FromDeriveInput, FromField, FromVariant, ast};
-use syn::{Generics, Ident, Path, Type};
+use darling::util::SpannedValue;
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Attribute, Data, DeriveInput, Expr, Fields, Generics, Ident, Lit, Path, Token, Type};
 
-/// `#[key(...)]` on the struct, and its fields.
-#[derive(FromDeriveInput)]
-#[darling(attributes(key), and_then = Self::validate)]
+/// `#[key(...)]` on the struct.
 pub(crate) struct KeyInput {
     pub(crate) ident: Ident,
     pub(crate) vis: syn::Visibility,
     pub(crate) generics: Generics,
-    /// The fields as written; [`KeyField`] parses each on its own, so that an error in one
-    /// field hides neither the others nor the struct's own attributes.
-    pub(crate) data: ast::Data<darling::util::Ignored, syn::Field>,
+    /// Whether the struct has no fields (a unit struct or `{}`).
+    pub(crate) no_fields: bool,
     /// A literal first segment.
     pub(crate) prefix: Option<SpannedValue<String>>,
     /// The character between segments.
@@ -21,20 +25,17 @@ pub(crate) struct KeyInput {
     /// The longest key in bytes.
     pub(crate) max_len: Option<SpannedValue<usize>>,
     /// The path of the runtime crate.
-    #[darling(rename = "crate")]
     pub(crate) krate: Option<Path>,
 }
 
 /// `#[key(...)]` on a field.
-#[derive(FromField)]
-#[darling(attributes(key), and_then = Self::validate)]
 pub(crate) struct KeyField {
     pub(crate) ident: Option<Ident>,
     pub(crate) ty: Type,
     /// Characters of an integer segment.
     pub(crate) width: Option<SpannedValue<u32>>,
-    /// Reverse order.
-    pub(crate) desc: Flag,
+    /// Reverse order: where `desc` is written.
+    pub(crate) desc: Option<Span>,
     /// The largest allowed value.
     pub(crate) max: Option<SpannedValue<u128>>,
     /// The precision of a timestamp: `"s"`, `"ms"`, `"us"` or `"ns"`.
@@ -43,25 +44,369 @@ pub(crate) struct KeyField {
     pub(crate) format: Option<SpannedValue<String>>,
 }
 
-/// `#[key(...)]` on an enum that derives `KeySegment`, and its variants.
-#[derive(FromDeriveInput)]
-#[darling(attributes(key))]
+/// `#[key(...)]` on an enum that derives `KeySegment`.
 pub(crate) struct SegmentInput {
     pub(crate) ident: Ident,
-    pub(crate) data: ast::Data<SegmentVariant, darling::util::Ignored>,
+    pub(crate) variants: Vec<SegmentVariant>,
     /// How variant names become encodings: `"snake_case"`, `"kebab-case"`, ...
     pub(crate) rename_all: Option<SpannedValue<String>>,
     /// The path of the runtime crate.
-    #[darling(rename = "crate")]
     pub(crate) krate: Option<Path>,
 }
 
 /// `#[key(...)]` on a variant.
-#[derive(FromVariant)]
-#[darling(attributes(key))]
 pub(crate) struct SegmentVariant {
     pub(crate) ident: Ident,
-    pub(crate) fields: ast::Fields<darling::util::Ignored>,
+    /// Whether the variant has no fields.
+    pub(crate) is_unit: bool,
     /// The variant's encoding, instead of its name.
     pub(crate) rename: Option<SpannedValue<String>>,
+}
+
+/// The attributes each position accepts, in the order the messages list them.
+const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "crate"];
+const FIELD_ATTRS: &[&str] = &["width", "desc", "max", "unit", "format"];
+const ENUM_ATTRS: &[&str] = &["rename_all", "crate"];
+const VARIANT_ATTRS: &[&str] = &["rename"];
+
+impl KeyInput {
+    /// The struct's attributes; the fields are parsed apart ([`KeyField::parse`]).
+    pub(crate) fn parse(input: &DeriveInput) -> darling::Result<KeyInput> {
+        let owner = Owner { what: "struct", name: input.ident.to_string(), accepted: STRUCT_ATTRS };
+        let (mut prefix, mut separator, mut max_len, mut krate) = (None, None, None, None);
+        owner.parse(&input.attrs, |name, meta| {
+            match name {
+                "prefix" => prefix = Some(owner.string(name, meta)?),
+                "separator" => separator = Some(owner.char(name, meta)?),
+                "max_len" => max_len = Some(owner.int(name, meta)?),
+                _ => krate = Some(owner.path(name, meta)?),
+            }
+            Ok(())
+        })?;
+        let no_fields = match &input.data {
+            Data::Struct(s) => s.fields.is_empty(),
+            _ => false,
+        };
+        Ok(KeyInput {
+            ident: input.ident.clone(),
+            vis: input.vis.clone(),
+            generics: input.generics.clone(),
+            no_fields,
+            prefix,
+            separator,
+            max_len,
+            krate,
+        })
+    }
+}
+
+impl KeyField {
+    /// A field's attributes.
+    pub(crate) fn parse(field: &syn::Field) -> darling::Result<KeyField> {
+        let name = field.ident.as_ref().map_or_else(|| "_".to_owned(), ToString::to_string);
+        let owner = Owner { what: "field", name, accepted: FIELD_ATTRS };
+        let (mut width, mut desc, mut max, mut unit, mut format) = (None, None, None, None, None);
+        owner.parse(&field.attrs, |name, meta| {
+            match name {
+                "width" => width = Some(owner.int(name, meta)?),
+                "desc" => desc = Some(owner.flag(name, meta)?),
+                "max" => max = Some(owner.int(name, meta)?),
+                "unit" => unit = Some(owner.string(name, meta)?),
+                _ => format = Some(owner.string(name, meta)?),
+            }
+            Ok(())
+        })?;
+        Ok(KeyField { ident: field.ident.clone(), ty: field.ty.clone(), width, desc, max, unit, format })
+    }
+}
+
+impl SegmentInput {
+    /// The enum's attributes and its variants'.
+    pub(crate) fn parse(input: &DeriveInput) -> darling::Result<SegmentInput> {
+        let owner = Owner { what: "enum", name: input.ident.to_string(), accepted: ENUM_ATTRS };
+        let mut errors = darling::Error::accumulator();
+        let (mut rename_all, mut krate) = (None, None);
+        errors.handle(owner.parse(&input.attrs, |name, meta| {
+            match name {
+                "rename_all" => rename_all = Some(owner.string(name, meta)?),
+                _ => krate = Some(owner.path(name, meta)?),
+            }
+            Ok(())
+        }));
+        let variants = match &input.data {
+            Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(SegmentVariant::parse(v))).collect(),
+            _ => Vec::new(),
+        };
+        errors.finish()?;
+        Ok(SegmentInput { ident: input.ident.clone(), variants, rename_all, krate })
+    }
+}
+
+impl SegmentVariant {
+    fn parse(variant: &syn::Variant) -> darling::Result<SegmentVariant> {
+        let owner = Owner { what: "variant", name: variant.ident.to_string(), accepted: VARIANT_ATTRS };
+        let mut rename = None;
+        owner.parse(&variant.attrs, |name, meta| {
+            rename = Some(owner.string(name, meta)?);
+            Ok(())
+        })?;
+        let is_unit = matches!(variant.fields, Fields::Unit);
+        Ok(SegmentVariant { ident: variant.ident.clone(), is_unit, rename })
+    }
+}
+
+/// What an attribute list is on (`field `score``), and the attributes it accepts.
+struct Owner {
+    what: &'static str,
+    name: String,
+    accepted: &'static [&'static str],
+}
+
+impl Owner {
+    /// Runs `each` on every accepted attribute of the `#[key(...)]` lists in `attrs`, once per
+    /// name; reports unknown and repeated names and every error `each` returns, all of them.
+    fn parse(
+        &self,
+        attrs: &[Attribute],
+        mut each: impl FnMut(&'static str, &ParseNestedMeta<'_>) -> darling::Result<()>,
+    ) -> darling::Result<()> {
+        let mut errors = darling::Error::accumulator();
+        let mut seen: Vec<&'static str> = Vec::new();
+        for attr in attrs.iter().filter(|a| a.path().is_ident("key")) {
+            let parsed = attr.parse_nested_meta(|meta| {
+                let written = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
+                match self.accepted.iter().find(|&&a| a == written) {
+                    None => {
+                        errors.push(self.unknown(&written, &meta.path));
+                        skip_value(&meta)
+                    }
+                    Some(&name) if seen.contains(&name) => {
+                        errors.push(self.error(name, "appears twice; expected it once".to_owned(), &meta.path));
+                        skip_value(&meta)
+                    }
+                    Some(&name) => {
+                        seen.push(name);
+                        // An error in the value is reported; the rest of the list is still read.
+                        if let Err(e) = each(name, &meta) {
+                            errors.push(e);
+                            skip_value(&meta)?;
+                        }
+                        Ok(())
+                    }
+                }
+            });
+            if let Err(e) = parsed {
+                errors.push(darling::Error::from(e));
+            }
+        }
+        errors.finish()
+    }
+
+    /// `attribute `name` on field `score`: message`, at `span`.
+    fn error(&self, name: &str, message: String, span: &impl Spanned) -> darling::Error {
+        darling::Error::custom(format!("attribute `{name}` on {} `{}` {message}", self.what, self.name))
+            .with_span(&span.span())
+    }
+
+    fn unknown(&self, written: &str, path: &Path) -> darling::Error {
+        let list: Vec<String> = self.accepted.iter().map(|a| format!("`{a}`")).collect();
+        let expected = match list.as_slice() {
+            [one] => one.clone(),
+            _ => format!("one of {}", list.join(", ")),
+        };
+        let hint = closest(written, self.accepted).map(|a| format!(" (did you mean `{a}`?)")).unwrap_or_default();
+        darling::Error::custom(format!(
+            "unknown attribute `{written}` on {} `{}`: expected {expected}{hint}",
+            self.what, self.name
+        ))
+        .with_span(&path.span())
+    }
+
+    /// The literal after `name =`, which must exist.
+    fn literal(
+        &self,
+        name: &str,
+        meta: &ParseNestedMeta<'_>,
+        kind: &str,
+        example: &str,
+    ) -> darling::Result<(Lit, Expr)> {
+        if !meta.input.peek(Token![=]) {
+            return Err(self.error(name, format!("needs a value, such as `{example}`; found none"), &meta.path));
+        }
+        let mut expr: Expr = meta.value().and_then(|v| v.parse()).map_err(darling::Error::from)?;
+        // A literal passed through a `macro_rules!` fragment arrives in an invisible group.
+        while let Expr::Group(group) = expr {
+            expr = *group.expr;
+        }
+        match &expr {
+            Expr::Lit(lit) => Ok((lit.lit.clone(), expr)),
+            _ => Err(self.error(
+                name,
+                format!("expects {kind}, such as `{example}`; found `{}`, which is not a literal", expr_text(&expr)),
+                &expr,
+            )),
+        }
+    }
+
+    /// `name = 10`: an integer literal of type `T`.
+    fn int<T: std::str::FromStr>(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<T>>
+    where
+        T::Err: std::fmt::Display,
+    {
+        let example = match name {
+            "max_len" => "max_len = 2048",
+            "max" => "max = 5000",
+            _ => "width = 10",
+        };
+        match self.literal(name, meta, "an integer", example)? {
+            (Lit::Int(i), _) => match i.base10_parse::<T>() {
+                Ok(v) => Ok(SpannedValue::new(v, i.span())),
+                Err(e) => Err(self.error(name, format!("expects an integer it can hold; found {} ({e})", i), &i)),
+            },
+            (lit, expr) => Err(self.error(
+                name,
+                format!("expects an integer, such as `{example}`; found {}", describe(&lit)),
+                &expr,
+            )),
+        }
+    }
+
+    /// `name = "..."`: a string literal.
+    fn string(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<String>> {
+        let example = match name {
+            "prefix" => "prefix = \"RUN\"",
+            "unit" => "unit = \"ms\"",
+            "format" => "format = \"rfc3339\"",
+            "rename_all" => "rename_all = \"snake_case\"",
+            _ => "rename = \"done\"",
+        };
+        match self.literal(name, meta, "a string", example)? {
+            (Lit::Str(s), _) => Ok(SpannedValue::new(s.value(), s.span())),
+            (lit, expr) => {
+                Err(self.error(name, format!("expects a string, such as `{example}`; found {}", describe(&lit)), &expr))
+            }
+        }
+    }
+
+    /// `name = '|'`: a character literal.
+    fn char(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<char>> {
+        let example = "separator = '|'";
+        match self.literal(name, meta, "a char literal", example)? {
+            (Lit::Char(c), _) => Ok(SpannedValue::new(c.value(), c.span())),
+            (lit, expr) => Err(self.error(
+                name,
+                format!(
+                    "expects one ASCII punctuation character written as a char literal, such as `{example}`; found {}",
+                    describe(&lit)
+                ),
+                &expr,
+            )),
+        }
+    }
+
+    /// `desc`: a flag, with no value.
+    fn flag(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<Span> {
+        if meta.input.peek(Token![=]) {
+            let expr: Expr = meta.value().and_then(|v| v.parse()).map_err(darling::Error::from)?;
+            return Err(self.error(
+                name,
+                format!("is a flag: expected `{name}` alone, found `{name} = {}`", expr_text(&expr)),
+                &expr,
+            ));
+        }
+        Ok(meta.path.span())
+    }
+
+    /// `crate = path`: a path such as `::sortkey_core`.
+    fn path(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<Path> {
+        if !meta.input.peek(Token![=]) {
+            return Err(self.error(
+                name,
+                "needs a value, such as `crate = ::sortkey_core`; found none".into(),
+                &meta.path,
+            ));
+        }
+        let value = meta.value().map_err(darling::Error::from)?;
+        if !value.peek(Lit) {
+            return value.parse().map_err(darling::Error::from);
+        }
+        // A string holding a path is taken too, as serde's `crate = "..."` is.
+        match value.parse().map_err(darling::Error::from)? {
+            Lit::Str(s) => s.parse().map_err(|_| {
+                self.error(name, format!("expects a path, such as `crate = ::sortkey_core`; found {}", s.token()), &s)
+            }),
+            lit => Err(self.error(
+                name,
+                format!("expects a path, such as `crate = ::sortkey_core`; found {}", describe(&lit)),
+                &lit,
+            )),
+        }
+    }
+}
+
+/// Consumes whatever value follows an attribute name (`= expr` or `(...)`), so that the rest of
+/// the list can still be read.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _nested;
+        syn::parenthesized!(_nested in meta.input);
+    }
+    Ok(())
+}
+
+/// A literal as a message shows what was found: its kind and its text.
+fn describe(lit: &Lit) -> String {
+    let text = quote::ToTokens::to_token_stream(lit).to_string();
+    match lit {
+        Lit::Str(_) => format!("the string {text}"),
+        Lit::Char(_) => format!("the character {text}"),
+        Lit::Int(_) => format!("the integer {text}"),
+        Lit::Float(_) => format!("the number {text}"),
+        Lit::Bool(_) => format!("the boolean {text}"),
+        _ => format!("`{text}`"),
+    }
+}
+
+fn expr_text(expr: &Expr) -> String {
+    quote::ToTokens::to_token_stream(expr).to_string()
+}
+
+fn path_text(path: &Path) -> String {
+    quote::ToTokens::to_token_stream(path).to_string().replace(' ', "")
+}
+
+/// The accepted name nearest to `written`, if it is one or two edits away.
+fn closest(written: &str, accepted: &[&'static str]) -> Option<&'static str> {
+    accepted.iter().map(|&a| (edits(written, a), a)).filter(|&(d, _)| d <= 2).min_by_key(|&(d, _)| d).map(|(_, a)| a)
+}
+
+/// The Levenshtein distance between two short names.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            let next = (prev + cost).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_names_are_suggested() {
+        assert_eq!(closest("widht", FIELD_ATTRS), Some("width"));
+        assert_eq!(closest("prefx", STRUCT_ATTRS), Some("prefix"));
+        assert_eq!(closest("colour", FIELD_ATTRS), None);
+    }
 }

@@ -49,7 +49,11 @@ pub(crate) fn crate_path(attrs: &[Attribute]) -> Path {
         // A malformed attribute is reported by the real parse; here it only ends the search.
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("crate") {
-                found = Some(meta.value()?.parse::<Path>()?);
+                let value = meta.value()?;
+                found = Some(match value.parse::<syn::LitStr>() {
+                    Ok(s) => s.parse::<Path>()?,
+                    Err(_) => value.parse::<Path>()?,
+                });
             } else if meta.input.peek(Token![=]) {
                 meta.value()?.parse::<syn::Expr>()?;
             } else if meta.input.peek(syn::token::Paren) {

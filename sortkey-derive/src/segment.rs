@@ -4,7 +4,6 @@
 //! at or below `#` (which no separator could then follow). Whether they fit the separator of a
 //! key that uses the enum before another field is checked there, through `LEAST_BYTE`.
 
-use darling::FromDeriveInput;
 use darling::util::SpannedValue;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -83,10 +82,10 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
 
 fn validate(input: &DeriveInput) -> darling::Result<Segment> {
     check_shape(input)?;
-    let parsed = SegmentInput::from_derive_input(input)?;
+    let parsed = SegmentInput::parse(input)?;
     let mut errors = darling::Error::accumulator();
-    let case = parsed.rename_all.as_ref().and_then(|c| errors.handle(check_case(c)));
-    let variants = parsed.data.take_enum().unwrap_or_default();
+    let case = parsed.rename_all.as_ref().and_then(|c| errors.handle(check_case(&parsed.ident, c)));
+    let variants = parsed.variants;
     let mut named: Vec<(Ident, String)> = Vec::new();
     for variant in variants {
         if let Some(name) = errors.handle(variant_name(&variant, case, &named)) {
@@ -133,11 +132,11 @@ fn check_shape(input: &DeriveInput) -> darling::Result<()> {
     Ok(())
 }
 
-fn check_case(case: &SpannedValue<String>) -> darling::Result<RenameRule> {
+fn check_case(ident: &Ident, case: &SpannedValue<String>) -> darling::Result<RenameRule> {
     let found = RenameRule::ALL.into_iter().find(|(name, _)| *name == case.as_str());
     found.map(|(_, rule)| rule).ok_or_else(|| {
         let list = RenameRule::ALL.map(|(name, _)| format!("{name:?}")).join(", ");
-        darling::Error::custom(format!("rename_all must be one of {list}; found {:?}", case.as_str()))
+        darling::Error::custom(format!("enum `{ident}`: rename_all must be one of {list}; found {:?}", case.as_str()))
             .with_span(&case.span())
     })
 }
@@ -149,7 +148,7 @@ fn variant_name(
     earlier: &[(Ident, String)],
 ) -> darling::Result<String> {
     let ident = &variant.ident;
-    if !variant.fields.is_unit() {
+    if !variant.is_unit {
         return Err(darling::Error::custom(format!(
             "variant `{ident}` has fields: a `KeySegment` enum encodes only its variant's name; \
              expected a unit variant, found fields"

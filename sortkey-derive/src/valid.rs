@@ -1,7 +1,6 @@
 //! The rules the macro can check in the tokens, each reported with the span of the offending token.
 
 use darling::util::SpannedValue;
-use darling::{FromDeriveInput, FromField};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
@@ -84,9 +83,11 @@ impl Key {
         check_shape(input)?;
         // Struct attributes and every field are parsed apart, and all their errors reported.
         let mut errors = darling::Error::accumulator();
-        let parsed = errors.handle(KeyInput::from_derive_input(input));
+        let parsed = errors.handle(KeyInput::parse(input).and_then(KeyInput::validate));
         let fields: Vec<KeyField> = match &input.data {
-            Data::Struct(s) => s.fields.iter().filter_map(|f| errors.handle(KeyField::from_field(f))).collect(),
+            Data::Struct(s) => {
+                s.fields.iter().filter_map(|f| errors.handle(KeyField::parse(f).and_then(KeyField::validate))).collect()
+            }
             _ => Vec::new(),
         };
         errors.finish()?;
@@ -160,18 +161,18 @@ impl KeyInput {
     pub(crate) fn validate(self) -> darling::Result<Self> {
         let mut errors = darling::Error::accumulator();
         let separator = self.separator.as_ref().map_or(DEFAULT_SEPARATOR, |s| **s);
+        let name = self.ident.to_string();
         if let Some(sep) = &self.separator {
-            errors.handle(check_separator(sep));
+            errors.handle(check_separator(&name, sep));
         }
         if let Some(prefix) = &self.prefix {
-            errors.handle(check_prefix(prefix, separator));
+            errors.handle(check_prefix(&name, prefix, separator));
         }
         if let Some(max_len) = &self.max_len {
-            errors.handle(check_max_len(max_len));
+            errors.handle(check_max_len(&name, max_len));
         }
         errors.handle(check_lifetimes(&self.generics));
-        let no_fields = self.data.as_ref().take_struct().is_some_and(|f| f.is_empty());
-        if no_fields && self.prefix.is_none() {
+        if self.no_fields && self.prefix.is_none() {
             errors.push(
                 darling::Error::custom(format!(
                     "key `{}` would always be empty: expected at least one field or a `#[key(prefix = \"...\")]`",
@@ -200,22 +201,22 @@ impl KeyInput {
     }
 }
 
-fn check_separator(sep: &SpannedValue<char>) -> darling::Result<()> {
+fn check_separator(key: &str, sep: &SpannedValue<char>) -> darling::Result<()> {
     if sep.is_ascii_punctuation() {
         return Ok(());
     }
     Err(darling::Error::custom(format!(
-        "separator must be one ASCII punctuation character such as '#', '|' or '$', found {:?}",
+        "struct `{key}`: separator must be one ASCII punctuation character such as '#', '|' or '$', found {:?}",
         **sep
     ))
     .with_span(&sep.span()))
 }
 
-fn check_prefix(prefix: &SpannedValue<String>, separator: char) -> darling::Result<()> {
+fn check_prefix(key: &str, prefix: &SpannedValue<String>, separator: char) -> darling::Result<()> {
     if prefix.is_empty() {
-        return Err(darling::Error::custom(
-            "prefix must not be empty: expected a literal such as \"RUN\", or no prefix attribute",
-        )
+        return Err(darling::Error::custom(format!(
+            "struct `{key}`: prefix must not be empty: expected a literal such as \"RUN\", or no prefix attribute",
+        ))
         .with_span(&prefix.span()));
     }
     // The separator inside a prefix would put this type's keys inside another type's
@@ -224,7 +225,7 @@ fn check_prefix(prefix: &SpannedValue<String>, separator: char) -> darling::Resu
     match prefix.chars().find(|&c| c == separator || c.is_control()) {
         None => Ok(()),
         Some(c) => Err(darling::Error::custom(format!(
-            "prefix {:?} contains {c:?} (U+{:04X}): expected a prefix without the separator \
+            "struct `{key}`: prefix {:?} contains {c:?} (U+{:04X}): expected a prefix without the separator \
              {separator:?} and without control characters, so that the decoder can take it back and \
              no other key type's keys fall under it",
             **prefix, c as u32
@@ -233,12 +234,12 @@ fn check_prefix(prefix: &SpannedValue<String>, separator: char) -> darling::Resu
     }
 }
 
-fn check_max_len(max_len: &SpannedValue<usize>) -> darling::Result<()> {
+fn check_max_len(key: &str, max_len: &SpannedValue<usize>) -> darling::Result<()> {
     if (1..=MAX_LEN_LIMIT).contains(&**max_len) {
         return Ok(());
     }
     Err(darling::Error::custom(format!(
-        "max_len must be between 1 and {MAX_LEN_LIMIT} (DynamoDB's partition key limit; sort keys \
+        "struct `{key}`: max_len must be between 1 and {MAX_LEN_LIMIT} (DynamoDB's partition key limit; sort keys \
          allow {DEFAULT_MAX_LEN}), found {}",
         **max_len
     ))
@@ -273,7 +274,7 @@ impl KeyField {
             errors.handle(check_unit(&name, unit));
         }
         if let Some(format) = &self.format {
-            errors.handle(check_format(&name, format, self.width.as_ref(), &self.desc));
+            errors.handle(check_format(&name, format, self.width.as_ref(), self.desc));
         }
         errors.finish_with(self)
     }
@@ -284,7 +285,7 @@ impl KeyField {
             ident,
             ty: self.ty,
             width: self.width.map(|w| (*w, w.span())),
-            desc: self.desc.is_present().then(|| self.desc.span()),
+            desc: self.desc,
             max: self.max.map(|m| (*m, m.span())),
             time: time_of(self.unit.as_ref(), self.format.as_ref()),
         }
@@ -315,7 +316,7 @@ fn check_format(
     name: &str,
     format: &SpannedValue<String>,
     width: Option<&SpannedValue<u32>>,
-    desc: &darling::util::Flag,
+    desc: Option<Span>,
 ) -> darling::Result<()> {
     if format.as_str() != "rfc3339" {
         return Err(darling::Error::custom(format!(
@@ -335,13 +336,13 @@ fn check_format(
             .with_span(&width.span()),
         );
     }
-    if desc.is_present() {
+    if let Some(desc) = desc {
         errors.push(
             darling::Error::custom(format!(
                 "field `{name}`: `desc` cannot reverse format = \"rfc3339\" text; expected Unix time (no format) \
                  for a descending timestamp"
             ))
-            .with_span(&desc.span()),
+            .with_span(&desc),
         );
     }
     errors.finish()
