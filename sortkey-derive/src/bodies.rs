@@ -3,8 +3,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned;
-use syn::{Ident, Lifetime};
 
 use crate::generics::bounded;
 use crate::valid::{Field, Key, TimeFormat, TimeUnit};
@@ -99,7 +99,7 @@ pub(crate) fn field_ref(key: &Key, i: usize) -> TokenStream {
 }
 
 /// Reads the prefix and the fields at `__cursor` into `__value`, stopping after the last one.
-pub(crate) fn decode_fields(key: &Key, lt: &Lifetime) -> TokenStream {
+pub(crate) fn decode_fields(key: &Key) -> TokenStream {
     let prefix = prefix_literal(key).map(|p| quote!(_sortkey::expect_prefix(__cursor, #p)?;));
     let sep = key.separator.to_string();
     let locals: Vec<Ident> = (0..key.fields.len()).map(|i| format_ident!("__field{}", i)).collect();
@@ -112,12 +112,19 @@ pub(crate) fn decode_fields(key: &Key, lt: &Lifetime) -> TokenStream {
         });
         let spec = field_ref(key, i);
         quote_spanned! {ty.span()=>
-            let #local = <#ty as _sortkey::DecodeSegment<#lt>>::decode_segment(__cursor, &#spec)?;
+            let #local = (&&&_sortkey::Decode::<#ty>::NEW).decode(__cursor, &#spec)?;
             #after
         }
     });
     let idents = key.fields.iter().map(|f| &f.ident);
+    // The decode dispatch of `_sortkey::Decode` is by method lookup: its traits must be in scope.
+    let dispatch = (!key.fields.is_empty()).then(|| {
+        quote!(
+            use _sortkey::{DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _};
+        )
+    });
     quote! {
+        #dispatch
         #prefix
         #(#reads)*
         let __value = _sortkey::Result::Ok(Self { #(#idents: #locals),* });

@@ -70,7 +70,7 @@ fn impl_decode_segment(key: &Key) -> TokenStream {
     let generics = bounded(&generics, quote!(_sortkey::DecodeSegment<#lt>));
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = key.generics.split_for_impl();
-    let reads = decode_fields(key, &lt);
+    let reads = decode_fields(key);
     let run_checks = generic_checks_ref(key);
     quote! {
         #[automatically_derived]

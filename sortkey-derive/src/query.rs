@@ -6,7 +6,7 @@
 //! order because no other stage has the method.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
@@ -97,7 +97,13 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let param = param_type(field);
     // The arguments carry the field's span too, so that a type error points at the field.
     let span = field.ty.span();
+    // The value is written by the field type's impl, named by its qualified path: a type that
+    // is no segment is then the one error the key's other uses of the type report as well.
+    let seg_ty =
+        if is_text(&field.ty) { quote_spanned!(span=> ::core::primitive::str) } else { field.ty.to_token_stream() };
     let by_ref = (!is_text(&field.ty)).then(|| quote_spanned!(span=> &));
+    let write = |value: TokenStream| quote_spanned!(span=> |__out| <#seg_ty as _sortkey::KeySegment>::encode_segment(#by_ref #value, #spec, __out));
+    let (write_value, write_low, write_high) = (write(quote!(value)), write(quote!(low)), write(quote!(high)));
     let f = &field.ident;
     let name = f.to_string();
     let (range_generics, range_bound) = sort_key_only(key);
@@ -107,7 +113,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
         let c = format_ident!("{}", c);
         let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
-        let call = quote_spanned!(span=> self.head.compare(_sortkey::Comparison::#c, #by_ref value, #spec));
+        let call = quote_spanned!(span=> self.head.compare_with(_sortkey::Comparison::#c, #spec, #write_value));
         quote! {
             #[doc = #doc]
             pub fn #m #range_generics(self, value: #param) -> #cond #range_bound {
@@ -115,8 +121,8 @@ fn stage(key: &Key, k: usize) -> TokenStream {
             }
         }
     });
-    let fix = quote_spanned!(span=> self.head.fix(#by_ref value, #spec));
-    let range = quote_spanned!(span=> self.head.between(#by_ref low, #by_ref high, #spec));
+    let fix = quote_spanned!(span=> self.head.fix_with(#write_value));
+    let range = quote_spanned!(span=> self.head.between_with(#spec, #write_low, #write_high));
     let text = is_text(&field.ty).then(|| {
         let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
         quote! {

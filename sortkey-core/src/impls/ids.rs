@@ -14,7 +14,9 @@
 use crate::cursor::Cursor;
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+#[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::segment::{DecodeSegment, KeySegment};
+#[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::spec::{Field, Width};
 
 /// Takes `N` bytes and checks that `render(parse(text))` gives them back.

@@ -85,14 +85,18 @@ impl QueryHead {
     }
 
     /// Fixes the next field to `value` (equality).
-    pub fn fix<T: KeySegment + ?Sized>(mut self, value: &T, field: &Field) -> Self {
+    ///
+    /// `write` appends the value's segment: the generated code passes a closure that calls the
+    /// field type's `KeySegment` impl by its qualified path, so that a field type which is no
+    /// segment is one error at the field, not one more per builder method.
+    pub fn fix_with(mut self, write: impl FnOnce(&mut String) -> Result<(), EncodeError>) -> Self {
         if let Ok(head) = &mut self.head {
             let start = head.len();
             if self.segments > 0 {
                 head.push(self.separator as char);
             }
             self.segments += 1;
-            if let Err(e) = value.encode_segment(field, head) {
+            if let Err(e) = write(head) {
                 head.truncate(start);
                 self.head = Err(e);
             }
@@ -128,15 +132,15 @@ impl QueryHead {
         self.within_limit(KeyCondition::BeginsWith(q), Some(field))
     }
 
-    /// Keys whose next field compares with `value` as `cmp` says.
-    pub fn compare<T: KeySegment + ?Sized>(
+    /// Keys whose next field compares with the value `write` appends as `cmp` says.
+    pub fn compare_with(
         self,
         cmp: Comparison,
-        value: &T,
         field: &Field,
+        write: impl FnOnce(&mut String) -> Result<(), EncodeError>,
     ) -> Result<KeyCondition, QueryError> {
         let q = self.open_head()?;
-        let e = encode_alone(value, field)?;
+        let e = encode_alone(write)?;
         let cmp = cmp.on_encoding(field.is_desc());
         if self.segments == 0 {
             let cond = self.no_empty_bound(self.one_sided(cmp, e, field), field)?;
@@ -150,9 +154,14 @@ impl QueryHead {
     }
 
     /// Keys whose next field lies in `low..=high` (in the field's own order).
-    pub fn between<T: KeySegment + ?Sized>(self, low: &T, high: &T, field: &Field) -> Result<KeyCondition, QueryError> {
+    pub fn between_with(
+        self,
+        field: &Field,
+        low: impl FnOnce(&mut String) -> Result<(), EncodeError>,
+        high: impl FnOnce(&mut String) -> Result<(), EncodeError>,
+    ) -> Result<KeyCondition, QueryError> {
         let q = self.open_head()?;
-        let (mut lo, mut hi) = (encode_alone(low, field)?, encode_alone(high, field)?);
+        let (mut lo, mut hi) = (encode_alone(low)?, encode_alone(high)?);
         if field.is_desc() {
             std::mem::swap(&mut lo, &mut hi);
         }
@@ -284,9 +293,9 @@ impl QueryHead {
 }
 
 /// The field's segment on its own.
-fn encode_alone<T: KeySegment + ?Sized>(value: &T, field: &Field) -> Result<String, EncodeError> {
+fn encode_alone(write: impl FnOnce(&mut String) -> Result<(), EncodeError>) -> Result<String, EncodeError> {
     let mut e = String::new();
-    value.encode_segment(field, &mut e)?;
+    write(&mut e)?;
     Ok(e)
 }
 
@@ -385,6 +394,27 @@ fn previous_char(c: char) -> char {
     match c as u32 {
         0xE000 => '\u{D7FF}',
         n => char::from_u32(n - 1).unwrap_or('\0'),
+    }
+}
+
+/// The builder called with values, as the generated code does with its closures.
+#[cfg(test)]
+impl QueryHead {
+    fn fix<T: KeySegment + ?Sized>(self, value: &T, field: &Field) -> Self {
+        self.fix_with(|out| value.encode_segment(field, out))
+    }
+
+    fn compare<T: KeySegment + ?Sized>(
+        self,
+        cmp: Comparison,
+        value: &T,
+        field: &Field,
+    ) -> Result<KeyCondition, QueryError> {
+        self.compare_with(cmp, field, |out| value.encode_segment(field, out))
+    }
+
+    fn between<T: KeySegment + ?Sized>(self, low: &T, high: &T, field: &Field) -> Result<KeyCondition, QueryError> {
+        self.between_with(field, |out| low.encode_segment(field, out), |out| high.encode_segment(field, out))
     }
 }
 

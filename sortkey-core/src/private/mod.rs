@@ -7,6 +7,7 @@
 
 mod builder;
 mod checks;
+mod dispatch;
 mod framing;
 mod names;
 
@@ -19,6 +20,7 @@ pub use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use builder::{Comparison, QueryHead};
 pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};
+pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};
 pub use framing::*;
 pub use names::*;
 pub use std::string::String;

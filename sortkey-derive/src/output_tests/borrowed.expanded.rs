@@ -149,19 +149,17 @@ const _: () = {
             __segment: &_sortkey::Field,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
             let _ = __segment;
-            let __field0 = <&'a str as _sortkey::DecodeSegment<
-                'a,
-            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            use _sortkey::{
+                DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
+            };
+            let __field0 = (&&&_sortkey::Decode::<&'a str>::NEW)
+                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
-            let __field1 = <Cow<
-                'a,
-                str,
-            > as _sortkey::DecodeSegment<
-                'a,
-            >>::decode_segment(
-                __cursor,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
-            )?;
+            let __field1 = (&&&_sortkey::Decode::<Cow<'a, str>>::NEW)
+                .decode(
+                    __cursor,
+                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                )?;
             let __value = _sortkey::Result::Ok(Self {
                 dir: __field0,
                 file: __field1,
@@ -199,7 +197,13 @@ const _: () = {
         ///Fixes `dir` to `value` and moves on to the next field.
         pub fn dir(self, value: &::core::primitive::str) -> PathQuery<'a, 1usize> {
             PathQuery {
-                head: self.head.fix(value, &<Path<'a>>::__SORTKEY_FIELDS[0usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -209,7 +213,20 @@ const _: () = {
             low: &::core::primitive::str,
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(low, high, &<Path<'a>>::__SORTKEY_FIELDS[0usize])
+            self.head
+                .between_with(
+                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        low,
+                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        high,
+                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `dir > value` on the keys fixed so far.
         pub fn dir_gt(
@@ -217,10 +234,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `dir >= value` on the keys fixed so far.
@@ -229,10 +250,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `dir < value` on the keys fixed so far.
@@ -241,10 +266,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `dir <= value` on the keys fixed so far.
@@ -253,10 +282,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with the keys whose `dir` starts with `prefix`.
@@ -278,7 +311,13 @@ const _: () = {
         ///Fixes `file` to `value` and moves on to the next field.
         pub fn file(self, value: &::core::primitive::str) -> PathQuery<'a, 2usize> {
             PathQuery {
-                head: self.head.fix(value, &<Path<'a>>::__SORTKEY_FIELDS[1usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -288,7 +327,20 @@ const _: () = {
             low: &::core::primitive::str,
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(low, high, &<Path<'a>>::__SORTKEY_FIELDS[1usize])
+            self.head
+                .between_with(
+                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        low,
+                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        high,
+                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `file > value` on the keys fixed so far.
         pub fn file_gt(
@@ -296,10 +348,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `file >= value` on the keys fixed so far.
@@ -308,10 +364,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `file < value` on the keys fixed so far.
@@ -320,10 +380,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `file <= value` on the keys fixed so far.
@@ -332,10 +396,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    value,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with the keys whose `file` starts with `prefix`.

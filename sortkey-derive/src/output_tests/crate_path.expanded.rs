@@ -165,16 +165,17 @@ const _: () = {
             __segment: &_sortkey::Field,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
             let _ = __segment;
-            let __field0 = <String as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            use _sortkey::{
+                DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
+            };
+            let __field0 = (&&&_sortkey::Decode::<String>::NEW)
+                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
             _sortkey::expect_separator(__cursor, "|", &Self::__SORTKEY_FIELDS[0usize])?;
-            let __field1 = <u16 as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(
-                __cursor,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
-            )?;
+            let __field1 = (&&&_sortkey::Decode::<u16>::NEW)
+                .decode(
+                    __cursor,
+                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                )?;
             let __value = _sortkey::Result::Ok(Self {
                 name: __field0,
                 shard: __field1,
@@ -211,7 +212,13 @@ const _: () = {
         ///Fixes `name` to `value` and moves on to the next field.
         pub fn name(self, value: &::core::primitive::str) -> TenantQuery<1usize> {
             TenantQuery {
-                head: self.head.fix(value, &<Tenant>::__SORTKEY_FIELDS[0usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -224,7 +231,20 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head.between(low, high, &<Tenant>::__SORTKEY_FIELDS[0usize])
+            self.head
+                .between_with(
+                    &<Tenant>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        low,
+                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        high,
+                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `name > value` on the keys fixed so far.
         pub fn name_gt<'__q>(
@@ -235,10 +255,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    value,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `name >= value` on the keys fixed so far.
@@ -250,10 +274,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    value,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `name < value` on the keys fixed so far.
@@ -265,10 +293,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    value,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `name <= value` on the keys fixed so far.
@@ -280,10 +312,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    value,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with the keys whose `name` starts with `prefix`.
@@ -311,7 +347,13 @@ const _: () = {
         ///Fixes `shard` to `value` and moves on to the next field.
         pub fn shard(self, value: u16) -> TenantQuery<2usize> {
             TenantQuery {
-                head: self.head.fix(&value, &<Tenant>::__SORTKEY_FIELDS[1usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -324,7 +366,20 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head.between(&low, &high, &<Tenant>::__SORTKEY_FIELDS[1usize])
+            self.head
+                .between_with(
+                    &<Tenant>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                        &low,
+                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                        &high,
+                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `shard > value` on the keys fixed so far.
         pub fn shard_gt<'__q>(
@@ -335,10 +390,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    &value,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `shard >= value` on the keys fixed so far.
@@ -350,10 +409,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    &value,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `shard < value` on the keys fixed so far.
@@ -365,10 +428,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    &value,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `shard <= value` on the keys fixed so far.
@@ -380,10 +447,14 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    &value,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.

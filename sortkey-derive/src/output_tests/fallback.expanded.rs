@@ -100,7 +100,13 @@ const _: () = {
         ///Fixes `score` to `value` and moves on to the next field.
         pub fn score(self, value: u64) -> BrokenQuery<1usize> {
             BrokenQuery {
-                head: self.head.fix(&value, &<Broken>::__SORTKEY_FIELDS[0usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -110,7 +116,20 @@ const _: () = {
             low: u64,
             high: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(&low, &high, &<Broken>::__SORTKEY_FIELDS[0usize])
+            self.head
+                .between_with(
+                    &<Broken>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &low,
+                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &high,
+                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `score > value` on the keys fixed so far.
         pub fn score_gt(
@@ -118,10 +137,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    &value,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
@@ -130,10 +153,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    &value,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `score < value` on the keys fixed so far.
@@ -142,10 +169,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    &value,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
@@ -154,10 +185,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    &value,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.

@@ -295,26 +295,23 @@ const _: () = {
             __segment: &_sortkey::Field,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
             let _ = __segment;
-            let __field0 = <String as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            use _sortkey::{
+                DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
+            };
+            let __field0 = (&&&_sortkey::Decode::<String>::NEW)
+                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
-            let __field1 = <Version as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
+            let __field1 = (&&&_sortkey::Decode::<Version>::NEW)
+                .decode(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[1usize])?;
-            let __field2 = <Option<
-                u16,
-            > as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[2usize])?;
+            let __field2 = (&&&_sortkey::Decode::<Option<u16>>::NEW)
+                .decode(__cursor, &Self::__SORTKEY_FIELDS[2usize])?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[2usize])?;
-            let __field3 = <SystemTime as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(
-                __cursor,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[3usize], __segment),
-            )?;
+            let __field3 = (&&&_sortkey::Decode::<SystemTime>::NEW)
+                .decode(
+                    __cursor,
+                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[3usize], __segment),
+                )?;
             let __value = _sortkey::Result::Ok(Self {
                 package: __field0,
                 version: __field1,
@@ -354,7 +351,13 @@ const _: () = {
         ///Fixes `package` to `value` and moves on to the next field.
         pub fn package(self, value: &::core::primitive::str) -> ReleaseQuery<1usize> {
             ReleaseQuery {
-                head: self.head.fix(value, &<Release>::__SORTKEY_FIELDS[0usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -364,7 +367,20 @@ const _: () = {
             low: &::core::primitive::str,
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(low, high, &<Release>::__SORTKEY_FIELDS[0usize])
+            self.head
+                .between_with(
+                    &<Release>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        low,
+                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        high,
+                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `package > value` on the keys fixed so far.
         pub fn package_gt(
@@ -372,10 +388,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    value,
                     &<Release>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `package >= value` on the keys fixed so far.
@@ -384,10 +404,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    value,
                     &<Release>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `package < value` on the keys fixed so far.
@@ -396,10 +420,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    value,
                     &<Release>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `package <= value` on the keys fixed so far.
@@ -408,10 +436,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    value,
                     &<Release>::__SORTKEY_FIELDS[0usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with the keys whose `package` starts with `prefix`.
@@ -433,7 +465,13 @@ const _: () = {
         ///Fixes `version` to `value` and moves on to the next field.
         pub fn version(self, value: Version) -> ReleaseQuery<2usize> {
             ReleaseQuery {
-                head: self.head.fix(&value, &<Release>::__SORTKEY_FIELDS[1usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <Version as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -443,7 +481,20 @@ const _: () = {
             low: Version,
             high: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(&low, &high, &<Release>::__SORTKEY_FIELDS[1usize])
+            self.head
+                .between_with(
+                    &<Release>::__SORTKEY_FIELDS[1usize],
+                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
+                        &low,
+                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
+                        &high,
+                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `version > value` on the keys fixed so far.
         pub fn version_gt(
@@ -451,10 +502,14 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[1usize],
+                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `version >= value` on the keys fixed so far.
@@ -463,10 +518,14 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[1usize],
+                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `version < value` on the keys fixed so far.
@@ -475,10 +534,14 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[1usize],
+                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `version <= value` on the keys fixed so far.
@@ -487,10 +550,14 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[1usize],
+                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -505,7 +572,15 @@ const _: () = {
         ///Fixes `patch` to `value` and moves on to the next field.
         pub fn patch(self, value: Option<u16>) -> ReleaseQuery<3usize> {
             ReleaseQuery {
-                head: self.head.fix(&value, &<Release>::__SORTKEY_FIELDS[2usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <Option<
+                        u16,
+                    > as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -515,7 +590,24 @@ const _: () = {
             low: Option<u16>,
             high: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(&low, &high, &<Release>::__SORTKEY_FIELDS[2usize])
+            self.head
+                .between_with(
+                    &<Release>::__SORTKEY_FIELDS[2usize],
+                    |__out| <Option<
+                        u16,
+                    > as _sortkey::KeySegment>::encode_segment(
+                        &low,
+                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
+                    |__out| <Option<
+                        u16,
+                    > as _sortkey::KeySegment>::encode_segment(
+                        &high,
+                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `patch > value` on the keys fixed so far.
         pub fn patch_gt(
@@ -523,10 +615,16 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[2usize],
+                    |__out| <Option<
+                        u16,
+                    > as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `patch >= value` on the keys fixed so far.
@@ -535,10 +633,16 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[2usize],
+                    |__out| <Option<
+                        u16,
+                    > as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `patch < value` on the keys fixed so far.
@@ -547,10 +651,16 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[2usize],
+                    |__out| <Option<
+                        u16,
+                    > as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `patch <= value` on the keys fixed so far.
@@ -559,10 +669,16 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[2usize],
+                    |__out| <Option<
+                        u16,
+                    > as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -577,7 +693,13 @@ const _: () = {
         ///Fixes `at` to `value` and moves on to the next field.
         pub fn at(self, value: SystemTime) -> ReleaseQuery<4usize> {
             ReleaseQuery {
-                head: self.head.fix(&value, &<Release>::__SORTKEY_FIELDS[3usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -587,7 +709,20 @@ const _: () = {
             low: SystemTime,
             high: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(&low, &high, &<Release>::__SORTKEY_FIELDS[3usize])
+            self.head
+                .between_with(
+                    &<Release>::__SORTKEY_FIELDS[3usize],
+                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                        &low,
+                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        __out,
+                    ),
+                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                        &high,
+                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `at > value` on the keys fixed so far.
         pub fn at_gt(
@@ -595,10 +730,14 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[3usize],
+                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `at >= value` on the keys fixed so far.
@@ -607,10 +746,14 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[3usize],
+                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `at < value` on the keys fixed so far.
@@ -619,10 +762,14 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[3usize],
+                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `at <= value` on the keys fixed so far.
@@ -631,10 +778,14 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    &value,
                     &<Release>::__SORTKEY_FIELDS[3usize],
+                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        __out,
+                    ),
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.

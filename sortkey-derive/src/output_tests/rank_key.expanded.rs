@@ -220,21 +220,21 @@ const _: () = {
             __segment: &_sortkey::Field,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
             let _ = __segment;
+            use _sortkey::{
+                DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
+            };
             _sortkey::expect_prefix(__cursor, "RUN#")?;
-            let __field0 = <u64 as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
+            let __field0 = (&&&_sortkey::Decode::<u64>::NEW)
+                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
-            let __field1 = <u64 as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
+            let __field1 = (&&&_sortkey::Decode::<u64>::NEW)
+                .decode(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[1usize])?;
-            let __field2 = <String as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(
-                __cursor,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[2usize], __segment),
-            )?;
+            let __field2 = (&&&_sortkey::Decode::<String>::NEW)
+                .decode(
+                    __cursor,
+                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[2usize], __segment),
+                )?;
             let __value = _sortkey::Result::Ok(Self {
                 score: __field0,
                 timestamp: __field1,
@@ -273,7 +273,13 @@ const _: () = {
         ///Fixes `score` to `value` and moves on to the next field.
         pub fn score(self, value: u64) -> RankKeyQuery<1usize> {
             RankKeyQuery {
-                head: self.head.fix(&value, &<RankKey>::__SORTKEY_FIELDS[0usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -283,7 +289,20 @@ const _: () = {
             low: u64,
             high: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(&low, &high, &<RankKey>::__SORTKEY_FIELDS[0usize])
+            self.head
+                .between_with(
+                    &<RankKey>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &low,
+                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &high,
+                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `score > value` on the keys fixed so far.
         pub fn score_gt(
@@ -291,10 +310,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
@@ -303,10 +326,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `score < value` on the keys fixed so far.
@@ -315,10 +342,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
@@ -327,10 +358,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        __out,
+                    ),
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -345,7 +380,13 @@ const _: () = {
         ///Fixes `timestamp` to `value` and moves on to the next field.
         pub fn timestamp(self, value: u64) -> RankKeyQuery<2usize> {
             RankKeyQuery {
-                head: self.head.fix(&value, &<RankKey>::__SORTKEY_FIELDS[1usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -355,7 +396,20 @@ const _: () = {
             low: u64,
             high: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(&low, &high, &<RankKey>::__SORTKEY_FIELDS[1usize])
+            self.head
+                .between_with(
+                    &<RankKey>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &low,
+                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &high,
+                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `timestamp > value` on the keys fixed so far.
         pub fn timestamp_gt(
@@ -363,10 +417,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `timestamp >= value` on the keys fixed so far.
@@ -375,10 +433,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `timestamp < value` on the keys fixed so far.
@@ -387,10 +449,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `timestamp <= value` on the keys fixed so far.
@@ -399,10 +465,14 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    &value,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
+                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                        &value,
+                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        __out,
+                    ),
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -417,7 +487,13 @@ const _: () = {
         ///Fixes `player_id` to `value` and moves on to the next field.
         pub fn player_id(self, value: &::core::primitive::str) -> RankKeyQuery<3usize> {
             RankKeyQuery {
-                head: self.head.fix(value, &<RankKey>::__SORTKEY_FIELDS[2usize]),
+                head: self
+                    .head
+                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    )),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -427,7 +503,20 @@ const _: () = {
             low: &::core::primitive::str,
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.between(low, high, &<RankKey>::__SORTKEY_FIELDS[2usize])
+            self.head
+                .between_with(
+                    &<RankKey>::__SORTKEY_FIELDS[2usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        low,
+                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        high,
+                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
+                )
         }
         ///Ends the query with `player_id > value` on the keys fixed so far.
         pub fn player_id_gt(
@@ -435,10 +524,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Gt,
-                    value,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `player_id >= value` on the keys fixed so far.
@@ -447,10 +540,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Ge,
-                    value,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `player_id < value` on the keys fixed so far.
@@ -459,10 +556,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Lt,
-                    value,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with `player_id <= value` on the keys fixed so far.
@@ -471,10 +572,14 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_with(
                     _sortkey::Comparison::Le,
-                    value,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
+                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                        value,
+                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        __out,
+                    ),
                 )
         }
         ///Ends the query with the keys whose `player_id` starts with `prefix`.
