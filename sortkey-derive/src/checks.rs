@@ -51,6 +51,11 @@ pub(crate) fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStr
     let (name, tyname) = (field.ident.to_string(), type_name(&field.ty));
     let seg = quote!(<#ty as _sortkey::KeySegment>);
     let mut out = type_checks(key, field, last);
+    // A type spelled as a built-in one was checked by the macro itself (valid.rs), with
+    // ordinary errors at the attributes; the assertions are for every other type.
+    if crate::types::builtin(&field.ty).is_some() {
+        return out;
+    }
     if let Some(span) = field.desc {
         let msg = format!(
             "field `{name}`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `{tyname}`, which cannot"
@@ -143,7 +148,7 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
         let cond = quote!(_sortkey::least_byte_fits(#seg::LEAST_BYTE, #sep));
         out.push(assert_at(field.ty.span(), cond, msg));
     }
-    if let Some((time, span)) = field.time {
+    if let Some((time, span)) = field.time.filter(|_| crate::types::builtin(&field.ty).is_none()) {
         let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
         let msg = format!(
             "field `{name}`: `{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, \

@@ -33,6 +33,73 @@ pub(crate) fn is_builtin(ty: &Type) -> bool {
     }
 }
 
+/// What the runtime's segment impl of a built-in type says of it, known to the macro so that
+/// a wrong `width`, `desc`, `max`, `unit` or `format` on such a field is an ordinary error at the
+/// attribute, not a `const` evaluation failure. The values are the impls' constants
+/// (sortkey-core `impls/`), which the const assertions check for every other type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Builtin {
+    pub(crate) width: BuiltinWidth,
+    pub(crate) reversible: bool,
+    pub(crate) max_value: Option<u128>,
+    pub(crate) timestamp: bool,
+}
+
+/// [`Builtin`]'s `Width`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BuiltinWidth {
+    /// Digits, `min..=max` of them; a sign position first when `signed`.
+    Digits { min: u32, max: u32, signed: bool },
+    /// A length of its own (`bool`, text).
+    Fixed,
+}
+
+/// The built-in segment type `ty` is spelled as: the integers but `usize` and `isize` (whose
+/// width depends on the target, which the macro does not know), `bool`, `char`, `String`,
+/// `&str`, `Cow<str>`, `SystemTime`, and `Option` of any of them. `None` for anything else,
+/// which keeps its `const` assertions.
+pub(crate) fn builtin(ty: &Type) -> Option<Builtin> {
+    if is_text(ty) {
+        return Some(Builtin { width: BuiltinWidth::Fixed, reversible: false, max_value: None, timestamp: false });
+    }
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last().filter(|_| p.qself.is_none())?;
+    let single = p.path.segments.len() == 1 && last.arguments.is_empty();
+    let int = |digits: u32, signed: bool, max: u128| {
+        let width = BuiltinWidth::Digits { min: if signed { 2 } else { 1 }, max: digits, signed };
+        Some(Builtin { width, reversible: true, max_value: Some(max), timestamp: false })
+    };
+    match last.ident.to_string().as_str() {
+        "u8" if single => int(3, false, u8::MAX.into()),
+        "u16" if single => int(5, false, u16::MAX.into()),
+        "u32" if single => int(10, false, u32::MAX.into()),
+        "u64" if single => int(20, false, u64::MAX.into()),
+        "u128" if single => int(39, false, u128::MAX),
+        "i8" if single => int(4, true, i8::MAX as u128),
+        "i16" if single => int(6, true, i16::MAX as u128),
+        "i32" if single => int(11, true, i32::MAX as u128),
+        "i64" if single => int(20, true, i64::MAX as u128),
+        "i128" if single => int(40, true, i128::MAX as u128),
+        "bool" if single => {
+            Some(Builtin { width: BuiltinWidth::Fixed, reversible: true, max_value: None, timestamp: false })
+        }
+        "char" if single => {
+            Some(Builtin { width: BuiltinWidth::Fixed, reversible: false, max_value: None, timestamp: false })
+        }
+        "SystemTime" if last.arguments.is_empty() => {
+            let width = BuiltinWidth::Digits { min: 1, max: 40, signed: false };
+            Some(Builtin { width, reversible: true, max_value: None, timestamp: true })
+        }
+        "Option" => {
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+            let [syn::GenericArgument::Type(inner)] = args.args.iter().collect::<Vec<_>>()[..] else { return None };
+            // `None` stays first either way, so an `Option` cannot be reversed.
+            builtin(inner).map(|b| Builtin { reversible: false, ..b })
+        }
+        _ => None,
+    }
+}
+
 /// A type as written, for messages.
 pub(crate) fn type_name(ty: &Type) -> String {
     quote!(#ty).to_string().replace(" < ", "<").replace(" >", ">").replace("& ", "&").replace(" ,", ",")

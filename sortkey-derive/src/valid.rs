@@ -6,6 +6,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
 
 use crate::attr::{KeyField, KeyInput};
+use crate::types::{Builtin, BuiltinWidth, builtin, type_name};
 
 /// The widest integer segment: `i128` needs a sign position and 39 digits.
 const MAX_WIDTH: u32 = 40;
@@ -276,7 +277,84 @@ impl KeyField {
         if let Some(format) = &self.format {
             errors.handle(check_format(&name, format, self.width.as_ref(), self.desc));
         }
-        errors.finish_with(self)
+        // For a type spelled as a built-in one the macro knows what the type allows; the
+        // checks above passed, so what is left can only be about the type.
+        errors.finish()?;
+        match builtin(&self.ty) {
+            Some(builtin) => self.check_builtin(&name, builtin).map(|()| self),
+            None => Ok(self),
+        }
+    }
+
+    /// `width`, `desc`, `max`, `unit` and `format` against what a built-in type allows, each a
+    /// plain error at its attribute (the same rules the `const` assertions check for other types).
+    fn check_builtin(&self, name: &str, b: Builtin) -> darling::Result<()> {
+        let mut errors = darling::Error::accumulator();
+        let ty = type_name(&self.ty);
+        let at =
+            |message: String, span: Span| darling::Error::custom(format!("field `{name}`: {message}")).with_span(&span);
+        if let Some(desc) = self.desc
+            && !b.reversible
+        {
+            errors.push(at(
+                format!("`desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `{ty}`, which cannot"),
+                desc,
+            ));
+        }
+        let resolved = match (b.width, &self.width) {
+            (BuiltinWidth::Fixed, Some(w)) => {
+                errors.push(at(
+                    format!("`width` does not apply to `{ty}`, whose segments have a length of their own; expected no width, found width = {}", **w),
+                    w.span(),
+                ));
+                None
+            }
+            (BuiltinWidth::Digits { max, .. }, Some(w)) if **w > max => {
+                errors.push(at(format!("width {} is wider than `{ty}` can fill; expected at most {max}, the digits of its largest value{}", **w, sign_note(b)), w.span()));
+                None
+            }
+            (BuiltinWidth::Digits { min, .. }, Some(w)) if **w < min => {
+                errors.push(at(
+                    format!(
+                        "width {} is too narrow for `{ty}`; expected at least {min} (a sign position and one digit)",
+                        **w
+                    ),
+                    w.span(),
+                ));
+                None
+            }
+            (BuiltinWidth::Digits { .. }, Some(w)) => Some(**w),
+            (BuiltinWidth::Digits { max, .. }, None) => Some(max),
+            (BuiltinWidth::Fixed, None) => None,
+        };
+        if let Some(m) = &self.max {
+            match b.max_value {
+                None => {
+                    errors.push(at(format!("`max` needs an integer type; found `{ty}`, expected no max"), m.span()))
+                }
+                Some(type_max) if **m > type_max => errors.push(at(
+                    format!("max = {} is larger than any `{ty}`; expected at most {type_max}", **m),
+                    m.span(),
+                )),
+                Some(_) => {
+                    let signed = matches!(b.width, BuiltinWidth::Digits { signed: true, .. });
+                    if let Some(width) = resolved.filter(|_| signed) {
+                        errors.handle(check_signed_max(name, m, width, &ty, self.width.is_some()));
+                    }
+                }
+            }
+        }
+        if !b.timestamp {
+            for (attr, value) in [("unit", &self.unit), ("format", &self.format)] {
+                if let Some(v) = value {
+                    errors.push(at(
+                        format!("`{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, time::OffsetDateTime, or an Option of one); found `{ty}`"),
+                        v.span(),
+                    ));
+                }
+            }
+        }
+        errors.finish()
     }
 
     fn into_field(self) -> Field {
@@ -357,6 +435,39 @@ fn check_width(name: &str, width: &SpannedValue<u32>) -> darling::Result<()> {
         _ => return Ok(()),
     };
     Err(darling::Error::custom(message).with_span(&width.span()))
+}
+
+/// Why a width is capped, for a signed type: its sign position.
+fn sign_note(b: Builtin) -> &'static str {
+    match b.width {
+        BuiltinWidth::Digits { signed: true, .. } => " and a sign position",
+        _ => "",
+    }
+}
+
+/// A signed type's width holds `width - 1` digits after its sign position; `max` must fit them.
+fn check_signed_max(name: &str, max: &SpannedValue<u128>, width: u32, ty: &str, given: bool) -> darling::Result<()> {
+    let digits = max.checked_ilog10().map_or(1, |d| d + 1);
+    if digits < width {
+        return Ok(());
+    }
+    let message = if given {
+        format!(
+            "field `{name}`: max = {} needs {digits} digits, but width {width} of the signed `{ty}` holds {} after the \
+             sign position; expected width = {} or a max of at most {}",
+            **max,
+            width - 1,
+            digits + 1,
+            "9".repeat(width as usize - 1)
+        )
+    } else {
+        format!(
+            "field `{name}`: max = {} needs {digits} digits, more than the default width of `{ty}` holds; expected a \
+             `width` that holds it",
+            **max
+        )
+    };
+    Err(darling::Error::custom(message).with_span(&max.span()))
 }
 
 /// `max` needs `digits(max)` positions, whatever the type; signed types need one more (checked in `const`).

@@ -44,26 +44,6 @@ const _: () = {
             ),
         ];
     }
-    const _: () = {
-        _sortkey::assert!(
-            _sortkey::width_configurable(< u16 as _sortkey::KeySegment > ::WIDTH),
-            "field `shard`: `width` does not apply to `u16`, whose segments have a length of their own; expected no width, found width = 4"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < u16 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { max
-            : __max, .. } => 4u32 <= __max, _ => true },
-            "field `shard`: width 4 is wider than `u16` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < u16 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { min
-            : __min, .. } => 4u32 >= __min, _ => true },
-            "field `shard`: width 4 is too narrow for `u16`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
-        );
-    };
     #[automatically_derived]
     impl _sortkey::SortKey for Tenant {
         const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;

@@ -103,67 +103,9 @@ const _: () = {
     };
     const _: () = {
         _sortkey::assert!(
-            _sortkey::width_configurable(< Option < u16 > as _sortkey::KeySegment >
-            ::WIDTH),
-            "field `patch`: `width` does not apply to `Option<u16>`, whose segments have a length of their own; expected no width, found width = 3"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < Option < u16 > as _sortkey::KeySegment > ::WIDTH {
-            _sortkey::Width::Digits { max : __max, .. } => 3u32 <= __max, _ => true },
-            "field `patch`: width 3 is wider than `Option<u16>` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < Option < u16 > as _sortkey::KeySegment > ::WIDTH {
-            _sortkey::Width::Digits { min : __min, .. } => 3u32 >= __min, _ => true },
-            "field `patch`: width 3 is too narrow for `Option<u16>`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            < Option < u16 > as _sortkey::KeySegment > ::MAX_VALUE.is_some(),
-            "field `patch`: `max` needs an integer type; found `Option<u16>`, expected no max"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < Option < u16 > as _sortkey::KeySegment > ::MAX_VALUE {
-            _sortkey::Option::Some(__t) => 500u128 <= __t, _ => true },
-            "field `patch`: max = 500 is larger than any `Option<u16>`; expected at most `Option<u16>::MAX`"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            ! _sortkey::max_in_type(< Option < u16 > as _sortkey::KeySegment >
-            ::MAX_VALUE, 500u128) || ! _sortkey::width_in_range(< Option < u16 > as
-            _sortkey::KeySegment > ::WIDTH, _sortkey::resolve_width(< Option < u16 > as
-            _sortkey::KeySegment > ::WIDTH, _sortkey::Option::Some(3u32))) ||
-            _sortkey::max_fits_width(< Option < u16 > as _sortkey::KeySegment > ::WIDTH,
-            _sortkey::resolve_width(< Option < u16 > as _sortkey::KeySegment > ::WIDTH,
-            _sortkey::Option::Some(3u32)), 500u128),
-            "field `patch`: max = 500 needs 3 digits, but width 3 of the signed `Option<u16>` holds 2 after the sign position; expected width = 4 or a max of at most 99"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
             _sortkey::nested_separator_matches(< SystemTime as _sortkey::KeySegment >
             ::NESTED_SEPARATOR, '#'),
             "field `at`: the nested key `SystemTime` must use this key's separator '#'; expected `#[key(separator = '#')]` on `SystemTime`, found another separator"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            < SystemTime as _sortkey::KeySegment > ::TIMESTAMP,
-            "field `at`: `unit` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, time::OffsetDateTime, or an Option of one); found `SystemTime`"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            < SystemTime as _sortkey::KeySegment > ::REVERSIBLE,
-            "field `at`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `SystemTime`, which cannot"
         );
     };
     #[automatically_derived]

@@ -57,52 +57,6 @@ const _: () = {
             ),
         ];
     }
-    const _: () = {
-        _sortkey::assert!(
-            < u64 as _sortkey::KeySegment > ::REVERSIBLE,
-            "field `score`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `u64`, which cannot"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            _sortkey::width_configurable(< u64 as _sortkey::KeySegment > ::WIDTH),
-            "field `score`: `width` does not apply to `u64`, whose segments have a length of their own; expected no width, found width = 10"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { max
-            : __max, .. } => 10u32 <= __max, _ => true },
-            "field `score`: width 10 is wider than `u64` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { min
-            : __min, .. } => 10u32 >= __min, _ => true },
-            "field `score`: width 10 is too narrow for `u64`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            _sortkey::width_configurable(< u64 as _sortkey::KeySegment > ::WIDTH),
-            "field `timestamp`: `width` does not apply to `u64`, whose segments have a length of their own; expected no width, found width = 16"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { max
-            : __max, .. } => 16u32 <= __max, _ => true },
-            "field `timestamp`: width 16 is wider than `u64` can fill; expected at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            match < u64 as _sortkey::KeySegment > ::WIDTH { _sortkey::Width::Digits { min
-            : __min, .. } => 16u32 >= __min, _ => true },
-            "field `timestamp`: width 16 is too narrow for `u64`; expected at least its narrowest width (2 for a signed integer: a sign position and one digit)"
-        );
-    };
     #[automatically_derived]
     impl _sortkey::SortKey for RankKey {
         const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::Some(
