@@ -25,13 +25,18 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
     let params = key.generics.params.iter();
     let where_clause = &key.generics.where_clause;
     let args = key_args(key);
+    let order: Vec<String> = key.fields.iter().enumerate().map(|(i, f)| format!("{i}: `{}`", f.ident)).collect();
     let doc = format!(
         "Typed query conditions on [`{ident}`] keys, from [`{ident}::query`].\n\n\
+         Fields are fixed in this order, stage `__N` having fixed the first `__N`: {}. \
+         A method of a later field on an earlier stage does not exist (\"no method named ... found \
+         for `{ident}Query<0>`\"): fix the fields before it first.\n\n\
          `__N` counts the fields fixed so far, in declaration order. Fix the next field with the \
          method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, \
          `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is \
          fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value \
-         that does not fit its field."
+         that does not fit its field.",
+        order.join(", ")
     );
     quote! {
         #[doc = #doc]

@@ -3,6 +3,8 @@
 
 /**Typed query conditions on [`RankKey`] keys, from [`RankKey::query`].
 
+Fields are fixed in this order, stage `__N` having fixed the first `__N`: 0: `score`, 1: `timestamp`, 2: `player_id`. A method of a later field on an earlier stage does not exist ("no method named ... found for `RankKeyQuery<0>`"): fix the fields before it first.
+
 `__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
 #[must_use = "a query does nothing until it ends with a condition"]
 pub struct RankKeyQuery<const __N: ::core::primitive::usize> {
