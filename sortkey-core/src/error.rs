@@ -65,6 +65,9 @@ pub enum EncodeErrorKind {
         /// What was wrong.
         reason: Cow<'static, str>,
     },
+    /// A float that is NaN, which has no place in the order of keys (a NaN in a key is almost
+    /// always a bug upstream).
+    NotANumber,
     /// The encoded key would be empty; DynamoDB rejects empty keys.
     Empty,
     /// The encoded key is longer than the key type allows.
@@ -140,6 +143,7 @@ impl fmt::Display for EncodeErrorKind {
                 *ch as u32
             ),
             EncodeErrorKind::Invalid { reason } => f.write_str(reason),
+            EncodeErrorKind::NotANumber => f.write_str("expected a number, found NaN, which has no place in the order"),
             EncodeErrorKind::Empty => f.write_str("the key would be empty"),
             EncodeErrorKind::TooLong { len, max_len } => {
                 write!(f, "the key would be {len} bytes long, expected at most {max_len}")
@@ -303,6 +307,9 @@ pub enum DecodeErrorKind {
     TrailingInput,
     /// A DynamoDB attribute value of another type than `S`.
     NotAString,
+    /// A well-formed spelling of a value that is not the one its encoder writes (a float's
+    /// digits that are not the shortest that round-trip), which would make two keys of one value.
+    NotCanonical,
     /// A value a segment type written outside this crate rejects, when none of the other kinds
     /// says why.
     Invalid,

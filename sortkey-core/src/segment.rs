@@ -6,7 +6,7 @@ use crate::spec::{Field, Width};
 
 /// A type that can be one segment of a sort key.
 ///
-/// Implemented for the integers, `bool`, `char`, `String`, `&str`, `Cow<str>`, `SystemTime`,
+/// Implemented for the integers, `f32`, `f64`, `bool`, `char`, `String`, `&str`, `Cow<str>`, `SystemTime`,
 /// `Option<T>` of a segment, every `#[derive(SortKey)]` key and `#[derive(KeySegment)]` enum,
 /// and with the crate's features the `chrono`, `time`, `uuid` and `ulid` types. The associated
 /// constants tell the derive what the type allows, so that a bad schema (`desc` on text, a
@@ -79,7 +79,7 @@ use crate::spec::{Field, Width};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a segment of a sort key",
     label = "this field's type does not implement `KeySegment`",
-    note = "segments can be integers (u8..u128, i8..i128, usize, isize), bool, char, String, &str, Cow<str>, \
+    note = "segments can be integers (u8..u128, i8..i128, usize, isize), f32, f64, bool, char, String, &str, Cow<str>, \
             SystemTime, Option<T> of a segment, a unit enum with `#[derive(KeySegment)]`, a key with \
             `#[derive(SortKey)]`, and with features chrono/time/uuid/ulid their types; for your own type \
             implement `sortkey_core::KeySegment` and `DecodeSegment`"
@@ -108,6 +108,9 @@ pub trait KeySegment {
     /// `#[key(format = "rfc3339")]`. `false` by default.
     #[doc(hidden)]
     const TIMESTAMP: bool = false;
+    /// Whether the type is a float, which takes `#[key(format = "hex")]`. `false` by default.
+    #[doc(hidden)]
+    const FLOAT: bool = false;
     /// Whether encodings of the type differ in length even when [`WIDTH`](Self::WIDTH) is not
     /// [`Width::Variable`] (`Option<u32>`: `0` or `1` and 10 digits). By default exactly when
     /// `WIDTH` is variable.

@@ -28,7 +28,7 @@ pub enum Width {
 /// derive read (`width`, `desc`, `max`), as the segment encoders and decoders see them.
 ///
 /// The derive builds one per field as a constant; code outside the crate only reads it, in a
-/// [`KeySegment`] or [`DecodeSegment`] impl of its own (see the example there).
+/// [`KeySegment`](crate::KeySegment) or [`DecodeSegment`](crate::DecodeSegment) impl of its own (see the example there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Field {
     key: &'static str,
@@ -39,6 +39,7 @@ pub struct Field {
     max: Option<u128>,
     last: bool,
     time: TimeFormat,
+    hex: bool,
 }
 
 impl Field {
@@ -46,7 +47,19 @@ impl Field {
     /// (an ASCII character; anything else is replaced by `#`, the derive rejects it earlier).
     pub(crate) const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
         let separator = separator_byte(separator);
-        Field { key, name, separator, width: 0, desc: false, max: None, last: false, time: TimeFormat::DEFAULT }
+        let time = TimeFormat::DEFAULT;
+        Field { key, name, separator, width: 0, desc: false, max: None, last: false, time, hex: false }
+    }
+
+    /// Sets `format = "hex"` (a float as its order-preserving bits); other types ignore it.
+    pub(crate) const fn with_hex(mut self, hex: bool) -> Self {
+        self.hex = hex;
+        self
+    }
+
+    /// Whether a float is written as hex bits (`format = "hex"`) instead of decimal digits.
+    pub(crate) const fn is_hex(&self) -> bool {
+        self.hex
     }
 
     /// Sets how a timestamp segment is written; other segment types ignore it.
@@ -114,20 +127,20 @@ impl Field {
     }
 
     /// The field's `#[key(width = N)]`, or its type's default width, for types whose
-    /// [`KeySegment::WIDTH`] is [`Width::Digits`]; the fixed width for [`Width::Fixed`]; 0 for
+    /// [`KeySegment::WIDTH`](crate::KeySegment::WIDTH) is [`Width::Digits`]; the fixed width for [`Width::Fixed`]; 0 for
     /// text.
     pub const fn width(&self) -> u32 {
         self.width
     }
 
     /// Whether the field is `#[key(desc)]`: its encodings must sort in reverse order. Only types
-    /// whose [`KeySegment::REVERSIBLE`] is `true` are given such a field.
+    /// whose [`KeySegment::REVERSIBLE`](crate::KeySegment::REVERSIBLE) is `true` are given such a field.
     pub const fn is_desc(&self) -> bool {
         self.desc
     }
 
     /// The field's `#[key(max = N)]`, if any; only given to types with a
-    /// [`KeySegment::MAX_VALUE`].
+    /// [`KeySegment::MAX_VALUE`](crate::KeySegment::MAX_VALUE).
     pub const fn max(&self) -> Option<u128> {
         self.max
     }

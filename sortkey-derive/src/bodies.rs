@@ -29,6 +29,7 @@ pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
         None => quote!(_sortkey::Option::None),
     };
     let last = i + 1 == key.fields.len();
+    let hex = field.hex.is_some();
     let (given, time) = match field.time {
         Some((time, _)) => {
             let format = time_format(time);
@@ -40,7 +41,7 @@ pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
         _sortkey::field(
             #key_name, #field_name, #sep,
             _sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given),
-            #desc, #max, #last, #time,
+            #desc, #max, #last, #time, #hex,
         )
     }
 }

@@ -142,11 +142,18 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
     if !last && !builtin {
         let msg = format!(
             "field `{name}`: `{tyname}` is not the last field, so its encodings may contain only characters \
-             greater than the separator {sep:?}, but one of them (a variant name) contains a character at or below \
-             it; expected other names (`#[key(rename = \"...\")]`) or this field last"
+             greater than the separator {sep:?}, but one of them (a variant name, or a float's digits) contains a \
+             character at or below it; expected a separator below '0' such as '#', other names \
+             (`#[key(rename = \"...\")]`), or this field last"
         );
         let cond = quote!(_sortkey::least_byte_fits(#seg::LEAST_BYTE, #sep));
         out.push(assert_at(field.ty.span(), cond, msg));
+    }
+    if let Some(span) = field.hex.filter(|_| crate::types::builtin(&field.ty).is_none()) {
+        let msg = format!(
+            "field `{name}`: format = \"hex\" needs a float type (f32, f64, or an Option of one); found `{tyname}`"
+        );
+        out.push(assert_at(span, quote!(#seg::FLOAT), msg));
     }
     if let Some((time, span)) = field.time.filter(|_| crate::types::builtin(&field.ty).is_none()) {
         let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };

@@ -43,6 +43,7 @@ pub(crate) struct Builtin {
     pub(crate) reversible: bool,
     pub(crate) max_value: Option<u128>,
     pub(crate) timestamp: bool,
+    pub(crate) float: bool,
 }
 
 /// [`Builtin`]'s `Width`.
@@ -55,19 +56,25 @@ pub(crate) enum BuiltinWidth {
 }
 
 /// The built-in segment type `ty` is spelled as: the integers but `usize` and `isize` (whose
-/// width depends on the target, which the macro does not know), `bool`, `char`, `String`,
+/// width depends on the target, which the macro does not know), `f32`, `f64`, `bool`, `char`, `String`,
 /// `&str`, `Cow<str>`, `SystemTime`, and `Option` of any of them. `None` for anything else,
 /// which keeps its `const` assertions.
 pub(crate) fn builtin(ty: &Type) -> Option<Builtin> {
     if is_text(ty) {
-        return Some(Builtin { width: BuiltinWidth::Fixed, reversible: false, max_value: None, timestamp: false });
+        return Some(Builtin {
+            width: BuiltinWidth::Fixed,
+            reversible: false,
+            max_value: None,
+            timestamp: false,
+            float: false,
+        });
     }
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last().filter(|_| p.qself.is_none())?;
     let single = p.path.segments.len() == 1 && last.arguments.is_empty();
     let int = |digits: u32, signed: bool, max: u128| {
         let width = BuiltinWidth::Digits { min: if signed { 2 } else { 1 }, max: digits, signed };
-        Some(Builtin { width, reversible: true, max_value: Some(max), timestamp: false })
+        Some(Builtin { width, reversible: true, max_value: Some(max), timestamp: false, float: false })
     };
     match last.ident.to_string().as_str() {
         "u8" if single => int(3, false, u8::MAX.into()),
@@ -80,15 +87,30 @@ pub(crate) fn builtin(ty: &Type) -> Option<Builtin> {
         "i32" if single => int(11, true, i32::MAX as u128),
         "i64" if single => int(20, true, i64::MAX as u128),
         "i128" if single => int(40, true, i128::MAX as u128),
-        "bool" if single => {
-            Some(Builtin { width: BuiltinWidth::Fixed, reversible: true, max_value: None, timestamp: false })
-        }
-        "char" if single => {
-            Some(Builtin { width: BuiltinWidth::Fixed, reversible: false, max_value: None, timestamp: false })
-        }
+        "f32" | "f64" if single => Some(Builtin {
+            width: BuiltinWidth::Fixed,
+            reversible: true,
+            max_value: None,
+            timestamp: false,
+            float: true,
+        }),
+        "bool" if single => Some(Builtin {
+            width: BuiltinWidth::Fixed,
+            reversible: true,
+            max_value: None,
+            timestamp: false,
+            float: false,
+        }),
+        "char" if single => Some(Builtin {
+            width: BuiltinWidth::Fixed,
+            reversible: false,
+            max_value: None,
+            timestamp: false,
+            float: false,
+        }),
         "SystemTime" if last.arguments.is_empty() => {
             let width = BuiltinWidth::Digits { min: 1, max: 40, signed: false };
-            Some(Builtin { width, reversible: true, max_value: None, timestamp: true })
+            Some(Builtin { width, reversible: true, max_value: None, timestamp: true, float: false })
         }
         "Option" => {
             let syn::PathArguments::AngleBracketed(args) = &last.arguments else { return None };

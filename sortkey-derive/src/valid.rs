@@ -42,6 +42,8 @@ pub(crate) struct Field {
     pub(crate) max: Option<(u128, Span)>,
     /// `unit` and `format` of a timestamp, with the span of the first of them.
     pub(crate) time: Option<(TimeFormat, Span)>,
+    /// `format = "hex"` of a float, with its span.
+    pub(crate) hex: Option<Span>,
 }
 
 /// The precision of a timestamp field, `#[key(unit = "...")]`.
@@ -129,7 +131,7 @@ impl Field {
     /// A field with no attributes.
     fn lenient(field: &syn::Field) -> Option<Field> {
         let ident = field.ident.clone()?;
-        Some(Field { ident, ty: field.ty.clone(), width: None, desc: None, max: None, time: None })
+        Some(Field { ident, ty: field.ty.clone(), width: None, desc: None, max: None, time: None, hex: None })
     }
 }
 
@@ -344,8 +346,16 @@ impl KeyField {
                 }
             }
         }
+        let hex = self.format.as_ref().filter(|f| f.as_str() == "hex");
+        if let Some(f) = hex.filter(|_| !b.float) {
+            errors.push(at(
+                format!("format = \"hex\" needs a float type (f32, f64, or an Option of one); found `{ty}`"),
+                f.span(),
+            ));
+        }
         if !b.timestamp {
-            for (attr, value) in [("unit", &self.unit), ("format", &self.format)] {
+            let rfc3339 = self.format.as_ref().filter(|f| f.as_str() == "rfc3339");
+            for (attr, value) in [("unit", self.unit.as_ref()), ("format", rfc3339)] {
                 if let Some(v) = value {
                     errors.push(at(
                         format!("`{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, time::OffsetDateTime, or an Option of one); found `{ty}`"),
@@ -365,7 +375,8 @@ impl KeyField {
             width: self.width.map(|w| (*w, w.span())),
             desc: self.desc,
             max: self.max.map(|m| (*m, m.span())),
-            time: time_of(self.unit.as_ref(), self.format.as_ref()),
+            time: time_of(self.unit.as_ref(), self.format.as_ref().filter(|f| f.as_str() == "rfc3339")),
+            hex: self.format.as_ref().filter(|f| f.as_str() == "hex").map(SpannedValue::span),
         }
     }
 }
@@ -396,9 +407,21 @@ fn check_format(
     width: Option<&SpannedValue<u32>>,
     desc: Option<Span>,
 ) -> darling::Result<()> {
+    if format.as_str() == "hex" {
+        return match width {
+            Some(width) => Err(darling::Error::custom(format!(
+                "field `{name}`: `width` does not apply to format = \"hex\", whose length follows from the type \
+                 (16 digits for f64, 8 for f32); expected no width, found width = {}",
+                **width
+            ))
+            .with_span(&width.span())),
+            None => Ok(()),
+        };
+    }
     if format.as_str() != "rfc3339" {
         return Err(darling::Error::custom(format!(
-            "field `{name}`: format must be \"rfc3339\" (or absent, for Unix time), found {:?}",
+            "field `{name}`: format must be \"rfc3339\" (a timestamp as text) or \"hex\" (a float as its bits), or \
+             absent; found {:?}",
             format.as_str()
         ))
         .with_span(&format.span()));

@@ -22,6 +22,7 @@ impl<T: KeySegment> KeySegment for Option<T> {
     const LEAST_BYTE: Option<u8> = T::LEAST_BYTE;
     const NESTED_SEPARATOR: Option<char> = T::NESTED_SEPARATOR;
     const TIMESTAMP: bool = T::TIMESTAMP;
+    const FLOAT: bool = T::FLOAT;
     const VARIABLE_LEN: bool = true;
 
     #[inline]

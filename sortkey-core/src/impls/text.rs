@@ -70,6 +70,7 @@ impl<T: KeySegment + ?Sized> KeySegment for &T {
     const LEAST_BYTE: Option<u8> = T::LEAST_BYTE;
     const NESTED_SEPARATOR: Option<char> = T::NESTED_SEPARATOR;
     const TIMESTAMP: bool = T::TIMESTAMP;
+    const FLOAT: bool = T::FLOAT;
     const VARIABLE_LEN: bool = T::VARIABLE_LEN;
 
     #[inline]

@@ -39,8 +39,10 @@ pub const fn field(
     max: Option<u128>,
     last: bool,
     time: TimeFormat,
+    hex: bool,
 ) -> Field {
-    Field::new(key, name, separator).with_width(width).with_desc(desc).with_max(max).with_last(last).with_time(time)
+    let field = Field::new(key, name, separator).with_width(width).with_desc(desc).with_max(max);
+    field.with_last(last).with_time(time).with_hex(hex)
 }
 
 /// The key's last field is the last segment only when the field `segment` the key is written

@@ -30,6 +30,7 @@ const _: () = {
                 _sortkey::Option::None,
                 false,
                 _sortkey::TimeFormat::DEFAULT,
+                false,
             ),
             _sortkey::field(
                 "Path",
@@ -43,6 +44,7 @@ const _: () = {
                 _sortkey::Option::None,
                 true,
                 _sortkey::TimeFormat::DEFAULT,
+                false,
             ),
         ];
     }

@@ -71,6 +71,7 @@ const _: () = {
             _sortkey::Option::None,
             false,
             _sortkey::TimeFormat::DEFAULT,
+            false,
         ); 1usize];
     }
     #[automatically_derived]

@@ -30,6 +30,7 @@ const _: () = {
                 _sortkey::Option::None,
                 false,
                 _sortkey::TimeFormat::DEFAULT,
+                false,
             ),
             _sortkey::field(
                 "Release",
@@ -43,6 +44,7 @@ const _: () = {
                 _sortkey::Option::None,
                 false,
                 _sortkey::TimeFormat::DEFAULT,
+                false,
             ),
             _sortkey::field(
                 "Release",
@@ -56,6 +58,7 @@ const _: () = {
                 _sortkey::Option::Some(500u128),
                 false,
                 _sortkey::TimeFormat::DEFAULT,
+                false,
             ),
             _sortkey::field(
                 "Release",
@@ -72,6 +75,7 @@ const _: () = {
                 _sortkey::Option::None,
                 true,
                 _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
+                false,
             ),
         ];
     }
@@ -86,7 +90,7 @@ const _: () = {
         _sortkey::assert!(
             _sortkey::least_byte_fits(< Version as _sortkey::KeySegment > ::LEAST_BYTE,
             '#'),
-            "field `version`: `Version` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name) contains a character at or below it; expected other names (`#[key(rename = \"...\")]`) or this field last"
+            "field `version`: `Version` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name, or a float's digits) contains a character at or below it; expected a separator below '0' such as '#', other names (`#[key(rename = \"...\")]`), or this field last"
         );
     };
     const _: () = {
@@ -100,7 +104,7 @@ const _: () = {
         _sortkey::assert!(
             _sortkey::least_byte_fits(< Option < u16 > as _sortkey::KeySegment >
             ::LEAST_BYTE, '#'),
-            "field `patch`: `Option<u16>` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name) contains a character at or below it; expected other names (`#[key(rename = \"...\")]`) or this field last"
+            "field `patch`: `Option<u16>` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name, or a float's digits) contains a character at or below it; expected a separator below '0' such as '#', other names (`#[key(rename = \"...\")]`), or this field last"
         );
     };
     const _: () = {
