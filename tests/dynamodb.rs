@@ -269,6 +269,22 @@ struct PlainKey {
     delta: i8,
 }
 
+/// Floats in both forms, in the middle and at the end of the key.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "PRICE")]
+struct PriceKey {
+    price: f64,
+    #[key(desc, format = "hex")]
+    rating: f32,
+    sku: String,
+}
+
+fn price(r: &mut Rng) -> PriceKey {
+    let prices = [f64::NEG_INFINITY, -1.55, -1.5, -0.0, 0.0, 1.5, 1.55, 19.99, 1e300, 5e-324, f64::INFINITY];
+    let ratings = [-0.0, 0.0, 4.5, 5.0, f32::MIN_POSITIVE, f32::NEG_INFINITY];
+    PriceKey { price: *r.pick(&prices), rating: *r.pick(&ratings), sku: r.text(LAST, 2) }
+}
+
 fn rank(r: &mut Rng) -> RankKey {
     RankKey {
         score: *r.pick(&[0, 9, 10, 240, 1500, 1500, 9999]),
@@ -348,6 +364,23 @@ fn tag_condition(r: &mut Rng, a: &TagKey, b: &TagKey) -> Result<KeyCondition, Qu
     }
 }
 
+fn price_condition(r: &mut Rng, a: &PriceKey, b: &PriceKey) -> Result<KeyCondition, QueryError> {
+    let q = PriceKey::query();
+    let i = r.below(6);
+    let ordered = |x: f64, y: f64| if x.total_cmp(&y).is_le() { (x, y) } else { (y, x) };
+    match r.below(3) {
+        0 if i < 4 => compare!(q, i, a.price, price_lt, price_lte, price_gt, price_gte),
+        0 => {
+            let (lo, hi) = ordered(a.price, b.price);
+            q.price_between(lo, hi)
+        }
+        1 if i < 4 => compare!(q.price(a.price), i, b.rating, rating_lt, rating_lte, rating_gt, rating_gte),
+        1 => q.price(a.price).begins_with(),
+        _ if i < 4 => compare!(q.price(a.price).rating(a.rating), i, &b.sku, sku_lt, sku_lte, sku_gt, sku_gte),
+        _ => q.price(a.price).rating(a.rating).sku_begins_with(&b.sku),
+    }
+}
+
 fn plain_condition(r: &mut Rng, a: &PlainKey, b: &PlainKey) -> Result<KeyCondition, QueryError> {
     let q = PlainKey::query();
     let i = r.below(6);
@@ -414,8 +447,9 @@ fn server_agrees_with_matches_on_generated_conditions() {
     let ledgers: Vec<LedgerKey> = (0..100).map(|_| ledger(&mut r)).collect();
     let tags: Vec<TagKey> = (0..100).map(|_| tag(&mut r)).collect();
     let plains: Vec<PlainKey> = (0..80).map(|_| plain(&mut r)).collect();
+    let prices: Vec<PriceKey> = (0..100).map(|_| price(&mut r)).collect();
 
-    // Three key types share partition "MIXED" (told apart by their prefixes); the type without a
+    // Four key types share partition "MIXED" (told apart by their prefixes); the type without a
     // prefix has a partition of its own.
     let mut mixed = Partition::new();
     let mut alone = Partition::new();
@@ -427,6 +461,9 @@ fn server_agrees_with_matches_on_generated_conditions() {
         mixed.insert(encoded(&|| k.encode()), ());
     }
     for k in &tags {
+        mixed.insert(encoded(&|| k.encode()), ());
+    }
+    for k in &prices {
         mixed.insert(encoded(&|| k.encode()), ());
     }
     for k in &plains {
@@ -448,10 +485,11 @@ fn server_agrees_with_matches_on_generated_conditions() {
             tally.one(&client, "MIXED", &mixed, &mut r, &ledgers, ledger_condition).await;
             tally.one(&client, "MIXED", &mixed, &mut r, &tags, tag_condition).await;
             tally.one(&client, "ALONE", &alone, &mut r, &plains, plain_condition).await;
+            tally.one(&client, "MIXED", &mixed, &mut r, &prices, price_condition).await;
         }
         let Tally { conditions, nonempty } = tally;
         eprintln!("{conditions} conditions compared, {nonempty} with results");
-        assert!(conditions >= 200, "too few conditions were generated: {conditions}");
+        assert!(conditions >= 250, "too few conditions were generated: {conditions}");
         assert!(nonempty * 2 >= conditions, "most conditions should select something: {nonempty}/{conditions}");
     });
 }
