@@ -79,7 +79,7 @@ fn push_digits_u64(out: &mut String, v: u64, width: usize, complement: bool) {
 /// segment for its general loop), so the buffer is checked as ASCII (a few word compares on a
 /// constant-size array) and converted without a second validation.
 #[inline(always)]
-fn push_ascii<const N: usize>(out: &mut String, buf: &[u8; N], from: usize) {
+pub(crate) fn push_ascii<const N: usize>(out: &mut String, buf: &[u8; N], from: usize) {
     if buf.is_ascii() {
         #[allow(unsafe_code)]
         // SAFETY: every byte of `buf` was just checked to be ASCII, and ASCII is valid UTF-8.
@@ -89,6 +89,15 @@ fn push_ascii<const N: usize>(out: &mut String, buf: &[u8; N], from: usize) {
         // Unreachable (see above); kept safe rather than assumed.
         out.extend(buf[from..].iter().map(|&b| char::from(b)));
     }
+}
+
+/// Appends `buf[..len]`, which is ASCII, as [`push_ascii`] does (the bytes after `len` must be
+/// ASCII too: the whole constant-size array is checked, which is a few word compares).
+#[inline(always)]
+pub(crate) fn push_ascii_prefix<const N: usize>(out: &mut String, buf: &[u8; N], len: usize) {
+    let before = out.len();
+    push_ascii(out, buf, 0);
+    out.truncate(before + len.min(N));
 }
 
 /// [`push_digits`] for everything else (u128 values, widths over 24), in 8-digit chunks.

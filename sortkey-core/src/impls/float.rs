@@ -144,26 +144,33 @@ impl Digits {
     fn of<F: Float>(magnitude: F) -> Digits {
         let mut ryu = ryu::Buffer::new();
         let text = ryu.format_finite(magnitude).as_bytes();
-        // ryu writes `1.5`, `0.001`, `123456.0`, `1e300` or `1.5e-7`.
-        let (mantissa, e) = match text.iter().position(|&b| b == b'e') {
-            Some(i) => (&text[..i], parse_exp(&text[i + 1..])),
-            None => (text, 0),
-        };
-        let point = mantissa.iter().position(|&b| b == b'.').unwrap_or(mantissa.len());
+        // ryu writes `1.5`, `0.001`, `123456.0`, `1e300` or `1.5e-7`: one pass collects the
+        // significant digits, where the point was, and the exponent after `e`.
         let mut d = Digits { buf: [0; 17], len: 0, exp: 0 };
-        let mut leading = 0;
-        for &b in mantissa.iter().filter(|b| b.is_ascii_digit()) {
-            if d.len == 0 && b == b'0' {
-                leading += 1;
-            } else if d.len < d.buf.len() {
-                d.buf[d.len] = b;
-                d.len += 1;
+        let (mut leading, mut point, mut e) = (0i32, None, 0i32);
+        let mut i = 0;
+        while i < text.len() {
+            match text[i] {
+                b'.' => point = Some(d.len as i32 + leading),
+                b'e' => {
+                    e = parse_exp(&text[i + 1..]);
+                    break;
+                }
+                b'0' if d.len == 0 => leading += 1,
+                b => {
+                    if d.len < d.buf.len() {
+                        d.buf[d.len] = b;
+                        d.len += 1;
+                    }
+                }
             }
+            i += 1;
         }
         while d.len > 1 && d.buf[d.len - 1] == b'0' {
             d.len -= 1;
         }
-        d.exp = point as i32 - leading - 1 + e;
+        let point = point.unwrap_or(d.len as i32 + leading);
+        d.exp = point - leading - 1 + e;
         d
     }
 
@@ -191,17 +198,27 @@ fn encode_decimal<F: Float>(v: F, out: &mut String) {
         return;
     }
     let d = Digits::of(v.abs());
-    let biased = (d.exp + F::BIAS) as u128;
     let negative = v.is_sign_negative();
-    out.push(if negative { 'M' } else { 'P' });
-    crate::digits::push_digits(out, biased, F::EXP_DIGITS as u32, negative);
-    let digits = d.digits();
-    if negative {
-        out.extend(digits.iter().map(|&b| char::from(b'9' - b + b'0')));
-        out.push('~');
-    } else {
-        out.extend(digits.iter().map(|&b| char::from(b)));
+    // Class, exponent, at most 17 digits and `~`, written into one buffer and pushed at once.
+    let mut buf = [b'0'; 24];
+    buf[0] = if negative { b'M' } else { b'P' };
+    let biased = d.exp + F::BIAS;
+    let biased = if negative { 10i32.pow(F::EXP_DIGITS as u32) - 1 - biased } else { biased };
+    let mut e = biased;
+    for i in (1..=F::EXP_DIGITS).rev() {
+        buf[i] = b'0' + (e % 10) as u8;
+        e /= 10;
     }
+    let mut len = 1 + F::EXP_DIGITS;
+    for &b in d.digits() {
+        buf[len] = if negative { b'9' - b + b'0' } else { b };
+        len += 1;
+    }
+    if negative {
+        buf[len] = b'~';
+        len += 1;
+    }
+    crate::digits::push_ascii_prefix(out, &buf, len);
 }
 
 fn decode<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F, DecodeError> {
@@ -289,9 +306,17 @@ fn decode_decimal<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F,
     }
     text[len] = b'e';
     len += 1;
-    let exp_text = e.to_string();
-    text[len..len + exp_text.len()].copy_from_slice(exp_text.as_bytes());
-    len += exp_text.len();
+    if e < 0 {
+        text[len] = b'-';
+        len += 1;
+    }
+    let magnitude = e.unsigned_abs();
+    for div in [100, 10, 1] {
+        if magnitude >= div || div == 1 {
+            text[len] = b'0' + (magnitude / div % 10) as u8;
+            len += 1;
+        }
+    }
     let parsed = core::str::from_utf8(&text[..len]).ok().and_then(|t| t.parse::<F>().ok());
     // The value must be finite and non-zero, and its own shortest digits must be these.
     let canonical = parsed.filter(|&m| {
