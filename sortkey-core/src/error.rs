@@ -65,6 +65,14 @@ pub enum EncodeErrorKind {
         /// What was wrong.
         reason: Cow<'static, str>,
     },
+    /// A decimal with more fractional digits than the field's `scale` keeps; it is never
+    /// rounded.
+    TooPrecise {
+        /// The value, in decimal.
+        value: String,
+        /// The field's `scale`.
+        scale: u32,
+    },
     /// A float that is NaN, which has no place in the order of keys (a NaN in a key is almost
     /// always a bug upstream).
     NotANumber,
@@ -143,6 +151,11 @@ impl fmt::Display for EncodeErrorKind {
                 *ch as u32
             ),
             EncodeErrorKind::Invalid { reason } => f.write_str(reason),
+            EncodeErrorKind::TooPrecise { value, scale } => write!(
+                f,
+                "value {value} has more fractional digits than scale = {scale} keeps; expected at most {scale}, \
+                 found more (a key is never rounded)"
+            ),
             EncodeErrorKind::NotANumber => f.write_str("expected a number, found NaN, which has no place in the order"),
             EncodeErrorKind::Empty => f.write_str("the key would be empty"),
             EncodeErrorKind::TooLong { len, max_len } => {

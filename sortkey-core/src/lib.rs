@@ -288,6 +288,9 @@ pub use spec::{Field, Width};
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
 #[cfg(feature = "chrono")]
 pub use chrono;
+/// The `rust_decimal` crate whose `Decimal` is a fixed-point segment (feature `rust_decimal`).
+#[cfg(feature = "rust_decimal")]
+pub use rust_decimal;
 /// The `time` crate whose `OffsetDateTime` is a segment (feature `time`).
 #[cfg(feature = "time")]
 pub use time;

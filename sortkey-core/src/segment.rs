@@ -111,6 +111,10 @@ pub trait KeySegment {
     /// Whether the type is a float, which takes `#[key(format = "hex")]`. `false` by default.
     #[doc(hidden)]
     const FLOAT: bool = false;
+    /// Whether the type is a fixed-point decimal, which takes `#[key(scale = N)]`. `false` by
+    /// default.
+    #[doc(hidden)]
+    const DECIMAL: bool = false;
     /// Whether encodings of the type differ in length even when [`WIDTH`](Self::WIDTH) is not
     /// [`Width::Variable`] (`Option<u32>`: `0` or `1` and 10 digits). By default exactly when
     /// `WIDTH` is variable.

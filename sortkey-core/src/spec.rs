@@ -40,6 +40,7 @@ pub struct Field {
     last: bool,
     time: TimeFormat,
     hex: bool,
+    scale: u32,
 }
 
 impl Field {
@@ -48,13 +49,24 @@ impl Field {
     pub(crate) const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
         let separator = separator_byte(separator);
         let time = TimeFormat::DEFAULT;
-        Field { key, name, separator, width: 0, desc: false, max: None, last: false, time, hex: false }
+        Field { key, name, separator, width: 0, desc: false, max: None, last: false, time, hex: false, scale: 0 }
     }
 
     /// Sets `format = "hex"` (a float as its order-preserving bits); other types ignore it.
     pub(crate) const fn with_hex(mut self, hex: bool) -> Self {
         self.hex = hex;
         self
+    }
+
+    /// Sets `scale = N`: a decimal is written as its value times `10^N`, an integer.
+    pub(crate) const fn with_scale(mut self, scale: u32) -> Self {
+        self.scale = scale;
+        self
+    }
+
+    /// The fractional digits a fixed-point decimal keeps (`#[key(scale = N)]`), 0 unless set.
+    pub const fn scale(&self) -> u32 {
+        self.scale
     }
 
     /// Whether a float is written as hex bits (`format = "hex"`) instead of decimal digits.

@@ -40,8 +40,10 @@ pub(crate) struct KeyField {
     pub(crate) max: Option<SpannedValue<u128>>,
     /// The precision of a timestamp: `"s"`, `"ms"`, `"us"` or `"ns"`.
     pub(crate) unit: Option<SpannedValue<String>>,
-    /// How a timestamp is written: `"rfc3339"` (Unix time when absent).
+    /// How a timestamp or float is written: `"rfc3339"`, `"hex"`.
     pub(crate) format: Option<SpannedValue<String>>,
+    /// The fractional digits of a fixed-point decimal.
+    pub(crate) scale: Option<SpannedValue<u32>>,
 }
 
 /// `#[key(...)]` on an enum that derives `KeySegment`.
@@ -65,7 +67,7 @@ pub(crate) struct SegmentVariant {
 
 /// The attributes each position accepts, in the order the messages list them.
 const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "crate"];
-const FIELD_ATTRS: &[&str] = &["width", "desc", "max", "unit", "format"];
+const FIELD_ATTRS: &[&str] = &["width", "desc", "max", "unit", "format", "scale"];
 const ENUM_ATTRS: &[&str] = &["rename_all", "crate"];
 const VARIANT_ATTRS: &[&str] = &["rename"];
 
@@ -105,18 +107,19 @@ impl KeyField {
     pub(crate) fn parse(field: &syn::Field) -> darling::Result<KeyField> {
         let name = field.ident.as_ref().map_or_else(|| "_".to_owned(), ToString::to_string);
         let owner = Owner { what: "field", name, accepted: FIELD_ATTRS };
-        let (mut width, mut desc, mut max, mut unit, mut format) = (None, None, None, None, None);
+        let (mut width, mut desc, mut max, mut unit, mut format, mut scale) = (None, None, None, None, None, None);
         owner.parse(&field.attrs, |name, meta| {
             match name {
                 "width" => width = Some(owner.int(name, meta)?),
                 "desc" => desc = Some(owner.flag(name, meta)?),
                 "max" => max = Some(owner.int(name, meta)?),
                 "unit" => unit = Some(owner.string(name, meta)?),
+                "scale" => scale = Some(owner.int(name, meta)?),
                 _ => format = Some(owner.string(name, meta)?),
             }
             Ok(())
         })?;
-        Ok(KeyField { ident: field.ident.clone(), ty: field.ty.clone(), width, desc, max, unit, format })
+        Ok(KeyField { ident: field.ident.clone(), ty: field.ty.clone(), width, desc, max, unit, format, scale })
     }
 }
 
@@ -256,6 +259,7 @@ impl Owner {
         let example = match name {
             "max_len" => "max_len = 2048",
             "max" => "max = 5000",
+            "scale" => "scale = 2",
             _ => "width = 10",
         };
         match self.literal(name, meta, "an integer", example)? {

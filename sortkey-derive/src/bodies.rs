@@ -30,6 +30,7 @@ pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
     };
     let last = i + 1 == key.fields.len();
     let hex = field.hex.is_some();
+    let scale = field.scale.map_or(0, |(s, _)| s);
     let (given, time) = match field.time {
         Some((time, _)) => {
             let format = time_format(time);
@@ -41,7 +42,7 @@ pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
         _sortkey::field(
             #key_name, #field_name, #sep,
             _sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given),
-            #desc, #max, #last, #time, #hex,
+            #desc, #max, #last, #time, #hex, #scale,
         )
     }
 }

@@ -149,6 +149,13 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
         let cond = quote!(_sortkey::least_byte_fits(#seg::LEAST_BYTE, #sep));
         out.push(assert_at(field.ty.span(), cond, msg));
     }
+    if let Some((_, span)) = field.scale.filter(|_| crate::types::builtin(&field.ty).is_none()) {
+        let msg = format!(
+            "field `{name}`: `scale` needs a fixed-point decimal type (rust_decimal::Decimal, feature `rust_decimal`); \
+             found `{tyname}`"
+        );
+        out.push(assert_at(span, quote!(#seg::DECIMAL), msg));
+    }
     if let Some(span) = field.hex.filter(|_| crate::types::builtin(&field.ty).is_none()) {
         let msg = format!(
             "field `{name}`: format = \"hex\" needs a float type (f32, f64, or an Option of one); found `{tyname}`"

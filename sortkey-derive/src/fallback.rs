@@ -71,7 +71,7 @@ fn query(input: &DeriveInput) -> (Option<TokenStream>, Option<TokenStream>) {
     let fields = quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
             const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[_sortkey::field(
-                "", "", #DEFAULT_SEPARATOR, 0, false, _sortkey::Option::None, false, _sortkey::TimeFormat::DEFAULT, false,
+                "", "", #DEFAULT_SEPARATOR, 0, false, _sortkey::Option::None, false, _sortkey::TimeFormat::DEFAULT, false, 0,
             ); #n];
         }
     };

@@ -14,6 +14,8 @@ const MAX_WIDTH: u32 = 40;
 const MAX_LEN_LIMIT: usize = 2048;
 /// DynamoDB's sort key limit: the default `max_len`, and the longest key that gets range queries.
 pub(crate) const DEFAULT_MAX_LEN: usize = 1024;
+/// The most fractional digits a `rust_decimal::Decimal` holds.
+const MAX_SCALE: u32 = 28;
 /// The separator unless `#[key(separator = '...')]` says otherwise.
 pub(crate) const DEFAULT_SEPARATOR: char = '#';
 
@@ -44,6 +46,8 @@ pub(crate) struct Field {
     pub(crate) time: Option<(TimeFormat, Span)>,
     /// `format = "hex"` of a float, with its span.
     pub(crate) hex: Option<Span>,
+    /// `scale = N` of a fixed-point decimal, with its span.
+    pub(crate) scale: Option<(u32, Span)>,
 }
 
 /// The precision of a timestamp field, `#[key(unit = "...")]`.
@@ -131,7 +135,16 @@ impl Field {
     /// A field with no attributes.
     fn lenient(field: &syn::Field) -> Option<Field> {
         let ident = field.ident.clone()?;
-        Some(Field { ident, ty: field.ty.clone(), width: None, desc: None, max: None, time: None, hex: None })
+        Some(Field {
+            ident,
+            ty: field.ty.clone(),
+            width: None,
+            desc: None,
+            max: None,
+            time: None,
+            hex: None,
+            scale: None,
+        })
     }
 }
 
@@ -279,6 +292,15 @@ impl KeyField {
         if let Some(format) = &self.format {
             errors.handle(check_format(&name, format, self.width.as_ref(), self.desc));
         }
+        if let Some(scale) = self.scale.as_ref().filter(|s| ***s > MAX_SCALE) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "field `{name}`: scale must be at most {MAX_SCALE}, the most fractional digits a `Decimal` holds; found {}",
+                    **scale
+                ))
+                .with_span(&scale.span()),
+            );
+        }
         // For a type spelled as a built-in one the macro knows what the type allows; the
         // checks above passed, so what is left can only be about the type.
         errors.finish()?;
@@ -346,6 +368,15 @@ impl KeyField {
                 }
             }
         }
+        if let Some(scale) = &self.scale {
+            errors.push(at(
+                format!(
+                    "`scale` needs a fixed-point decimal type (rust_decimal::Decimal, feature `rust_decimal`); found \
+                     `{ty}`. For minor units such as cents, store them as an integer (`price_cents: u64`) without scale"
+                ),
+                scale.span(),
+            ));
+        }
         let hex = self.format.as_ref().filter(|f| f.as_str() == "hex");
         if let Some(f) = hex.filter(|_| !b.float) {
             errors.push(at(
@@ -377,6 +408,7 @@ impl KeyField {
             max: self.max.map(|m| (*m, m.span())),
             time: time_of(self.unit.as_ref(), self.format.as_ref().filter(|f| f.as_str() == "rfc3339")),
             hex: self.format.as_ref().filter(|f| f.as_str() == "hex").map(SpannedValue::span),
+            scale: self.scale.map(|s| (*s, s.span())),
         }
     }
 }

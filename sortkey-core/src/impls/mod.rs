@@ -3,6 +3,7 @@
 //! traits, the spec, the cursor and the digit helpers, never on another impl file but `time`
 //! on `int` (Unix time is an integer segment).
 
+mod decimal;
 mod float;
 mod ids;
 mod int;

@@ -23,6 +23,7 @@ impl<T: KeySegment> KeySegment for Option<T> {
     const NESTED_SEPARATOR: Option<char> = T::NESTED_SEPARATOR;
     const TIMESTAMP: bool = T::TIMESTAMP;
     const FLOAT: bool = T::FLOAT;
+    const DECIMAL: bool = T::DECIMAL;
     const VARIABLE_LEN: bool = true;
 
     #[inline]

@@ -71,6 +71,7 @@ impl<T: KeySegment + ?Sized> KeySegment for &T {
     const NESTED_SEPARATOR: Option<char> = T::NESTED_SEPARATOR;
     const TIMESTAMP: bool = T::TIMESTAMP;
     const FLOAT: bool = T::FLOAT;
+    const DECIMAL: bool = T::DECIMAL;
     const VARIABLE_LEN: bool = T::VARIABLE_LEN;
 
     #[inline]

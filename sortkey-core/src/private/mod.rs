@@ -40,9 +40,10 @@ pub const fn field(
     last: bool,
     time: TimeFormat,
     hex: bool,
+    scale: u32,
 ) -> Field {
     let field = Field::new(key, name, separator).with_width(width).with_desc(desc).with_max(max);
-    field.with_last(last).with_time(time).with_hex(hex)
+    field.with_last(last).with_time(time).with_hex(hex).with_scale(scale)
 }
 
 /// The key's last field is the last segment only when the field `segment` the key is written

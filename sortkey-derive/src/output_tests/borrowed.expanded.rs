@@ -31,6 +31,7 @@ const _: () = {
                 false,
                 _sortkey::TimeFormat::DEFAULT,
                 false,
+                0u32,
             ),
             _sortkey::field(
                 "Path",
@@ -45,6 +46,7 @@ const _: () = {
                 true,
                 _sortkey::TimeFormat::DEFAULT,
                 false,
+                0u32,
             ),
         ];
     }

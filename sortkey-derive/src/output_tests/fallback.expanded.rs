@@ -72,6 +72,7 @@ const _: () = {
             false,
             _sortkey::TimeFormat::DEFAULT,
             false,
+            0,
         ); 1usize];
     }
     #[automatically_derived]

@@ -31,6 +31,7 @@ const _: () = {
                 false,
                 _sortkey::TimeFormat::DEFAULT,
                 false,
+                0u32,
             ),
             _sortkey::field(
                 "Release",
@@ -45,6 +46,7 @@ const _: () = {
                 false,
                 _sortkey::TimeFormat::DEFAULT,
                 false,
+                0u32,
             ),
             _sortkey::field(
                 "Release",
@@ -59,6 +61,7 @@ const _: () = {
                 false,
                 _sortkey::TimeFormat::DEFAULT,
                 false,
+                0u32,
             ),
             _sortkey::field(
                 "Release",
@@ -76,6 +79,7 @@ const _: () = {
                 true,
                 _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
                 false,
+                0u32,
             ),
         ];
     }
