@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The leaderboard against a local DynamoDB-compatible server (moto), in one command:
 #   bash examples/leaderboard-moto.sh
+# Another example that takes --endpoint (the catalogue) with SORTKEY_EXAMPLE=catalogue.
 # Installs moto into tests/.venv (as CI does), starts it on a free loopback port, runs the
 # example with --endpoint, and stops the server.
 set -euo pipefail
@@ -18,4 +19,4 @@ for _ in $(seq 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
 done
-cargo run -p sortkey-examples --features dynamodb --example leaderboard -- --endpoint "http://127.0.0.1:$port" "$@"
+cargo run -p sortkey-examples --features dynamodb --example "${SORTKEY_EXAMPLE:-leaderboard}" -- --endpoint "http://127.0.0.1:$port" "$@"

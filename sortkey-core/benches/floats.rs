@@ -11,7 +11,11 @@
 //! - `fmt_e`: `write!(out, "{:e}", v)` into a reused `String`, the `std` way;
 //! - `parse` (decode): `str::parse::<f64>` of the `ryu` text.
 //!
-//! `cargo bench -p sortkey-core --bench floats`; the times are per iteration of 64 values.
+//! `decimal_*`: a `rust_decimal::Decimal` at `scale = 2, width = 12` against computing the cents
+//! by hand and `write!("{:012}")` (no checks), and decoding against `parse::<i64>`.
+//!
+//! `cargo bench -p sortkey-core --bench floats --features rust_decimal`; the times are per
+//! iteration of 64 values.
 
 use std::fmt::Write;
 use std::hint::black_box;
@@ -134,6 +138,68 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// A price at scale 2 in 12 characters, as the derive writes it.
+#[derive(SortKey, Debug, Clone, Copy, PartialEq)]
+struct Cents {
+    #[key(scale = 2, width = 12)]
+    price: rust_decimal::Decimal,
+}
+
+/// The hand-written alternative: cents from the mantissa and scale, `{:012}` of them, no checks
+/// (a negative value would not sort, a third decimal would be cut silently).
+fn hand_cents(d: rust_decimal::Decimal, out: &mut String) {
+    let cents = d.mantissa() * 10i128.pow(2u32.saturating_sub(d.scale())) / 10i128.pow(d.scale().saturating_sub(2));
+    write!(out, "{cents:012}").unwrap();
+}
+
+fn bench_decimal(c: &mut Criterion) {
+    let values: Vec<rust_decimal::Decimal> =
+        values().iter().map(|v| rust_decimal::Decimal::new((v.abs() % 1e7 * 100.0) as i64, 2)).collect();
+    for &d in &values {
+        let mut hand = String::new();
+        hand_cents(d, &mut hand);
+        assert_eq!(Cents { price: d }.encode().unwrap(), hand, "the hand-written key agrees for {d}");
+    }
+    let mut out = String::with_capacity(16);
+    let mut g = c.benchmark_group("decimal_encode");
+    g.bench_function("derive", |b| {
+        b.iter(|| {
+            for &d in black_box(&values) {
+                out.clear();
+                Cents { price: d }.encode_into(&mut out).unwrap();
+                black_box(&out);
+            }
+        })
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            for &d in black_box(&values) {
+                out.clear();
+                hand_cents(d, &mut out);
+                black_box(&out);
+            }
+        })
+    });
+    g.finish();
+    let keys: Vec<String> = values.iter().map(|&d| Cents { price: d }.encode().unwrap()).collect();
+    let mut g = c.benchmark_group("decimal_decode");
+    g.bench_function("derive", |b| {
+        b.iter(|| {
+            for k in black_box(&keys) {
+                black_box(Cents::decode(k).unwrap());
+            }
+        })
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            for k in black_box(&keys) {
+                black_box(rust_decimal::Decimal::new(k.parse::<i64>().unwrap(), 2));
+            }
+        })
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3))
 }
@@ -141,6 +207,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench
+    targets = bench, bench_decimal
 }
 criterion_main!(benches);

@@ -54,6 +54,8 @@
 //! | `max = N` | values above `N` are an error even when they fit the width |
 //! | `unit = "s" \| "ms" \| "us" \| "ns"` | the precision of a timestamp, seconds by default |
 //! | `format = "rfc3339"` | a timestamp as fixed-width UTC text instead of Unix time (no `width`, no `desc`) |
+//! | `format = "hex"` | an `f32`/`f64` as its order-preserving bits, 8 or 16 hex digits |
+//! | `scale = N` | the fractional digits a `rust_decimal::Decimal` keeps (feature `rust_decimal`) |
 //!
 //! On an enum with `#[derive(KeySegment)]`: `rename_all = "..."` (`"lowercase"`,
 //! `"UPPERCASE"`, `"PascalCase"`, `"camelCase"`, `"snake_case"`, `"SCREAMING_SNAKE_CASE"`,
@@ -70,6 +72,8 @@
 //! | unit enum, `#[derive(KeySegment)]` | the variant's name | variable |
 //! | a key type, `#[derive(SortKey)]` | its own encoding, prefix included | its `ENCODED_LEN`, else variable |
 //! | `Option<T>` | `0` for `None`; `1` then the encoding of `T` for `Some` | variable |
+//! | `f32`, `f64` | a class letter, a biased exponent and the shortest digits (`1.5` is `P50015`), or hex bits | variable, hex 8 or 16 |
+//! | `rust_decimal::Decimal` | `value * 10^scale` as a signed integer | 30 |
 //! | `SystemTime`, `chrono::DateTime<Utc>`, `time::OffsetDateTime` | Unix time in the unit, zero-padded; or RFC 3339 UTC text | 12, 15, 18, 21 digits for s, ms, us, ns; text 20, 24, 27, 30 |
 //! | `uuid::Uuid` | lowercase hyphenated hex | 36 |
 //! | `ulid::Ulid` | Crockford base32, upper case | 26 |
