@@ -49,6 +49,7 @@ use aws_sdk_dynamodb::types::{
     WriteRequest,
 };
 use sortkey_core::dynamodb::KeyAttribute;
+use sortkey_core::rust_decimal::Decimal;
 use sortkey_core::{EncodeError, KeyCondition, QueryError, SortKey};
 
 /// A moto server process on a loopback port, killed on drop.
@@ -269,11 +270,13 @@ struct PlainKey {
     delta: i8,
 }
 
-/// Floats in both forms, in the middle and at the end of the key.
+/// Floats in both forms and a fixed-point decimal, in the middle of the key.
 #[derive(SortKey, Debug, Clone, PartialEq)]
 #[key(prefix = "PRICE")]
 struct PriceKey {
     price: f64,
+    #[key(scale = 2, width = 8, desc)]
+    cost: Decimal,
     #[key(desc, format = "hex")]
     rating: f32,
     sku: String,
@@ -282,7 +285,9 @@ struct PriceKey {
 fn price(r: &mut Rng) -> PriceKey {
     let prices = [f64::NEG_INFINITY, -1.55, -1.5, -0.0, 0.0, 1.5, 1.55, 19.99, 1e300, 5e-324, f64::INFINITY];
     let ratings = [-0.0, 0.0, 4.5, 5.0, f32::MIN_POSITIVE, f32::NEG_INFINITY];
-    PriceKey { price: *r.pick(&prices), rating: *r.pick(&ratings), sku: r.text(LAST, 2) }
+    let costs = [-99999, -1, 0, 1, 1999, 1990, 9999999];
+    let cost = Decimal::new(*r.pick(&costs), 2);
+    PriceKey { price: *r.pick(&prices), cost, rating: *r.pick(&ratings), sku: r.text(LAST, 2) }
 }
 
 fn rank(r: &mut Rng) -> RankKey {
@@ -368,16 +373,22 @@ fn price_condition(r: &mut Rng, a: &PriceKey, b: &PriceKey) -> Result<KeyConditi
     let q = PriceKey::query();
     let i = r.below(6);
     let ordered = |x: f64, y: f64| if x.total_cmp(&y).is_le() { (x, y) } else { (y, x) };
-    match r.below(3) {
+    match r.below(4) {
         0 if i < 4 => compare!(q, i, a.price, price_lt, price_lte, price_gt, price_gte),
         0 => {
             let (lo, hi) = ordered(a.price, b.price);
             q.price_between(lo, hi)
         }
-        1 if i < 4 => compare!(q.price(a.price), i, b.rating, rating_lt, rating_lte, rating_gt, rating_gte),
-        1 => q.price(a.price).begins_with(),
-        _ if i < 4 => compare!(q.price(a.price).rating(a.rating), i, &b.sku, sku_lt, sku_lte, sku_gt, sku_gte),
-        _ => q.price(a.price).rating(a.rating).sku_begins_with(&b.sku),
+        1 if i < 4 => compare!(q.price(a.price), i, b.cost, cost_lt, cost_lte, cost_gt, cost_gte),
+        1 => q.price(a.price).cost_between(a.cost.min(b.cost), a.cost.max(b.cost)),
+        2 if i < 4 => {
+            compare!(q.price(a.price).cost(a.cost), i, b.rating, rating_lt, rating_lte, rating_gt, rating_gte)
+        }
+        2 => q.price(a.price).cost(a.cost).begins_with(),
+        _ if i < 4 => {
+            compare!(q.price(a.price).cost(a.cost).rating(a.rating), i, &b.sku, sku_lt, sku_lte, sku_gt, sku_gte)
+        }
+        _ => q.price(a.price).cost(a.cost).rating(a.rating).sku_begins_with(&b.sku),
     }
 }
 
