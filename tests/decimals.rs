@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use proptest::prelude::*;
 use sortkey_core::rust_decimal::Decimal;
 use sortkey_core::{EncodeErrorKind, KeyCondition, QueryError, SortKey};
-use sortkey_tests::law::{Call, Comparison, End, LawKey, check_law};
+use sortkey_tests::law::{Call, End, LawKey, check_law, keys_and_call};
 use sortkey_tests::{config, ends, mutation};
 
 #[derive(SortKey, Debug, Clone, PartialEq)]
@@ -119,25 +119,11 @@ impl LawKey for Catalogue {
     }
 }
 
-fn call(keys: Vec<Catalogue>) -> impl Strategy<Value = Call<Catalogue>> {
-    let template = prop_oneof![3 => prop::sample::select(keys), 1 => catalogue()];
-    let ops = prop::sample::select(vec![Comparison::Lt, Comparison::Le, Comparison::Gt, Comparison::Ge]);
-    (0..=3usize, template.clone(), template.clone(), template, ops, 0..3usize).prop_map(|(k, fixed, a, b, op, kind)| {
-        let end = match (k, kind) {
-            (3, 0) => End::Eq,
-            (3, _) | (_, 0) => End::BeginsWith,
-            (_, 1) => End::Cmp(op, a),
-            _ => End::Between(a, b),
-        };
-        Call { k, fixed, end }
-    })
-}
-
 proptest! {
     #![proptest_config(config(2000))]
 
     #[test]
-    fn query_law_on_a_price((keys, c) in prop::collection::vec(catalogue(), 1..30).prop_flat_map(|k| (Just(k.clone()), call(k)))) {
+    fn query_law_on_a_price((keys, c) in keys_and_call(catalogue())) {
         check_law(&c, &keys)?;
     }
 }

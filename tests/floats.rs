@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use proptest::prelude::*;
 use sortkey_core::{EncodeErrorKind, KeyCondition, QueryError, SortKey};
-use sortkey_tests::law::{Call, Comparison, End, LawKey, check_law};
+use sortkey_tests::law::{Call, End, LawKey, check_law, keys_and_call};
 use sortkey_tests::{config, ends, mutation};
 
 /// `f64` values where the encoding is hard, or random bits (NaN excluded).
@@ -224,27 +224,11 @@ fn priced() -> BoxedStrategy<Priced> {
         .boxed()
 }
 
-fn priced_call(keys: Vec<Priced>) -> impl Strategy<Value = Call<Priced>> {
-    let template = prop_oneof![3 => prop::sample::select(keys), 1 => priced()];
-    let ops = prop::sample::select(vec![Comparison::Lt, Comparison::Le, Comparison::Gt, Comparison::Ge]);
-    (0..=3usize, template.clone(), template.clone(), template, ops, 0..3usize).prop_map(|(k, fixed, a, b, op, kind)| {
-        let end = match (k, kind) {
-            (3, 0) => End::Eq,
-            (3, _) | (_, 0) => End::BeginsWith,
-            (_, 1) => End::Cmp(op, a),
-            _ => End::Between(a, b),
-        };
-        Call { k, fixed, end }
-    })
-}
-
 proptest! {
     #![proptest_config(config(3000))]
 
     #[test]
-    fn query_law_on_float_fields(
-        (keys, call) in prop::collection::vec(priced(), 1..40).prop_flat_map(|keys| (Just(keys.clone()), priced_call(keys)))
-    ) {
+    fn query_law_on_float_fields((keys, call) in keys_and_call(priced())) {
         check_law(&call, &keys)?;
     }
 }

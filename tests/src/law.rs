@@ -67,6 +67,28 @@ pub trait LawKey: SortKey + Clone + Debug + Sized {
     fn build(call: &Call<Self>) -> Result<KeyCondition, QueryError>;
 }
 
+/// A call on `keys` without text prefixes: templates drawn from the keys (so that equalities
+/// happen) or from `fresh`, any stage, and every ending a stage has (`eq` on the last).
+pub fn calls<T: LawKey + 'static>(keys: Vec<T>, fresh: BoxedStrategy<T>) -> impl Strategy<Value = Call<T>> {
+    let template = prop_oneof![3 => proptest::sample::select(keys), 1 => fresh];
+    let ops = proptest::sample::select(vec![Comparison::Lt, Comparison::Le, Comparison::Gt, Comparison::Ge]);
+    (0..=T::N, template.clone(), template.clone(), template, ops, 0..3usize).prop_map(|(k, fixed, a, b, op, kind)| {
+        let end = match (k == T::N, kind) {
+            (true, 0) => End::Eq,
+            (true, _) | (_, 0) => End::BeginsWith,
+            (_, 1) => End::Cmp(op, a),
+            _ => End::Between(a, b),
+        };
+        Call { k, fixed, end }
+    })
+}
+
+/// Keys from `fresh` and a call on them, as [`calls`] makes.
+pub fn keys_and_call<T: LawKey + 'static>(fresh: BoxedStrategy<T>) -> impl Strategy<Value = (Vec<T>, Call<T>)> {
+    proptest::collection::vec(fresh.clone(), 1..40)
+        .prop_flat_map(move |keys| (Just(keys.clone()), calls(keys, fresh.clone())))
+}
+
 /// The predicate of `call` on the fields of `key`.
 pub fn predicate<T: LawKey>(call: &Call<T>, key: &T) -> bool {
     let head = (0..call.k).all(|i| key.cmp_field(&call.fixed, i) == Ordering::Equal);

@@ -40,6 +40,7 @@ trait Float: Copy + PartialEq + ryu::Float + core::str::FromStr + core::ops::Neg
     /// Hex digits of the bits.
     const HEX_DIGITS: usize;
     const ZERO: Self;
+    const NEG_INFINITY: Self;
     fn to_bits64(self) -> u64;
     fn from_bits64(bits: u64) -> Self;
     fn is_nan(self) -> bool;
@@ -56,6 +57,7 @@ macro_rules! float {
             const MAX_DIGITS: usize = $max;
             const HEX_DIGITS: usize = 2 * core::mem::size_of::<$t>();
             const ZERO: Self = 0.0;
+            const NEG_INFINITY: Self = <$t>::NEG_INFINITY;
             fn to_bits64(self) -> u64 {
                 u64::from(self.to_bits())
             }
@@ -262,10 +264,10 @@ fn decode_decimal<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F,
     let start = cursor.position();
     let class = cursor.rest().as_bytes().first().copied();
     let special = match class {
-        Some(b'A') => Some(neg_infinity::<F>()),
+        Some(b'A') => Some(F::NEG_INFINITY),
         Some(b'N') => Some(-F::ZERO),
         Some(b'O') => Some(F::ZERO),
-        Some(b'Z') => Some(-neg_infinity::<F>()),
+        Some(b'Z') => Some(-F::NEG_INFINITY),
         _ => None,
     };
     if let Some(v) = special {
@@ -336,13 +338,6 @@ fn decode_decimal<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F,
             found(),
         )),
     }
-}
-
-fn neg_infinity<F: Float>() -> F {
-    // The bits of -inf: every exponent bit and the sign bit set, a zero mantissa.
-    let n = F::HEX_DIGITS;
-    let exponent_bits = if n == 16 { 0x7FF0_0000_0000_0000 } else { 0x7F80_0000 };
-    F::from_bits64(sign_bit(n) | exponent_bits)
 }
 
 #[cfg(test)]
