@@ -99,9 +99,33 @@ impl Key {
         };
         errors.finish()?;
         match parsed {
-            Some(parsed) => Ok(parsed.into_key(fields)),
+            Some(parsed) => parsed.into_key(fields).check_float_positions(),
             None => Err(darling::Error::custom("unreachable: errors were reported above")),
         }
+    }
+
+    /// A float in the readable form is a prefix of a longer one (1.5 of 1.55), so before another
+    /// field the separator must sort below its digits. Checked here for types spelled as `f32`
+    /// or `f64` (the const check of `LEAST_BYTE` covers aliases); the hex form has a fixed width.
+    fn check_float_positions(self) -> darling::Result<Key> {
+        let mut errors = darling::Error::accumulator();
+        let before_last = self.fields.len().saturating_sub(1);
+        for field in self.fields.iter().take(before_last).filter(|f| f.hex.is_none()) {
+            if builtin(&field.ty).is_some_and(|b| b.float) && self.separator >= '0' {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "field `{}`: `{}` is not the last field, so its digits would be compared with the separator \
+                         {:?} and the key would not sort by it; expected a separator below '0' such as '#' (the \
+                         default), format = \"hex\" (fixed width), or this field last",
+                        field.ident,
+                        type_name(&field.ty),
+                        self.separator
+                    ))
+                    .with_span(&field.ty),
+                );
+            }
+        }
+        errors.finish_with(self)
     }
 }
 
