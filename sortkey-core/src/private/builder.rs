@@ -329,14 +329,20 @@ fn predecessor(mut s: String, field: &Field, max_len: usize) -> String {
     }
     s.push(previous_char(last));
     let fill = max_len.saturating_sub(s.len());
-    s.extend(std::iter::repeat_n('\u{10FFFF}', fill / 4));
-    match fill % 4 {
+    push_greatest(&mut s, fill);
+    s
+}
+
+/// Appends the greatest string of `bytes` UTF-8 bytes: a run of U+10FFFF, then the greatest
+/// character of the 1 to 3 bytes left.
+fn push_greatest(s: &mut String, bytes: usize) {
+    s.extend(std::iter::repeat_n('\u{10FFFF}', bytes / 4));
+    match bytes % 4 {
         3 => s.push('\u{FFFF}'),
         2 => s.push('\u{7FF}'),
         1 => s.push('\u{7F}'),
         _ => {}
     }
-    s
 }
 
 /// The least string of at most `limit` bytes that is at or above `s`, `None` when every
@@ -372,12 +378,8 @@ fn greatest_at_or_below(s: &str, limit: usize) -> String {
         end -= 1;
     }
     let mut out = s[..end].to_owned();
-    match limit - end {
-        3 => out.push('\u{FFFF}'),
-        2 => out.push('\u{7FF}'),
-        1 => out.push('\u{7F}'),
-        _ => {}
-    }
+    // Fewer than 4 bytes are left: `s`'s next character did not fit.
+    push_greatest(&mut out, limit - end);
     out
 }
 
