@@ -128,9 +128,12 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
     let (name, tyname, sep) = (field.ident.to_string(), type_name(&field.ty), key.separator);
     let seg = quote!(<#ty as _sortkey::KeySegment>);
     let mut out = Vec::new();
-    // The built-in types are no nested keys and no enums: these two checks cannot fail for them,
-    // and skipping them saves the compiler hundreds of constants in a crate of many keys.
+    // The built-in types are no nested keys and no enums: these two checks cannot fail for them
+    // (a float's position the macro checked itself, valid.rs), and skipping them saves the
+    // compiler hundreds of constants in a crate of many keys. The attribute checks of the types
+    // the macro knows are its own too.
     let builtin = is_builtin(&field.ty);
+    let known = crate::types::builtin(&field.ty).is_some();
     let msg = format!(
         "field `{name}`: the nested key `{tyname}` must use this key's separator {sep:?}; expected \
          `#[key(separator = {sep:?})]` on `{tyname}`, found another separator"
@@ -139,9 +142,7 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
     if !builtin {
         out.push(assert_at(field.ty.span(), cond, msg));
     }
-    // A float spelled `f32`/`f64` was checked by the macro (valid.rs), the hex form too.
-    let float = crate::types::builtin(&field.ty).is_some_and(|b| b.float);
-    if !last && !builtin && !float {
+    if !last && !builtin {
         let msg = format!(
             "field `{name}`: `{tyname}` is not the last field, so its encodings may contain only characters \
              greater than the separator {sep:?}, but one of them (a variant name, or a float's digits) contains a \
@@ -151,20 +152,20 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
         let cond = quote!(_sortkey::least_byte_fits(#seg::LEAST_BYTE, #sep));
         out.push(assert_at(field.ty.span(), cond, msg));
     }
-    if let Some((_, span)) = field.scale.filter(|_| crate::types::builtin(&field.ty).is_none()) {
+    if let Some((_, span)) = field.scale.filter(|_| !known) {
         let msg = format!(
             "field `{name}`: `scale` needs a fixed-point decimal type (rust_decimal::Decimal, feature `rust_decimal`); \
              found `{tyname}`"
         );
         out.push(assert_at(span, quote!(#seg::DECIMAL), msg));
     }
-    if let Some(span) = field.hex.filter(|_| crate::types::builtin(&field.ty).is_none()) {
+    if let Some(span) = field.hex.filter(|_| !known) {
         let msg = format!(
             "field `{name}`: format = \"hex\" needs a float type (f32, f64, or an Option of one); found `{tyname}`"
         );
         out.push(assert_at(span, quote!(#seg::FLOAT), msg));
     }
-    if let Some((time, span)) = field.time.filter(|_| crate::types::builtin(&field.ty).is_none()) {
+    if let Some((time, span)) = field.time.filter(|_| !known) {
         let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
         let msg = format!(
             "field `{name}`: `{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, \

@@ -18,19 +18,14 @@ pub(crate) fn is_text(ty: &Type) -> bool {
     }
 }
 
-/// Whether `ty` is spelled as one of the runtime's own segment types (integers, `bool`, `char`,
-/// `String`, `&str`, `Cow<str>`). A type alias is not, and keeps every check.
+/// Whether `ty` is spelled as one of the runtime's own segment types: a [`builtin`] one, or
+/// `usize`/`isize` (whose width the macro leaves to the const checks). None of them is a nested
+/// key or an enum, so the checks of those cannot fail for it. A type alias is not built-in,
+/// and keeps every check.
 pub(crate) fn is_builtin(ty: &Type) -> bool {
-    const NAMES: [&str; 15] = [
-        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "bool", "char",
-        "String",
-    ];
-    match ty {
-        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            NAMES.iter().any(|n| p.path.segments[0].ident == n) && p.path.segments[0].arguments.is_empty()
-        }
-        _ => is_text(ty),
-    }
+    let pointer_sized =
+        matches!(ty, Type::Path(p) if p.qself.is_none() && (p.path.is_ident("usize") || p.path.is_ident("isize")));
+    pointer_sized || builtin(ty).is_some()
 }
 
 /// What the runtime's segment impl of a built-in type says of it, known to the macro so that

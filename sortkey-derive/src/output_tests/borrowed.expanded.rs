@@ -50,13 +50,6 @@ const _: () = {
             ),
         ];
     }
-    const _: () = {
-        _sortkey::assert!(
-            _sortkey::nested_separator_matches(< Cow < 'static, str > as
-            _sortkey::KeySegment > ::NESTED_SEPARATOR, '#'),
-            "field `file`: the nested key `Cow<'a, str>` must use this key's separator '#'; expected `#[key(separator = '#')]` on `Cow<'a, str>`, found another separator"
-        );
-    };
     #[automatically_derived]
     impl<'a> _sortkey::SortKey for Path<'a> {
         const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;

@@ -97,27 +97,6 @@ const _: () = {
             "field `version`: `Version` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name, or a float's digits) contains a character at or below it; expected a separator below '0' such as '#', other names (`#[key(rename = \"...\")]`), or this field last"
         );
     };
-    const _: () = {
-        _sortkey::assert!(
-            _sortkey::nested_separator_matches(< Option < u16 > as _sortkey::KeySegment >
-            ::NESTED_SEPARATOR, '#'),
-            "field `patch`: the nested key `Option<u16>` must use this key's separator '#'; expected `#[key(separator = '#')]` on `Option<u16>`, found another separator"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            _sortkey::least_byte_fits(< Option < u16 > as _sortkey::KeySegment >
-            ::LEAST_BYTE, '#'),
-            "field `patch`: `Option<u16>` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name, or a float's digits) contains a character at or below it; expected a separator below '0' such as '#', other names (`#[key(rename = \"...\")]`), or this field last"
-        );
-    };
-    const _: () = {
-        _sortkey::assert!(
-            _sortkey::nested_separator_matches(< SystemTime as _sortkey::KeySegment >
-            ::NESTED_SEPARATOR, '#'),
-            "field `at`: the nested key `SystemTime` must use this key's separator '#'; expected `#[key(separator = '#')]` on `SystemTime`, found another separator"
-        );
-    };
     #[automatically_derived]
     impl _sortkey::SortKey for Release {
         const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;
