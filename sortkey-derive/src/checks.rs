@@ -9,6 +9,7 @@ use syn::Type;
 use syn::spanned::Spanned;
 
 use crate::generics::{bounded, is_generic, static_type};
+use crate::messages;
 use crate::types::{is_builtin, is_text, type_name};
 use crate::valid::{Field, Key, TimeFormat};
 
@@ -57,16 +58,10 @@ pub(crate) fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStr
         return out;
     }
     if let Some(span) = field.desc {
-        let msg = format!(
-            "field `{name}`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `{tyname}`, which cannot"
-        );
-        out.push(assert_at(span, quote!(#seg::REVERSIBLE), msg));
+        out.push(assert_at(span, quote!(#seg::REVERSIBLE), messages::desc_not_reversible(&name, &tyname)));
     }
     if let Some((w, span)) = field.width {
-        let msg = format!(
-            "field `{name}`: `width` does not apply to `{tyname}`, whose segments have a length of their own; \
-             expected no width, found width = {w}"
-        );
+        let msg = messages::width_not_applicable(&name, &tyname, w);
         out.push(assert_at(span, quote!(_sortkey::width_configurable(#seg::WIDTH)), msg));
         // Split so the message says which bound; both pass for types without a digit width.
         let msg = format!(
@@ -83,8 +78,7 @@ pub(crate) fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStr
         out.push(assert_at(span, cond, msg));
     }
     if let Some((m, span)) = field.max {
-        let msg = format!("field `{name}`: `max` needs an integer type; found `{tyname}`, expected no max");
-        out.push(assert_at(span, quote!(#seg::MAX_VALUE.is_some()), msg));
+        out.push(assert_at(span, quote!(#seg::MAX_VALUE.is_some()), messages::max_needs_integer(&name, &tyname)));
         let msg = format!("field `{name}`: max = {m} is larger than any `{tyname}`; expected at most `{tyname}::MAX`");
         let cond = quote!(match #seg::MAX_VALUE { _sortkey::Option::Some(__t) => #m <= __t, _ => true });
         out.push(assert_at(span, cond, msg));
@@ -153,25 +147,14 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
         out.push(assert_at(field.ty.span(), cond, msg));
     }
     if let Some((_, span)) = field.scale.filter(|_| !known) {
-        let msg = format!(
-            "field `{name}`: `scale` needs a fixed-point decimal type (rust_decimal::Decimal, feature `rust_decimal`); \
-             found `{tyname}`"
-        );
-        out.push(assert_at(span, quote!(#seg::DECIMAL), msg));
+        out.push(assert_at(span, quote!(#seg::DECIMAL), messages::scale_needs_decimal(&name, &tyname)));
     }
     if let Some(span) = field.hex.filter(|_| !known) {
-        let msg = format!(
-            "field `{name}`: format = \"hex\" needs a float type (f32, f64, or an Option of one); found `{tyname}`"
-        );
-        out.push(assert_at(span, quote!(#seg::FLOAT), msg));
+        out.push(assert_at(span, quote!(#seg::FLOAT), messages::hex_needs_float(&name, &tyname)));
     }
     if let Some((time, span)) = field.time.filter(|_| !known) {
         let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
-        let msg = format!(
-            "field `{name}`: `{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, \
-             time::OffsetDateTime, or an Option of one); found `{tyname}`"
-        );
-        out.push(assert_at(span, quote!(#seg::TIMESTAMP), msg));
+        out.push(assert_at(span, quote!(#seg::TIMESTAMP), messages::needs_timestamp(&name, attr, &tyname)));
     }
     out
 }

@@ -10,7 +10,7 @@
 //!   module, the one `const _` wrapper);
 //! - helpers of the expansion: `generics.rs` (bounds, lifetimes), `types.rs` (what a field's type
 //!   is as written), `bodies.rs` (field specs, encode and decode bodies), `checks.rs` (the
-//!   type-dependent `const` assertions);
+//!   type-dependent `const` assertions), `messages.rs` (their texts, shared with valid.rs);
 //! - the expansions: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
 //!   `expand.rs` (the key derive, which puts them together), `segment.rs` (the enum derive);
 //! - `fallback.rs`: on any error, the errors and stub impls, so that the user sees the real
@@ -24,6 +24,7 @@ mod checks;
 mod expand;
 mod fallback;
 mod generics;
+mod messages;
 mod nested;
 mod query;
 mod runtime;

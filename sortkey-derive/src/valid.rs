@@ -6,6 +6,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
 
 use crate::attr::{KeyField, KeyInput};
+use crate::messages;
 use crate::types::{Builtin, BuiltinWidth, builtin, type_name};
 
 /// The widest integer segment: `i128` needs a sign position and 39 digits.
@@ -339,22 +340,16 @@ impl KeyField {
     fn check_builtin(&self, name: &str, b: Builtin) -> darling::Result<()> {
         let mut errors = darling::Error::accumulator();
         let ty = type_name(&self.ty);
-        let at =
-            |message: String, span: Span| darling::Error::custom(format!("field `{name}`: {message}")).with_span(&span);
+        let error = |message: String, span: Span| darling::Error::custom(message).with_span(&span);
+        let at = |message: String, span: Span| error(format!("field `{name}`: {message}"), span);
         if let Some(desc) = self.desc
             && !b.reversible
         {
-            errors.push(at(
-                format!("`desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix time); found `{ty}`, which cannot"),
-                desc,
-            ));
+            errors.push(error(messages::desc_not_reversible(name, &ty), desc));
         }
         let resolved = match (b.width, &self.width) {
             (BuiltinWidth::Fixed, Some(w)) => {
-                errors.push(at(
-                    format!("`width` does not apply to `{ty}`, whose segments have a length of their own; expected no width, found width = {}", **w),
-                    w.span(),
-                ));
+                errors.push(error(messages::width_not_applicable(name, &ty, **w), w.span()));
                 None
             }
             (BuiltinWidth::Digits { max, .. }, Some(w)) if **w > max => {
@@ -377,9 +372,7 @@ impl KeyField {
         };
         if let Some(m) = &self.max {
             match b.max_value {
-                None => {
-                    errors.push(at(format!("`max` needs an integer type; found `{ty}`, expected no max"), m.span()))
-                }
+                None => errors.push(error(messages::max_needs_integer(name, &ty), m.span())),
                 Some(type_max) if **m > type_max => errors.push(at(
                     format!("max = {} is larger than any `{ty}`; expected at most {type_max}", **m),
                     m.span(),
@@ -393,29 +386,17 @@ impl KeyField {
             }
         }
         if let Some(scale) = &self.scale {
-            errors.push(at(
-                format!(
-                    "`scale` needs a fixed-point decimal type (rust_decimal::Decimal, feature `rust_decimal`); found \
-                     `{ty}`. For minor units such as cents, store them as an integer (`price_cents: u64`) without scale"
-                ),
-                scale.span(),
-            ));
+            errors.push(error(messages::scale_needs_decimal(name, &ty), scale.span()));
         }
         let hex = self.format.as_ref().filter(|f| f.as_str() == "hex");
         if let Some(f) = hex.filter(|_| !b.float) {
-            errors.push(at(
-                format!("format = \"hex\" needs a float type (f32, f64, or an Option of one); found `{ty}`"),
-                f.span(),
-            ));
+            errors.push(error(messages::hex_needs_float(name, &ty), f.span()));
         }
         if !b.timestamp {
             let rfc3339 = self.format.as_ref().filter(|f| f.as_str() == "rfc3339");
             for (attr, value) in [("unit", self.unit.as_ref()), ("format", rfc3339)] {
                 if let Some(v) = value {
-                    errors.push(at(
-                        format!("`{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, time::OffsetDateTime, or an Option of one); found `{ty}`"),
-                        v.span(),
-                    ));
+                    errors.push(error(messages::needs_timestamp(name, attr, &ty), v.span()));
                 }
             }
         }

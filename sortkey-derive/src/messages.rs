@@ -1,0 +1,44 @@
+//! The messages of the type-dependent rules, written once: the macro reports them itself for
+//! the types it knows (valid.rs) and as `const` assertions for the others (checks.rs).
+
+/// `desc` on a type whose order cannot be reversed.
+pub(crate) fn desc_not_reversible(field: &str, ty: &str) -> String {
+    format!(
+        "field `{field}`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix \
+         time); found `{ty}`, which cannot"
+    )
+}
+
+/// `width` on a type whose segments have a length of their own.
+pub(crate) fn width_not_applicable(field: &str, ty: &str, width: u32) -> String {
+    format!(
+        "field `{field}`: `width` does not apply to `{ty}`, whose segments have a length of their own; expected \
+         no width, found width = {width}"
+    )
+}
+
+/// `max` on a type that is no integer.
+pub(crate) fn max_needs_integer(field: &str, ty: &str) -> String {
+    format!("field `{field}`: `max` needs an integer type; found `{ty}`, expected no max")
+}
+
+/// `scale` on a type that is no fixed-point decimal.
+pub(crate) fn scale_needs_decimal(field: &str, ty: &str) -> String {
+    format!(
+        "field `{field}`: `scale` needs a fixed-point decimal type (rust_decimal::Decimal, feature `rust_decimal`); \
+         found `{ty}`. For minor units such as cents, store them as an integer (`price_cents: u64`) without scale"
+    )
+}
+
+/// `format = "hex"` on a type that is no float.
+pub(crate) fn hex_needs_float(field: &str, ty: &str) -> String {
+    format!("field `{field}`: format = \"hex\" needs a float type (f32, f64, or an Option of one); found `{ty}`")
+}
+
+/// `unit` or `format = "rfc3339"` (`attr`) on a type that is no timestamp.
+pub(crate) fn needs_timestamp(field: &str, attr: &str, ty: &str) -> String {
+    format!(
+        "field `{field}`: `{attr}` needs a timestamp type (std::time::SystemTime, chrono::DateTime<Utc>, \
+         time::OffsetDateTime, or an Option of one); found `{ty}`"
+    )
+}
