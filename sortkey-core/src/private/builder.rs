@@ -246,7 +246,17 @@ impl QueryHead {
     /// string of at most `max_len` bytes above it, an upper bound the greatest one below it.
     fn within_limit(&self, cond: KeyCondition, field: Option<&Field>) -> Result<KeyCondition, QueryError> {
         let limit = self.max_len;
-        if cond.values().iter().all(|v| v.len() <= limit) {
+        // Without `values()`, which collects into a `Vec`: this runs for every condition built.
+        let longest = match &cond {
+            KeyCondition::Between(lo, hi) => lo.len().max(hi.len()),
+            KeyCondition::Eq(v)
+            | KeyCondition::Lt(v)
+            | KeyCondition::Le(v)
+            | KeyCondition::Gt(v)
+            | KeyCondition::Ge(v)
+            | KeyCondition::BeginsWith(v) => v.len(),
+        };
+        if longest <= limit {
             return Ok(cond);
         }
         let empty = || self.error(field, QueryErrorKind::EmptyRange);
