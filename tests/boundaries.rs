@@ -4,7 +4,7 @@
 
 use std::fmt::Debug;
 
-use sortkey_core::{DecodeKey, EncodeErrorKind, SortKey};
+use sortkey_core::{DecodeKey, EncodeErrorKind, KeyCondition, KeyRole, QueryErrorKind, SortKey};
 
 /// `x` with every digit `d` replaced by `9 - d`.
 fn complement(digits: &str) -> String {
@@ -335,7 +335,7 @@ struct Long {
 
 /// A partition key: 2048 bytes.
 #[derive(SortKey, Debug, PartialEq)]
-#[key(max_len = 2048)]
+#[key(partition)]
 struct Partition {
     text: String,
 }
@@ -378,6 +378,19 @@ fn partition_keys_hold_2048_bytes() {
     assert!(Partition::decode(&"x".repeat(2049)).is_err());
     too_long(Bare { text: "x".repeat(1025) }, 1025, 1024);
     assert!(Bare::decode(&"x".repeat(1025)).is_err(), "a sort key type rejects what only a partition key holds");
+    assert_eq!((Partition::ROLE, Long::ROLE), (KeyRole::Partition, KeyRole::Sort));
+}
+
+/// The `=` value of a partition key may have 2048 bytes, DynamoDB's limit, not a sort key's 1024.
+#[test]
+fn partition_key_equality_holds_2048_bytes() {
+    let text = "x".repeat(1500);
+    let cond = Partition::query().text(&text).eq().unwrap();
+    assert_eq!(cond, KeyCondition::Eq(text));
+    let full = "y".repeat(2048);
+    assert_eq!(Partition::query().text(&full).eq().unwrap(), KeyCondition::Eq(full));
+    let err = Partition::query().text(&"z".repeat(2049)).eq().unwrap_err();
+    assert_eq!(err.kind(), &QueryErrorKind::Encode(EncodeErrorKind::TooLong { len: 2049, max_len: 2048 }));
 }
 
 #[test]

@@ -19,9 +19,12 @@ pub trait SortKey {
     const SEPARATOR: char;
     /// The encoded length in bytes when every segment has a fixed width, `None` otherwise.
     const ENCODED_LEN: Option<usize>;
-    /// The longest key the type may write: 1024 bytes (DynamoDB's sort key limit) unless
-    /// `#[key(max_len = N)]` says otherwise.
+    /// The longest key the type may write: DynamoDB's limit for its [`ROLE`](SortKey::ROLE)
+    /// (1024 bytes for a sort key, 2048 for a partition key) unless `#[key(max_len = N)]` says
+    /// otherwise.
     const MAX_LEN: usize;
+    /// Whether the type is a sort key (the default) or a partition key (`#[key(partition)]`).
+    const ROLE: KeyRole = KeyRole::Sort;
 
     /// Encodes the key into a new string.
     fn encode(&self) -> Result<String, EncodeError> {
@@ -48,6 +51,42 @@ pub trait SortKey {
         <Self as DecodeKey<'_>>::decode_borrowed(key)
     }
 }
+
+/// The attribute a key type is written to: DynamoDB's two kinds of key, whose limits and
+/// conditions differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyRole {
+    /// A sort key (range key): at most [`SORT_KEY_LIMIT`] bytes, queried with `=`, `<`, `<=`,
+    /// `>`, `>=`, `BETWEEN` or `begins_with`.
+    Sort,
+    /// A partition key (hash key), `#[key(partition)]`: at most [`PARTITION_KEY_LIMIT`] bytes,
+    /// compared with `=` only.
+    Partition,
+}
+
+impl KeyRole {
+    /// DynamoDB's limit on the length of a key of this role, in bytes.
+    pub const fn limit(self) -> usize {
+        match self {
+            KeyRole::Sort => SORT_KEY_LIMIT,
+            KeyRole::Partition => PARTITION_KEY_LIMIT,
+        }
+    }
+
+    /// The role as messages name it: `"sort key"` or `"partition key"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            KeyRole::Sort => "sort key",
+            KeyRole::Partition => "partition key",
+        }
+    }
+}
+
+/// DynamoDB's limit on the length of a sort key value, in UTF-8 bytes.
+pub const SORT_KEY_LIMIT: usize = 1024;
+
+/// DynamoDB's limit on the length of a partition key value, in UTF-8 bytes.
+pub const PARTITION_KEY_LIMIT: usize = 2048;
 
 /// Decoding of a key type from a string borrowed for `'k`.
 ///

@@ -42,7 +42,8 @@
 //! |---|---|
 //! | `prefix = "RUN"` | a literal first segment |
 //! | `separator = '\|'` | the character between segments, one ASCII punctuation character, `#` by default |
-//! | `max_len = 2048` | the longest key, 1024 bytes (DynamoDB's sort key limit) by default; over 1024 the key can only be a partition key, and its query builder has `eq()` but no range or prefix methods |
+//! | `partition` | the key is a partition key: `max_len` 2048 by default (DynamoDB's limit), compared with `=` only, so its query builder ends with `eq()` and calling a range or prefix method is a compile error |
+//! | `max_len = N` | the longest key in bytes, DynamoDB's limit by default: at most 1024 for a sort key, 2048 for a partition key |
 //! | `crate = path` | where the runtime is, `::sortkey_core` by default |
 //!
 //! On a field:
@@ -285,7 +286,7 @@ pub mod __private_0_1_0;
 pub use condition::{KeyCondition, KeyExpression};
 pub use cursor::Cursor;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
-pub use key::{DecodeKey, SortKey};
+pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, SortKey};
 pub use segment::{DecodeSegment, KeySegment};
 pub use spec::{Field, Width};
 

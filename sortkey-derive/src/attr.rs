@@ -24,6 +24,8 @@ pub(crate) struct KeyInput {
     pub(crate) separator: Option<SpannedValue<char>>,
     /// The longest key in bytes.
     pub(crate) max_len: Option<SpannedValue<usize>>,
+    /// `partition`: the key is a partition key, where the flag is written.
+    pub(crate) partition: Option<Span>,
     /// The path of the runtime crate.
     pub(crate) krate: Option<Path>,
 }
@@ -66,7 +68,7 @@ pub(crate) struct SegmentVariant {
 }
 
 /// The attributes each position accepts, in the order the messages list them.
-const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "crate"];
+const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "partition", "crate"];
 const FIELD_ATTRS: &[&str] = &["width", "desc", "max", "unit", "format", "scale"];
 const ENUM_ATTRS: &[&str] = &["rename_all", "crate"];
 const VARIANT_ATTRS: &[&str] = &["rename"];
@@ -75,12 +77,13 @@ impl KeyInput {
     /// The struct's attributes; the fields are parsed apart ([`KeyField::parse`]).
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<KeyInput> {
         let owner = Owner { what: "struct", name: input.ident.to_string(), accepted: STRUCT_ATTRS };
-        let (mut prefix, mut separator, mut max_len, mut krate) = (None, None, None, None);
+        let (mut prefix, mut separator, mut max_len, mut partition, mut krate) = (None, None, None, None, None);
         owner.parse(&input.attrs, |name, meta| {
             match name {
                 "prefix" => prefix = Some(owner.string(name, meta)?),
                 "separator" => separator = Some(owner.char(name, meta)?),
                 "max_len" => max_len = Some(owner.int(name, meta)?),
+                "partition" => partition = Some(owner.flag(name, meta)?),
                 _ => krate = Some(owner.path(name, meta)?),
             }
             Ok(())
@@ -97,6 +100,7 @@ impl KeyInput {
             prefix,
             separator,
             max_len,
+            partition,
             krate,
         })
     }

@@ -168,8 +168,11 @@ pub(crate) fn length_check(key: &Key) -> TokenStream {
     };
     let msg = format!(
         "key `{}`: its segments all have fixed widths, and with the prefix and separators they are longer than \
-         max_len = {} bytes; expected narrower widths, fewer fields or a larger max_len (at most 2048)",
-        key.ident, key.max_len
+         max_len = {} bytes; expected narrower widths, fewer fields or a larger max_len (at most {} for a {})",
+        key.ident,
+        key.max_len,
+        key.role.limit(),
+        key.role.name()
     );
     let cond = quote! {
         _sortkey::len_within(<#ty as _sortkey::SortKey>::ENCODED_LEN, <#ty as _sortkey::SortKey>::MAX_LEN)

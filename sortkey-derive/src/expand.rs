@@ -8,7 +8,7 @@ use quote::quote;
 use crate::bodies::impl_fields;
 use crate::checks::checks;
 use crate::generics::{bounded, decode_lifetime};
-use crate::valid::Key;
+use crate::valid::{Key, Role};
 
 /// All the generated items: the query struct, which users name, and everything else inside the
 /// one anonymous `const` that names the runtime `_sortkey`.
@@ -52,6 +52,10 @@ fn impl_sort_key(key: &Key) -> TokenStream {
         Some(p) => quote!(_sortkey::Option::Some(#p)),
         None => quote!(_sortkey::Option::None),
     };
+    let role = match key.role {
+        Role::Sort => quote!(Sort),
+        Role::Partition(_) => quote!(Partition),
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
@@ -59,6 +63,7 @@ fn impl_sort_key(key: &Key) -> TokenStream {
             const SEPARATOR: ::core::primitive::char = #sep;
             const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = #len;
             const MAX_LEN: ::core::primitive::usize = #max_len;
+            const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::#role;
 
             #[inline]
             fn encode_into(

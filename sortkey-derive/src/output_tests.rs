@@ -119,7 +119,7 @@ fn crate_path() {
     check(
         "crate_path",
         key(syn::parse_quote! {
-            #[key(crate = ::sk, separator = '|', max_len = 2048)]
+            #[key(crate = ::sk, separator = '|', partition)]
             struct Tenant {
                 name: String,
                 #[key(width = 4)]

@@ -12,7 +12,7 @@ use syn::spanned::Spanned;
 
 use crate::generics::{bounded, key_args};
 use crate::types::is_text;
-use crate::valid::{Field, Key};
+use crate::valid::{Field, Key, Role};
 
 /// The name of the query type of `key`.
 fn query_ident(key: &Key) -> Ident {
@@ -72,6 +72,7 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
                         <Self as _sortkey::SortKey>::PREFIX,
                         <Self as _sortkey::SortKey>::SEPARATOR,
                         #max_len,
+                        <Self as _sortkey::SortKey>::ROLE,
                     ),
                     key: ::core::marker::PhantomData,
                 }
@@ -165,15 +166,12 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     }
 }
 
-/// For a key longer than a sort key may be (`max_len` over 1024), the generics and `where`
-/// clause that make its range and prefix methods a compile error where they are called, spanned
-/// on `max_len`: such a key can only be a partition key, compared with `=`. The lifetime keeps
-/// the bound from being checked (and failing) where the method is defined.
+/// For a partition key, the generics and `where` clause that make its range and prefix methods
+/// a compile error where they are called, spanned on `partition`: a partition key is compared
+/// with `=` only. The lifetime keeps the bound from being checked (and failing) where the
+/// method is defined.
 fn sort_key_only(key: &Key) -> (Option<TokenStream>, Option<TokenStream>) {
-    if key.max_len <= crate::valid::DEFAULT_MAX_LEN {
-        return (None, None);
-    }
-    let span = key.max_len_span.unwrap_or_else(|| key.ident.span());
+    let Role::Partition(span) = key.role else { return (None, None) };
     let ident = &key.ident;
     let (_, ty_generics, _) = key.generics.split_for_impl();
     let bound = quote_spanned!(span=> #ident #ty_generics: _sortkey::SortKeyRange<'__q>);

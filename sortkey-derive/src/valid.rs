@@ -11,10 +11,12 @@ use crate::types::{Builtin, BuiltinWidth, builtin, type_name};
 
 /// The widest integer segment: `i128` needs a sign position and 39 digits.
 const MAX_WIDTH: u32 = 40;
-/// DynamoDB's partition key limit; sort keys have 1024.
-const MAX_LEN_LIMIT: usize = 2048;
-/// DynamoDB's sort key limit: the default `max_len`, and the longest key that gets range queries.
-pub(crate) const DEFAULT_MAX_LEN: usize = 1024;
+/// DynamoDB's partition key limit: the default and the largest `max_len` of a partition key.
+pub(crate) const PARTITION_KEY_LIMIT: usize = 2048;
+/// DynamoDB's sort key limit: the default and the largest `max_len` of a sort key.
+pub(crate) const SORT_KEY_LIMIT: usize = 1024;
+/// The `max_len` of a key that sets none: a sort key's limit.
+pub(crate) const DEFAULT_MAX_LEN: usize = SORT_KEY_LIMIT;
 /// The most fractional digits a `rust_decimal::Decimal` holds.
 const MAX_SCALE: u32 = 28;
 /// The separator unless `#[key(separator = '...')]` says otherwise.
@@ -28,12 +30,39 @@ pub(crate) struct Key {
     pub(crate) prefix: Option<String>,
     pub(crate) separator: char,
     pub(crate) max_len: usize,
-    /// Where `max_len` is written, if it is: errors about sort-key-only features point there.
-    pub(crate) max_len_span: Option<Span>,
+    /// Sort key or partition key, `#[key(partition)]`.
+    pub(crate) role: Role,
     pub(crate) krate: Path,
     /// The struct's one lifetime parameter, which decoded text borrows for.
     pub(crate) lifetime: Option<Lifetime>,
     pub(crate) fields: Vec<Field>,
+}
+
+/// What a key type keys in a table: the role decides its length limit and its queries.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Role {
+    /// A sort key (the default): at most 1024 bytes, with range and prefix queries.
+    Sort,
+    /// `#[key(partition)]`, with the span of the flag: at most 2048 bytes, compared with `=` only.
+    Partition(Span),
+}
+
+impl Role {
+    /// The longest key of the role, DynamoDB's limit, and its `max_len` unless one is given.
+    pub(crate) fn limit(self) -> usize {
+        match self {
+            Role::Sort => SORT_KEY_LIMIT,
+            Role::Partition(_) => PARTITION_KEY_LIMIT,
+        }
+    }
+
+    /// The role as messages name it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Role::Sort => "sort key",
+            Role::Partition(_) => "partition key",
+        }
+    }
 }
 
 /// A validated field.
@@ -148,7 +177,7 @@ impl Key {
             prefix: None,
             separator: DEFAULT_SEPARATOR,
             max_len: DEFAULT_MAX_LEN,
-            max_len_span: None,
+            role: Role::Sort,
             krate: crate::runtime::crate_path(&input.attrs),
             lifetime: input.generics.lifetimes().next().map(|l| l.lifetime.clone()),
             fields,
@@ -210,7 +239,7 @@ impl KeyInput {
             errors.handle(check_prefix(&name, prefix, separator));
         }
         if let Some(max_len) = &self.max_len {
-            errors.handle(check_max_len(&name, max_len));
+            errors.handle(check_max_len(&name, max_len, self.partition.is_some()));
         }
         errors.handle(check_lifetimes(&self.generics));
         if self.no_fields && self.prefix.is_none() {
@@ -227,14 +256,15 @@ impl KeyInput {
 
     fn into_key(self, fields: Vec<KeyField>) -> Key {
         let lifetime = self.generics.lifetimes().next().map(|l| l.lifetime.clone());
+        let role = self.partition.map_or(Role::Sort, Role::Partition);
         Key {
             ident: self.ident,
             vis: self.vis,
             generics: self.generics,
             prefix: self.prefix.map(SpannedValue::into_inner),
             separator: self.separator.map_or(DEFAULT_SEPARATOR, SpannedValue::into_inner),
-            max_len_span: self.max_len.as_ref().map(SpannedValue::span),
-            max_len: self.max_len.map_or(DEFAULT_MAX_LEN, SpannedValue::into_inner),
+            max_len: self.max_len.map_or(role.limit(), SpannedValue::into_inner),
+            role,
             krate: self.krate.unwrap_or_else(crate::runtime::default_crate),
             lifetime,
             fields: fields.into_iter().map(KeyField::into_field).collect(),
@@ -275,16 +305,21 @@ fn check_prefix(key: &str, prefix: &SpannedValue<String>, separator: char) -> da
     }
 }
 
-fn check_max_len(key: &str, max_len: &SpannedValue<usize>) -> darling::Result<()> {
-    if (1..=MAX_LEN_LIMIT).contains(&**max_len) {
-        return Ok(());
-    }
-    Err(darling::Error::custom(format!(
-        "struct `{key}`: max_len must be between 1 and {MAX_LEN_LIMIT} (DynamoDB's partition key limit; sort keys \
-         allow {DEFAULT_MAX_LEN}), found {}",
-        **max_len
-    ))
-    .with_span(&max_len.span()))
+fn check_max_len(key: &str, max_len: &SpannedValue<usize>, partition: bool) -> darling::Result<()> {
+    let message = match **max_len {
+        0 => format!("struct `{key}`: max_len must be at least 1, found 0"),
+        n if n > PARTITION_KEY_LIMIT => format!(
+            "struct `{key}`: max_len must be at most {PARTITION_KEY_LIMIT} (DynamoDB's partition key limit; sort keys \
+             allow {SORT_KEY_LIMIT}), found {n}"
+        ),
+        n if n > SORT_KEY_LIMIT && !partition => format!(
+            "struct `{key}`: max_len {n} is over {SORT_KEY_LIMIT} bytes, DynamoDB's sort key limit; expected at most \
+             {SORT_KEY_LIMIT} for a sort key, or `#[key(partition)]` to declare a partition key (at most \
+             {PARTITION_KEY_LIMIT} bytes, compared with `=` only)"
+        ),
+        _ => return Ok(()),
+    };
+    Err(darling::Error::custom(message).with_span(&max_len.span()))
 }
 
 /// Decoded text borrows from the key for one lifetime; two would need two keys.

@@ -27,11 +27,9 @@
 
 use crate::condition::KeyCondition;
 use crate::error::{EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
+use crate::key::KeyRole;
 use crate::segment::KeySegment;
 use crate::spec::Field;
-
-/// DynamoDB's limit on the length of a sort key, in bytes.
-const SORT_KEY_LIMIT: usize = 1024;
 
 /// A comparison a query puts on the next field, in the field's own order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,13 +72,19 @@ pub struct QueryHead {
 }
 
 impl QueryHead {
-    /// The head of a query on a key type with this prefix, separator and length limit.
-    pub fn new(key_name: &'static str, prefix: Option<&'static str>, separator: char, max_len: usize) -> Self {
+    /// The head of a query on a key type with this prefix, separator, length limit and role.
+    pub fn new(
+        key_name: &'static str,
+        prefix: Option<&'static str>,
+        separator: char,
+        max_len: usize,
+        role: KeyRole,
+    ) -> Self {
         let separator = crate::spec::separator_byte(separator);
         let segments = usize::from(prefix.is_some());
         // A sort key, and so a bound of a sort key condition, has at most 1024 bytes in DynamoDB,
-        // whatever `max_len` a type allows for use as a partition key.
-        let max_len = max_len.min(SORT_KEY_LIMIT);
+        // whatever `max_len` a hand-written type claims; a partition key's `=` value has 2048.
+        let max_len = max_len.min(role.limit());
         QueryHead { head: Ok(prefix.unwrap_or("").to_owned()), segments, key_name, separator, max_len }
     }
 
@@ -438,12 +442,12 @@ mod tests {
     const MID_NUM: Field = Field::new("K", "n", '#').with_width(3);
 
     fn head() -> QueryHead {
-        QueryHead::new("K", Some("P"), '#', 20)
+        QueryHead::new("K", Some("P"), '#', 20, KeyRole::Sort)
     }
 
     #[test]
     fn bounds_stay_within_the_sort_key_limit() {
-        let wide = QueryHead::new("K", Some("P"), '#', 2048);
+        let wide = QueryHead::new("K", Some("P"), '#', 2048, KeyRole::Sort);
         let KeyCondition::Between(_, hi) = wide.compare(Comparison::Lt, "b", &LAST_TEXT).unwrap() else { panic!() };
         assert!(hi.len() <= 1024 && hi.len() > 1020, "{}", hi.len());
     }
@@ -452,7 +456,9 @@ mod tests {
     fn gt_on_a_full_length_key_is_the_next_string_within_the_limit() {
         // "P#" + 1022 bytes is a key of exactly 1024 bytes; `> it` would naively be 1025 bytes.
         let x = "a".repeat(1021) + "b";
-        let c = QueryHead::new("K", Some("P"), '#', 1024).compare(Comparison::Gt, x.as_str(), &LAST_TEXT).unwrap();
+        let c = QueryHead::new("K", Some("P"), '#', 1024, KeyRole::Sort)
+            .compare(Comparison::Gt, x.as_str(), &LAST_TEXT)
+            .unwrap();
         let KeyCondition::Between(lo, hi) = &c else { panic!("{c:?}") };
         assert_eq!(lo, &format!("P#{}c", "a".repeat(1021)));
         assert_eq!(hi, "P$");
@@ -474,7 +480,7 @@ mod tests {
     #[test]
     fn conditions_no_key_can_meet_are_errors() {
         let long = "a".repeat(1030);
-        let h = || QueryHead::new("K", Some("P"), '#', 2048);
+        let h = || QueryHead::new("K", Some("P"), '#', 2048, KeyRole::Sort);
         let e = h().fix(long.as_str(), &Field::new("K", "a", '#')).begins_with().unwrap_err();
         assert_eq!(e.kind(), &QueryErrorKind::EmptyRange);
         let e = h().fix(long.as_str(), &LAST_TEXT).eq().unwrap_err();
@@ -525,7 +531,7 @@ mod tests {
 
     #[test]
     fn root_without_prefix_is_one_sided_and_begins_with_is_refused() {
-        let root = QueryHead::new("K", None, '#', 1024);
+        let root = QueryHead::new("K", None, '#', 1024, KeyRole::Sort);
         assert_eq!(root.clone().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap(), KeyCondition::Ge("005$".into()));
         assert_eq!(root.clone().begins_with().unwrap_err().kind(), &QueryErrorKind::MatchesEverything);
         let text = Field::new("K", "name", '#');

@@ -14,7 +14,7 @@ mod names;
 pub use crate::condition::KeyCondition;
 pub use crate::cursor::Cursor;
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError};
-pub use crate::key::{DecodeKey, SortKey};
+pub use crate::key::{DecodeKey, KeyRole, SortKey};
 pub use crate::segment::{DecodeSegment, KeySegment};
 pub use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use builder::{Comparison, QueryHead};
@@ -53,13 +53,13 @@ pub const fn field_in(spec: Field, segment: &Field) -> Field {
     spec.with_last(segment.is_last())
 }
 
-/// Implemented by no key type: the range and prefix methods of the query builder of a key with
-/// `max_len` over 1024 require it, so that calling them is a compile error that says why.
+/// Implemented by no key type: the range and prefix methods of the query builder of a partition
+/// key require it, so that calling them is a compile error that says why.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` has `max_len` over 1024 bytes, so it has no range or prefix queries: a sort key is at most \
-               1024 bytes in DynamoDB; a longer key can only be a partition key",
-    label = "a range or prefix condition on a key type whose `max_len` is over 1024",
-    note = "a partition key is compared with `=` alone: fix every field and end with `eq()`, or use `encode()` as \
-            the partition key value; for a sort key, set `max_len` to at most 1024"
+    message = "`{Self}` is a partition key (`#[key(partition)]`), so it has no range or prefix queries: DynamoDB \
+               compares a partition key with `=` only",
+    label = "a range or prefix condition on a partition key",
+    note = "fix every field and end with `eq()`, or use the key's `encode()` as the partition key value; for range \
+            and prefix queries, declare a sort key (no `partition`, `max_len` at most 1024)"
 )]
 pub trait SortKeyRange<'q> {}

@@ -70,6 +70,7 @@ const _: () = {
             ),
         );
         const MAX_LEN: ::core::primitive::usize = 1024usize;
+        const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::Sort;
         #[inline]
         fn encode_into(
             &self,
@@ -176,6 +177,7 @@ const _: () = {
                     <Self as _sortkey::SortKey>::PREFIX,
                     <Self as _sortkey::SortKey>::SEPARATOR,
                     1024usize,
+                    <Self as _sortkey::SortKey>::ROLE,
                 ),
                 key: ::core::marker::PhantomData,
             }

@@ -70,6 +70,7 @@ const _: () = {
             ),
         );
         const MAX_LEN: ::core::primitive::usize = 2048usize;
+        const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::Partition;
         #[inline]
         fn encode_into(
             &self,
@@ -179,6 +180,7 @@ const _: () = {
                     <Self as _sortkey::SortKey>::PREFIX,
                     <Self as _sortkey::SortKey>::SEPARATOR,
                     2048usize,
+                    <Self as _sortkey::SortKey>::ROLE,
                 ),
                 key: ::core::marker::PhantomData,
             }

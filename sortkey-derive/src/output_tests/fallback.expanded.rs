@@ -85,6 +85,7 @@ const _: () = {
                     <Self as _sortkey::SortKey>::PREFIX,
                     <Self as _sortkey::SortKey>::SEPARATOR,
                     1024usize,
+                    <Self as _sortkey::SortKey>::ROLE,
                 ),
                 key: ::core::marker::PhantomData,
             }

@@ -1,8 +1,8 @@
 use sortkey_core::SortKey;
 
-// A key longer than 1024 bytes can only be a partition key: ranges on it are refused.
+// A partition key is compared with `=` only: ranges on it are refused.
 #[derive(SortKey)]
-#[key(prefix = "P", max_len = 2048)]
+#[key(prefix = "P", partition)]
 struct PartitionKey {
     tenant: String,
     #[key(width = 4)]
