@@ -316,6 +316,8 @@ pub enum DecodeErrorKind {
     InvalidText,
     /// Text that is none of the names of a unit enum.
     UnknownName,
+    /// A key whose first segment is none of the prefixes of a key family's variants.
+    UnknownVariant,
     /// Input after the last segment.
     TrailingInput,
     /// A DynamoDB attribute value of another type than `S`.

@@ -97,3 +97,16 @@ pub trait DecodeKey<'k>: Sized {
     /// Decodes `key`, borrowing text fields from it where their type allows.
     fn decode_borrowed(key: &'k str) -> Result<Self, DecodeError>;
 }
+
+/// A key type with a typed query builder: what `Key::query()` starts, as a trait, so that
+/// generic code and key families can continue with a key type's builder.
+///
+/// Implemented by `#[derive(SortKey)]` for structs (the builder `KeyQuery<0>`) and for key
+/// families (one method per variant).
+pub trait Queryable {
+    /// The builder's first stage.
+    type Query;
+
+    /// Starts a typed query condition on keys of this type.
+    fn query() -> Self::Query;
+}

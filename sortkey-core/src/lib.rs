@@ -155,6 +155,49 @@
 //! assert_eq!(Release::decode("serde#V#001#219").unwrap(), r);
 //! ```
 //!
+//! # Key families
+//!
+//! Several entity types in one partition each have their own sort-key layout. `#[derive(SortKey)]`
+//! on an enum makes them one key type, a *family*: each variant is a key type with a literal
+//! prefix (`Order(OrderKey)`) or a unit variant with its literal key (`#[key(prefix =
+//! "PROFILE")] Profile`). Encoding writes the variant's key; decoding dispatches on the first
+//! segment and is exactly as strict as the variant's own decode; an unknown first segment is a
+//! [`DecodeErrorKind::UnknownVariant`] error that lists the expected prefixes.
+//!
+//! The family partitions the key space: no two variants may begin with the same first segment
+//! (`ORDER` and `ORDERS` may coexist, `ORDER` and `ORDER#ITEM` may not), a compile error
+//! spanned on the later variant that names both. So `begins_with("ORDER#")` never returns
+//! another variant's items. Keys of different variants sort by the bytes of their prefixes,
+//! keys of one variant as its key type does. `query()` has one method per variant, which
+//! continues with that variant's builder. A family can be a field of another key, and
+//! `V1(OrderV1)`, `V2(OrderV2)` read two layouts of one entity.
+//!
+//! ```
+//! use sortkey_core::{KeyCondition, SortKey};
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! #[key(prefix = "ORDER")]
+//! struct OrderKey {
+//!     #[key(width = 10, desc)]
+//!     placed_at: u64,
+//!     order_id: String,
+//! }
+//!
+//! #[derive(SortKey, Debug, PartialEq)]
+//! enum CustomerItem {
+//!     #[key(prefix = "PROFILE")]
+//!     Profile,
+//!     Order(OrderKey),
+//! }
+//!
+//! let order = CustomerItem::Order(OrderKey { placed_at: 7, order_id: "o1".into() });
+//! assert_eq!(order.encode().unwrap(), "ORDER#9999999992#o1");
+//! assert_eq!(CustomerItem::decode("PROFILE").unwrap(), CustomerItem::Profile);
+//! let orders = CustomerItem::query().order().begins_with().unwrap();
+//! assert_eq!(orders, KeyCondition::BeginsWith("ORDER#".into()));
+//! assert!(!orders.matches("PROFILE"));
+//! ```
+//!
 //! # Options
 //!
 //! `Option<T>` is a tag character followed by the value:
@@ -269,6 +312,7 @@ mod condition;
 mod cursor;
 mod digits;
 mod error;
+mod family;
 mod impls;
 mod key;
 mod segment;
@@ -286,7 +330,8 @@ pub mod __private_0_1_0;
 pub use condition::{KeyCondition, KeyExpression};
 pub use cursor::Cursor;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
-pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT, SortKey};
+pub use family::UnitQuery;
+pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
 pub use segment::{DecodeSegment, KeySegment};
 pub use spec::{Field, Width};
 
@@ -307,7 +352,8 @@ pub use ulid;
 pub use uuid;
 
 /// Derives [`SortKey`] (and [`DecodeKey`], and `FromStr` for types without lifetimes) for a
-/// struct with named fields. See the [crate docs](crate) for the attributes.
+/// struct with named fields, or for an enum of key types: a [key family](crate#key-families).
+/// See the [crate docs](crate) for the attributes.
 #[cfg(feature = "derive")]
 pub use sortkey_derive::SortKey;
 

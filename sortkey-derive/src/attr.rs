@@ -67,11 +67,30 @@ pub(crate) struct SegmentVariant {
     pub(crate) rename: Option<SpannedValue<String>>,
 }
 
+/// `#[key(...)]` on an enum that derives `SortKey`: a key family.
+pub(crate) struct FamilyInput {
+    /// The character between segments, which every variant's key type must use.
+    pub(crate) separator: Option<SpannedValue<char>>,
+    /// The path of the runtime crate.
+    pub(crate) krate: Option<Path>,
+    pub(crate) variants: Vec<FamilyVariant>,
+}
+
+/// `#[key(...)]` on a variant of a key family.
+pub(crate) struct FamilyVariant {
+    pub(crate) ident: Ident,
+    pub(crate) fields: Fields,
+    /// The literal key of a unit variant.
+    pub(crate) prefix: Option<SpannedValue<String>>,
+}
+
 /// The attributes each position accepts, in the order the messages list them.
 const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "partition", "crate"];
 const FIELD_ATTRS: &[&str] = &["width", "desc", "max", "unit", "format", "scale"];
 const ENUM_ATTRS: &[&str] = &["rename_all", "crate"];
 const VARIANT_ATTRS: &[&str] = &["rename"];
+const FAMILY_ATTRS: &[&str] = &["separator", "crate"];
+const FAMILY_VARIANT_ATTRS: &[&str] = &["prefix"];
 
 impl KeyInput {
     /// The struct's attributes; the fields are parsed apart ([`KeyField::parse`]).
@@ -159,6 +178,40 @@ impl SegmentVariant {
         })?;
         let is_unit = matches!(variant.fields, Fields::Unit);
         Ok(SegmentVariant { ident: variant.ident.clone(), is_unit, rename })
+    }
+}
+
+impl FamilyInput {
+    /// The family's attributes and its variants'.
+    pub(crate) fn parse(input: &DeriveInput) -> darling::Result<FamilyInput> {
+        let owner = Owner { what: "key family", name: input.ident.to_string(), accepted: FAMILY_ATTRS };
+        let mut errors = darling::Error::accumulator();
+        let (mut separator, mut krate) = (None, None);
+        errors.handle(owner.parse(&input.attrs, |name, meta| {
+            match name {
+                "separator" => separator = Some(owner.char(name, meta)?),
+                _ => krate = Some(owner.path(name, meta)?),
+            }
+            Ok(())
+        }));
+        let variants = match &input.data {
+            Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(FamilyVariant::parse(v))).collect(),
+            _ => Vec::new(),
+        };
+        errors.finish()?;
+        Ok(FamilyInput { separator, krate, variants })
+    }
+}
+
+impl FamilyVariant {
+    fn parse(variant: &syn::Variant) -> darling::Result<FamilyVariant> {
+        let owner = Owner { what: "variant", name: variant.ident.to_string(), accepted: FAMILY_VARIANT_ATTRS };
+        let mut prefix = None;
+        owner.parse(&variant.attrs, |name, meta| {
+            prefix = Some(owner.string(name, meta)?);
+            Ok(())
+        })?;
+        Ok(FamilyVariant { ident: variant.ident.clone(), fields: variant.fields.clone(), prefix })
     }
 }
 

@@ -13,6 +13,8 @@
 //!   type-dependent `const` assertions), `messages.rs` (their texts, shared with valid.rs);
 //! - the expansions: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
 //!   `expand.rs` (the key derive, which puts them together), `segment.rs` (the enum derive);
+//! - key families (`#[derive(SortKey)]` on an enum): `family.rs` (the model and its rules),
+//!   `family_expand.rs` (its impls, checks and query builder);
 //! - `fallback.rs`: on any error, the errors and stub impls, so that the user sees the real
 //!   mistake and not follow-on errors.
 
@@ -23,6 +25,8 @@ mod bodies;
 mod checks;
 mod expand;
 mod fallback;
+mod family;
+mod family_expand;
 mod generics;
 mod messages;
 mod nested;
@@ -49,6 +53,12 @@ pub fn derive_sort_key(input: TokenStream) -> TokenStream {
 
 /// `#[derive(SortKey)]` on parsed input: the impls, or the errors and the fallback.
 fn sort_key(input: &DeriveInput) -> proc_macro2::TokenStream {
+    if matches!(input.data, syn::Data::Enum(_)) {
+        return match family::Family::from_input(input) {
+            Ok(family) => family_expand::derive(&family),
+            Err(errors) => fallback::derive(input, errors),
+        };
+    }
     match valid::Key::from_input(input) {
         Ok(key) => expand::derive(&key),
         Err(errors) => fallback::derive(input, errors),

@@ -80,6 +80,15 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
         }
 
         #[automatically_derived]
+        impl #impl_generics _sortkey::Queryable for #ident #ty_generics #where_clause {
+            type Query = #query<#(#args,)* 0>;
+
+            fn query() -> #query<#(#args,)* 0> {
+                <#ident #ty_generics>::query()
+            }
+        }
+
+        #[automatically_derived]
         impl #clone_generics ::core::clone::Clone for #query<#(#args,)* __N> #clone_where {
             fn clone(&self) -> Self {
                 #query { head: ::core::clone::Clone::clone(&self.head), key: ::core::marker::PhantomData }

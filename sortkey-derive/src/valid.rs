@@ -233,7 +233,7 @@ impl KeyInput {
         let separator = self.separator.as_ref().map_or(DEFAULT_SEPARATOR, |s| **s);
         let name = self.ident.to_string();
         if let Some(sep) = &self.separator {
-            errors.handle(check_separator(&name, sep));
+            errors.handle(check_separator(&format!("struct `{name}`"), sep));
         }
         if let Some(prefix) = &self.prefix {
             errors.handle(check_prefix(&name, prefix, separator));
@@ -272,12 +272,13 @@ impl KeyInput {
     }
 }
 
-fn check_separator(key: &str, sep: &SpannedValue<char>) -> darling::Result<()> {
+/// `owner` is what the separator is on, as messages name it: "struct `K`".
+pub(crate) fn check_separator(owner: &str, sep: &SpannedValue<char>) -> darling::Result<()> {
     if sep.is_ascii_punctuation() {
         return Ok(());
     }
     Err(darling::Error::custom(format!(
-        "struct `{key}`: separator must be one ASCII punctuation character such as '#', '|' or '$', found {:?}",
+        "{owner}: separator must be one ASCII punctuation character such as '#', '|' or '$', found {:?}",
         **sep
     ))
     .with_span(&sep.span()))

@@ -8,19 +8,22 @@
 mod builder;
 mod checks;
 mod dispatch;
+mod family;
 mod framing;
 mod names;
 
 pub use crate::condition::KeyCondition;
 pub use crate::cursor::Cursor;
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError};
-pub use crate::key::{DecodeKey, KeyRole, SortKey};
+pub use crate::family::UnitQuery;
+pub use crate::key::{DecodeKey, KeyRole, Queryable, SortKey};
 pub use crate::segment::{DecodeSegment, KeySegment};
 pub use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use builder::{Comparison, QueryHead};
 pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};
+pub use family::*;
 pub use framing::*;
 pub use names::*;
 pub use std::string::String;

@@ -184,6 +184,13 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl<'a> _sortkey::Queryable for Path<'a> {
+        type Query = PathQuery<'a, 0>;
+        fn query() -> PathQuery<'a, 0> {
+            <Path<'a>>::query()
+        }
+    }
+    #[automatically_derived]
     impl<'a, const __N: ::core::primitive::usize> ::core::clone::Clone
     for PathQuery<'a, __N> {
         fn clone(&self) -> Self {

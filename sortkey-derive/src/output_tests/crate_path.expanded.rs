@@ -187,6 +187,13 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl _sortkey::Queryable for Tenant {
+        type Query = TenantQuery<0>;
+        fn query() -> TenantQuery<0> {
+            <Tenant>::query()
+        }
+    }
+    #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone for TenantQuery<__N> {
         fn clone(&self) -> Self {
             TenantQuery {

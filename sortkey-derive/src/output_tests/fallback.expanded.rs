@@ -92,6 +92,13 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl _sortkey::Queryable for Broken {
+        type Query = BrokenQuery<0>;
+        fn query() -> BrokenQuery<0> {
+            <Broken>::query()
+        }
+    }
+    #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone for BrokenQuery<__N> {
         fn clone(&self) -> Self {
             BrokenQuery {

@@ -270,6 +270,13 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl _sortkey::Queryable for Release {
+        type Query = ReleaseQuery<0>;
+        fn query() -> ReleaseQuery<0> {
+            <Release>::query()
+        }
+    }
+    #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone
     for ReleaseQuery<__N> {
         fn clone(&self) -> Self {

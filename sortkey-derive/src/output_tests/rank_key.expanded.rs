@@ -223,6 +223,13 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl _sortkey::Queryable for RankKey {
+        type Query = RankKeyQuery<0>;
+        fn query() -> RankKeyQuery<0> {
+            <RankKey>::query()
+        }
+    }
+    #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone
     for RankKeyQuery<__N> {
         fn clone(&self) -> Self {

@@ -1,0 +1,163 @@
+//! What the code of a key family calls: the dispatch on the first segment, the error of an
+//! unknown one, and the constants the family's checks and limits are computed from.
+
+use crate::cursor::Cursor;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::key::KeyRole;
+use crate::spec::Field;
+
+/// The text up to the first `separator` (all of `key` when there is none): the segment that
+/// tells a family's variants apart.
+#[inline]
+pub fn first_segment(key: &str, separator: char) -> &str {
+    let sep = crate::spec::separator_byte(separator);
+    match key.bytes().position(|b| b == sep) {
+        Some(end) => &key[..end],
+        None => key,
+    }
+}
+
+/// A variant type's prefix, or `""` for a type without one (which the family's checks reject).
+pub const fn prefix_of(prefix: Option<&'static str>) -> &'static str {
+    match prefix {
+        Some(p) => p,
+        None => "",
+    }
+}
+
+/// Whether two variants' keys start with the same first segment: the family's variants must not.
+pub const fn same_first_segment(a: &str, b: &str, separator: char) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let sep = crate::spec::separator_byte(separator);
+    let mut i = 0;
+    loop {
+        let end_a = i == a.len() || a[i] == sep;
+        let end_b = i == b.len() || b[i] == sep;
+        if end_a || end_b {
+            return end_a && end_b;
+        }
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+}
+
+/// Whether a variant type is a sort key, as a family's variants must be.
+pub const fn is_sort_role(role: KeyRole) -> bool {
+    matches!(role, KeyRole::Sort)
+}
+
+/// The largest of the variants' `MAX_LEN`s: the family's.
+pub const fn max_of(lens: &[usize]) -> usize {
+    let mut max = 0;
+    let mut i = 0;
+    while i < lens.len() {
+        if lens[i] > max {
+            max = lens[i];
+        }
+        i += 1;
+    }
+    max
+}
+
+/// The least byte of the family's encodings that could meet the separator of an outer key: its
+/// variants' `LEAST_BYTE`s and the bytes of the first segments that tell them apart.
+pub const fn least_of(leasts: &[Option<u8>], literals: &[&str]) -> Option<u8> {
+    let mut least: Option<u8> = None;
+    let mut i = 0;
+    while i < leasts.len() {
+        least = min(least, leasts[i]);
+        i += 1;
+    }
+    let mut j = 0;
+    while j < literals.len() {
+        let bytes = literals[j].as_bytes();
+        let mut k = 0;
+        while k < bytes.len() {
+            least = min(least, Some(bytes[k]));
+            k += 1;
+        }
+        j += 1;
+    }
+    least
+}
+
+const fn min(a: Option<u8>, b: Option<u8>) -> Option<u8> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if x < y { x } else { y }),
+        (Some(x), None) | (None, Some(x)) => Some(x),
+        (None, None) => None,
+    }
+}
+
+/// Writes a unit variant's literal as a whole key, under the whole-key rules.
+#[inline]
+pub fn encode_unit(out: &mut String, family: &'static str, literal: &'static str) -> Result<(), EncodeError> {
+    super::encode_key(out, family, usize::MAX, |out| {
+        out.push_str(literal);
+        Ok(())
+    })
+}
+
+/// Decodes a unit variant as a whole key: exactly its literal.
+#[inline]
+pub fn decode_unit(key: &str, family: &'static str, literal: &'static str) -> Result<(), DecodeError> {
+    let mut cursor = super::decode_start(key, family, usize::MAX)?;
+    super::expect_prefix(&mut cursor, literal)?;
+    cursor.expect_end()
+}
+
+/// A key whose first segment is none of the family's prefixes.
+#[cold]
+pub fn unknown_variant(key: &str, family: &'static str, separator: char, prefixes: &[&str]) -> DecodeError {
+    let found = first_segment(key, separator);
+    DecodeError::new(family, None, 0, DecodeErrorKind::UnknownVariant, expected(prefixes), format!("{found:?}"))
+}
+
+/// The same error for a family read as a field of another key, at the cursor.
+#[cold]
+pub fn unknown_variant_here(cursor: &Cursor<'_>, field: &Field, separator: char, prefixes: &[&str]) -> DecodeError {
+    let found = first_segment(cursor.rest(), separator);
+    cursor.error_here(field, DecodeErrorKind::UnknownVariant, expected(prefixes), found.len().max(1))
+}
+
+fn expected(prefixes: &[&str]) -> String {
+    let list: Vec<String> = prefixes.iter().map(|p| format!("{p:?}")).collect();
+    format!("a key starting with one of the prefixes {}", list.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_segments_tell_variants_apart() {
+        assert!(same_first_segment("ORDER", "ORDER#ITEM", '#'));
+        assert!(same_first_segment("ORDER", "ORDER", '#'));
+        assert!(!same_first_segment("ORDER", "ORDERS", '#'));
+        assert!(!same_first_segment("ORDERS", "ORDER", '#'));
+        assert!(!same_first_segment("A", "B", '#'));
+        assert!(same_first_segment("A|x", "A|y", '|'));
+        assert_eq!(first_segment("ORDER#42", '#'), "ORDER");
+        assert_eq!(first_segment("PROFILE", '#'), "PROFILE");
+    }
+
+    #[test]
+    fn least_byte_covers_literals_and_variants() {
+        assert_eq!(least_of(&[None, Some(b'a')], &["ORDER"]), Some(b'D'));
+        assert_eq!(least_of(&[None], &[]), None);
+        assert_eq!(max_of(&[10, 1024, 7]), 1024);
+    }
+
+    #[test]
+    fn unknown_variant_lists_the_prefixes() {
+        let e = unknown_variant("CART#1", "CustomerItem", '#', &["ORDER", "PROFILE"]);
+        assert_eq!(e.kind(), DecodeErrorKind::UnknownVariant);
+        assert_eq!(
+            e.to_string(),
+            "cannot decode `CustomerItem` at byte 0: expected a key starting with one of the prefixes \"ORDER\", \
+             \"PROFILE\", found \"CART\""
+        );
+    }
+}
