@@ -50,7 +50,7 @@ use aws_sdk_dynamodb::types::{
 };
 use sortkey_core::dynamodb::KeyAttribute;
 use sortkey_core::rust_decimal::Decimal;
-use sortkey_core::{EncodeError, KeyCondition, QueryError, SortKey};
+use sortkey_core::{DecodeErrorKind, EncodeError, ItemKey, KeyCondition, KeyNames, QueryError, SortKey};
 
 /// A moto server process on a loopback port, killed on drop.
 struct Server {
@@ -536,5 +536,175 @@ fn keys_round_trip_through_the_server() {
         assert_eq!(names, ["p_0", "p_a", "p_b"], "highest score first, ties by time then player");
         let wrong = RankKey::from_attribute_value(&AttributeValue::N("5".into())).unwrap_err();
         assert_eq!(wrong.expected(), "a string attribute value (S)");
+    });
+}
+
+/// The partition of one customer.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "CUST", partition)]
+struct CustomerPk {
+    #[key(width = 6)]
+    customer_id: u32,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ORDER")]
+struct OrderKey {
+    #[key(width = 4, desc)]
+    placed_at: u16,
+    order_id: String,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ORDERS")]
+struct YearKey {
+    #[key(width = 4)]
+    year: u16,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ADDR")]
+struct AddressKey {
+    label: String,
+}
+
+/// Four entity types in one partition.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+enum CustomerItem {
+    #[key(prefix = "PROFILE")]
+    Profile,
+    Order(OrderKey),
+    Year(YearKey),
+    Address(AddressKey),
+}
+
+type CustomerKey = ItemKey<CustomerPk, CustomerItem>;
+
+/// Every typed key of `query`, page after page of `limit` items, in the server's order.
+async fn query_keys(
+    client: &Client,
+    query: &sortkey_core::PartitionQuery<CustomerPk, CustomerItem>,
+    forward: bool,
+    limit: i32,
+) -> Vec<CustomerKey> {
+    let mut keys = Vec::new();
+    let mut start = None;
+    loop {
+        let q = client.query().table_name(TABLE).scan_index_forward(forward).limit(limit);
+        let page = query.apply_to_query(q, start.as_ref()).unwrap().send().await.expect("query");
+        keys.extend(query.keys(&page).expect("typed keys"));
+        match query.next_start(&page).expect("typed cursor") {
+            Some(next) => start = Some(next),
+            None => return keys,
+        }
+    }
+}
+
+/// Several entity types in one partition: each variant's `begins_with` returns exactly that
+/// variant's items, forwards, backwards and paged, as `matches` says; GetItem and DeleteItem by
+/// typed item key; a Query resumed from a typed cursor returns the rest exactly once.
+#[test]
+fn single_table_partition_through_the_server() {
+    let Some(server) = server_or_skip("single_table_partition_through_the_server") else { return };
+    let client = client(&server.endpoint);
+    const KEYS: KeyNames = KeyNames::DEFAULT;
+    let me = CustomerPk { customer_id: 42 };
+    let other = CustomerPk { customer_id: 43 };
+    let order = |t, id: &str| CustomerItem::Order(OrderKey { placed_at: t, order_id: id.into() });
+    let mut items = vec![CustomerItem::Profile];
+    items.extend([(5, "a"), (9, "b"), (5, "c"), (1, "d"), (12, "e")].map(|(t, id)| order(t, id)));
+    items.extend([2024, 2025].map(|year| CustomerItem::Year(YearKey { year })));
+    items.extend(["home", "work", "zz"].map(|l| CustomerItem::Address(AddressKey { label: l.into() })));
+    runtime().block_on(async {
+        create_table(&client).await;
+        for (pk, sk) in items.iter().map(|sk| (&me, sk)).chain([(&other, &order(1, "x"))]) {
+            let key = ItemKey::new(pk.clone(), sk.clone()).to_attributes(KEYS).unwrap();
+            client.put_item().table_name(TABLE).set_item(Some(key)).send().await.expect("put item");
+        }
+        let variants = [
+            CustomerItem::query().profile().eq().unwrap(),
+            CustomerItem::query().order().begins_with().unwrap(),
+            CustomerItem::query().order().placed_at_lte(5).unwrap(),
+            CustomerItem::query().year().begins_with().unwrap(),
+            CustomerItem::query().address().begins_with().unwrap(),
+        ];
+        for cond in variants {
+            let query = KEYS.query(&me).unwrap().sort(cond.clone());
+            let mut expected: Vec<String> =
+                items.iter().map(|i| i.encode().unwrap()).filter(|k| query.matches(&me.encode().unwrap(), k)).collect();
+            expected.sort();
+            for (forward, limit) in [(true, 2), (false, 3), (true, 100)] {
+                let got: Vec<String> = query_keys(&client, &query, forward, limit)
+                    .await
+                    .into_iter()
+                    .inspect(|k| assert_eq!(k.partition, me))
+                    .map(|k| k.sort.encode().unwrap())
+                    .collect();
+                let mut want = expected.clone();
+                if !forward {
+                    want.reverse();
+                }
+                assert_eq!(got, want, "{cond} forward={forward} limit={limit}");
+            }
+        }
+        // Orders newest first, read back typed.
+        let orders = KEYS.query(&me).unwrap().sort(CustomerItem::query().order().begins_with().unwrap());
+        let ids: Vec<String> = query_keys(&client, &orders, true, 2)
+            .await
+            .into_iter()
+            .map(|k| match k.sort {
+                CustomerItem::Order(o) => o.order_id,
+                other => panic!("not an order: {other:?}"),
+            })
+            .collect();
+        assert_eq!(ids, ["e", "b", "a", "c", "d"]);
+
+        // A Query resumed from a typed cursor returns the rest, each item once.
+        let all = KEYS.query::<_, CustomerItem>(&me).unwrap();
+        let first = all.apply_to_query(client.query().table_name(TABLE).limit(4), None).unwrap().send().await.unwrap();
+        let cursor = all.next_start(&first).unwrap().expect("more pages");
+        let mut seen: Vec<CustomerKey> = all.keys(&first).unwrap();
+        let rest = all.apply_to_query(client.query().table_name(TABLE), Some(&cursor)).unwrap().send().await.unwrap();
+        seen.extend(all.keys(&rest).unwrap());
+        assert_eq!(seen.len(), items.len());
+        let mut sorted: Vec<String> = seen.iter().map(|k| k.sort.encode().unwrap()).collect();
+        sorted.dedup();
+        assert_eq!(sorted.len(), items.len(), "every item once");
+
+        // GetItem and DeleteItem by typed key.
+        let profile = ItemKey::new(me.clone(), CustomerItem::Profile);
+        let got = client
+            .get_item()
+            .table_name(TABLE)
+            .set_key(Some(profile.to_attributes(KEYS).unwrap()))
+            .send()
+            .await
+            .expect("get item");
+        let item = got.item().expect("the profile exists");
+        assert_eq!(CustomerKey::from_attributes(item, KEYS).unwrap(), profile);
+        client
+            .delete_item()
+            .table_name(TABLE)
+            .set_key(Some(profile.to_attributes(KEYS).unwrap()))
+            .send()
+            .await
+            .expect("delete item");
+        let gone = client
+            .get_item()
+            .table_name(TABLE)
+            .set_key(Some(profile.to_attributes(KEYS).unwrap()))
+            .send()
+            .await
+            .unwrap();
+        assert!(gone.item().is_none(), "deleted");
+
+        // Strict decoding of an attribute map names the attribute.
+        let mut broken = profile.to_attributes(KEYS).unwrap();
+        broken.remove("sk");
+        let e = CustomerKey::from_attributes(&broken, KEYS).unwrap_err();
+        assert_eq!(e.kind(), DecodeErrorKind::MissingAttribute);
+        assert!(e.to_string().contains("`sk`"), "{e}");
+        broken.insert("sk".into(), AttributeValue::N("1".into()));
+        assert_eq!(CustomerKey::from_attributes(&broken, KEYS).unwrap_err().kind(), DecodeErrorKind::NotAString);
     });
 }

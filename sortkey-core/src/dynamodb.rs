@@ -38,12 +38,19 @@
 //! # }
 //! ```
 
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::operation::query::QueryOutput;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::condition::KeyCondition;
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::item::{ItemKey, KeyNames, PartitionQuery};
 use crate::key::{DecodeKey, SortKey};
+
+/// An item, a `Key` or a page cursor, as the SDK holds them.
+pub type Attributes = HashMap<String, AttributeValue>;
 
 /// A sort key as a DynamoDB attribute value of type `S`. Implemented for every [`SortKey`].
 pub trait KeyAttribute: SortKey + Sized {
@@ -113,5 +120,92 @@ impl KeyCondition {
             let value = if placeholder == ":pk" { partition_value.clone() } else { AttributeValue::S(value) };
             q.expression_attribute_values(placeholder, value)
         })
+    }
+}
+
+impl<P: SortKey, S: SortKey> ItemKey<P, S> {
+    /// The item's key as an attribute map under `names`: the `Key` of GetItem and DeleteItem, an
+    /// `ExclusiveStartKey`, or the key attributes to merge into an item for PutItem.
+    pub fn to_attributes(&self, names: KeyNames) -> Result<Attributes, EncodeError> {
+        let (pk, sk) = self.encode()?;
+        Ok(HashMap::from([
+            (names.partition().to_owned(), AttributeValue::S(pk)),
+            (names.sort().to_owned(), AttributeValue::S(sk)),
+        ]))
+    }
+
+    /// Decodes the key attributes `names` of an item, a `Key` or a `LastEvaluatedKey` strictly;
+    /// other attributes are ignored. A missing attribute is a `MissingAttribute` error and one
+    /// of another type than `S` a `NotAString` error, each naming the attribute.
+    pub fn from_attributes(item: &Attributes, names: KeyNames) -> Result<Self, DecodeError>
+    where
+        P: for<'k> DecodeKey<'k>,
+        S: for<'k> DecodeKey<'k>,
+    {
+        Ok(ItemKey { partition: attribute(item, names.partition())?, sort: attribute(item, names.sort())? })
+    }
+}
+
+/// The key type `T` in the attribute `name` of `item`.
+fn attribute<T: SortKey + for<'k> DecodeKey<'k>>(item: &Attributes, name: &'static str) -> Result<T, DecodeError> {
+    match item.get(name) {
+        Some(AttributeValue::S(s)) => T::decode(s),
+        Some(other) => Err(DecodeError::new(
+            std::any::type_name::<T>(),
+            None,
+            0,
+            DecodeErrorKind::NotAString,
+            format!("the attribute `{name}` as a string (S)"),
+            attribute_type(other),
+        )),
+        None => Err(DecodeError::new(
+            std::any::type_name::<T>(),
+            None,
+            0,
+            DecodeErrorKind::MissingAttribute,
+            format!("the attribute `{name}`"),
+            "no such attribute",
+        )),
+    }
+}
+
+impl<P: SortKey, S: SortKey> PartitionQuery<P, S> {
+    /// Sets the query's `KeyConditionExpression` with its names and values and, to resume after
+    /// a page, `ExclusiveStartKey` from `start` (a key [`next_start`](Self::next_start) gave).
+    pub fn apply_to_query(
+        &self,
+        query: QueryFluentBuilder,
+        start: Option<&ItemKey<P, S>>,
+    ) -> Result<QueryFluentBuilder, EncodeError> {
+        let expr = self.expression();
+        let query = expr
+            .names
+            .into_iter()
+            .fold(query.key_condition_expression(expr.expression), |q, (p, n)| q.expression_attribute_names(p, n));
+        let query =
+            expr.values.into_iter().fold(query, |q, (p, v)| q.expression_attribute_values(p, AttributeValue::S(v)));
+        Ok(match start {
+            Some(key) => query.set_exclusive_start_key(Some(key.to_attributes(self.names())?)),
+            None => query,
+        })
+    }
+
+    /// The typed keys of the items of a page, in the order DynamoDB returned them.
+    pub fn keys(&self, page: &QueryOutput) -> Result<Vec<ItemKey<P, S>>, DecodeError>
+    where
+        P: for<'k> DecodeKey<'k>,
+        S: for<'k> DecodeKey<'k>,
+    {
+        page.items().iter().map(|item| ItemKey::from_attributes(item, self.names())).collect()
+    }
+
+    /// Where the next page starts: the page's `LastEvaluatedKey`, decoded; `None` after the
+    /// last page.
+    pub fn next_start(&self, page: &QueryOutput) -> Result<Option<ItemKey<P, S>>, DecodeError>
+    where
+        P: for<'k> DecodeKey<'k>,
+        S: for<'k> DecodeKey<'k>,
+    {
+        page.last_evaluated_key().map(|key| ItemKey::from_attributes(key, self.names())).transpose()
     }
 }

@@ -322,6 +322,8 @@ pub enum DecodeErrorKind {
     TrailingInput,
     /// A DynamoDB attribute value of another type than `S`.
     NotAString,
+    /// A key attribute that an item, a `Key` or a page cursor does not have.
+    MissingAttribute,
     /// A well-formed spelling of a value that is not the one its encoder writes (a float's
     /// digits that are not the shortest that round-trip), which would make two keys of one value.
     NotCanonical,
