@@ -1,6 +1,6 @@
 //! Item keys: a partition key and a sort key (or family) with the names of their attributes, and
 //! the query of one partition. With the `dynamodb` feature they convert to and from attribute
-//! maps (the `Key` of GetItem and DeleteItem, page cursors): see [`crate::dynamodb`].
+//! maps (the `Key` of GetItem and DeleteItem, page cursors) in the `dynamodb` module.
 
 use std::marker::PhantomData;
 
