@@ -82,6 +82,10 @@
 //! A text segment that is not the last one may contain only characters greater than the
 //! separator; that is exactly when byte order of the key equals the order of its fields.
 //!
+//! Feature `serde`: every key type without generic parameters, partition keys and families
+//! included, serializes as its encoded string and deserializes through the strict decoder.
+//! Every key type's `Display` prints its encoding.
+//!
 //! `chrono`, `time`, `uuid` and `ulid` are optional features of this crate, each of which
 //! adds the segment impl for that crate's type and re-exports the crate.
 //!

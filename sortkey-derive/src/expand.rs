@@ -21,7 +21,8 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
     let nested = crate::nested::impls(key);
     let query_struct = crate::query::query_struct(key, &key.vis);
     let query_impls = crate::query::query_impls(key);
-    let items = quote!(#fields #checks #sort_key #decode_key #from_str #nested #query_impls);
+    let display = impl_display(key);
+    let items = quote!(#fields #checks #sort_key #decode_key #from_str #display #nested #query_impls);
     let wrapped = crate::runtime::wrap_in_const(&key.krate, items);
     quote!(#query_struct #wrapped)
 }
@@ -124,5 +125,25 @@ fn impl_from_str(key: &Key) -> TokenStream {
                 <Self as _sortkey::SortKey>::decode(__key)
             }
         }
+    }
+}
+
+/// `Display` as the encoding, and (feature `serde` of the runtime) `Serialize`/`Deserialize`
+/// through it for a type without generics, whose decode owns its result.
+fn impl_display(key: &Key) -> TokenStream {
+    let ident = &key.ident;
+    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let serde = key.generics.params.is_empty().then(|| quote!(_sortkey::serde_impls!(#ident);));
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::core::fmt::Display for #ident #ty_generics #where_clause {
+            /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                _sortkey::display_key(self, __f)
+            }
+        }
+
+        #serde
     }
 }

@@ -168,6 +168,16 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         }
 
         #[automatically_derived]
+        impl ::core::fmt::Display for #ident {
+            /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                _sortkey::display_key(self, __f)
+            }
+        }
+
+        _sortkey::serde_impls!(#ident);
+
+        #[automatically_derived]
         impl _sortkey::FromStr for #ident {
             type Err = _sortkey::DecodeError;
 

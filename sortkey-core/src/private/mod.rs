@@ -11,6 +11,7 @@ mod dispatch;
 mod family;
 mod framing;
 mod names;
+mod serde;
 
 pub use crate::condition::KeyCondition;
 pub use crate::cursor::Cursor;
@@ -26,6 +27,7 @@ pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};
 pub use family::*;
 pub use framing::*;
 pub use names::*;
+pub use serde::*;
 pub use std::string::String;
 
 /// This module's path, whose last part carries the crate's version.
@@ -66,3 +68,38 @@ pub const fn field_in(spec: Field, segment: &Field) -> Field {
             and prefix queries, declare a sort key (no `partition`, `max_len` at most 1024)"
 )]
 pub trait SortKeyRange<'q> {}
+
+/// Serialize and Deserialize for a key type through its encoding (feature `serde`).
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sortkey_serde_impls_0_1_0 {
+    ($ty:ident) => {
+        impl $crate::__private_0_1_0::serde_core::Serialize for $ty {
+            fn serialize<S: $crate::__private_0_1_0::serde_core::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $crate::__private_0_1_0::serialize_key(self, serializer)
+            }
+        }
+
+        impl<'de> $crate::__private_0_1_0::serde_core::Deserialize<'de> for $ty {
+            fn deserialize<D: $crate::__private_0_1_0::serde_core::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $crate::__private_0_1_0::deserialize_key(deserializer)
+            }
+        }
+    };
+}
+
+/// Without the `serde` feature, nothing.
+#[cfg(not(feature = "serde"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __sortkey_serde_impls_0_1_0 {
+    ($ty:ident) => {};
+}
+
+pub use crate::__sortkey_serde_impls_0_1_0 as serde_impls;

@@ -104,6 +104,13 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl<'a> ::core::fmt::Display for Path<'a> {
+        /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            _sortkey::display_key(self, __f)
+        }
+    }
+    #[automatically_derived]
     impl<'a> _sortkey::KeySegment for Path<'a> {
         const WIDTH: _sortkey::Width = _sortkey::nested_width(
             <Self as _sortkey::SortKey>::ENCODED_LEN,

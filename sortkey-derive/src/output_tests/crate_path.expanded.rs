@@ -113,6 +113,14 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl ::core::fmt::Display for Tenant {
+        /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            _sortkey::display_key(self, __f)
+        }
+    }
+    _sortkey::serde_impls!(Tenant);
+    #[automatically_derived]
     impl _sortkey::KeySegment for Tenant {
         const WIDTH: _sortkey::Width = _sortkey::nested_width(
             <Self as _sortkey::SortKey>::ENCODED_LEN,

@@ -174,6 +174,14 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl ::core::fmt::Display for Release {
+        /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            _sortkey::display_key(self, __f)
+        }
+    }
+    _sortkey::serde_impls!(Release);
+    #[automatically_derived]
     impl _sortkey::KeySegment for Release {
         const WIDTH: _sortkey::Width = _sortkey::nested_width(
             <Self as _sortkey::SortKey>::ENCODED_LEN,

@@ -137,6 +137,14 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl ::core::fmt::Display for RankKey {
+        /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            _sortkey::display_key(self, __f)
+        }
+    }
+    _sortkey::serde_impls!(RankKey);
+    #[automatically_derived]
     impl _sortkey::KeySegment for RankKey {
         const WIDTH: _sortkey::Width = _sortkey::nested_width(
             <Self as _sortkey::SortKey>::ENCODED_LEN,
