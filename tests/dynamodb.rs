@@ -708,3 +708,47 @@ fn single_table_partition_through_the_server() {
         assert_eq!(CustomerKey::from_attributes(&broken, KEYS).unwrap_err().kind(), DecodeErrorKind::NotAString);
     });
 }
+
+/// An order as a service stores it: its keys typed, the rest plain serde.
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+struct Order {
+    pk: CustomerPk,
+    sk: CustomerItem,
+    total: u64,
+}
+
+/// Feature `serde`: an item with typed keys goes through `serde_dynamo` as `S` attributes, the
+/// same map a GetItem returns; a key that does not decode is an error naming the type.
+#[test]
+fn items_with_typed_keys_round_trip_through_serde_dynamo() {
+    let order = Order {
+        pk: CustomerPk { customer_id: 42 },
+        sk: CustomerItem::Order(OrderKey { placed_at: 7, order_id: "o1".into() }),
+        total: 1250,
+    };
+    let item: sortkey_core::dynamodb::Attributes = serde_dynamo::aws_sdk_dynamodb_1::to_item(&order).unwrap();
+    assert_eq!(item["pk"], AttributeValue::S("CUST#000042".into()));
+    assert_eq!(item["sk"], AttributeValue::S("ORDER#9992#o1".into()));
+    assert_eq!(item["total"], AttributeValue::N("1250".into()));
+    let key = ItemKey::new(order.pk.clone(), order.sk.clone()).to_attributes(KeyNames::DEFAULT).unwrap();
+    assert!(key.iter().all(|(name, value)| item[name] == *value), "the item holds its own key");
+    let back: Order = serde_dynamo::aws_sdk_dynamodb_1::from_item(item.clone()).unwrap();
+    assert_eq!(back, order);
+
+    let mut bad = item;
+    bad.insert("sk".into(), AttributeValue::S("CART#1".into()));
+    let e = serde_dynamo::aws_sdk_dynamodb_1::from_item::<Order>(bad).unwrap_err();
+    assert!(e.to_string().contains("`CustomerItem`"), "{e}");
+
+    let Some(server) = server_or_skip("items_with_typed_keys_round_trip_through_serde_dynamo") else { return };
+    let client = client(&server.endpoint);
+    runtime().block_on(async {
+        create_table(&client).await;
+        let item = serde_dynamo::aws_sdk_dynamodb_1::to_item(&order).unwrap();
+        client.put_item().table_name(TABLE).set_item(Some(item)).send().await.expect("put item");
+        let key = ItemKey::new(order.pk.clone(), order.sk.clone()).to_attributes(KeyNames::DEFAULT).unwrap();
+        let got = client.get_item().table_name(TABLE).set_key(Some(key)).send().await.expect("get item");
+        let back: Order = serde_dynamo::aws_sdk_dynamodb_1::from_item(got.item().expect("stored").clone()).unwrap();
+        assert_eq!(back, order);
+    });
+}
