@@ -49,7 +49,7 @@ struct CentsKey {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut store = Store::from_args()?;
+    let mut store = Store::from_args("catalogue")?;
     println!("Store: {}", store.describe());
     stage_1_padded();
     stage_2_floats(&mut store)?;

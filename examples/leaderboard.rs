@@ -74,7 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("and a Query that should return the runs best first.");
     println!("DynamoDB orders string sort keys by their UTF-8 bytes; so does the table below.");
 
-    let mut store = Store::from_args()?;
+    let mut store = Store::from_args("leaderboard")?;
 
     stage_1_raw()?;
     stage_2_padded()?;

@@ -26,6 +26,14 @@ use std::fmt;
 
 use sortkey_core::{EncodeError, KeyCondition, SortKey};
 
+#[cfg(feature = "dynamodb")]
+mod remote;
+mod target;
+
+#[cfg(feature = "dynamodb")]
+pub use remote::{Error, Remote};
+pub use target::Target;
+
 /// An in-memory table of items addressed by a partition key and a sort key, both strings.
 ///
 /// Within a partition the items are kept in byte order of their sort keys, which is the order
