@@ -120,6 +120,50 @@ impl<V> MemTable<V> {
     }
 }
 
+impl<V> MemTable<V> {
+    /// One page of a Query, as DynamoDB pages with `Limit` and `ExclusiveStartKey`: the items of
+    /// partition `pk` whose sort key `keep` accepts, in `query`'s order, after the sort key
+    /// `start` (exclusive), at most `query.limit` of them; and the last one's sort key when
+    /// more remain, to start the next page from.
+    ///
+    /// DynamoDB may also return a start key when the page ends exactly at the last item (the
+    /// next page is then empty); this table returns one only when more items remain.
+    ///
+    /// ```
+    /// use sortkey_examples::{MemTable, Query};
+    ///
+    /// let mut table = MemTable::new();
+    /// for sk in ["a", "b", "c"] {
+    ///     table.put("P", sk, ());
+    /// }
+    /// let (page, next) = table.page("P", Query::forward().limit(2), None, |_| true);
+    /// assert_eq!((page.len(), next.as_deref()), (2, Some("b")));
+    /// let (page, next) = table.page("P", Query::forward().limit(2), next.as_deref(), |_| true);
+    /// assert_eq!((page[0].0, next), ("c", None));
+    /// ```
+    pub fn page<'t>(
+        &'t self,
+        pk: &str,
+        query: Query,
+        start: Option<&str>,
+        keep: impl Fn(&str) -> bool,
+    ) -> (Vec<(&'t str, &'t V)>, Option<String>) {
+        let after = |sk: &str| match (start, query.order) {
+            (None, _) => true,
+            (Some(s), Order::Ascending) => sk > s,
+            (Some(s), Order::Descending) => sk < s,
+        };
+        let mut items = self.query(pk, Query { limit: None, ..query }).filter(|(sk, _)| after(sk) && keep(sk));
+        let limit = query.limit.unwrap_or(usize::MAX);
+        let page: Vec<_> = items.by_ref().take(limit).collect();
+        let next = match items.next() {
+            Some(_) => page.last().map(|(sk, _)| (*sk).to_owned()),
+            None => None,
+        };
+        (page, next)
+    }
+}
+
 /// The direction a [`Query`] reads a partition in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Order {
