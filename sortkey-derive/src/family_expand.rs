@@ -88,12 +88,12 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         let vi = &v.ident;
         match &v.kind {
             VariantKind::Key(ty) => quote! {
-                if __first == #first {
+                if _sortkey::has_first_segment(__key, #first, #sep) {
                     return <#ty as _sortkey::DecodeKey<'__k>>::decode_borrowed(__key).map(#ident::#vi);
                 }
             },
             VariantKind::Unit(lit) => quote! {
-                if __first == #first {
+                if _sortkey::has_first_segment(__key, #first, #sep) {
                     return _sortkey::decode_unit(__key, #name, #lit).map(|()| #ident::#vi);
                 }
             },
@@ -103,13 +103,13 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         let vi = &v.ident;
         match &v.kind {
             VariantKind::Key(ty) => quote! {
-                if __first == #first {
+                if _sortkey::has_first_segment(__cursor.rest(), #first, #sep) {
                     return <#ty as _sortkey::DecodeSegment<'__k>>::decode_segment(__cursor, __segment)
                         .map(#ident::#vi);
                 }
             },
             VariantKind::Unit(lit) => quote! {
-                if __first == #first {
+                if _sortkey::has_first_segment(__cursor.rest(), #first, #sep) {
                     _sortkey::expect_prefix(__cursor, #lit)?;
                     return _sortkey::Result::Ok(#ident::#vi);
                 }
@@ -161,7 +161,6 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl<'__k> _sortkey::DecodeKey<'__k> for #ident {
             fn decode_borrowed(__key: &'__k ::core::primitive::str) -> _sortkey::Result<Self, _sortkey::DecodeError> {
-                let __first = _sortkey::first_segment(__key, #sep);
                 #(#decode_arms)*
                 _sortkey::Result::Err(_sortkey::unknown_variant(__key, #name, #sep, &[#(#literals),*]))
             }
@@ -212,7 +211,6 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
                 __cursor: &mut _sortkey::Cursor<'__k>,
                 __segment: &_sortkey::Field,
             ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
-                let __first = _sortkey::first_segment(__cursor.rest(), #sep);
                 #(#segment_decode_arms)*
                 _sortkey::Result::Err(_sortkey::unknown_variant_here(__cursor, __segment, #sep, &[#(#literals),*]))
             }

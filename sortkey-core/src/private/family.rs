@@ -17,6 +17,14 @@ pub fn first_segment(key: &str, separator: char) -> &str {
     }
 }
 
+/// Whether `key` begins with the segment `first`, followed by the separator or the end: the test
+/// of the family's decode, one comparison per variant without scanning for the separator.
+#[inline(always)]
+pub fn has_first_segment(key: &str, first: &str, separator: char) -> bool {
+    let (key, first) = (key.as_bytes(), first.as_bytes());
+    key.starts_with(first) && key.get(first.len()).is_none_or(|&b| b == crate::spec::separator_byte(separator))
+}
+
 /// A variant type's prefix, or `""` for a type without one (which the family's checks reject).
 pub const fn prefix_of(prefix: Option<&'static str>) -> &'static str {
     match prefix {
@@ -141,6 +149,12 @@ mod tests {
         assert!(same_first_segment("A|x", "A|y", '|'));
         assert_eq!(first_segment("ORDER#42", '#'), "ORDER");
         assert_eq!(first_segment("PROFILE", '#'), "PROFILE");
+        assert!(has_first_segment("ORDER#42", "ORDER", '#'));
+        assert!(has_first_segment("ORDER", "ORDER", '#'));
+        assert!(!has_first_segment("ORDERS#2024", "ORDER", '#'));
+        assert!(!has_first_segment("ORDE", "ORDER", '#'));
+        assert!(!has_first_segment("ORDER|1", "ORDER", '#'));
+        assert!(has_first_segment("ORDER|1", "ORDER", '|'));
     }
 
     #[test]

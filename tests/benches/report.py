@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Prints the single-table tables of BENCHMARKS.md from the last
+`cargo bench -p sortkey-tests --features dynamodb --bench single_table`.
+
+Reads the medians criterion wrote to target/criterion/<group>/<function>/new/estimates.json.
+"""
+
+import json
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+CRITERION = os.environ.get("CRITERION_DIR", os.path.join(ROOT, "target", "criterion"))
+
+
+def median(group, function):
+    with open(os.path.join(CRITERION, group, function, "new", "estimates.json")) as f:
+        return json.load(f)["median"]["point_estimate"]
+
+
+def ok(met):
+    return "met" if met else "**missed**"
+
+
+def main():
+    rows = [
+        ("family_decode", "family_order", "`CustomerItem::decode` of an order key (first keyed variant)"),
+        ("family_decode", "variant_order", "`OrderKey::decode` of the same key"),
+        ("family_decode", "family_address", "`CustomerItem::decode` of an address key (last variant)"),
+        ("family_decode", "variant_address", "`AddressKey::decode` of the same key"),
+        ("to_item", "typed", "`serde_dynamo::to_item`, typed keys"),
+        ("to_item", "strings", "`serde_dynamo::to_item`, `String` keys"),
+        ("to_item", "keys_encode", "the typed keys' `encode` (partition + family)"),
+        ("from_item", "typed", "`serde_dynamo::from_item`, typed keys (with a clone of the item)"),
+        ("from_item", "strings", "`serde_dynamo::from_item`, `String` keys (with a clone of the item)"),
+        ("from_item", "keys_decode", "the typed keys' `decode` (partition + family)"),
+        ("from_item", "clone", "the clone of the item `from_item` consumes"),
+    ]
+    m = {(g, f): median(g, f) for g, f, _ in rows}
+    print("| what | median (ns) |")
+    print("|---|---|")
+    for g, f, what in rows:
+        print(f"| {what} | {m[(g, f)]:.1f} |")
+    print()
+    print("| ratio | value | target | |")
+    print("|---|---|---|---|")
+    for which in ["order", "address"]:
+        r = m[("family_decode", f"family_{which}")] / m[("family_decode", f"variant_{which}")]
+        print(f"| family / variant decode, {which} | {r:.2f}x | <= 1.2 | {ok(r <= 1.2)} |")
+    for group, keys in [("to_item", "keys_encode"), ("from_item", "keys_decode")]:
+        typed, plain, own = m[(group, "typed")], m[(group, "strings")], m[(group, keys)]
+        allowed = 1.2 * plain + own
+        print(f"| {group} typed / `String` keys | {typed / plain:.2f}x | <= 1.2x + keys ({allowed / plain:.2f}x) | {ok(typed <= allowed)} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+//! Single-table design against its hand-written alternatives, in one run
+//! (`cargo bench -p sortkey-tests --features dynamodb --bench single_table`, then
+//! `python3 tests/benches/report.py`):
+//!
+//! - `family_decode`: decoding an order's sort key through the four-variant key family
+//!   `CustomerItem` against `OrderKey::decode`, the variant's own decode, for the first variant
+//!   the family tries and for the last;
+//! - `to_item` / `from_item`: `serde_dynamo` of an order item whose keys are typed
+//!   (`CustomerPk`, `CustomerItem`) against the same item with `String` keys, and the typed keys'
+//!   own encode and decode, the work the typed item adds.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde::{Deserialize, Serialize};
+use serde_dynamo::aws_sdk_dynamodb_1::{from_item, to_item};
+use sortkey_core::SortKey;
+use sortkey_core::dynamodb::Attributes;
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "CUST", partition)]
+struct CustomerPk {
+    #[key(width = 8)]
+    customer_id: u32,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ORDER")]
+struct OrderKey {
+    #[key(width = 10, desc)]
+    placed_at: u64,
+    order_id: String,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ORDERS")]
+struct TotalsKey {
+    #[key(width = 4)]
+    year: u16,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ADDR")]
+struct AddressKey {
+    label: String,
+}
+
+/// The order is the first keyed variant, the address the last.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+enum CustomerItem {
+    #[key(prefix = "PROFILE")]
+    Profile,
+    Order(OrderKey),
+    Totals(TotalsKey),
+    Address(AddressKey),
+}
+
+/// An order item with typed keys.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct Order {
+    pk: CustomerPk,
+    sk: CustomerItem,
+    status: String,
+    total_cents: u64,
+    lines: u32,
+}
+
+/// The same item as services write it today: keys as strings.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+struct OrderStrings {
+    pk: String,
+    sk: String,
+    status: String,
+    total_cents: u64,
+    lines: u32,
+}
+
+fn order() -> Order {
+    Order {
+        pk: CustomerPk { customer_id: 42 },
+        sk: CustomerItem::Order(OrderKey { placed_at: 1719100800, order_id: "o-1001".into() }),
+        status: "SHIPPED".into(),
+        total_cents: 2450,
+        lines: 3,
+    }
+}
+
+fn strings(o: &Order) -> OrderStrings {
+    OrderStrings {
+        pk: o.pk.encode().unwrap(),
+        sk: o.sk.encode().unwrap(),
+        status: o.status.clone(),
+        total_cents: o.total_cents,
+        lines: o.lines,
+    }
+}
+
+fn bench_family(c: &mut Criterion) {
+    let order = order().sk.encode().unwrap();
+    let address = CustomerItem::Address(AddressKey { label: "home".into() }).encode().unwrap();
+    assert!(matches!(CustomerItem::decode(&order), Ok(CustomerItem::Order(_))));
+    let mut g = c.benchmark_group("family_decode");
+    g.bench_function("family_order", |b| b.iter(|| CustomerItem::decode(black_box(&order)).unwrap()));
+    g.bench_function("variant_order", |b| b.iter(|| OrderKey::decode(black_box(&order)).unwrap()));
+    g.bench_function("family_address", |b| b.iter(|| CustomerItem::decode(black_box(&address)).unwrap()));
+    g.bench_function("variant_address", |b| b.iter(|| AddressKey::decode(black_box(&address)).unwrap()));
+    g.finish();
+}
+
+fn bench_serde_dynamo(c: &mut Criterion) {
+    let typed = order();
+    let plain = strings(&typed);
+    let typed_item: Attributes = to_item(&typed).unwrap();
+    let plain_item: Attributes = to_item(&plain).unwrap();
+    assert_eq!(typed_item, plain_item, "both items are the same attributes");
+    assert_eq!(from_item::<Order>(plain_item.clone()).unwrap(), typed);
+
+    let mut g = c.benchmark_group("to_item");
+    g.bench_function("typed", |b| b.iter(|| to_item(black_box(&typed)).unwrap()));
+    g.bench_function("strings", |b| b.iter(|| to_item(black_box(&plain)).unwrap()));
+    g.bench_function("keys_encode", |b| {
+        b.iter(|| (black_box(&typed.pk).encode().unwrap(), black_box(&typed.sk).encode().unwrap()))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("from_item");
+    g.bench_function("typed", |b| b.iter(|| from_item::<Order>(black_box(typed_item.clone())).unwrap()));
+    g.bench_function("strings", |b| b.iter(|| from_item::<OrderStrings>(black_box(plain_item.clone())).unwrap()));
+    g.bench_function("keys_decode", |b| {
+        b.iter(|| {
+            (CustomerPk::decode(black_box(&plain.pk)).unwrap(), CustomerItem::decode(black_box(&plain.sk)).unwrap())
+        })
+    });
+    g.bench_function("clone", |b| b.iter(|| black_box(&plain_item).clone()));
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench_family, bench_serde_dynamo
+}
+criterion_main!(benches);
