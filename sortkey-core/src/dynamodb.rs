@@ -42,9 +42,11 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::query::QueryOutput;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::condition::KeyCondition;
+use crate::entity::{Entity, EntityKeys, KeyUpdate};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::item::{ItemKey, KeyNames, PartitionQuery};
 use crate::key::{DecodeKey, SortKey};
@@ -208,4 +210,34 @@ impl<P: SortKey, S: SortKey> PartitionQuery<P, S> {
     {
         page.last_evaluated_key().map(|key| ItemKey::from_attributes(key, self.names())).transpose()
     }
+}
+
+impl EntityKeys {
+    /// Every key attribute of the item as `S` attributes: merged into the item of a PutItem (for
+    /// example over a `serde_dynamo::to_item` map of its other fields), they write every index
+    /// key the item belongs to.
+    pub fn to_item(&self) -> Attributes {
+        self.present().iter().map(|(name, value)| ((*name).to_owned(), AttributeValue::S(value.clone()))).collect()
+    }
+}
+
+impl KeyUpdate {
+    /// Sets `UpdateExpression` on an UpdateItem to the key part with the caller's own `set`
+    /// assignments and `remove` attributes (their placeholders the caller adds to the builder),
+    /// and adds the key part's names and values.
+    pub fn apply_to_update(
+        &self,
+        update: UpdateItemFluentBuilder,
+        set: &[&str],
+        remove: &[&str],
+    ) -> UpdateItemFluentBuilder {
+        let update = update.update_expression(self.expression_with(set, remove));
+        let update = self.names.iter().fold(update, |u, (p, n)| u.expression_attribute_names(p, n));
+        self.values.iter().fold(update, |u, (p, v)| u.expression_attribute_values(p, AttributeValue::S(v.clone())))
+    }
+}
+
+/// The `Key` of an entity's item: its primary key under the entity's attribute names.
+pub fn entity_key<E: Entity>(entity: &E) -> Result<Attributes, EncodeError> {
+    entity.primary_key().to_attributes(E::KEYS)
 }

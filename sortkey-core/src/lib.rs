@@ -202,6 +202,48 @@
 //! assert!(!orders.matches("PROFILE"));
 //! ```
 //!
+//! # Entities
+//!
+//! `#[derive(Entity)]` on a domain struct declares its table's primary key and its secondary
+//! indexes' keys from its own fields, in `#[entity(...)]`: `pk(...)` and `sk(...)` of the table,
+//! and `index(name(pk(...), sk(...)), ...)`. A key lists its options (`prefix`, `separator`,
+//! `max_len`, and `name = "..."` for its attribute, `pk`/`sk` by default and `<index>pk`/
+//! `<index>sk` for an index) and its fields in key order, each with the segment attributes of
+//! key types (`placed_at(width = 10, desc)`). An index may set `name = "..."` for a DynamoDB name
+//! other than its Rust name.
+//!
+//! Each key becomes a key type of its own, named after the entity and the key (`OrderPk`,
+//! `OrderSk`, `OrderGsi1Pk`, `OrderGsi1Sk`), with every check and the query builder of key types.
+//! `key_attributes()` encodes every key of an item at once; an `Option` field in an index's key
+//! makes the index sparse: when it is `None` the item has none of that index's attributes, and
+//! an update removes them.
+//!
+//! ```
+//! use sortkey_core::{Entity, SortKey};
+//!
+//! #[derive(Entity)]
+//! #[entity(
+//!     pk(prefix = "CUST", customer_id(width = 8)),
+//!     sk(prefix = "ORDER", placed_at(width = 10, desc), order_id),
+//!     index(coupons(pk(prefix = "COUPON", coupon), sk(placed_at(width = 10), order_id)))
+//! )]
+//! struct Order {
+//!     customer_id: u32,
+//!     order_id: String,
+//!     placed_at: u64,
+//!     coupon: Option<String>,
+//! }
+//!
+//! let order = Order { customer_id: 42, order_id: "o1".into(), placed_at: 7, coupon: None };
+//! let keys = order.key_attributes().unwrap();
+//! assert_eq!(keys.get("pk"), Some("CUST#00000042"));
+//! assert_eq!(keys.get("sk"), Some("ORDER#9999999992#o1"));
+//! assert_eq!(keys.absent(), ["couponspk", "couponssk"]);
+//! assert_eq!(order.primary_key().sort, OrderSk { placed_at: 7, order_id: "o1".into() });
+//! let update = keys.update(Order::KEYS);
+//! assert_eq!(update.expression(), "REMOVE #sk_r0, #sk_r1");
+//! ```
+//!
 //! # Options
 //!
 //! `Option<T>` is a tag character followed by the value:
@@ -315,6 +357,7 @@
 mod condition;
 mod cursor;
 mod digits;
+mod entity;
 mod error;
 mod family;
 mod impls;
@@ -334,6 +377,7 @@ pub mod __private_0_1_0;
 
 pub use condition::{KeyCondition, KeyExpression};
 pub use cursor::Cursor;
+pub use entity::{Entity, EntityKeys, IndexNames, KeyUpdate};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use family::UnitQuery;
 pub use item::{ItemKey, KeyNames, PartitionQuery};
@@ -367,6 +411,11 @@ pub use sortkey_derive::SortKey;
 /// written as its name. See the [crate docs](crate#enums) for `rename`, `rename_all` and the order.
 #[cfg(feature = "derive")]
 pub use sortkey_derive::KeySegment;
+
+/// Derives [`Entity`] for a domain struct whose fields make up its primary key and its secondary
+/// indexes' keys. See the [crate docs](crate#entities) for the attributes.
+#[cfg(feature = "derive")]
+pub use sortkey_derive::Entity;
 
 #[cfg(test)]
 mod tests {

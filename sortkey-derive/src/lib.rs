@@ -15,6 +15,8 @@
 //!   `expand.rs` (the key derive, which puts them together), `segment.rs` (the enum derive);
 //! - key families (`#[derive(SortKey)]` on an enum): `family.rs` (the model and its rules),
 //!   `family_expand.rs` (its impls, checks and query builder);
+//! - entities (`#[derive(Entity)]`): `entity.rs` (the model and its rules), `entity_expand.rs`
+//!   (a key type per key, its constructors and the `Entity` impl);
 //! - `fallback.rs`: on any error, the errors and stub impls, so that the user sees the real
 //!   mistake and not follow-on errors.
 
@@ -23,6 +25,8 @@
 mod attr;
 mod bodies;
 mod checks;
+mod entity;
+mod entity_expand;
 mod expand;
 mod fallback;
 mod family;
@@ -62,6 +66,20 @@ fn sort_key(input: &DeriveInput) -> proc_macro2::TokenStream {
     match valid::Key::from_input(input) {
         Ok(key) => expand::derive(&key),
         Err(errors) => fallback::derive(input, errors),
+    }
+}
+
+/// Derives `sortkey_core::Entity` for a domain struct: `#[entity(pk(...), sk(...), index(...))]`
+/// names the fields of its primary key and of each secondary index's key; each key becomes a key
+/// type of its own (`OrderPk`, `OrderSk`, `OrderGsi1Pk`, ...).
+///
+/// See the `sortkey_core` crate documentation for the attributes.
+#[proc_macro_derive(Entity, attributes(entity))]
+pub fn derive_entity(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match entity::Entity::from_input(&input) {
+        Ok(entity) => entity_expand::derive(&entity).into(),
+        Err(errors) => errors.write_errors().into(),
     }
 }
 

@@ -1,0 +1,118 @@
+//! `#[derive(Entity)]`: a domain struct's primary key and index keys from its own fields, every
+//! key attribute written from the whole item, sparse indexes absent when an ingredient is `None`,
+//! and updates that leave no stale index key.
+
+use serde::{Deserialize, Serialize};
+use sortkey_core::{Entity, KeyNames, KeySegment, SortKey};
+
+#[derive(KeySegment, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[key(rename_all = "UPPERCASE")]
+enum Status {
+    Placed,
+    Shipped,
+}
+
+/// An order, stored under its customer, indexed by status and (sparse) by coupon.
+#[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "CUST", customer_id(width = 8)),
+    sk(prefix = "ORDER", placed_at(width = 10, desc), order_id),
+    index(
+        gsi1(pk(prefix = "STATUS", status), sk(placed_at(width = 10), order_id)),
+        coupons(pk(prefix = "COUPON", coupon), sk(placed_at(width = 10), order_id)),
+    )
+)]
+struct Order {
+    customer_id: u32,
+    order_id: String,
+    placed_at: u64,
+    status: Status,
+    total_cents: u64,
+    coupon: Option<String>,
+}
+
+fn order(coupon: Option<&str>) -> Order {
+    Order {
+        customer_id: 42,
+        order_id: "o-1".into(),
+        placed_at: 1719100800,
+        status: Status::Shipped,
+        total_cents: 2450,
+        coupon: coupon.map(str::to_owned),
+    }
+}
+
+#[test]
+fn every_key_attribute_comes_from_the_item() {
+    let keys = order(Some("SUMMER")).key_attributes().unwrap();
+    let present: Vec<(&str, &str)> = keys.present().iter().map(|(n, v)| (*n, v.as_str())).collect();
+    assert_eq!(
+        present,
+        [
+            ("pk", "CUST#00000042"),
+            ("sk", "ORDER#8280899199#o-1"),
+            ("gsi1pk", "STATUS#SHIPPED"),
+            ("gsi1sk", "1719100800#o-1"),
+            ("couponspk", "COUPON#SUMMER"),
+            ("couponssk", "1719100800#o-1"),
+        ]
+    );
+    assert!(keys.absent().is_empty());
+    assert_eq!(Order::KEYS, KeyNames::DEFAULT);
+    let names: Vec<&str> = Order::INDEXES.iter().map(|i| i.name()).collect();
+    assert_eq!(names, ["gsi1", "coupons"]);
+    assert!(!Order::INDEXES[0].sparse() && Order::INDEXES[1].sparse());
+}
+
+#[test]
+fn the_key_types_are_key_types() {
+    let o = order(None);
+    let key = o.primary_key();
+    assert_eq!(key.partition, OrderPk { customer_id: 42 });
+    assert_eq!(OrderSk::decode("ORDER#8280899199#o-1").unwrap(), key.sort);
+    assert_eq!(o.gsi1_key().sort.encode().unwrap(), "1719100800#o-1");
+    let cond = OrderGsi1Sk::query().placed_at_gte(1719100000).unwrap();
+    assert!(cond.matches(&o.gsi1_key().sort.encode().unwrap()));
+    assert_eq!(OrderPk::ROLE, sortkey_core::KeyRole::Partition);
+}
+
+#[test]
+fn a_sparse_index_is_absent_as_a_whole() {
+    let o = order(None);
+    assert!(o.coupons_key().is_none());
+    let keys = o.key_attributes().unwrap();
+    assert_eq!(keys.absent(), ["couponspk", "couponssk"]);
+    assert!(keys.get("couponspk").is_none() && keys.get("couponssk").is_none(), "never half a key, never \"\"");
+    assert_eq!(keys.get("gsi1pk"), Some("STATUS#SHIPPED"));
+}
+
+#[test]
+fn an_update_sets_every_index_key_and_removes_the_sparse_ones() {
+    let update = order(None).key_attributes().unwrap().update(Order::KEYS);
+    assert_eq!(
+        update.expression_with(&["#t = :t"], &[]),
+        "SET #sk_k0 = :sk_k0, #sk_k1 = :sk_k1, #t = :t REMOVE #sk_r0, #sk_r1"
+    );
+    let names: Vec<&str> = update.names.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["gsi1pk", "gsi1sk", "couponspk", "couponssk"], "the primary key is the update's Key, not SET");
+    assert_eq!(update.values[0].1, "STATUS#SHIPPED");
+    let with_coupon = order(Some("X")).key_attributes().unwrap().update(Order::KEYS);
+    assert_eq!(with_coupon.expression(), "SET #sk_k0 = :sk_k0, #sk_k1 = :sk_k1, #sk_k2 = :sk_k2, #sk_k3 = :sk_k3");
+}
+
+#[test]
+fn a_key_that_cannot_be_encoded_gives_no_attributes() {
+    let mut o = order(Some("SUMMER"));
+    o.customer_id = 1_000_000_000; // wider than width 8
+    let e = o.key_attributes().unwrap_err();
+    assert!(e.to_string().contains("customer_id"), "{e}");
+}
+
+#[test]
+fn the_entity_stays_a_serde_struct() {
+    let json = serde_json::to_string(&order(None)).unwrap();
+    assert_eq!(
+        json,
+        r#"{"customer_id":42,"order_id":"o-1","placed_at":1719100800,"status":"Shipped","total_cents":2450,"coupon":null}"#
+    );
+}
