@@ -44,13 +44,12 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, PutRequest, ScalarAttributeType,
-    WriteRequest,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use sortkey_core::dynamodb::KeyAttribute;
 use sortkey_core::rust_decimal::Decimal;
-use sortkey_core::{DecodeErrorKind, EncodeError, ItemKey, KeyCondition, KeyNames, QueryError, SortKey};
+use sortkey_core::{
+    DecodeErrorKind, EncodeError, ItemKey, KeyCondition, KeyNames, QueryError, SortKey, TableDefinition,
+};
 
 /// A moto server process on a loopback port, killed on drop.
 struct Server {
@@ -137,30 +136,21 @@ fn runtime() -> tokio::runtime::Runtime {
 const TABLE: &str = "sortkey_law";
 
 async fn create_table(client: &Client) {
-    let attr = |name: &str| {
-        AttributeDefinition::builder().attribute_name(name).attribute_type(ScalarAttributeType::S).build().unwrap()
-    };
-    let key = |name: &str, kind| KeySchemaElement::builder().attribute_name(name).key_type(kind).build().unwrap();
-    client
-        .create_table()
-        .table_name(TABLE)
-        .attribute_definitions(attr("pk"))
-        .attribute_definitions(attr("sk"))
-        .key_schema(key("pk", KeyType::Hash))
-        .key_schema(key("sk", KeyType::Range))
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .await
-        .expect("create table");
+    create(client, &TableDefinition::new(TABLE, KeyNames::DEFAULT)).await;
+}
+
+/// Creates the table `def` defines and waits until it is ACTIVE.
+async fn create(client: &Client, def: &TableDefinition) {
+    def.apply_to_create(client.create_table()).expect("a table definition").send().await.expect("create table");
     // DynamoDB creates tables asynchronously; wait as a client of the real service must.
     for _ in 0..200 {
-        let t = client.describe_table().table_name(TABLE).send().await.expect("describe table");
+        let t = client.describe_table().table_name(def.name()).send().await.expect("describe table");
         if t.table().and_then(|t| t.table_status()).is_some_and(|s| s.as_str() == "ACTIVE") {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("table {TABLE} did not become ACTIVE");
+    panic!("table {} did not become ACTIVE", def.name());
 }
 
 /// Writes `(partition, sort key)` items, 25 per batch.

@@ -3,7 +3,7 @@
 //! and updates that leave no stale index key.
 
 use serde::{Deserialize, Serialize};
-use sortkey_core::{Entity, KeyNames, KeySegment, SortKey};
+use sortkey_core::{Entity, KeyNames, KeySegment, Projection, SortKey, TableDefinition};
 
 #[derive(KeySegment, Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[key(rename_all = "UPPERCASE")]
@@ -115,4 +115,74 @@ fn the_entity_stays_a_serde_struct() {
         json,
         r#"{"customer_id":42,"order_id":"o-1","placed_at":1719100800,"status":"Shipped","total_cents":2450,"coupon":null}"#
     );
+}
+
+/// An address shares the orders' table and their primary key attributes.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(pk(prefix = "CUST", customer_id(width = 8)), sk(prefix = "ADDR", label))]
+struct Address {
+    customer_id: u32,
+    label: String,
+}
+
+/// A legacy entity with other attribute names, and an index `gsi1` keyed otherwise.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(
+    pk(name = "PK", prefix = "CUST", customer_id),
+    sk(name = "SK", prefix = "CART", cart_id),
+    index(gsi1(pk(name = "GSI1PK", cart_id), sk(name = "GSI1SK", customer_id)))
+)]
+struct Cart {
+    customer_id: u32,
+    cart_id: String,
+}
+
+/// Cart's index under the orders' key names: conflicts with Order's `gsi1` only.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "CUST", customer_id),
+    sk(prefix = "CART", cart_id),
+    index(gsi1(pk(name = "GSI1PK", cart_id), sk(name = "GSI1SK", customer_id)))
+)]
+struct Wishlist {
+    customer_id: u32,
+    cart_id: String,
+}
+
+#[test]
+fn entities_sharing_a_table_share_one_definition() {
+    let table = TableDefinition::of::<Order>("shop").with::<Address>().unwrap();
+    assert_eq!(table.attributes(), ["pk", "sk", "gsi1pk", "gsi1sk", "couponspk", "couponssk"]);
+    let names: Vec<&str> = table.indexes().iter().map(|i| i.names.name()).collect();
+    assert_eq!(names, ["gsi1", "coupons"]);
+    assert_eq!(table.indexes()[0].projection, Projection::All);
+    let table = table.projection("coupons", Projection::Include(vec!["total_cents".into()])).unwrap();
+    assert!(table.clone().projection("nope", Projection::KeysOnly).unwrap_err().to_string().contains("`nope`"));
+
+    let e = TableDefinition::of::<Order>("shop").with::<Cart>().unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "table `shop`: entity `Cart` has the primary key attributes (PK, SK), but entity `Order` has (pk, sk); \
+         expected one key schema per table"
+    );
+    let e = table.with::<Wishlist>().unwrap_err().to_string();
+    assert!(
+        e.contains("index `gsi1` of entity `Wishlist`") && e.contains("entity `Order` gives it (gsi1pk, gsi1sk)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_index_query_uses_the_index_names() {
+    let q = Order::gsi1(&OrderGsi1Pk { status: Status::Shipped })
+        .unwrap()
+        .sort(OrderGsi1Sk::query().placed_at_gte(1719100000).unwrap());
+    assert_eq!(q.index().name(), "gsi1");
+    let e = q.expression();
+    assert_eq!(e.names[0], ("#pk".to_string(), "gsi1pk".to_string()));
+    assert_eq!(e.names[1], ("#sk".to_string(), "gsi1sk".to_string()));
+    assert_eq!(e.values[0], (":pk".to_string(), "STATUS#SHIPPED".to_string()));
+    let o = order(None);
+    let key = o.gsi1_key();
+    assert!(q.matches(&key.partition.encode().unwrap(), &key.sort.encode().unwrap()));
 }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType};
+use sortkey_core::{KeyNames, TableDefinition};
 
 use crate::Target;
 
@@ -22,11 +22,17 @@ pub struct Remote {
 
 impl Remote {
     /// The client `target` asks for, an error for [`Target::Embedded`]. The table is created
-    /// (string `pk` and `sk`, on demand) unless it exists.
+    /// (string `pk` and `sk`, on demand, from a `TableDefinition`) unless it exists.
     ///
     /// For `--endpoint`, credentials come from `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY` when
     /// set, the region from `AWS_REGION` (`us-east-1` otherwise); local servers take any.
     pub fn connect(target: &Target) -> Result<Remote, Error> {
+        Remote::connect_with(target, |name| TableDefinition::new(name, KeyNames::DEFAULT))
+    }
+
+    /// The same, creating the table as `definition` (given the table's name) defines it: the
+    /// key schema and indexes of the entities stored in it.
+    pub fn connect_with(target: &Target, definition: impl FnOnce(&str) -> TableDefinition) -> Result<Remote, Error> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let (client, table) = match target {
             Target::Embedded => return Err("the embedded table needs no DynamoDB client".into()),
@@ -34,7 +40,7 @@ impl Remote {
             Target::Aws { table } => (rt.block_on(aws())?, table),
         };
         let remote = Remote { client, table: table.clone(), rt };
-        remote.ensure_table()?;
+        remote.ensure_table(&definition(table))?;
         Ok(remote)
     }
 
@@ -43,26 +49,13 @@ impl Remote {
         self.rt.block_on(f)
     }
 
-    fn ensure_table(&self) -> Result<(), Error> {
-        let (client, table) = (&self.client, self.table.as_str());
+    fn ensure_table(&self, def: &TableDefinition) -> Result<(), Error> {
+        let (client, table) = (&self.client, def.name());
         self.block_on(async {
             if client.describe_table().table_name(table).send().await.is_ok() {
                 return Ok(());
             }
-            let attr = |n: &str| {
-                AttributeDefinition::builder().attribute_name(n).attribute_type(ScalarAttributeType::S).build()
-            };
-            let key = |n: &str, t| KeySchemaElement::builder().attribute_name(n).key_type(t).build();
-            client
-                .create_table()
-                .table_name(table)
-                .attribute_definitions(attr("pk")?)
-                .attribute_definitions(attr("sk")?)
-                .key_schema(key("pk", KeyType::Hash)?)
-                .key_schema(key("sk", KeyType::Range)?)
-                .billing_mode(BillingMode::PayPerRequest)
-                .send()
-                .await?;
+            def.apply_to_create(client.create_table())?.send().await?;
             for _ in 0..600 {
                 let t = client.describe_table().table_name(table).send().await?;
                 if t.table().and_then(|t| t.table_status()).is_some_and(|s| s.as_str() == "ACTIVE") {

@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! # async fn run(client: aws_sdk_dynamodb::Client) -> Result<(), Box<dyn std::error::Error>> {
-//! use aws_sdk_dynamodb::types::AttributeValue;
+//! use aws_sdk_dynamodb::types::{self as ddb, AttributeValue};
 //! use sortkey_core::{SortKey, dynamodb::KeyAttribute};
 //!
 //! #[derive(SortKey, Debug, Clone, PartialEq)]
@@ -40,16 +40,20 @@
 
 use std::collections::HashMap;
 
+use aws_sdk_dynamodb::error::BuildError;
+use aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder;
 use aws_sdk_dynamodb::operation::query::QueryOutput;
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::{self as ddb, AttributeValue};
 
 use crate::condition::KeyCondition;
 use crate::entity::{Entity, EntityKeys, KeyUpdate};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::index::{IndexKey, IndexQuery};
 use crate::item::{ItemKey, KeyNames, PartitionQuery};
 use crate::key::{DecodeKey, SortKey};
+use crate::table::{Billing, Projection, TableDefinition};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.
 pub type Attributes = HashMap<String, AttributeValue>;
@@ -240,4 +244,166 @@ impl KeyUpdate {
 /// The `Key` of an entity's item: its primary key under the entity's attribute names.
 pub fn entity_key<E: Entity>(entity: &E) -> Result<Attributes, EncodeError> {
     entity.primary_key().to_attributes(E::KEYS)
+}
+
+impl TableDefinition {
+    /// Sets the table's name, `AttributeDefinitions`, `KeySchema`, global secondary indexes
+    /// (with their key schema and projection) and billing mode on a CreateTable.
+    pub fn apply_to_create(&self, create: CreateTableFluentBuilder) -> Result<CreateTableFluentBuilder, BuildError> {
+        let mut create = create.table_name(self.name());
+        for name in self.attributes() {
+            let def = ddb::AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ddb::ScalarAttributeType::S)
+                .build()?;
+            create = create.attribute_definitions(def);
+        }
+        for key in key_schema(self.keys())? {
+            create = create.key_schema(key);
+        }
+        let throughput = match self.billing_mode() {
+            Billing::PayPerRequest => {
+                create = create.billing_mode(ddb::BillingMode::PayPerRequest);
+                None
+            }
+            Billing::Provisioned { read, write } => {
+                let t = ddb::ProvisionedThroughput::builder()
+                    .read_capacity_units(read)
+                    .write_capacity_units(write)
+                    .build()?;
+                create = create.billing_mode(ddb::BillingMode::Provisioned).provisioned_throughput(t.clone());
+                Some(t)
+            }
+        };
+        for index in self.indexes() {
+            let projection = match &index.projection {
+                Projection::All => ddb::Projection::builder().projection_type(ddb::ProjectionType::All).build(),
+                Projection::KeysOnly => {
+                    ddb::Projection::builder().projection_type(ddb::ProjectionType::KeysOnly).build()
+                }
+                Projection::Include(attrs) => ddb::Projection::builder()
+                    .projection_type(ddb::ProjectionType::Include)
+                    .set_non_key_attributes(Some(attrs.clone()))
+                    .build(),
+            };
+            let gsi = ddb::GlobalSecondaryIndex::builder()
+                .index_name(index.names.name())
+                .set_key_schema(Some(key_schema(index.names.keys())?))
+                .projection(projection)
+                .set_provisioned_throughput(throughput.clone())
+                .build()?;
+            create = create.global_secondary_indexes(gsi);
+        }
+        Ok(create)
+    }
+
+    /// How a described table differs from this definition: its key schema, attribute types and
+    /// indexes (their key schema and projection type); empty when it matches. A check for a
+    /// deployed table, or one created from this definition.
+    pub fn differences(&self, table: &ddb::TableDescription) -> Vec<String> {
+        let mut out = Vec::new();
+        let schema = |keys: &[ddb::KeySchemaElement]| -> Vec<(String, String)> {
+            keys.iter().map(|k| (k.attribute_name().to_owned(), k.key_type().as_str().to_owned())).collect()
+        };
+        let want = |k: KeyNames| {
+            vec![(k.partition().to_owned(), "HASH".to_owned()), (k.sort().to_owned(), "RANGE".to_owned())]
+        };
+        if schema(table.key_schema()) != want(self.keys()) {
+            out.push(format!("key schema: expected {:?}, found {:?}", want(self.keys()), schema(table.key_schema())));
+        }
+        for name in self.attributes() {
+            let found = table.attribute_definitions().iter().find(|d| d.attribute_name() == name);
+            match found.map(|d| d.attribute_type().as_str()) {
+                Some("S") => {}
+                other => out.push(format!("attribute `{name}`: expected type S, found {other:?}")),
+            }
+        }
+        let gsis = table.global_secondary_indexes();
+        for index in self.indexes() {
+            let Some(found) = gsis.iter().find(|g| g.index_name() == Some(index.names.name())) else {
+                out.push(format!("index `{}`: expected it, found none", index.names.name()));
+                continue;
+            };
+            if schema(found.key_schema()) != want(index.names.keys()) {
+                out.push(format!(
+                    "index `{}` key schema: expected {:?}, found {:?}",
+                    index.names.name(),
+                    want(index.names.keys()),
+                    schema(found.key_schema())
+                ));
+            }
+            let expected = match index.projection {
+                Projection::All => "ALL",
+                Projection::KeysOnly => "KEYS_ONLY",
+                Projection::Include(_) => "INCLUDE",
+            };
+            let projected = found.projection().and_then(|p| p.projection_type()).map(|t| t.as_str());
+            if projected != Some(expected) {
+                out.push(format!(
+                    "index `{}` projection: expected {expected}, found {projected:?}",
+                    index.names.name()
+                ));
+            }
+        }
+        for g in gsis {
+            let name = g.index_name().unwrap_or_default();
+            if !self.indexes().iter().any(|i| i.names.name() == name) {
+                out.push(format!("index `{name}`: not in the definition, found in the table"));
+            }
+        }
+        out
+    }
+}
+
+fn key_schema(keys: KeyNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
+    Ok(vec![
+        ddb::KeySchemaElement::builder().attribute_name(keys.partition()).key_type(ddb::KeyType::Hash).build()?,
+        ddb::KeySchemaElement::builder().attribute_name(keys.sort()).key_type(ddb::KeyType::Range).build()?,
+    ])
+}
+
+impl<E, P, S> IndexQuery<E, P, S>
+where
+    E: Entity,
+    E::Partition: for<'k> DecodeKey<'k>,
+    E::Sort: for<'k> DecodeKey<'k>,
+    P: SortKey + for<'k> DecodeKey<'k>,
+    S: SortKey + for<'k> DecodeKey<'k>,
+{
+    /// Sets `IndexName`, the `KeyConditionExpression` with its names and values and, to resume
+    /// after a page, `ExclusiveStartKey` from `start` (index key and primary key).
+    pub fn apply_to_query(
+        &self,
+        query: QueryFluentBuilder,
+        start: Option<&IndexKey<E, P, S>>,
+    ) -> Result<QueryFluentBuilder, EncodeError> {
+        let query = self.partition_query().apply_to_query(query.index_name(self.index().name()), None)?;
+        Ok(match start {
+            Some(key) => {
+                let mut attrs = key.index.to_attributes(self.index().keys())?;
+                attrs.extend(key.primary.to_attributes(E::KEYS)?);
+                query.set_exclusive_start_key(Some(attrs))
+            }
+            None => query,
+        })
+    }
+
+    /// The typed keys (index and primary) of the items of a page, in the order DynamoDB
+    /// returned them.
+    pub fn keys(&self, page: &QueryOutput) -> Result<Vec<IndexKey<E, P, S>>, DecodeError> {
+        page.items().iter().map(|item| self.key(item)).collect()
+    }
+
+    /// Where the next page starts: the page's `LastEvaluatedKey` (index key and primary key),
+    /// decoded; `None` after the last page.
+    pub fn next_start(&self, page: &QueryOutput) -> Result<Option<IndexKey<E, P, S>>, DecodeError> {
+        page.last_evaluated_key().map(|key| self.key(key)).transpose()
+    }
+
+    fn key(&self, item: &Attributes) -> Result<IndexKey<E, P, S>, DecodeError> {
+        Ok(IndexKey {
+            index: ItemKey::from_attributes(item, self.index().keys())?,
+            primary: ItemKey::from_attributes(item, E::KEYS)?,
+        })
+    }
 }

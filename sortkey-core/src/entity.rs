@@ -45,6 +45,8 @@ pub trait Entity {
     /// The primary sort key's type.
     type Sort: SortKey;
 
+    /// The entity's name, as errors show it.
+    const NAME: &'static str;
     /// The primary key attribute names.
     const KEYS: KeyNames;
     /// The secondary indexes the entity declares, in declaration order.

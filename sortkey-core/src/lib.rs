@@ -361,10 +361,12 @@ mod entity;
 mod error;
 mod family;
 mod impls;
+mod index;
 mod item;
 mod key;
 mod segment;
 mod spec;
+mod table;
 
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;
@@ -380,10 +382,12 @@ pub use cursor::Cursor;
 pub use entity::{Entity, EntityKeys, IndexNames, KeyUpdate};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use family::UnitQuery;
+pub use index::{IndexKey, IndexQuery};
 pub use item::{ItemKey, KeyNames, PartitionQuery};
 pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
 pub use segment::{DecodeSegment, KeySegment};
 pub use spec::{Field, Width};
+pub use table::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
 #[cfg(feature = "chrono")]

@@ -39,8 +39,22 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
     let (pk_attr, sk_attr) = (&entity.pk.attribute, &entity.sk.attribute);
     let pk_value = construct(&pk_ty, &entity.pk);
     let sk_value = construct(&sk_ty, &entity.sk);
-    for index in &entity.indexes {
+    for (position, index) in entity.indexes.iter().enumerate() {
         let (ipk, isk) = index_types(ident, index);
+        let query = Ident::new(&index.snake(), index.rust.span());
+        let query_doc = format!(
+            "The Query of one partition of the index `{}` of `{name}`: `.sort(...)` narrows it with a \
+             condition from [`{isk}::query()`]; its pages read back as index and primary keys.",
+            index.name
+        );
+        methods.push(quote! {
+            #[doc = #query_doc]
+            pub fn #query(
+                partition: &#ipk,
+            ) -> ::core::result::Result<#krate::IndexQuery<Self, #ipk, #isk>, #krate::EncodeError> {
+                #krate::IndexQuery::new(<Self as #krate::Entity>::INDEXES[#position], partition)
+            }
+        });
         let what = |role: &str, key: &KeyDecl| {
             format!("The {role} key of [`{name}`] in the index `{}`, attribute `{}`.", index.name, key.attribute)
         };
@@ -98,6 +112,7 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
         impl _sortkey::Entity for #ident {
             type Partition = #pk_ty;
             type Sort = #sk_ty;
+            const NAME: &'static str = #name;
             const KEYS: _sortkey::KeyNames = _sortkey::KeyNames::new(#pk_attr, #sk_attr);
             const INDEXES: &'static [_sortkey::IndexNames] = &[#(#index_names),*];
 

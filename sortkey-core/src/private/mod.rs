@@ -19,6 +19,7 @@ pub use crate::cursor::Cursor;
 pub use crate::entity::{Entity, EntityKeys, IndexNames};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError};
 pub use crate::family::UnitQuery;
+pub use crate::index::IndexQuery;
 pub use crate::item::{ItemKey, KeyNames};
 pub use crate::key::{DecodeKey, KeyRole, Queryable, SortKey};
 pub use crate::segment::{DecodeSegment, KeySegment};

@@ -1,0 +1,238 @@
+//! Table definitions: the key schema of a table and of its secondary indexes, from the
+//! declarations of the entities that share it, so that no attribute definition is written by
+//! hand (with the `dynamodb` feature, `TableDefinition::apply_to_create` sets them on a
+//! CreateTable).
+
+use std::fmt;
+
+use crate::entity::{Entity, IndexNames};
+use crate::item::KeyNames;
+
+/// What a secondary index copies from the items.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Projection {
+    /// Every attribute (the default).
+    #[default]
+    All,
+    /// The key attributes of the table and the index only.
+    KeysOnly,
+    /// The keys and these attributes.
+    Include(Vec<String>),
+}
+
+/// How the table is billed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Billing {
+    /// On demand (the default).
+    #[default]
+    PayPerRequest,
+    /// Provisioned capacity, for the table and each index alike.
+    Provisioned {
+        /// Read capacity units.
+        read: i64,
+        /// Write capacity units.
+        write: i64,
+    },
+}
+
+/// One global secondary index of a table definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexDefinition {
+    /// The index's name and key attributes.
+    pub names: IndexNames,
+    /// What it projects.
+    pub projection: Projection,
+    /// The entities that declare it.
+    pub entities: Vec<&'static str>,
+}
+
+/// The definition of one table: its key attributes, its global secondary indexes and its
+/// billing, from one or more entities.
+///
+/// ```
+/// use sortkey_core::{Entity, Projection, TableDefinition};
+///
+/// #[derive(Entity)]
+/// #[entity(
+///     pk(prefix = "CUST", customer_id),
+///     sk(prefix = "ORDER", order_id),
+///     index(gsi1(pk(prefix = "STATUS", status), sk(order_id)))
+/// )]
+/// struct Order {
+///     customer_id: u32,
+///     order_id: String,
+///     status: String,
+/// }
+///
+/// #[derive(Entity)]
+/// #[entity(pk(prefix = "CUST", customer_id), sk(prefix = "ADDR", label))]
+/// struct Address {
+///     customer_id: u32,
+///     label: String,
+/// }
+///
+/// let table = TableDefinition::of::<Order>("shop")
+///     .with::<Address>()
+///     .unwrap()
+///     .projection("gsi1", Projection::KeysOnly)
+///     .unwrap();
+/// assert_eq!(table.attributes(), ["pk", "sk", "gsi1pk", "gsi1sk"]);
+/// assert_eq!(table.indexes()[0].projection, Projection::KeysOnly);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableDefinition {
+    name: String,
+    keys: KeyNames,
+    indexes: Vec<IndexDefinition>,
+    billing: Billing,
+    entities: Vec<&'static str>,
+}
+
+impl TableDefinition {
+    /// The table `name` with the primary key attributes `keys` and no index yet, billed on
+    /// demand: for keys without an entity (an `ItemKey`), or to add entities to.
+    pub fn new(name: &str, keys: KeyNames) -> Self {
+        TableDefinition {
+            name: name.to_owned(),
+            keys,
+            indexes: Vec::new(),
+            billing: Billing::default(),
+            entities: Vec::new(),
+        }
+    }
+
+    /// The table `name` of the entity `E`: its primary key and its indexes, projecting all
+    /// attributes, billed on demand.
+    pub fn of<E: Entity>(name: &str) -> Self {
+        let indexes = E::INDEXES
+            .iter()
+            .map(|&names| IndexDefinition { names, projection: Projection::All, entities: vec![E::NAME] })
+            .collect();
+        TableDefinition { entities: vec![E::NAME], indexes, ..TableDefinition::new(name, E::KEYS) }
+    }
+
+    /// Adds the entity `E`, which shares the table: its primary key attributes must be the
+    /// table's, and an index it shares must have the same key attributes.
+    pub fn with<E: Entity>(mut self) -> Result<Self, TableError> {
+        if E::KEYS != self.keys {
+            return Err(TableError {
+                table: self.name,
+                message: format!(
+                    "entity `{}` has the primary key attributes ({}, {}), but {} has ({}, {}); expected one key \
+                     schema per table",
+                    E::NAME,
+                    E::KEYS.partition(),
+                    E::KEYS.sort(),
+                    entities(&self.entities),
+                    self.keys.partition(),
+                    self.keys.sort()
+                ),
+            });
+        }
+        for &names in E::INDEXES {
+            match self.indexes.iter_mut().find(|i| i.names.name() == names.name()) {
+                Some(existing) if existing.names.keys() != names.keys() => {
+                    return Err(TableError {
+                        table: self.name,
+                        message: format!(
+                            "index `{}` of entity `{}` has the key attributes ({}, {}), but {} gives it ({}, {}); \
+                             expected one key schema per index",
+                            names.name(),
+                            E::NAME,
+                            names.keys().partition(),
+                            names.keys().sort(),
+                            entities(&existing.entities),
+                            existing.names.keys().partition(),
+                            existing.names.keys().sort()
+                        ),
+                    });
+                }
+                Some(existing) => existing.entities.push(E::NAME),
+                None => {
+                    self.indexes.push(IndexDefinition { names, projection: Projection::All, entities: vec![E::NAME] })
+                }
+            }
+        }
+        self.entities.push(E::NAME);
+        Ok(self)
+    }
+
+    /// Sets what the index `index` projects; an error when the table has no such index.
+    pub fn projection(mut self, index: &str, projection: Projection) -> Result<Self, TableError> {
+        match self.indexes.iter_mut().find(|i| i.names.name() == index) {
+            Some(i) => {
+                i.projection = projection;
+                Ok(self)
+            }
+            None => {
+                let known: Vec<&str> = self.indexes.iter().map(|i| i.names.name()).collect();
+                Err(TableError {
+                    table: self.name,
+                    message: format!("no index `{index}` to project; expected one of {known:?}"),
+                })
+            }
+        }
+    }
+
+    /// Sets the billing mode.
+    pub fn billing(mut self, billing: Billing) -> Self {
+        self.billing = billing;
+        self
+    }
+
+    /// The table's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The primary key attributes.
+    pub fn keys(&self) -> KeyNames {
+        self.keys
+    }
+
+    /// The global secondary indexes, in the order the entities declare them.
+    pub fn indexes(&self) -> &[IndexDefinition] {
+        &self.indexes
+    }
+
+    /// The billing mode.
+    pub fn billing_mode(&self) -> Billing {
+        self.billing
+    }
+
+    /// Every key attribute of the table and its indexes, once each, in order of first use: the
+    /// `AttributeDefinitions` (all strings, `S`).
+    pub fn attributes(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        let all = [self.keys].into_iter().chain(self.indexes.iter().map(|i| i.names.keys()));
+        for name in all.flat_map(|k| [k.partition(), k.sort()]) {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        out
+    }
+}
+
+fn entities(names: &[&str]) -> String {
+    if names.is_empty() {
+        return "the table definition".to_owned();
+    }
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    format!("entity {}", quoted.join(" and "))
+}
+
+/// Entities that cannot share a table as declared: the message names them and the attributes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableError {
+    table: String,
+    message: String,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "table `{}`: {}", self.table, self.message)
+    }
+}
+
+impl std::error::Error for TableError {}
