@@ -45,6 +45,7 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
+use sortkey_core::Entity;
 use sortkey_core::dynamodb::KeyAttribute;
 use sortkey_core::rust_decimal::Decimal;
 use sortkey_core::{
@@ -741,4 +742,166 @@ fn items_with_typed_keys_round_trip_through_serde_dynamo() {
         let back: Order = serde_dynamo::aws_sdk_dynamodb_1::from_item(got.item().expect("stored").clone()).unwrap();
         assert_eq!(back, order);
     });
+}
+
+#[derive(sortkey_core::KeySegment, serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
+#[key(rename_all = "UPPERCASE")]
+enum Status {
+    Placed,
+    Shipped,
+}
+
+/// An order entity: under its customer, by status (gsi1), and sparse by coupon.
+#[derive(sortkey_core::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "CUST", customer_id(width = 6)),
+    sk(prefix = "ORDER", placed_at(width = 10, desc), order_id),
+    index(
+        gsi1(pk(prefix = "STATUS", status), sk(placed_at(width = 10), order_id)),
+        coupons(pk(prefix = "COUPON", coupon), sk(placed_at(width = 10), order_id)),
+    )
+)]
+struct OrderEntity {
+    customer_id: u32,
+    order_id: String,
+    placed_at: u64,
+    status: Status,
+    total_cents: u64,
+    coupon: Option<String>,
+}
+
+/// The whole item: its fields through serde_dynamo, every key attribute from the entity.
+fn entity_item(o: &OrderEntity) -> sortkey_core::dynamodb::Attributes {
+    let mut item: sortkey_core::dynamodb::Attributes = serde_dynamo::aws_sdk_dynamodb_1::to_item(o).unwrap();
+    item.extend(o.key_attributes().unwrap().to_item());
+    item
+}
+
+/// The order ids an index query returns, page after page of `limit`, checking that each page's
+/// typed keys are the item's own.
+async fn index_ids<P, S>(
+    client: &Client,
+    query: &sortkey_core::IndexQuery<OrderEntity, P, S>,
+    forward: bool,
+    limit: i32,
+) -> Vec<String>
+where
+    P: SortKey + for<'k> sortkey_core::DecodeKey<'k>,
+    S: SortKey + for<'k> sortkey_core::DecodeKey<'k>,
+{
+    let (mut ids, mut start) = (Vec::new(), None);
+    loop {
+        let q = client.query().table_name("orders").scan_index_forward(forward).limit(limit);
+        let page = query.apply_to_query(q, start.as_ref()).unwrap().send().await.expect("index query");
+        for (key, item) in query.keys(&page).expect("typed index keys").iter().zip(page.items()) {
+            let order: OrderEntity = serde_dynamo::aws_sdk_dynamodb_1::from_item(item.clone()).unwrap();
+            assert_eq!(key.primary, order.primary_key());
+            ids.push(order.order_id);
+        }
+        match query.next_start(&page).expect("typed cursor") {
+            Some(next) => start = Some(next),
+            None => return ids,
+        }
+    }
+}
+
+/// Entities against the server: the table created from the entity's definition matches
+/// DescribeTable; each index query returns exactly the items `matches` says, forwards, backwards
+/// and paged; the sparse index holds only orders with a coupon, and updates through KeyUpdate
+/// bring an item in and take it out.
+#[test]
+fn entities_and_their_indexes_through_the_server() {
+    let Some(server) = server_or_skip("entities_and_their_indexes_through_the_server") else { return };
+    let client = client(&server.endpoint);
+    let def = TableDefinition::of::<OrderEntity>("orders");
+    let statuses = [Status::Placed, Status::Shipped];
+    let orders: Vec<OrderEntity> = (0..14u32)
+        .map(|i| OrderEntity {
+            customer_id: 40 + i % 3,
+            order_id: format!("o{i:02}"),
+            placed_at: 1_700_000_000 + u64::from(i % 5) * 1000,
+            status: statuses[(i % 2) as usize],
+            total_cents: u64::from(i) * 100,
+            coupon: (i % 3 == 0).then(|| if i % 2 == 0 { "SUMMER" } else { "WINTER" }.to_owned()),
+        })
+        .collect();
+    runtime().block_on(async {
+        create(&client, &def).await;
+        let described = client.describe_table().table_name("orders").send().await.unwrap();
+        assert_eq!(def.differences(described.table().unwrap()), Vec::<String>::new());
+        for o in &orders {
+            client.put_item().table_name("orders").set_item(Some(entity_item(o))).send().await.expect("put");
+        }
+        // The status index, with a range, every direction and page size.
+        for status in statuses {
+            let query = OrderEntity::gsi1(&OrderEntityGsi1Pk { status })
+                .unwrap()
+                .sort(OrderEntityGsi1Sk::query().placed_at_gte(1_700_001_000).unwrap());
+            let mut want: Vec<(String, String)> = orders
+                .iter()
+                .map(|o| (o.gsi1_key(), o))
+                .filter(|(k, _)| query.matches(&k.partition.encode().unwrap(), &k.sort.encode().unwrap()))
+                .map(|(k, o)| (k.sort.encode().unwrap(), o.order_id.clone()))
+                .collect();
+            want.sort();
+            let want: Vec<String> = want.into_iter().map(|(_, id)| id).collect();
+            assert!(!want.is_empty());
+            for (forward, limit) in [(true, 2), (false, 3), (true, 100)] {
+                let mut expected = want.clone();
+                if !forward {
+                    expected.reverse();
+                }
+                assert_eq!(index_ids(&client, &query, forward, limit).await, expected, "{status:?} {forward} {limit}");
+            }
+        }
+        // The sparse index holds the orders with a coupon, and only those.
+        let summer = OrderEntity::coupons(&OrderEntityCouponsPk { coupon: "SUMMER".into() }).unwrap();
+        let with: Vec<String> =
+            orders.iter().filter(|o| o.coupon.as_deref() == Some("SUMMER")).map(|o| o.order_id.clone()).collect();
+        let mut got = index_ids(&client, &summer, true, 2).await;
+        got.sort();
+        assert_eq!(got, with);
+        let scan = client.scan().table_name("orders").index_name("coupons").send().await.unwrap();
+        assert_eq!(scan.items().len(), orders.iter().filter(|o| o.coupon.is_some()).count());
+
+        // An update that sets a coupon brings the item in; one that clears it takes it out.
+        let mut o = orders.iter().find(|o| o.coupon.is_none()).unwrap().clone();
+        o.coupon = Some("SUMMER".into());
+        update(&client, &o).await;
+        assert!(index_ids(&client, &summer, true, 100).await.contains(&o.order_id), "in the sparse index");
+        o.coupon = None;
+        update(&client, &o).await;
+        assert!(!index_ids(&client, &summer, true, 100).await.contains(&o.order_id), "out of it again");
+        let key = sortkey_core::dynamodb::entity_key(&o).unwrap();
+        let item = client.get_item().table_name("orders").set_key(Some(key)).send().await.unwrap();
+        let item = item.item().expect("the item stays in the table");
+        assert!(!item.contains_key("couponspk") && !item.contains_key("couponssk"), "no stale or empty key");
+        // A status change moves the item in gsi1.
+        o.status = Status::Placed;
+        update(&client, &o).await;
+        let placed = OrderEntity::gsi1(&OrderEntityGsi1Pk { status: Status::Placed }).unwrap();
+        assert!(index_ids(&client, &placed, true, 100).await.contains(&o.order_id));
+        let shipped = OrderEntity::gsi1(&OrderEntityGsi1Pk { status: Status::Shipped }).unwrap();
+        assert!(!index_ids(&client, &shipped, true, 100).await.contains(&o.order_id));
+    });
+}
+
+/// UpdateItem of an order's status, coupon and every index key: the keys from KeyUpdate.
+async fn update(client: &Client, o: &OrderEntity) {
+    let keys = o.key_attributes().unwrap().update(OrderEntity::KEYS);
+    let (set, remove): (&[&str], &[&str]) = match &o.coupon {
+        Some(_) => (&["#st = :st", "#cp = :cp"], &[]),
+        None => (&["#st = :st"], &["#cp"]),
+    };
+    let mut u = client
+        .update_item()
+        .table_name("orders")
+        .set_key(Some(sortkey_core::dynamodb::entity_key(o).unwrap()))
+        .expression_attribute_names("#st", "status")
+        .expression_attribute_names("#cp", "coupon")
+        .expression_attribute_values(":st", serde_dynamo::aws_sdk_dynamodb_1::to_attribute_value(o.status).unwrap());
+    if let Some(c) = &o.coupon {
+        u = u.expression_attribute_values(":cp", AttributeValue::S(c.clone()));
+    }
+    keys.apply_to_update(u, set, remove).send().await.expect("update item");
 }
