@@ -313,6 +313,63 @@ mod long {
     }
 }
 
+mod index {
+    use super::*;
+
+    /// An entity whose index sort key (no prefix, a desc number, final text) is a generated key
+    /// type: index queries obey the same law.
+    #[derive(sortkey_core::Entity, Debug, Clone, PartialEq)]
+    #[entity(
+        pk(prefix = "T", tenant),
+        sk(prefix = "E", id),
+        index(by_kind(pk(prefix = "K", kind), sk(at(width = 3, desc), label)))
+    )]
+    pub(crate) struct Event {
+        pub(crate) tenant: u8,
+        pub(crate) id: u32,
+        pub(crate) kind: String,
+        pub(crate) at: u16,
+        pub(crate) label: String,
+    }
+
+    impl LawKey for EventByKindSk {
+        const N: usize = 2;
+        const HAS_PREFIX: bool = false;
+        fn cmp_field(&self, o: &Self, i: usize) -> Ordering {
+            match i {
+                0 => self.at.cmp(&o.at),
+                _ => self.label.as_bytes().cmp(o.label.as_bytes()),
+            }
+        }
+        fn text(&self, i: usize) -> Option<&str> {
+            (i == 1).then_some(self.label.as_str())
+        }
+        fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
+            let (q, f) = (EventByKindSk::query(), &c.fixed);
+            match c.k {
+                0 => ends!(q, c, |t| t.at, [at_lt, at_lte, at_gt, at_gte, at_between]),
+                1 => ends!(
+                    q.at(f.at),
+                    c,
+                    |t| &t.label,
+                    [label_lt, label_lte, label_gt, label_gte, label_between],
+                    label_begins_with
+                ),
+                _ => {
+                    let q = q.at(f.at).label(&f.label);
+                    if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn fresh() -> BoxedStrategy<EventByKindSk> {
+        (edgy(&[0, 1, 9, 998, 999], 0..1000u16), text(LAST_HASH))
+            .prop_map(|(at, label)| EventByKindSk { at, label })
+            .boxed()
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -334,6 +391,22 @@ proptest! {
     #[test]
     fn law_piped((keys, call) in case(piped::fresh())) {
         check_law(&call, &keys)?;
+    }
+
+    #[test]
+    fn law_index((keys, call) in case(index::fresh())) {
+        check_law(&call, &keys)?;
+        // The index query applies the same condition under the index's names and partition.
+        if let Ok(cond) = <index::EventByKindSk as LawKey>::build(&call) {
+            let pk = index::EventByKindPk { kind: "a".into() };
+            let query = index::Event::by_kind(&pk).unwrap().sort(cond.clone());
+            prop_assert_eq!(query.index().name(), "by_kind");
+            for key in &keys {
+                let sk = key.encode().unwrap();
+                prop_assert_eq!(query.matches("K#a", &sk), cond.matches(&sk));
+                prop_assert!(!query.matches("K#b", &sk));
+            }
+        }
     }
 }
 
