@@ -1,26 +1,28 @@
-//! An order history per customer in one DynamoDB partition: the sort key is the order's
-//! status, then the time it was placed, newest first, then the order number. One Query then
-//! answers "shipped orders of the last 30 days", newest first, without a filter.
+//! Orders as an entity: the domain struct declares its primary key (the customer's partition,
+//! newest order first) and two global secondary indexes, `gsi1` by status and the sparse `gsi2`
+//! of orders with a coupon. Every key attribute comes from the order itself, so a status change
+//! or a removed coupon can never leave a stale index key.
 //!
-//! Shows `#[derive(KeySegment)]` on a status enum, a descending `SystemTime` segment in
-//! milliseconds, an `Option` segment, and the typed query builder.
+//! Shows `#[derive(Entity)]` with `#[derive(KeySegment)]` on a status enum, a descending
+//! `SystemTime` in milliseconds, a sparse index, typed index queries, the update of every index
+//! key, and the table definition.
 //!
-//! Run with `cargo run --example orders`.
+//! Run with `cargo run --example orders`. With the `dynamodb` feature and `-- --endpoint URL
+//! [--table NAME]` the orders are stored in and queried from a DynamoDB table created from the
+//! entity's definition; `SORTKEY_EXAMPLE=orders bash examples/leaderboard-moto.sh` does all of it
+//! against a local moto server.
 
 use std::time::{Duration, SystemTime};
 
-use sortkey_core::{KeySegment, SortKey};
-use sortkey_examples::{MemTable, Query, TextTable};
-
-/// One customer's partition.
-const CUSTOMER: &str = "CUSTOMER#c_1042";
+use sortkey_core::{Entity, KeySegment, SortKey, TableDefinition};
+use sortkey_examples::{EntityTable, Order as Direction, Target, TextTable};
 
 /// "Now", fixed so that the output is the same on every run: 2024-06-23T00:00:00Z.
 const NOW_UNIX_SECS: u64 = 1_719_100_800;
 
-/// Where an order is. Keys sort by the byte order of these names (`cancelled` < `pending` <
-/// `ship-pending` < `shipped`), not by declaration order.
+/// Where an order is. Keys sort by the byte order of these names, not by declaration order.
 #[derive(KeySegment, Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "dynamodb", derive(serde::Serialize, serde::Deserialize))]
 #[key(rename_all = "kebab-case")]
 enum Status {
     Pending,
@@ -29,39 +31,39 @@ enum Status {
     Cancelled,
 }
 
-/// The sort key: `ORDER#<status>#<placed_at, newest first>#<coupon>#<order number>`.
-#[derive(SortKey, Debug, Clone, PartialEq)]
-#[key(prefix = "ORDER")]
-struct OrderKey {
-    status: Status,
-    /// Milliseconds since 1970, descending: the newest order has the smallest key.
-    #[key(unit = "ms", desc)]
-    placed_at: SystemTime,
-    /// `0` without a coupon, `1` and the code with one.
-    coupon: Option<String>,
-    #[key(width = 8)]
-    order_no: u32,
-}
-
-/// An order as the shop records it.
-#[derive(Debug, Clone)]
+/// An order as the shop records it, and where it is stored.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "dynamodb", derive(serde::Serialize, serde::Deserialize))]
+#[entity(
+    pk(prefix = "CUST", customer_id),
+    sk(prefix = "ORDER", placed_at(unit = "ms", desc), order_no(width = 8)),
+    index(
+        by_status(name = "gsi1", pk(prefix = "STATUS", status), sk(placed_at(unit = "ms", desc), order_no(width = 8))),
+        by_coupon(name = "gsi2", pk(prefix = "COUPON", coupon), sk(placed_at(unit = "ms"), order_no(width = 8))),
+    )
+)]
 struct Order {
+    customer_id: String,
     order_no: u32,
     status: Status,
-    days_ago: u64,
-    coupon: Option<&'static str>,
+    placed_at: SystemTime,
+    coupon: Option<String>,
     total_cents: u64,
 }
 
-const ORDERS: [Order; 8] = [
-    Order { order_no: 1001, status: Status::Shipped, days_ago: 45, coupon: None, total_cents: 2599 },
-    Order { order_no: 1002, status: Status::Shipped, days_ago: 29, coupon: Some("SUMMER"), total_cents: 1250 },
-    Order { order_no: 1003, status: Status::Cancelled, days_ago: 20, coupon: None, total_cents: 800 },
-    Order { order_no: 1004, status: Status::Shipped, days_ago: 12, coupon: None, total_cents: 4999 },
-    Order { order_no: 1005, status: Status::ShipPending, days_ago: 3, coupon: None, total_cents: 1999 },
-    Order { order_no: 1006, status: Status::Shipped, days_ago: 2, coupon: None, total_cents: 350 },
-    Order { order_no: 1007, status: Status::Pending, days_ago: 0, coupon: Some("WELCOME"), total_cents: 7200 },
-    Order { order_no: 1008, status: Status::Shipped, days_ago: 31, coupon: None, total_cents: 990 },
+/// `(customer, order, status, days ago, coupon, total in cents)`.
+type Row = (&'static str, u32, Status, u64, Option<&'static str>, u64);
+
+const ORDERS: [Row; 9] = [
+    ("c_1042", 1001, Status::Shipped, 45, None, 2599),
+    ("c_1042", 1002, Status::Shipped, 29, Some("SUMMER"), 1250),
+    ("c_1042", 1003, Status::Cancelled, 20, None, 800),
+    ("c_1042", 1004, Status::Shipped, 12, None, 4999),
+    ("c_1042", 1005, Status::ShipPending, 3, None, 1999),
+    ("c_7", 1006, Status::Shipped, 2, Some("SUMMER"), 350),
+    ("c_1042", 1007, Status::Pending, 0, Some("WELCOME"), 7200),
+    ("c_7", 1008, Status::Shipped, 31, None, 990),
+    ("c_7", 1009, Status::ShipPending, 1, Some("SUMMER"), 4100),
 ];
 
 fn now() -> SystemTime {
@@ -72,67 +74,198 @@ fn days(n: u64) -> Duration {
     Duration::from_secs(n * 86_400)
 }
 
-impl Order {
-    /// The order was placed `days_ago` days before now, at noon.
-    fn placed_at(&self) -> SystemTime {
-        now() - days(self.days_ago) + Duration::from_secs(12 * 3600)
-    }
-
-    fn key(&self) -> OrderKey {
-        OrderKey {
-            status: self.status,
-            placed_at: self.placed_at(),
-            coupon: self.coupon.map(str::to_owned),
-            order_no: self.order_no,
-        }
-    }
+fn orders() -> Vec<Order> {
+    ORDERS
+        .iter()
+        .map(|&(customer, order_no, status, days_ago, coupon, total_cents)| Order {
+            customer_id: customer.into(),
+            order_no,
+            status,
+            // At noon, `days_ago` days before now.
+            placed_at: now() - days(days_ago) + Duration::from_secs(12 * 3600),
+            coupon: coupon.map(str::to_owned),
+            total_cents,
+        })
+        .collect()
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut table = MemTable::new();
-    for order in ORDERS {
-        table.put_key(CUSTOMER, &order.key(), order)?;
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn main() -> Result<()> {
+    let mut shop = Shop::from_args()?;
+    println!("Store: {}", shop.describe());
+    for order in orders() {
+        shop.put(&order)?;
     }
 
-    println!("Customer {CUSTOMER}: every order, in the table's (and DynamoDB's) order");
-    let mut out = TextTable::new(["sort key", "status", "days ago", "order"]).right(2).right(3);
-    for (sk, order) in table.query(CUSTOMER, Query::forward()) {
-        let key = OrderKey::decode(sk)?;
-        assert_eq!(key, order.key(), "the key reads back as the order it was written for");
-        out.row([sk.to_owned(), format!("{:?}", key.status), order.days_ago.to_string(), order.order_no.to_string()]);
+    heading("1. One order's key attributes, primary and both indexes");
+    let order = &orders()[1];
+    let mut out = TextTable::new(["attribute", "value"]);
+    for (name, value) in order.key_attributes()?.present() {
+        out.row([(*name).to_owned(), value.clone()]);
     }
     print!("{out}");
-    println!("Statuses group by name; within one, the newest order comes first because");
-    println!("placed_at is stored as 999999999999999 - milliseconds.");
+    let plain = &orders()[0];
+    println!("\nOrder 1001 has no coupon, so it has no gsi2 attributes at all: {:?}", plain.key_attributes()?.absent());
 
-    // Shipped, and placed at or after 30 days ago. `desc` swaps the bounds for us.
+    let newest = sortkey_core::KeyNames::DEFAULT
+        .query(&OrderPk { customer_id: "c_1042".into() })?
+        .sort(OrderSk::query().begins_with()?);
+    show("2. Customer c_1042, newest order first (the table)", shop.query(&newest)?)?;
+
     let since = now() - days(30);
-    let cond = OrderKey::query().status(Status::Shipped).placed_at_gte(since)?;
-    println!("\nShipped orders of the last 30 days, newest first:");
-    println!("  {cond}");
-    let expr = cond.with_partition_key("pk", CUSTOMER, "sk");
-    println!("  KeyConditionExpression: {}", expr.expression);
-    let mut out = TextTable::new(["order", "days ago", "coupon", "total"]).right(0).right(1).right(3);
-    let mut found = Vec::new();
-    for (_, order) in table.query_where(CUSTOMER, &cond, Query::forward()) {
-        found.push(order.order_no);
-        let total = format!("{}.{:02}", order.total_cents / 100, order.total_cents % 100);
-        out.row([order.order_no.to_string(), order.days_ago.to_string(), order.coupon.unwrap_or("-").into(), total]);
+    let shipped = Order::by_status(&OrderByStatusPk { status: Status::Shipped })?
+        .sort(OrderByStatusSk::query().placed_at_gte(since)?);
+    println!("\n{}", shipped.expression().expression);
+    show("3. Shipped in the last 30 days, every customer, newest first (gsi1)", shop.query_index(&shipped)?)?;
+
+    let summer = Order::by_coupon(&OrderByCouponPk { coupon: "SUMMER".into() })?;
+    show("4. Orders with the coupon SUMMER, oldest first (gsi2, sparse)", shop.query_index(&summer)?)?;
+
+    heading("5. Ship order 1005 and take the coupon off 1009: one update each");
+    let mut shipped_now = orders()[4].clone();
+    shipped_now.status = Status::Shipped;
+    let mut uncouponed = orders()[8].clone();
+    uncouponed.coupon = None;
+    for o in [&shipped_now, &uncouponed] {
+        let update = o.key_attributes()?.update(Order::KEYS);
+        println!("order {}: UpdateExpression {}", o.order_no, update.expression_with(&["#status = :status"], &[]));
+        for (placeholder, name) in &update.names {
+            println!("    {placeholder} = {name}");
+        }
+        shop.put(o)?;
+    }
+    show("Shipped in the last 30 days, after the update (gsi1)", shop.query_index(&shipped)?)?;
+    show("SUMMER, after the update (gsi2)", shop.query_index(&summer)?)?;
+
+    heading("6. The table definition the entity gives");
+    let def = TableDefinition::of::<Order>("orders");
+    println!("attributes {:?}", def.attributes());
+    for index in def.indexes() {
+        let keys = index.names.keys();
+        println!(
+            "index {}: HASH {}, RANGE {}, projection {:?}",
+            index.names.name(),
+            keys.partition(),
+            keys.sort(),
+            index.projection
+        );
+    }
+
+    heading("7. What the keys refuse");
+    let before_1970 = Order { placed_at: SystemTime::UNIX_EPOCH - days(1), ..orders()[0].clone() };
+    println!("{}", before_1970.key_attributes().unwrap_err());
+    let too_wide = Order { order_no: 123_456_789, ..orders()[0].clone() };
+    println!("{}", too_wide.key_attributes().unwrap_err());
+    println!("Either way no attribute is written: key_attributes gives all of an item's keys or none.");
+    Ok(())
+}
+
+fn heading(title: &str) {
+    println!("\n== {title} ==\n");
+}
+
+fn show(title: &str, orders: Vec<Order>) -> Result<()> {
+    heading(title);
+    let mut out = TextTable::new(["order", "customer", "status", "placed", "coupon", "total"]).right(0).right(5);
+    for o in orders {
+        let placed = o.placed_at.duration_since(SystemTime::UNIX_EPOCH)?.as_secs();
+        let ago = (NOW_UNIX_SECS + 12 * 3600 - placed) / 86_400;
+        out.row([
+            o.order_no.to_string(),
+            o.customer_id.clone(),
+            format!("{:?}", o.status),
+            format!("{ago} days ago"),
+            o.coupon.clone().unwrap_or_else(|| "-".into()),
+            format!("{}.{:02}", o.total_cents / 100, o.total_cents % 100),
+        ]);
     }
     print!("{out}");
-    assert_eq!(found, [1006, 1004, 1002], "shipped within 30 days, newest first");
-    println!("1001 (45 days) and 1008 (31 days) are older; 1005 is ship-pending, not shipped,");
-    println!("although `ship-pending` and `shipped` share the prefix `ship`.");
-
-    // The most recent shipped order: the first key under the status.
-    let latest = OrderKey::query().status(Status::Shipped).begins_with()?;
-    let first = table.query_where(CUSTOMER, &latest, Query::forward().limit(1)).next();
-    println!("\nLatest shipped order: {:?}", first.map(|(_, o)| o.order_no));
-
-    // Keys the schema refuses: before 1970, and a coupon with the separator in it.
-    let before_1970 = OrderKey { placed_at: SystemTime::UNIX_EPOCH - days(1), ..ORDERS[0].key() };
-    println!("\nRefused: {}", before_1970.encode().unwrap_err());
-    let bad_coupon = OrderKey { coupon: Some("10#OFF".into()), ..ORDERS[0].key() };
-    println!("Refused: {}", bad_coupon.encode().unwrap_err());
     Ok(())
+}
+
+/// Where the orders are: the embedded table with its indexes, or a DynamoDB table.
+enum Shop {
+    Memory(EntityTable<Order>),
+    #[cfg(feature = "dynamodb")]
+    Dynamo(sortkey_examples::Remote, String),
+}
+
+impl Shop {
+    fn from_args() -> Result<Shop> {
+        match Target::from_args("orders")? {
+            Target::Embedded => Ok(Shop::Memory(EntityTable::new())),
+            #[cfg(feature = "dynamodb")]
+            target => {
+                let remote = sortkey_examples::Remote::connect_with(&target, TableDefinition::of::<Order>)?;
+                Ok(Shop::Dynamo(remote, target.to_string()))
+            }
+            #[cfg(not(feature = "dynamodb"))]
+            target => Err(format!("{target} needs the `dynamodb` feature").into()),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Shop::Memory(_) => "the embedded table, its indexes kept by key_attributes".into(),
+            #[cfg(feature = "dynamodb")]
+            Shop::Dynamo(_, described) => described.clone(),
+        }
+    }
+
+    /// Writes the whole order: its fields and every key attribute.
+    fn put(&mut self, order: &Order) -> Result<()> {
+        match self {
+            Shop::Memory(t) => t.put(order.clone())?,
+            #[cfg(feature = "dynamodb")]
+            Shop::Dynamo(r, _) => {
+                let mut item: sortkey_core::dynamodb::Attributes = serde_dynamo::aws_sdk_dynamodb_1::to_item(order)?;
+                item.extend(order.key_attributes()?.to_item());
+                r.block_on(r.client.put_item().table_name(&r.table).set_item(Some(item)).send())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn query(&self, query: &sortkey_core::PartitionQuery<OrderPk, OrderSk>) -> Result<Vec<Order>> {
+        match self {
+            Shop::Memory(t) => Ok(t.query(query, Direction::Ascending).into_iter().cloned().collect()),
+            #[cfg(feature = "dynamodb")]
+            Shop::Dynamo(r, _) => r.block_on(async {
+                let (mut out, mut start) = (Vec::new(), None);
+                loop {
+                    let page =
+                        query.apply_to_query(r.client.query().table_name(&r.table), start.as_ref())?.send().await?;
+                    out.extend(serde_dynamo::aws_sdk_dynamodb_1::from_items::<Order>(page.items().to_vec())?);
+                    match query.next_start(&page)? {
+                        Some(next) => start = Some(next),
+                        None => return Ok(out),
+                    }
+                }
+            }),
+        }
+    }
+
+    fn query_index<P, S>(&self, query: &sortkey_core::IndexQuery<Order, P, S>) -> Result<Vec<Order>>
+    where
+        P: SortKey + for<'k> sortkey_core::DecodeKey<'k>,
+        S: SortKey + for<'k> sortkey_core::DecodeKey<'k>,
+    {
+        match self {
+            Shop::Memory(t) => Ok(t.query_index(query, Direction::Ascending).into_iter().cloned().collect()),
+            #[cfg(feature = "dynamodb")]
+            Shop::Dynamo(r, _) => r.block_on(async {
+                let (mut out, mut start) = (Vec::new(), None);
+                loop {
+                    let q = r.client.query().table_name(&r.table).limit(2);
+                    let page = query.apply_to_query(q, start.as_ref())?.send().await?;
+                    out.extend(serde_dynamo::aws_sdk_dynamodb_1::from_items::<Order>(page.items().to_vec())?);
+                    match query.next_start(&page)? {
+                        Some(next) => start = Some(next),
+                        None => return Ok(out),
+                    }
+                }
+            }),
+        }
+    }
 }

@@ -26,9 +26,12 @@ use std::fmt;
 
 use sortkey_core::{EncodeError, KeyCondition, SortKey};
 
+mod entities;
 #[cfg(feature = "dynamodb")]
 mod remote;
 mod target;
+
+pub use entities::EntityTable;
 
 #[cfg(feature = "dynamodb")]
 pub use remote::{Error, Remote};
@@ -73,6 +76,16 @@ impl<V> MemTable<V> {
     /// The item under `(pk, sk)`, if there is one.
     pub fn get(&self, pk: &str, sk: &str) -> Option<&V> {
         self.partitions.get(pk)?.get(sk)
+    }
+
+    /// The item under `(pk, sk)`, to change in place.
+    pub fn get_mut(&mut self, pk: &str, sk: &str) -> Option<&mut V> {
+        self.partitions.get_mut(pk)?.get_mut(sk)
+    }
+
+    /// Removes the item under `(pk, sk)` and returns it, like DynamoDB's DeleteItem.
+    pub fn remove(&mut self, pk: &str, sk: &str) -> Option<V> {
+        self.partitions.get_mut(pk)?.remove(sk)
     }
 
     /// The number of items in the whole table.
