@@ -7,16 +7,21 @@
 //!   the family tries and for the last;
 //! - `to_item` / `from_item`: `serde_dynamo` of an order item whose keys are typed
 //!   (`CustomerPk`, `CustomerItem`) against the same item with `String` keys, and the typed keys'
-//!   own encode and decode, the work the typed item adds.
+//!   own encode and decode, the work the typed item adds;
+//! - `key_attributes`: every key attribute of an `Order` entity (primary key and two GSIs, one
+//!   sparse) as an attribute map, against `format!` of the same six strings and `HashMap`
+//!   insertion by hand.
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::Duration;
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 use serde_dynamo::aws_sdk_dynamodb_1::{from_item, to_item};
-use sortkey_core::SortKey;
 use sortkey_core::dynamodb::Attributes;
+use sortkey_core::{Entity, KeySegment, SortKey};
 
 #[derive(SortKey, Debug, Clone, PartialEq)]
 #[key(prefix = "CUST", partition)]
@@ -136,6 +141,62 @@ fn bench_serde_dynamo(c: &mut Criterion) {
     g.finish();
 }
 
+#[derive(KeySegment, Debug, Clone, Copy, PartialEq)]
+#[key(rename_all = "kebab-case")]
+enum Status {
+    Shipped,
+}
+
+/// The orders example's entity.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "CUST", customer_id),
+    sk(prefix = "ORDER", placed_at(width = 15, desc), order_no(width = 8)),
+    index(
+        by_status(name = "gsi1", pk(prefix = "STATUS", status), sk(placed_at(width = 15, desc), order_no(width = 8))),
+        by_coupon(name = "gsi2", pk(prefix = "COUPON", coupon), sk(placed_at(width = 15), order_no(width = 8))),
+    )
+)]
+struct OrderEntity {
+    customer_id: String,
+    order_no: u32,
+    status: Status,
+    placed_at: u64,
+    coupon: Option<String>,
+    total_cents: u64,
+}
+
+/// The same attributes as services write them: `format!` and `HashMap::insert`, no checks.
+fn hand_key_attributes(o: &OrderEntity) -> Attributes {
+    let desc = 999_999_999_999_999 - o.placed_at;
+    let mut item = HashMap::with_capacity(6);
+    item.insert("pk".to_owned(), AttributeValue::S(format!("CUST#{}", o.customer_id)));
+    item.insert("sk".to_owned(), AttributeValue::S(format!("ORDER#{desc:015}#{:08}", o.order_no)));
+    item.insert("gsi1pk".to_owned(), AttributeValue::S("STATUS#shipped".to_owned()));
+    item.insert("gsi1sk".to_owned(), AttributeValue::S(format!("{desc:015}#{:08}", o.order_no)));
+    if let Some(c) = &o.coupon {
+        item.insert("gsi2pk".to_owned(), AttributeValue::S(format!("COUPON#{c}")));
+        item.insert("gsi2sk".to_owned(), AttributeValue::S(format!("{:015}#{:08}", o.placed_at, o.order_no)));
+    }
+    item
+}
+
+fn bench_entity(c: &mut Criterion) {
+    let o = OrderEntity {
+        customer_id: "c_1042".into(),
+        order_no: 1002,
+        status: Status::Shipped,
+        placed_at: 1_716_638_400_000,
+        coupon: Some("SUMMER".into()),
+        total_cents: 1250,
+    };
+    assert_eq!(o.key_attributes().unwrap().to_item(), hand_key_attributes(&o), "the same six attributes");
+    let mut g = c.benchmark_group("key_attributes");
+    g.bench_function("derive", |b| b.iter(|| black_box(&o).key_attributes().unwrap().to_item()));
+    g.bench_function("hand", |b| b.iter(|| hand_key_attributes(black_box(&o))));
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3))
 }
@@ -143,6 +204,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_family, bench_serde_dynamo
+    targets = bench_family, bench_serde_dynamo, bench_entity
 }
 criterion_main!(benches);
