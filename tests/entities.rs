@@ -95,7 +95,7 @@ fn an_update_sets_every_index_key_and_removes_the_sparse_ones() {
     );
     let names: Vec<&str> = update.names.iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(names, ["gsi1pk", "gsi1sk", "couponspk", "couponssk"], "the primary key is the update's Key, not SET");
-    assert_eq!(update.values[0].1, "STATUS#SHIPPED");
+    assert_eq!(update.values[0].1, sortkey_core::ScalarValue::S("STATUS#SHIPPED".into()));
     let with_coupon = order(Some("X")).key_attributes().unwrap().update(Order::KEYS);
     assert_eq!(with_coupon.expression(), "SET #sk_k0 = :sk_k0, #sk_k1 = :sk_k1, #sk_k2 = :sk_k2, #sk_k3 = :sk_k3");
 }

@@ -53,6 +53,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::index::{IndexKey, IndexQuery};
 use crate::item::{ItemKey, KeyNames, PartitionQuery};
 use crate::key::{DecodeKey, SortKey};
+use crate::multi::{MultiCondition, ScalarType, ScalarValue};
 use crate::table::{Billing, Projection, TableDefinition};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.
@@ -221,7 +222,18 @@ impl EntityKeys {
     /// example over a `serde_dynamo::to_item` map of its other fields), they write every index
     /// key the item belongs to.
     pub fn to_item(&self) -> Attributes {
-        self.present().iter().map(|(name, value)| ((*name).to_owned(), AttributeValue::S(value.clone()))).collect()
+        let strings = self.present().iter().map(|(name, value)| ((*name).to_owned(), AttributeValue::S(value.clone())));
+        strings.chain(self.scalars().iter().map(|(name, value)| ((*name).to_owned(), scalar(value)))).collect()
+    }
+
+    /// Writes the key attributes into `item` (a `serde_dynamo::to_item` map of the entity, say)
+    /// and removes from it the attributes of the indexes the item is absent from, so that no
+    /// `NULL` or stale value is left where an index expects a key.
+    pub fn write_into(&self, item: &mut Attributes) {
+        for name in self.absent() {
+            item.remove(*name);
+        }
+        item.extend(self.to_item());
     }
 }
 
@@ -237,7 +249,7 @@ impl KeyUpdate {
     ) -> UpdateItemFluentBuilder {
         let update = update.update_expression(self.expression_with(set, remove));
         let update = self.names.iter().fold(update, |u, (p, n)| u.expression_attribute_names(p, n));
-        self.values.iter().fold(update, |u, (p, v)| u.expression_attribute_values(p, AttributeValue::S(v.clone())))
+        self.values.iter().fold(update, |u, (p, v)| u.expression_attribute_values(p, scalar(v)))
     }
 }
 
@@ -251,10 +263,10 @@ impl TableDefinition {
     /// (with their key schema and projection) and billing mode on a CreateTable.
     pub fn apply_to_create(&self, create: CreateTableFluentBuilder) -> Result<CreateTableFluentBuilder, BuildError> {
         let mut create = create.table_name(self.name());
-        for name in self.attributes() {
+        for (name, t) in self.attribute_types() {
             let def = ddb::AttributeDefinition::builder()
                 .attribute_name(name)
-                .attribute_type(ddb::ScalarAttributeType::S)
+                .attribute_type(scalar_attribute_type(t))
                 .build()?;
             create = create.attribute_definitions(def);
         }
@@ -288,7 +300,7 @@ impl TableDefinition {
             };
             let gsi = ddb::GlobalSecondaryIndex::builder()
                 .index_name(index.names.name())
-                .set_key_schema(Some(key_schema(index.names.keys())?))
+                .set_key_schema(Some(index_schema(&index.names)?))
                 .projection(projection)
                 .set_provisioned_throughput(throughput.clone())
                 .build()?;
@@ -311,11 +323,11 @@ impl TableDefinition {
         if schema(table.key_schema()) != want(self.keys()) {
             out.push(format!("key schema: expected {:?}, found {:?}", want(self.keys()), schema(table.key_schema())));
         }
-        for name in self.attributes() {
+        for (name, t) in self.attribute_types() {
             let found = table.attribute_definitions().iter().find(|d| d.attribute_name() == name);
             match found.map(|d| d.attribute_type().as_str()) {
-                Some("S") => {}
-                other => out.push(format!("attribute `{name}`: expected type S, found {other:?}")),
+                Some(x) if x == t.as_str() => {}
+                other => out.push(format!("attribute `{name}`: expected type {}, found {other:?}", t.as_str())),
             }
         }
         let gsis = table.global_secondary_indexes();
@@ -324,11 +336,14 @@ impl TableDefinition {
                 out.push(format!("index `{}`: expected it, found none", index.names.name()));
                 continue;
             };
-            if schema(found.key_schema()) != want(index.names.keys()) {
+            let expected: Vec<(String, String)> = match index_schema(&index.names) {
+                Ok(keys) => schema(&keys),
+                Err(_) => want(index.names.keys()),
+            };
+            if schema(found.key_schema()) != expected {
                 out.push(format!(
-                    "index `{}` key schema: expected {:?}, found {:?}",
+                    "index `{}` key schema: expected {expected:?}, found {:?}",
                     index.names.name(),
-                    want(index.names.keys()),
                     schema(found.key_schema())
                 ));
             }
@@ -353,6 +368,14 @@ impl TableDefinition {
         }
         out
     }
+}
+
+/// An index's key schema: HASH attributes, then RANGE attributes, in order.
+fn index_schema(index: &crate::entity::IndexNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
+    let Some(multi) = index.multi_keys() else { return key_schema(index.keys()) };
+    let hash = multi.partition.iter().map(|(n, _)| (n, ddb::KeyType::Hash));
+    let range = multi.sort.iter().map(|(n, _)| (n, ddb::KeyType::Range));
+    hash.chain(range).map(|(n, t)| ddb::KeySchemaElement::builder().attribute_name(*n).key_type(t).build()).collect()
 }
 
 fn key_schema(keys: KeyNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
@@ -405,5 +428,57 @@ where
             index: ItemKey::from_attributes(item, self.index().keys())?,
             primary: ItemKey::from_attributes(item, E::KEYS)?,
         })
+    }
+}
+
+/// A key attribute value as the SDK's `AttributeValue`.
+fn scalar(value: &ScalarValue) -> AttributeValue {
+    match value {
+        ScalarValue::S(s) => AttributeValue::S(s.clone()),
+        ScalarValue::N(n) => AttributeValue::N(n.clone()),
+    }
+}
+
+impl From<&ScalarValue> for AttributeValue {
+    fn from(value: &ScalarValue) -> Self {
+        scalar(value)
+    }
+}
+
+impl ScalarValue {
+    /// The value of an `S` or `N` attribute; `None` for another type.
+    pub fn from_attribute_value(value: &AttributeValue) -> Option<ScalarValue> {
+        match value {
+            AttributeValue::S(s) => Some(ScalarValue::S(s.clone())),
+            AttributeValue::N(n) => Some(ScalarValue::N(n.clone())),
+            _ => None,
+        }
+    }
+}
+
+impl MultiCondition {
+    /// Sets `IndexName` and the multi-attribute `KeyConditionExpression` with its names and
+    /// typed values and, to resume after a page, `ExclusiveStartKey` from `start` (a page's
+    /// `LastEvaluatedKey`, which holds every key attribute of the index and of the table).
+    pub fn apply_to_query(&self, query: QueryFluentBuilder, start: Option<Attributes>) -> QueryFluentBuilder {
+        let expr = self.expression();
+        let query = query.index_name(self.index()).key_condition_expression(expr.expression);
+        let query = expr.names.into_iter().fold(query, |q, (p, n)| q.expression_attribute_names(p, n));
+        let query = self.values().into_iter().fold(query, |q, (p, v)| q.expression_attribute_values(p, scalar(&v)));
+        query.set_exclusive_start_key(start)
+    }
+
+    /// Whether `item` is in the query's result, by DynamoDB's rules.
+    pub fn matches_item(&self, item: &Attributes) -> bool {
+        let values: Vec<(&str, ScalarValue)> =
+            item.iter().filter_map(|(k, v)| Some((k.as_str(), ScalarValue::from_attribute_value(v)?))).collect();
+        self.matches(|name| values.iter().find(|(n, _)| *n == name).map(|(_, v)| v))
+    }
+}
+
+fn scalar_attribute_type(t: ScalarType) -> ddb::ScalarAttributeType {
+    match t {
+        ScalarType::S => ddb::ScalarAttributeType::S,
+        ScalarType::N => ddb::ScalarAttributeType::N,
     }
 }

@@ -5,6 +5,7 @@
 use crate::error::EncodeError;
 use crate::item::{ItemKey, KeyNames};
 use crate::key::SortKey;
+use crate::multi::{MultiKeys, ScalarValue};
 
 /// A secondary index an entity belongs to: its name and its key attribute names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -12,13 +13,31 @@ pub struct IndexNames {
     name: &'static str,
     keys: KeyNames,
     sparse: bool,
+    multi: Option<MultiKeys>,
 }
 
 impl IndexNames {
     /// The index `name` with key attributes `keys`; `sparse` when an ingredient of its key is
     /// optional, so that an item can be absent from it.
     pub const fn new(name: &'static str, keys: KeyNames, sparse: bool) -> Self {
-        IndexNames { name, keys, sparse }
+        IndexNames { name, keys, sparse, multi: None }
+    }
+
+    /// The multi-attribute index `name` whose key attributes are `keys`.
+    pub const fn multi(name: &'static str, keys: MultiKeys, sparse: bool) -> Self {
+        let (p, s) = (
+            keys.partition[0].0,
+            match keys.sort.first() {
+                Some(first) => first.0,
+                None => "",
+            },
+        );
+        IndexNames { name, keys: KeyNames::new(p, s), sparse, multi: Some(keys) }
+    }
+
+    /// The key attributes of a multi-attribute index, `None` for one of two string keys.
+    pub const fn multi_keys(&self) -> Option<MultiKeys> {
+        self.multi
     }
 
     /// The index's name, its `IndexName`.
@@ -26,7 +45,8 @@ impl IndexNames {
         self.name
     }
 
-    /// The index's key attribute names.
+    /// The index's key attribute names (of a multi-attribute index: its first partition and
+    /// first sort attribute; see [`multi_keys`](Self::multi_keys)).
     pub const fn keys(&self) -> KeyNames {
         self.keys
     }
@@ -70,6 +90,7 @@ pub trait Entity {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EntityKeys {
     present: Vec<(&'static str, String)>,
+    scalars: Vec<(&'static str, ScalarValue)>,
     absent: Vec<&'static str>,
 }
 
@@ -77,13 +98,21 @@ impl EntityKeys {
     /// An empty set, with room for `n` attributes. Generated code fills it.
     #[doc(hidden)]
     pub fn with_capacity(n: usize) -> Self {
-        EntityKeys { present: Vec::with_capacity(n), absent: Vec::new() }
+        EntityKeys { present: Vec::with_capacity(n), scalars: Vec::new(), absent: Vec::new() }
     }
 
     /// Adds the attribute `name` with the encoded key `value`.
     #[doc(hidden)]
     pub fn push(&mut self, name: &'static str, value: String) {
         self.present.push((name, value));
+    }
+
+    /// Adds the attribute `name` of a multi-attribute index, typed.
+    #[doc(hidden)]
+    pub fn push_scalar(&mut self, name: &'static str, value: ScalarValue) {
+        if !self.scalars.iter().any(|(n, _)| *n == name) {
+            self.scalars.push((name, value));
+        }
     }
 
     /// Records that the item is absent from an index whose key attributes are `names`.
@@ -95,6 +124,12 @@ impl EntityKeys {
     /// Every key attribute the item has, as `(name, encoded value)`: the primary key first.
     pub fn present(&self) -> &[(&'static str, String)] {
         &self.present
+    }
+
+    /// The attributes of multi-attribute indexes the item has, typed: fields of the entity
+    /// written as they are (numbers as `N`), not as one composite string.
+    pub fn scalars(&self) -> &[(&'static str, ScalarValue)] {
+        &self.scalars
     }
 
     /// The key attributes of the sparse indexes the item is absent from.
@@ -113,11 +148,13 @@ impl EntityKeys {
     pub fn update(&self, primary: KeyNames) -> KeyUpdate {
         let is_primary = |n: &str| n == primary.partition() || n == primary.sort();
         let mut update = KeyUpdate::default();
-        for (i, (name, value)) in self.present.iter().filter(|(n, _)| !is_primary(n)).enumerate() {
+        let strings = self.present.iter().map(|(n, v)| (n, ScalarValue::S(v.clone())));
+        let scalars = self.scalars.iter().map(|(n, v)| (n, v.clone()));
+        for (i, (name, value)) in strings.chain(scalars).filter(|(n, _)| !is_primary(n)).enumerate() {
             let (n, v) = (format!("#sk_k{i}"), format!(":sk_k{i}"));
             update.set.push(format!("{n} = {v}"));
             update.names.push((n, (*name).to_owned()));
-            update.values.push((v, value.clone()));
+            update.values.push((v, value));
         }
         for (i, name) in self.absent.iter().enumerate() {
             let n = format!("#sk_r{i}");
@@ -145,8 +182,8 @@ pub struct KeyUpdate {
     pub remove: Vec<String>,
     /// `ExpressionAttributeNames`: placeholder, attribute name.
     pub names: Vec<(String, String)>,
-    /// `ExpressionAttributeValues`: placeholder, encoded key (a string, `S`).
-    pub values: Vec<(String, String)>,
+    /// `ExpressionAttributeValues`: placeholder, value (an encoded key is a string, `S`).
+    pub values: Vec<(String, ScalarValue)>,
 }
 
 impl KeyUpdate {

@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::entity::{Entity, IndexNames};
 use crate::item::KeyNames;
+use crate::multi::ScalarType;
 
 /// What a secondary index copies from the items.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -200,14 +201,29 @@ impl TableDefinition {
         self.billing
     }
 
-    /// Every key attribute of the table and its indexes, once each, in order of first use: the
-    /// `AttributeDefinitions` (all strings, `S`).
+    /// Every key attribute of the table and its indexes, once each, in order of first use.
     pub fn attributes(&self) -> Vec<&'static str> {
-        let mut out: Vec<&'static str> = Vec::new();
-        let all = [self.keys].into_iter().chain(self.indexes.iter().map(|i| i.names.keys()));
-        for name in all.flat_map(|k| [k.partition(), k.sort()]) {
-            if !out.contains(&name) {
-                out.push(name);
+        self.attribute_types().into_iter().map(|(n, _)| n).collect()
+    }
+
+    /// The `AttributeDefinitions`: every key attribute once, with its type (`S` for the
+    /// composite string keys; `S` or `N` for the attributes of a multi-attribute index).
+    pub fn attribute_types(&self) -> Vec<(&'static str, ScalarType)> {
+        let mut out: Vec<(&'static str, ScalarType)> = Vec::new();
+        let mut add = |name: &'static str, t: ScalarType| {
+            if !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, t));
+            }
+        };
+        add(self.keys.partition(), ScalarType::S);
+        add(self.keys.sort(), ScalarType::S);
+        for index in &self.indexes {
+            match index.names.multi_keys() {
+                Some(multi) => multi.partition.iter().chain(multi.sort).for_each(|&(n, t)| add(n, t)),
+                None => {
+                    add(index.names.keys().partition(), ScalarType::S);
+                    add(index.names.keys().sort(), ScalarType::S);
+                }
             }
         }
         out
