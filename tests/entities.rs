@@ -186,3 +186,64 @@ fn an_index_query_uses_the_index_names() {
     let key = o.gsi1_key();
     assert!(q.matches(&key.partition.encode().unwrap(), &key.sort.encode().unwrap()));
 }
+
+/// A shipment with a multi-attribute index: partition (region, tenant), sort (year, week, dock).
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "SHIP", id),
+    sk(prefix = "V", version),
+    index(by_region(multi, pk(region, tenant), sk(year, week, dock)))
+)]
+struct Shipment {
+    id: String,
+    version: u32,
+    region: String,
+    tenant: u32,
+    year: u16,
+    week: u8,
+    dock: Option<String>,
+}
+
+#[test]
+fn a_multi_attribute_index_writes_typed_attributes() {
+    use sortkey_core::{ScalarType, ScalarValue};
+    let s = Shipment { id: "s1".into(), version: 3, region: "eu".into(), tenant: 7, year: 2025, week: 9, dock: None };
+    let keys = s.key_attributes().unwrap();
+    assert_eq!(keys.get("pk"), Some("SHIP#s1"));
+    let scalars: Vec<(&str, &ScalarValue)> = keys.scalars().iter().map(|(n, v)| (*n, v)).collect();
+    assert_eq!(
+        scalars,
+        [
+            ("region", &ScalarValue::S("eu".into())),
+            ("tenant", &ScalarValue::N("7".into())),
+            ("year", &ScalarValue::N("2025".into())),
+            ("week", &ScalarValue::N("9".into())),
+        ]
+    );
+    assert_eq!(keys.absent(), ["dock"], "attribute by attribute: no dock, not in the index");
+    let multi = Shipment::INDEXES[0].multi_keys().unwrap();
+    assert_eq!(multi.partition, [("region", ScalarType::S), ("tenant", ScalarType::N)]);
+    assert_eq!(multi.sort.len(), 3);
+
+    let c = Shipment::by_region("eu", 7u32).year(2025u16).week_between(5u8, 10u8).unwrap();
+    assert_eq!(c.to_string(), "region = \"eu\" AND tenant = 7 AND year = 2025 AND week BETWEEN 5 AND 10");
+    assert_eq!(c.index(), "by_region");
+    assert!(Shipment::by_region("eu", 7u32).year(2025u16).week_between(10u8, 5u8).is_err(), "an empty range");
+    let prefix = Shipment::by_region("eu", 7u32).year(2025u16).week(9u8).dock_begins_with("D");
+    assert_eq!(prefix.expression().expression, "#m0 = :m0 AND #m1 = :m1 AND #m2 = :m2 AND #m3 = :m3 AND begins_with(#m4, :m4)");
+    assert_eq!(Shipment::by_region("eu", 7u32).condition().expression().expression, "#m0 = :m0 AND #m1 = :m1");
+
+    let table = TableDefinition::of::<Shipment>("ships");
+    assert_eq!(
+        table.attribute_types(),
+        [
+            ("pk", ScalarType::S),
+            ("sk", ScalarType::S),
+            ("region", ScalarType::S),
+            ("tenant", ScalarType::N),
+            ("year", ScalarType::N),
+            ("week", ScalarType::N),
+            ("dock", ScalarType::S),
+        ]
+    );
+}

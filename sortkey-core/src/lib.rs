@@ -386,7 +386,7 @@ pub use family::UnitQuery;
 pub use index::{IndexKey, IndexQuery};
 pub use item::{ItemKey, KeyNames, PartitionQuery};
 pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
-pub use multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, ScalarValue};
+pub use multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
 pub use segment::{DecodeSegment, KeySegment};
 pub use spec::{Field, Width};
 pub use table::{Billing, IndexDefinition, Projection, TableDefinition, TableError};

@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use crate::condition::KeyExpression;
+use crate::error::{QueryError, QueryErrorKind};
 
 /// The DynamoDB type of a key attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -277,6 +278,52 @@ impl fmt::Display for MultiCondition {
             }?;
         }
         Ok(())
+    }
+}
+
+/// A multi-attribute query being built: the equalities so far. The staged builder an entity
+/// derives for each multi-attribute index wraps it; each of its methods is one call here.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MultiQuery {
+    index: &'static str,
+    equal: Vec<(&'static str, ScalarValue)>,
+}
+
+impl MultiQuery {
+    /// The query of `index`, with the equalities on its partition attributes.
+    pub fn new(index: &'static str, partition: Vec<(&'static str, ScalarValue)>) -> Self {
+        MultiQuery { index, equal: partition }
+    }
+
+    /// `=` on the next sort attribute.
+    pub fn eq(mut self, name: &'static str, value: ScalarValue) -> Self {
+        self.equal.push((name, value));
+        self
+    }
+
+    /// The condition with a range on the next sort attribute.
+    pub fn range(self, name: &'static str, range: Range) -> MultiCondition {
+        MultiCondition::new(self.index, self.equal, Some((name, range)))
+    }
+
+    /// `BETWEEN low AND high` on the next sort attribute; `low` above `high` is an empty range,
+    /// which DynamoDB refuses, so it is an error here.
+    pub fn between(
+        self,
+        name: &'static str,
+        low: ScalarValue,
+        high: ScalarValue,
+    ) -> Result<MultiCondition, QueryError> {
+        if low.compare(&high) == Some(Ordering::Greater) {
+            return Err(QueryError::new(self.index, Some(name), QueryErrorKind::EmptyRange));
+        }
+        Ok(self.range(name, Range::Between(low, high)))
+    }
+
+    /// The condition with the equalities alone.
+    pub fn finish(self) -> MultiCondition {
+        MultiCondition::new(self.index, self.equal, None)
     }
 }
 

@@ -36,6 +36,8 @@ pub(crate) struct Entity {
 pub(crate) struct Index {
     pub(crate) rust: Ident,
     pub(crate) name: String,
+    /// `multi`: each field of its keys is an attribute of its own, typed `S` or `N`.
+    pub(crate) multi: bool,
     pub(crate) pk: KeyDecl,
     pub(crate) sk: KeyDecl,
 }
@@ -131,9 +133,9 @@ impl Entity {
         for attr in input.attrs.iter().filter(|a| a.path().is_ident("entity")) {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("pk") {
-                    pk = Some(reader.key(&meta, Role::Partition, None)?);
+                    pk = Some(reader.key(&meta, Role::Partition, None, false)?);
                 } else if meta.path.is_ident("sk") {
-                    sk = Some(reader.key(&meta, Role::Sort, None)?);
+                    sk = Some(reader.key(&meta, Role::Sort, None, false)?);
                 } else if meta.path.is_ident("index") {
                     reader.indexes(&meta, &mut indexes)?;
                 } else if meta.path.is_ident("crate") {
@@ -206,25 +208,39 @@ fn check_names<'a>(
             );
         }
     }
-    let mut owners: BTreeMap<&str, String> = BTreeMap::new();
-    let keys = primary.map(|k| ("the primary key".to_owned(), k)).chain(
-        // A repeated index is one mistake, reported above, not also two repeated attributes.
-        unique
-            .into_iter()
-            .flat_map(|i| [(format!("index `{}`", i.name), &i.pk), (format!("index `{}`", i.name), &i.sk)]),
-    );
-    for (owner, key) in keys {
-        if let Some(first) = owners.get(key.attribute.as_str()) {
-            errors.push(
+    // A multi-attribute key's fields are attributes of their own, which other multi-attribute
+    // indexes may share (the same field, so the same type); nothing else may use their names.
+    let mut named: Vec<(String, String, Span, bool)> = Vec::new();
+    for key in primary {
+        named.push((key.attribute.clone(), "the primary key".to_owned(), key.attribute_span, false));
+    }
+    // A repeated index is one mistake, reported above, not also two repeated attributes.
+    for index in unique {
+        let owner = format!("index `{}`", index.name);
+        for key in [&index.pk, &index.sk] {
+            if index.multi {
+                for s in &key.segments {
+                    named.push((s.field.to_string(), owner.clone(), s.field.span(), true));
+                }
+            } else {
+                named.push((key.attribute.clone(), owner.clone(), key.attribute_span, false));
+            }
+        }
+    }
+    let mut owners: BTreeMap<String, (String, bool)> = BTreeMap::new();
+    for (attribute, owner, span, multi) in named {
+        match owners.get(&attribute) {
+            Some((_, true)) if multi => {}
+            Some((first, _)) => errors.push(
                 darling::Error::custom(format!(
-                    "entity `{entity}`: the attribute `{}` of {owner} is already a key attribute of {first}; expected \
-                     one attribute per key (give this one `name = \"...\"`)",
-                    key.attribute
+                    "entity `{entity}`: the attribute `{attribute}` of {owner} is already a key attribute of {first}; \
+                     expected one attribute per key (give this one `name = \"...\"`)"
                 ))
-                .with_span(&key.attribute_span),
-            );
-        } else {
-            owners.insert(&key.attribute, owner);
+                .with_span(&span),
+            ),
+            None => {
+                owners.insert(attribute, (owner, multi));
+            }
         }
     }
 }
@@ -249,20 +265,26 @@ impl Reader<'_> {
             let mut name_span = ident.span();
             let mut pk = None;
             let mut sk = None;
+            let mut multi = false;
             m.parse_nested_meta(|k| {
-                if k.path.is_ident("name") {
+                if k.path.is_ident("multi") {
+                    if pk.is_some() || sk.is_some() {
+                        return Err(k.error("expected `multi` before the keys of the index"));
+                    }
+                    multi = true;
+                } else if k.path.is_ident("name") {
                     let lit: LitStr = k.value()?.parse()?;
                     (name, name_span) = (lit.value(), lit.span());
                 } else if k.path.is_ident("pk") {
-                    pk = Some(self.key(&k, Role::Partition, Some((&name, name_span)))?);
+                    pk = Some(self.key(&k, Role::Partition, Some((&name, name_span)), multi)?);
                 } else if k.path.is_ident("sk") {
-                    sk = Some(self.key(&k, Role::Sort, Some((&name, name_span)))?);
+                    sk = Some(self.key(&k, Role::Sort, Some((&name, name_span)), multi)?);
                 } else {
                     let path = &k.path;
                     let found = quote!(#path).to_string().replace(' ', "");
                     return Err(k.error(format!(
-                        "unknown attribute `{found}` in index `{rust}` of entity `{}`: expected `name = \"...\"`, \
-                         `pk(...)` and `sk(...)`",
+                        "unknown attribute `{found}` in index `{rust}` of entity `{}`: expected `multi`, \
+                         `name = \"...\"`, `pk(...)` and `sk(...)`",
                         self.entity
                     )));
                 }
@@ -280,7 +302,19 @@ impl Reader<'_> {
                 ));
             }
             match (pk, sk) {
-                (Some(pk), Some(sk)) => out.push(Index { rust: ident, name, pk, sk }),
+                (Some(pk), Some(sk)) => {
+                    if let Some(twice) = pk.segments.iter().find(|p| sk.segments.iter().any(|s| s.field == p.field)) {
+                        return Err(syn::Error::new(
+                            twice.field.span(),
+                            format!(
+                                "index `{rust}` of entity `{}` names the field `{}` in both keys: expected each \
+                                 attribute once",
+                                self.entity, twice.field
+                            ),
+                        ));
+                    }
+                    out.push(Index { rust: ident, name, multi, pk, sk })
+                }
                 (pk, _) => {
                     let what = if pk.is_none() { "pk" } else { "sk" };
                     return Err(syn::Error::new(
@@ -302,6 +336,7 @@ impl Reader<'_> {
         meta: &syn::meta::ParseNestedMeta<'_>,
         role: Role,
         index: Option<(&str, Span)>,
+        multi: bool,
     ) -> syn::Result<KeyDecl> {
         let (default_name, span) = match index {
             None => (role.word().to_owned(), meta.path.span()),
@@ -320,6 +355,12 @@ impl Reader<'_> {
             let Some(ident) = m.path.get_ident().cloned() else {
                 return Err(m.error(format!("expected {KEY_ITEMS} in {whose} of entity `{entity}`")));
             };
+            if m.input.peek(Token![=]) && multi {
+                return Err(m.error(format!(
+                    "{whose} of entity `{entity}` is a multi-attribute key: each field is an attribute of its own, \
+                     named after the field, so it takes no options; expected fields only"
+                )));
+            }
             if m.input.peek(Token![=]) {
                 let word = ident.to_string();
                 match word.as_str() {
@@ -347,6 +388,16 @@ impl Reader<'_> {
             } else {
                 TokenStream::new()
             };
+            if multi && !attrs.is_empty() {
+                errors.push(syn::Error::new(
+                    ident.span(),
+                    format!(
+                        "{whose} of entity `{entity}`: `{ident}` is an attribute of a multi-attribute key, written as \
+                         it is (numbers as N, no padding); expected the field alone, found segment attributes"
+                    ),
+                ));
+                return Ok(());
+            }
             let Some((_, ty)) = fields.iter().find(|(f, _)| *f == ident) else {
                 let known: Vec<String> = fields.iter().map(|(f, _)| format!("`{f}`")).collect();
                 errors.push(syn::Error::new(
@@ -375,6 +426,18 @@ impl Reader<'_> {
             });
             Ok(())
         })?;
+        if multi && key.segments.len() > 4 {
+            errors.push(syn::Error::new(
+                key.segments[4].field.span(),
+                format!(
+                    "{whose} of entity `{entity}` has {} attributes; DynamoDB allows at most 4",
+                    key.segments.len()
+                ),
+            ));
+        }
+        if multi && role.word() == "pk" && key.segments.is_empty() && errors.is_empty() {
+            errors.push(syn::Error::new(key.attribute_span, format!("{whose} of entity `{entity}` names no field")));
+        }
         for e in errors {
             self.errors.push(e.into());
         }

@@ -40,6 +40,14 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
     let pk_value = construct(&pk_ty, &entity.pk);
     let sk_value = construct(&sk_ty, &entity.sk);
     for (position, index) in entity.indexes.iter().enumerate() {
+        if index.multi {
+            let m = multi(entity, index);
+            types.push(m.types);
+            methods.push(m.method);
+            writes.push(m.writes);
+            index_names.push(m.names);
+            continue;
+        }
         let (ipk, isk) = index_types(ident, index);
         let query = Ident::new(&index.snake(), index.rust.span());
         let query_doc = format!(
@@ -197,4 +205,159 @@ fn key_type(entity: &Entity, ty: &Ident, key: &KeyDecl, partition: bool, doc: &s
             #(#fields),*
         }
     }
+}
+
+/// What a multi-attribute index adds to the expansion.
+struct Multi {
+    /// Its staged query builder type.
+    types: TokenStream,
+    /// The entity's constructor of its query.
+    method: TokenStream,
+    /// The writes of its attributes in `key_attributes`.
+    writes: TokenStream,
+    /// Its `IndexNames`.
+    names: TokenStream,
+}
+
+/// A multi-attribute index: every field of its keys an attribute of its own, typed by
+/// `KeyScalar`, and a staged builder whose stage `N` has fixed the first `N` sort attributes.
+fn multi(entity: &Entity, index: &Index) -> Multi {
+    let (ident, krate, vis) = (&entity.ident, &entity.krate, &entity.vis);
+    let name = entity.name();
+    let iname = &index.name;
+    let query = format_ident!("{}{}Query", ident, camel(&index.snake()));
+    let scalar = quote!(#krate::KeyScalar);
+    let attr_list = |key: &KeyDecl| {
+        let items = key.segments.iter().map(|s| {
+            let (f, t) = (s.field.to_string(), &s.ty);
+            quote!((#f, <#t as #krate::KeyScalar>::TYPE))
+        });
+        quote!(&[#(#items),*])
+    };
+    let (p_list, s_list) = (attr_list(&index.pk), attr_list(&index.sk));
+    let sparse = index.sparse();
+    let names = quote! {
+        _sortkey::IndexNames::multi(#iname, _sortkey::MultiKeys { partition: #p_list, sort: #s_list }, #sparse)
+    };
+    let writes = index.pk.segments.iter().chain(&index.sk.segments).map(|s| {
+        let (f, fname) = (&s.field, s.field.to_string());
+        if s.optional {
+            quote! {
+                match &self.#f {
+                    ::core::option::Option::Some(__v) => __keys.push_scalar(#fname, _sortkey::KeyScalar::to_scalar(__v)),
+                    ::core::option::Option::None => __keys.push_absent(&[#fname]),
+                }
+            }
+        } else {
+            quote!(__keys.push_scalar(#fname, _sortkey::KeyScalar::to_scalar(&self.#f));)
+        }
+    });
+    let writes = quote!(#(#writes)*);
+    let params = index.pk.segments.iter().map(|s| {
+        let (f, t) = (&s.field, &s.ty);
+        quote!(#f: impl ::core::convert::Into<#t>)
+    });
+    let values = index.pk.segments.iter().map(|s| {
+        let (f, fname, t) = (&s.field, s.field.to_string(), &s.ty);
+        quote!((#fname, #scalar::to_scalar(&::core::convert::Into::<#t>::into(#f))))
+    });
+    let method_name = Ident::new(&index.snake(), index.rust.span());
+    let sort_names: Vec<String> = index.sk.segments.iter().map(|s| format!("`{}`", s.field)).collect();
+    let method_doc = format!(
+        "The Query of the multi-attribute index `{iname}` of `{name}`: `=` on its partition attributes; \
+         then the sort attributes ({}) in order, `=` on each the query fixes and at most one range on the \
+         next, which ends it; `.condition()` ends it at any stage.",
+        sort_names.join(", ")
+    );
+    let method = quote! {
+        #[doc = #method_doc]
+        pub fn #method_name(#(#params),*) -> #query<0> {
+            #query { inner: #krate::MultiQuery::new(#iname, ::std::vec![#(#values),*]) }
+        }
+    };
+    let stages = index.sk.segments.iter().enumerate().map(|(k, s)| {
+        let (f, fname, t) = (&s.field, s.field.to_string(), &s.ty);
+        let next = k + 1;
+        let op = |suffix: &str, variant: &str| {
+            let m = format_ident!("{}_{}", f, suffix);
+            let v = format_ident!("{}", variant);
+            let doc = format!("The condition with `{fname}` {suffix} `value`.");
+            quote! {
+                #[doc = #doc]
+                pub fn #m(self, value: impl ::core::convert::Into<#t>) -> #krate::MultiCondition {
+                    self.inner.range(#fname, #krate::Range::#v(#scalar::to_scalar(&::core::convert::Into::<#t>::into(value))))
+                }
+            }
+        };
+        let (lt, lte, gt, gte) = (op("lt", "Lt"), op("lte", "Le"), op("gt", "Gt"), op("gte", "Ge"));
+        let between = format_ident!("{}_between", f);
+        let begins = is_string(t).then(|| {
+            let m = format_ident!("{}_begins_with", f);
+            let doc = format!("The condition with `{fname}` beginning with `prefix`.");
+            quote! {
+                #[doc = #doc]
+                pub fn #m(self, prefix: &str) -> #krate::MultiCondition {
+                    self.inner.range(#fname, #krate::Range::BeginsWith(#krate::ScalarValue::S(::std::borrow::ToOwned::to_owned(prefix))))
+                }
+            }
+        });
+        let eq_doc = format!("`{fname}` equal to `value`; the query continues with the next sort attribute.");
+        let between_doc = format!("The condition with `{fname}` from `low` to `high`, inclusive; an error when `low` is above `high`.");
+        quote! {
+            #[automatically_derived]
+            impl #query<#k> {
+                #[doc = #eq_doc]
+                pub fn #f(self, value: impl ::core::convert::Into<#t>) -> #query<#next> {
+                    #query { inner: self.inner.eq(#fname, #scalar::to_scalar(&::core::convert::Into::<#t>::into(value))) }
+                }
+                #lt
+                #lte
+                #gt
+                #gte
+                #[doc = #between_doc]
+                pub fn #between(
+                    self,
+                    low: impl ::core::convert::Into<#t>,
+                    high: impl ::core::convert::Into<#t>,
+                ) -> ::core::result::Result<#krate::MultiCondition, #krate::QueryError> {
+                    self.inner.between(
+                        #fname,
+                        #scalar::to_scalar(&::core::convert::Into::<#t>::into(low)),
+                        #scalar::to_scalar(&::core::convert::Into::<#t>::into(high)),
+                    )
+                }
+                #begins
+            }
+        }
+    });
+    let type_doc = format!(
+        "The staged Query of the multi-attribute index `{iname}` of [`{name}`]: stage `N` has fixed the first \
+         `N` sort attributes ({}). Start it with [`{name}::{}`].",
+        sort_names.join(", "),
+        index.snake()
+    );
+    let types = quote! {
+        #[doc = #type_doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone)]
+        #vis struct #query<const N: usize> {
+            inner: #krate::MultiQuery,
+        }
+
+        #(#stages)*
+
+        #[automatically_derived]
+        impl<const N: usize> #query<N> {
+            /// The condition with the equalities so far, and no range.
+            pub fn condition(self) -> #krate::MultiCondition {
+                self.inner.finish()
+            }
+        }
+    };
+    Multi { types, method, writes, names }
+}
+
+/// A type written `String` (or `std::string::String`): its attributes are strings, so it has
+/// `begins_with`.
+fn is_string(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "String"))
 }
