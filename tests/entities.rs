@@ -230,7 +230,10 @@ fn a_multi_attribute_index_writes_typed_attributes() {
     assert_eq!(c.index(), "by_region");
     assert!(Shipment::by_region("eu", 7u32).year(2025u16).week_between(10u8, 5u8).is_err(), "an empty range");
     let prefix = Shipment::by_region("eu", 7u32).year(2025u16).week(9u8).dock_begins_with("D");
-    assert_eq!(prefix.expression().expression, "#m0 = :m0 AND #m1 = :m1 AND #m2 = :m2 AND #m3 = :m3 AND begins_with(#m4, :m4)");
+    assert_eq!(
+        prefix.expression().expression,
+        "#m0 = :m0 AND #m1 = :m1 AND #m2 = :m2 AND #m3 = :m3 AND begins_with(#m4, :m4)"
+    );
     assert_eq!(Shipment::by_region("eu", 7u32).condition().expression().expression, "#m0 = :m0 AND #m1 = :m1");
 
     let table = TableDefinition::of::<Shipment>("ships");
