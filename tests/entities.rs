@@ -192,7 +192,7 @@ fn an_index_query_uses_the_index_names() {
 #[entity(
     pk(prefix = "SHIP", id),
     sk(prefix = "V", version),
-    index(by_region(multi, pk(region, tenant), sk(year, week, dock)))
+    index(by_region(multi, pk(region, tenant), sk(year, week, dock)), by_status(multi, pk(status), sk(year)),)
 )]
 struct Shipment {
     id: String,
@@ -202,12 +202,22 @@ struct Shipment {
     year: u16,
     week: u8,
     dock: Option<String>,
+    status: Status,
 }
 
 #[test]
 fn a_multi_attribute_index_writes_typed_attributes() {
     use sortkey_core::{ScalarType, ScalarValue};
-    let s = Shipment { id: "s1".into(), version: 3, region: "eu".into(), tenant: 7, year: 2025, week: 9, dock: None };
+    let s = Shipment {
+        id: "s1".into(),
+        version: 3,
+        region: "eu".into(),
+        tenant: 7,
+        year: 2025,
+        week: 9,
+        dock: None,
+        status: Status::Placed,
+    };
     let keys = s.key_attributes().unwrap();
     assert_eq!(keys.get("pk"), Some("SHIP#s1"));
     let scalars: Vec<(&str, &ScalarValue)> = keys.scalars().iter().map(|(n, v)| (*n, v)).collect();
@@ -218,7 +228,12 @@ fn a_multi_attribute_index_writes_typed_attributes() {
             ("tenant", &ScalarValue::N("7".into())),
             ("year", &ScalarValue::N("2025".into())),
             ("week", &ScalarValue::N("9".into())),
+            ("status", &ScalarValue::S("PLACED".into())),
         ]
+    );
+    assert_eq!(
+        Shipment::by_status(Status::Shipped).year_gt(2024u16).to_string(),
+        "status = \"SHIPPED\" AND year > 2024"
     );
     assert_eq!(keys.absent(), ["dock"], "attribute by attribute: no dock, not in the index");
     let multi = Shipment::INDEXES[0].multi_keys().unwrap();
@@ -247,6 +262,7 @@ fn a_multi_attribute_index_writes_typed_attributes() {
             ("year", ScalarType::N),
             ("week", ScalarType::N),
             ("dock", ScalarType::S),
+            ("status", ScalarType::S),
         ]
     );
 }

@@ -235,6 +235,16 @@ fn expand(segment: &Segment) -> TokenStream {
                     }
                 }
             }
+
+            #[automatically_derived]
+            impl _sortkey::KeyScalar for #ident {
+                const TYPE: _sortkey::ScalarType = _sortkey::ScalarType::S;
+
+                fn to_scalar(&self) -> _sortkey::ScalarValue {
+                    let __name = match self { #(Self::#variants => #names,)* };
+                    _sortkey::ScalarValue::S(::std::borrow::ToOwned::to_owned(__name))
+                }
+            }
     };
     crate::runtime::wrap_in_const(&segment.krate, impls)
 }

@@ -52,4 +52,16 @@ const _: () = {
             }
         }
     }
+    #[automatically_derived]
+    impl _sortkey::KeyScalar for Status {
+        const TYPE: _sortkey::ScalarType = _sortkey::ScalarType::S;
+        fn to_scalar(&self) -> _sortkey::ScalarValue {
+            let __name = match self {
+                Self::Pending => "pending",
+                Self::InTransit => "in_transit",
+                Self::Delivered => "done",
+            };
+            _sortkey::ScalarValue::S(::std::borrow::ToOwned::to_owned(__name))
+        }
+    }
 };
