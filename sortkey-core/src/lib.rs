@@ -216,7 +216,9 @@
 //! `OrderSk`, `OrderGsi1Pk`, `OrderGsi1Sk`), with every check and the query builder of key types.
 //! `key_attributes()` encodes every key of an item at once; an `Option` field in an index's key
 //! makes the index sparse: when it is `None` the item has none of that index's attributes, and
-//! an update removes them.
+//! an update removes them. `index(name(multi, pk(a, b), sk(c, d)))` declares a multi-attribute
+//! index instead: each field is an attribute of its own, typed `S` or `N` ([`KeyScalar`]), and
+//! `Entity::name(a, b)` starts its staged builder of a [`MultiCondition`].
 //!
 //! ```
 //! use sortkey_core::{Entity, SortKey};
