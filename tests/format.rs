@@ -224,3 +224,25 @@ fn decode_rejects_a_forbidden_character_in_non_final_text() {
     let err = Event::decode("EV|00042|é|~~|x").unwrap_err();
     assert_error(&err, DecodeErrorKind::InvalidText, Some("grade"), 12, "one character", "~~");
 }
+
+mod layouts {
+    use sortkey_core::SortKey;
+
+    #[derive(SortKey)]
+    #[key(prefix = "RUN")]
+    struct RankKey {
+        #[key(width = 10, desc)]
+        score: u64,
+        #[key(width = 16)]
+        timestamp: u64,
+        player_id: String,
+    }
+
+    #[test]
+    fn the_seed_key_reads_as_documented() {
+        assert_eq!(
+            RankKey::LAYOUT.to_string(),
+            "RUN#{score:u64 width=10 desc}#{timestamp:u64 width=16}#{player_id:text}"
+        );
+    }
+}

@@ -121,7 +121,9 @@ fn runtime_modules_depend_one_way() {
     // The lower layers know nothing of the ones above them.
     assert_eq!(graph["error"], Vec::<String>::new());
     assert_eq!(graph["digits"], Vec::<String>::new());
-    assert!(graph["segment"].iter().all(|m| ["error", "spec", "cursor"].contains(&m.as_str())), "{graph:#?}");
+    assert!(graph["segment"].iter().all(|m| ["error", "spec", "cursor", "layout"].contains(&m.as_str())), "{graph:#?}");
+    // A layout describes segments and keys; it knows neither trait.
+    assert!(graph["layout"].iter().all(|m| ["spec", "role"].contains(&m.as_str())), "{graph:#?}");
 }
 
 #[test]

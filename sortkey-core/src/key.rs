@@ -1,6 +1,8 @@
 //! The trait a derived key type implements.
 
 use crate::error::{DecodeError, EncodeError};
+use crate::layout::Layout;
+pub use crate::role::{KeyRole, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 
 /// A composite sort key: a struct whose fields, in declaration order, are the segments of one string.
 ///
@@ -25,6 +27,10 @@ pub trait SortKey {
     const MAX_LEN: usize;
     /// Whether the type is a sort key (the default) or a partition key (`#[key(partition)]`).
     const ROLE: KeyRole = KeyRole::Sort;
+    /// The key's layout: its `Display` is the description a reviewer reads, such as
+    /// `RUN#{score:u64 width=10 desc}#{timestamp:u64 width=16}#{player_id:text}`. The derive
+    /// describes every field; a hand-written impl says only its prefix and separator.
+    const LAYOUT: Layout = Layout::opaque(Self::PREFIX, Self::SEPARATOR, Self::MAX_LEN, Self::ROLE);
 
     /// Encodes the key into a new string.
     fn encode(&self) -> Result<String, EncodeError> {
@@ -51,42 +57,6 @@ pub trait SortKey {
         <Self as DecodeKey<'_>>::decode_borrowed(key)
     }
 }
-
-/// The attribute a key type is written to: DynamoDB's two kinds of key, whose limits and
-/// conditions differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum KeyRole {
-    /// A sort key (range key): at most [`SORT_KEY_LIMIT`] bytes, queried with `=`, `<`, `<=`,
-    /// `>`, `>=`, `BETWEEN` or `begins_with`.
-    Sort,
-    /// A partition key (hash key), `#[key(partition)]`: at most [`PARTITION_KEY_LIMIT`] bytes,
-    /// compared with `=` only.
-    Partition,
-}
-
-impl KeyRole {
-    /// DynamoDB's limit on the length of a key of this role, in bytes.
-    pub const fn limit(self) -> usize {
-        match self {
-            KeyRole::Sort => SORT_KEY_LIMIT,
-            KeyRole::Partition => PARTITION_KEY_LIMIT,
-        }
-    }
-
-    /// The role as messages name it: `"sort key"` or `"partition key"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            KeyRole::Sort => "sort key",
-            KeyRole::Partition => "partition key",
-        }
-    }
-}
-
-/// DynamoDB's limit on the length of a sort key value, in UTF-8 bytes.
-pub const SORT_KEY_LIMIT: usize = 1024;
-
-/// DynamoDB's limit on the length of a partition key value, in UTF-8 bytes.
-pub const PARTITION_KEY_LIMIT: usize = 2048;
 
 /// Decoding of a key type from a string borrowed for `'k`.
 ///

@@ -2,6 +2,7 @@
 
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, EncodeError};
+use crate::layout::SegmentLayout;
 use crate::spec::{Field, Width};
 
 /// A type that can be one segment of a sort key.
@@ -115,6 +116,9 @@ pub trait KeySegment {
     /// default.
     #[doc(hidden)]
     const DECIMAL: bool = false;
+    /// What the type writes, for layout descriptions ([`SortKey::LAYOUT`](crate::SortKey::LAYOUT)).
+    /// [`SegmentLayout::Custom`] unless the type says more.
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Custom;
     /// Whether encodings of the type differ in length even when [`WIDTH`](Self::WIDTH) is not
     /// [`Width::Variable`] (`Option<u32>`: `0` or `1` and 10 digits). By default exactly when
     /// `WIDTH` is variable.

@@ -53,10 +53,15 @@ pub(crate) fn impl_fields(key: &Key) -> TokenStream {
     let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let specs = key.fields.iter().enumerate().map(|(i, f)| field_spec(key, i, f));
+    let layouts = key.fields.iter().enumerate().map(|(i, field)| {
+        let ty = &field.ty;
+        quote!(_sortkey::FieldLayout::new(Self::__SORTKEY_FIELDS[#i], <#ty as _sortkey::KeySegment>::SEGMENT_LAYOUT))
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[#(#specs),*];
+            const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[#(#layouts),*];
         }
     }
 }

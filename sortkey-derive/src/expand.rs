@@ -65,6 +65,13 @@ fn impl_sort_key(key: &Key) -> TokenStream {
             const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = #len;
             const MAX_LEN: ::core::primitive::usize = #max_len;
             const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::#role;
+            const LAYOUT: _sortkey::Layout = _sortkey::Layout::fields(
+                #prefix,
+                #sep,
+                #max_len,
+                _sortkey::KeyRole::#role,
+                Self::__SORTKEY_LAYOUT,
+            );
 
             #[inline]
             fn encode_into(

@@ -140,8 +140,17 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         }
     });
     let query_doc = format!("Starts a typed query condition on `{ident}` keys: see [`{query}`].");
+    let variant_layouts = family.variants.iter().map(|v| match &v.kind {
+        VariantKind::Unit(lit) => quote!(_sortkey::VariantLayout::Unit(#lit)),
+        VariantKind::Key(ty) => quote!(_sortkey::VariantLayout::Key(&<#ty as _sortkey::SortKey>::LAYOUT)),
+    });
     quote! {
         #checks
+
+        #[automatically_derived]
+        impl #ident {
+            const __SORTKEY_VARIANTS: &'static [_sortkey::VariantLayout] = &[#(#variant_layouts),*];
+        }
 
         #[automatically_derived]
         impl _sortkey::SortKey for #ident {
@@ -149,6 +158,11 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
             const SEPARATOR: ::core::primitive::char = #sep;
             const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::Option::None;
             const MAX_LEN: ::core::primitive::usize = _sortkey::max_of(&[#(#max_lens),*]);
+            const LAYOUT: _sortkey::Layout = _sortkey::Layout::family(
+                #sep,
+                <Self as _sortkey::SortKey>::MAX_LEN,
+                Self::__SORTKEY_VARIANTS,
+            );
 
             #[inline]
             fn encode_into(&self, __out: &mut _sortkey::String) -> _sortkey::Result<(), _sortkey::EncodeError> {
@@ -191,6 +205,8 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
             const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> =
                 _sortkey::least_of(&[#(#leasts),*], &[#(#firsts),*]);
             const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(#sep);
+            const SEGMENT_LAYOUT: _sortkey::SegmentLayout =
+                _sortkey::SegmentLayout::Key(&<Self as _sortkey::SortKey>::LAYOUT);
 
             #[inline]
             fn encode_segment(

@@ -48,6 +48,8 @@ fn impl_key_segment(key: &Key) -> TokenStream {
             const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = #least;
             const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> =
                 _sortkey::Option::Some(#sep);
+            const SEGMENT_LAYOUT: _sortkey::SegmentLayout =
+                _sortkey::SegmentLayout::Key(&<Self as _sortkey::SortKey>::LAYOUT);
 
             #[inline]
             fn encode_segment(

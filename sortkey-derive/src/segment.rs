@@ -208,6 +208,8 @@ fn expand(segment: &Segment) -> TokenStream {
                     _sortkey::Option::None;
                 const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> =
                     _sortkey::Option::Some(#least);
+                const SEGMENT_LAYOUT: _sortkey::SegmentLayout =
+                    _sortkey::SegmentLayout::Enum(&[#(#names),*]);
 
                 #[inline]
                 fn encode_segment(

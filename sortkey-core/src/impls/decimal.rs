@@ -14,6 +14,7 @@ use rust_decimal::Decimal;
 use super::int::{decode_signed, encode_signed};
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::layout::SegmentLayout;
 use crate::segment::{DecodeSegment, KeySegment};
 use crate::spec::{Field, Width};
 
@@ -56,6 +57,7 @@ fn largest_at_scale(width: u32, scale: u32) -> String {
 // (see ids.rs), so that the pinned trybuild output holds under every set of features.
 #[diagnostic::do_not_recommend]
 impl KeySegment for Decimal {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Decimal;
     // 29 digits hold every mantissa (`2^96 - 1` has 29), and a sign position.
     const WIDTH: Width = Width::Digits { default: 30, min: 2, max: 40, signed: true };
     const REVERSIBLE: bool = true;

@@ -26,6 +26,7 @@
 
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::layout::SegmentLayout;
 use crate::segment::{DecodeSegment, KeySegment};
 use crate::spec::Field;
 
@@ -83,6 +84,7 @@ macro_rules! float {
             // Encodings that are prefixes of others continue with a digit.
             const LEAST_BYTE: Option<u8> = Some(b'0');
             const FLOAT: bool = true;
+            const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Float(std::mem::size_of::<$t>() as u32 * 8);
 
             #[inline]
             fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError> {

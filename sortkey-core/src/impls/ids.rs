@@ -15,6 +15,8 @@ use crate::cursor::Cursor;
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 #[cfg(any(feature = "uuid", feature = "ulid"))]
+use crate::layout::SegmentLayout;
+#[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::segment::{DecodeSegment, KeySegment};
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::spec::{Field, Width};
@@ -65,6 +67,7 @@ fn decode_canonical<'k, T, const N: usize>(
 #[cfg(feature = "uuid")]
 #[diagnostic::do_not_recommend]
 impl KeySegment for uuid::Uuid {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Uuid;
     const WIDTH: Width = Width::Fixed(36);
     const REVERSIBLE: bool = false;
     const MAX_VALUE: Option<u128> = None;
@@ -110,6 +113,7 @@ impl<'k> DecodeSegment<'k> for uuid::Uuid {
 #[cfg(feature = "ulid")]
 #[diagnostic::do_not_recommend]
 impl KeySegment for ulid::Ulid {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Ulid;
     const WIDTH: Width = Width::Fixed(26);
     const REVERSIBLE: bool = false;
     const MAX_VALUE: Option<u128> = None;

@@ -10,6 +10,7 @@
 use crate::cursor::Cursor;
 use crate::digits::{BUF, fits_digits, parse_digits, push_digits};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::layout::SegmentLayout;
 use crate::segment::{DecodeSegment, KeySegment};
 use crate::spec::{Field, Width};
 
@@ -203,6 +204,7 @@ macro_rules! unsigned {
         impl KeySegment for $t {
             const WIDTH: Width = Width::Digits { default: $digits, min: 1, max: $digits, signed: false };
             const REVERSIBLE: bool = true;
+            const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Unsigned(<$t>::BITS);
             const MAX_VALUE: Option<u128> = Some(<$t>::MAX as u128);
 
             // `always`: inlined into the generated `encode_into`, the field is a constant and the
@@ -228,6 +230,7 @@ macro_rules! signed {
         impl KeySegment for $t {
             const WIDTH: Width = Width::Digits { default: $digits + 1, min: 2, max: $digits + 1, signed: true };
             const REVERSIBLE: bool = true;
+            const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Signed(<$t>::BITS);
             const MAX_VALUE: Option<u128> = Some(<$t>::MAX as u128);
 
             // `always`: inlined into the generated `encode_into`, the field is a constant and the

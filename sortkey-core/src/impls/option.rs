@@ -12,6 +12,7 @@
 
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::layout::SegmentLayout;
 use crate::segment::{DecodeSegment, KeySegment};
 use crate::spec::{Field, Width};
 
@@ -25,6 +26,7 @@ impl<T: KeySegment> KeySegment for Option<T> {
     const FLOAT: bool = T::FLOAT;
     const DECIMAL: bool = T::DECIMAL;
     const VARIABLE_LEN: bool = true;
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Option(&T::SEGMENT_LAYOUT);
 
     #[inline]
     fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError> {

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::layout::SegmentLayout;
 use crate::segment::{DecodeSegment, KeySegment};
 use crate::spec::{Field, Width};
 
@@ -33,6 +34,7 @@ pub(crate) fn decode_text<'k>(cursor: &mut Cursor<'k>, field: &Field) -> Result<
 }
 
 impl KeySegment for str {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Text;
     const WIDTH: Width = Width::Variable;
     const REVERSIBLE: bool = false;
     const MAX_VALUE: Option<u128> = None;
@@ -44,6 +46,7 @@ impl KeySegment for str {
 }
 
 impl KeySegment for String {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Text;
     const WIDTH: Width = Width::Variable;
     const REVERSIBLE: bool = false;
     const MAX_VALUE: Option<u128> = None;
@@ -73,6 +76,7 @@ impl<T: KeySegment + ?Sized> KeySegment for &T {
     const FLOAT: bool = T::FLOAT;
     const DECIMAL: bool = T::DECIMAL;
     const VARIABLE_LEN: bool = T::VARIABLE_LEN;
+    const SEGMENT_LAYOUT: SegmentLayout = T::SEGMENT_LAYOUT;
 
     #[inline]
     fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError> {
@@ -89,6 +93,7 @@ impl<'k> DecodeSegment<'k> for &'k str {
 }
 
 impl KeySegment for Cow<'_, str> {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Text;
     const WIDTH: Width = Width::Variable;
     const REVERSIBLE: bool = false;
     const MAX_VALUE: Option<u128> = None;
@@ -108,6 +113,7 @@ impl<'k> DecodeSegment<'k> for Cow<'k, str> {
 }
 
 impl KeySegment for char {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Char;
     const WIDTH: Width = Width::Variable;
     const REVERSIBLE: bool = false;
     const MAX_VALUE: Option<u128> = None;
@@ -134,6 +140,7 @@ impl<'k> DecodeSegment<'k> for char {
 }
 
 impl KeySegment for bool {
+    const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Bool;
     const WIDTH: Width = Width::Fixed(1);
     const REVERSIBLE: bool = true;
     const MAX_VALUE: Option<u128> = None;

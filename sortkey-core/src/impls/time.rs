@@ -11,6 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::layout::SegmentLayout;
 use crate::segment::{DecodeSegment, KeySegment};
 use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 
@@ -164,6 +165,7 @@ macro_rules! timestamp_segment {
             const REVERSIBLE: bool = true;
             const MAX_VALUE: Option<u128> = None;
             const TIMESTAMP: bool = true;
+            const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Timestamp;
 
             #[inline]
             fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError> {

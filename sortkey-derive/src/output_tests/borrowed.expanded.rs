@@ -49,6 +49,16 @@ const _: () = {
                 0u32,
             ),
         ];
+        const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[0usize],
+                <&'a str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[1usize],
+                <Cow<'a, str> as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+        ];
     }
     #[automatically_derived]
     impl<'a> _sortkey::SortKey for Path<'a> {
@@ -71,6 +81,13 @@ const _: () = {
         );
         const MAX_LEN: ::core::primitive::usize = 1024usize;
         const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::Sort;
+        const LAYOUT: _sortkey::Layout = _sortkey::Layout::fields(
+            _sortkey::Option::None,
+            '#',
+            1024usize,
+            _sortkey::KeyRole::Sort,
+            Self::__SORTKEY_LAYOUT,
+        );
         #[inline]
         fn encode_into(
             &self,
@@ -123,6 +140,9 @@ const _: () = {
         > as _sortkey::KeySegment>::LEAST_BYTE;
         const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
             '#',
+        );
+        const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Key(
+            &<Self as _sortkey::SortKey>::LAYOUT,
         );
         #[inline]
         fn encode_segment(

@@ -49,6 +49,16 @@ const _: () = {
                 0u32,
             ),
         ];
+        const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[0usize],
+                <String as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[1usize],
+                <u16 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+        ];
     }
     #[automatically_derived]
     impl _sortkey::SortKey for Tenant {
@@ -71,6 +81,13 @@ const _: () = {
         );
         const MAX_LEN: ::core::primitive::usize = 2048usize;
         const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::Partition;
+        const LAYOUT: _sortkey::Layout = _sortkey::Layout::fields(
+            _sortkey::Option::None,
+            '|',
+            2048usize,
+            _sortkey::KeyRole::Partition,
+            Self::__SORTKEY_LAYOUT,
+        );
         #[inline]
         fn encode_into(
             &self,
@@ -130,6 +147,9 @@ const _: () = {
         const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <u16 as _sortkey::KeySegment>::LEAST_BYTE;
         const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
             '|',
+        );
+        const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Key(
+            &<Self as _sortkey::SortKey>::LAYOUT,
         );
         #[inline]
         fn encode_segment(

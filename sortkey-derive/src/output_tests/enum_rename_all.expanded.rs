@@ -13,6 +13,9 @@ const _: () = {
         const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = _sortkey::Option::Some(
             95u8,
         );
+        const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Enum(
+            &["pending", "in_transit", "done"],
+        );
         #[inline]
         fn encode_segment(
             &self,

@@ -82,6 +82,24 @@ const _: () = {
                 0u32,
             ),
         ];
+        const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[0usize],
+                <String as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[1usize],
+                <Version as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[2usize],
+                <Option<u16> as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[3usize],
+                <SystemTime as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+        ];
     }
     const _: () = {
         _sortkey::assert!(
@@ -132,6 +150,13 @@ const _: () = {
         );
         const MAX_LEN: ::core::primitive::usize = 1024usize;
         const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::Sort;
+        const LAYOUT: _sortkey::Layout = _sortkey::Layout::fields(
+            _sortkey::Option::None,
+            '#',
+            1024usize,
+            _sortkey::KeyRole::Sort,
+            Self::__SORTKEY_LAYOUT,
+        );
         #[inline]
         fn encode_into(
             &self,
@@ -191,6 +216,9 @@ const _: () = {
         const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <SystemTime as _sortkey::KeySegment>::LEAST_BYTE;
         const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
             '#',
+        );
+        const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Key(
+            &<Self as _sortkey::SortKey>::LAYOUT,
         );
         #[inline]
         fn encode_segment(

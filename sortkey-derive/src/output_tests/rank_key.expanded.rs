@@ -64,6 +64,20 @@ const _: () = {
                 0u32,
             ),
         ];
+        const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[0usize],
+                <u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[1usize],
+                <u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+            _sortkey::FieldLayout::new(
+                Self::__SORTKEY_FIELDS[2usize],
+                <String as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+            ),
+        ];
     }
     #[automatically_derived]
     impl _sortkey::SortKey for RankKey {
@@ -95,6 +109,13 @@ const _: () = {
         );
         const MAX_LEN: ::core::primitive::usize = 1024usize;
         const ROLE: _sortkey::KeyRole = _sortkey::KeyRole::Sort;
+        const LAYOUT: _sortkey::Layout = _sortkey::Layout::fields(
+            _sortkey::Option::Some("RUN"),
+            '#',
+            1024usize,
+            _sortkey::KeyRole::Sort,
+            Self::__SORTKEY_LAYOUT,
+        );
         #[inline]
         fn encode_into(
             &self,
@@ -154,6 +175,9 @@ const _: () = {
         const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <String as _sortkey::KeySegment>::LEAST_BYTE;
         const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
             '#',
+        );
+        const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Key(
+            &<Self as _sortkey::SortKey>::LAYOUT,
         );
         #[inline]
         fn encode_segment(

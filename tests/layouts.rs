@@ -1,0 +1,143 @@
+//! Layout descriptions: every key type and family describes its encoding as a constant,
+//! `K::LAYOUT`, whose text follows the README's grammar; two types have the same description
+//! exactly when they encode every value alike (field names aside, which are part of it).
+
+use std::time::SystemTime;
+
+use proptest::prelude::*;
+use sortkey_core::{KeySegment, SortKey};
+
+/// Six layouts of the same three values `(a: u64, b: u64, c: String)`.
+mod variants {
+    use super::*;
+
+    macro_rules! key {
+        ($name:ident, [$($attr:tt)*], $a:meta, $b:meta) => {
+            #[derive(SortKey, Debug, Clone, PartialEq)]
+            #[key($($attr)*)]
+            pub(crate) struct $name {
+                #[$a]
+                pub(crate) a: u64,
+                #[$b]
+                pub(crate) b: u64,
+                pub(crate) c: String,
+            }
+        };
+    }
+
+    key!(Base, [prefix = "RUN"], key(width = 10, desc), key(width = 16));
+    key!(Same, [prefix = "RUN"], key(width = 10, desc), key(width = 16));
+    key!(Wider, [prefix = "RUN"], key(width = 12, desc), key(width = 16));
+    key!(Asc, [prefix = "RUN"], key(width = 10), key(width = 16));
+    key!(OtherPrefix, [prefix = "RUNS"], key(width = 10, desc), key(width = 16));
+    key!(Piped, [prefix = "RUN", separator = '|'], key(width = 10, desc), key(width = 16));
+    key!(Capped, [prefix = "RUN"], key(width = 10, desc, max = 9_999_999_999), key(width = 16));
+}
+
+use variants::*;
+
+/// Every layout's description and its encoding of `(a, b, c)`.
+fn all(a: u64, b: u64, c: &str) -> Vec<(String, Option<String>)> {
+    let c = c.to_owned();
+    vec![
+        (Base::LAYOUT.to_string(), Base { a, b, c: c.clone() }.encode().ok()),
+        (Same::LAYOUT.to_string(), Same { a, b, c: c.clone() }.encode().ok()),
+        (Wider::LAYOUT.to_string(), Wider { a, b, c: c.clone() }.encode().ok()),
+        (Asc::LAYOUT.to_string(), Asc { a, b, c: c.clone() }.encode().ok()),
+        (OtherPrefix::LAYOUT.to_string(), OtherPrefix { a, b, c: c.clone() }.encode().ok()),
+        (Piped::LAYOUT.to_string(), Piped { a, b, c: c.clone() }.encode().ok()),
+        (Capped::LAYOUT.to_string(), Capped { a, b, c }.encode().ok()),
+    ]
+}
+
+proptest! {
+    /// Same description -> same encoding of every value; a different description -> some
+    /// value (among the samples and the fixed edge values) encodes differently.
+    #[test]
+    fn same_description_exactly_when_same_encoding(a in 0..20_000_000_000u64, b in any::<u64>(), c in "[a-z#|]{0,4}") {
+        let samples = [all(a, b, &c), all(0, 0, ""), all(9_999_999_999, 1, "x"), all(10_000_000_000, 2, "y")];
+        let n = samples[0].len();
+        for i in 0..n {
+            for j in 0..n {
+                let same_text = samples[0][i].0 == samples[0][j].0;
+                let same_bytes = samples.iter().all(|s| s[i].1 == s[j].1);
+                prop_assert_eq!(same_text, same_bytes, "{} vs {}", samples[0][i].0, samples[0][j].0);
+            }
+        }
+    }
+}
+
+#[derive(KeySegment, Debug, Clone, Copy, PartialEq)]
+#[key(rename_all = "kebab-case")]
+enum Status {
+    Pending,
+    ShipPending,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ORDER")]
+struct OrderKey {
+    status: Status,
+    #[key(unit = "ms", desc)]
+    placed_at: SystemTime,
+    coupon: Option<String>,
+    #[key(width = 8)]
+    order_no: u32,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "CUST", partition, max_len = 100)]
+struct CustomerPk {
+    customer_id: i32,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "PRICE")]
+struct PriceKey {
+    #[key(format = "hex")]
+    price: f64,
+    at: Option<u8>,
+    flag: bool,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "OUTER")]
+struct Outer {
+    inner: CustomerKey,
+    tail: String,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "C")]
+struct CustomerKey {
+    #[key(width = 3)]
+    id: u16,
+}
+
+#[derive(SortKey, Debug, Clone, PartialEq)]
+enum CustomerItem {
+    #[key(prefix = "PROFILE")]
+    Profile,
+    Order(OrderKey),
+}
+
+#[test]
+fn every_kind_of_segment_is_described() {
+    assert_eq!(
+        OrderKey::LAYOUT.to_string(),
+        "ORDER#{status:enum(pending|ship-pending)}#{placed_at:timestamp width=15 desc unit=ms}\
+         #{coupon:option<text>}#{order_no:u32 width=8}"
+    );
+    assert_eq!(CustomerPk::LAYOUT.to_string(), "partition CUST#{customer_id:i32 width=11} max_len=100");
+    assert_eq!(
+        PriceKey::LAYOUT.to_string(),
+        "PRICE#{price:f64 format=hex}#{at:option<u8> width=3}#{flag:bool width=1}"
+    );
+    assert_eq!(Outer::LAYOUT.to_string(), "OUTER#{inner:key(C#{id:u16 width=3})}#{tail:text}");
+    assert_eq!(
+        CustomerItem::LAYOUT.to_string(),
+        "family(PROFILE | ORDER#{status:enum(pending|ship-pending)}#{placed_at:timestamp width=15 desc unit=ms}\
+         #{coupon:option<text>}#{order_no:u32 width=8})"
+    );
+    assert_eq!(variants::Piped::LAYOUT.to_string(), "RUN|{a:u64 width=10 desc}|{b:u64 width=16}|{c:text}");
+}
