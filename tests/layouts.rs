@@ -32,6 +32,17 @@ mod variants {
     key!(OtherPrefix, [prefix = "RUNS"], key(width = 10, desc), key(width = 16));
     key!(Piped, [prefix = "RUN", separator = '|'], key(width = 10, desc), key(width = 16));
     key!(Capped, [prefix = "RUN"], key(width = 10, desc, max = 9_999_999_999), key(width = 16));
+
+    /// `Base` with `b` before `a`.
+    #[derive(SortKey, Debug, Clone, PartialEq)]
+    #[key(prefix = "RUN")]
+    pub(crate) struct Reordered {
+        #[key(width = 16)]
+        pub(crate) b: u64,
+        #[key(width = 10, desc)]
+        pub(crate) a: u64,
+        pub(crate) c: String,
+    }
 }
 
 use variants::*;
@@ -140,4 +151,42 @@ fn every_kind_of_segment_is_described() {
          #{coupon:option<text>}#{order_no:u32 width=8})"
     );
     assert_eq!(variants::Piped::LAYOUT.to_string(), "RUN|{a:u64 width=10 desc}|{b:u64 width=16}|{c:text}");
+}
+
+/// The lock of `Base`, as a service would keep it.
+const LOCKED: &str = "RUN#{a:u64 width=10 desc}#{b:u64 width=16}#{c:text}";
+
+#[test]
+fn the_lock_catches_every_layout_change() {
+    Base::LAYOUT.check(LOCKED).unwrap();
+    let cases = [
+        ("a width change", Wider::LAYOUT, "RUN#{a:u64 width=1"),
+        ("desc removed", Asc::LAYOUT, "RUN#{a:u64 width=10"),
+        ("a field reordered", Reordered::LAYOUT, "RUN#{"),
+        ("a prefix change", OtherPrefix::LAYOUT, "RUN"),
+        ("a separator change", Piped::LAYOUT, "RUN"),
+    ];
+    for (what, layout, same) in cases {
+        let e = layout.check(LOCKED).expect_err(what);
+        assert_eq!(e.at, same.len(), "{what}: {e}");
+        let text = e.to_string();
+        assert!(text.contains(LOCKED) && text.contains(&layout.to_string()), "{what} prints both: {text}");
+    }
+    // desc added to a key locked without it.
+    let e = Base::LAYOUT.check(&Asc::LAYOUT.to_string()).unwrap_err();
+    assert_eq!(e.at, "RUN#{a:u64 width=10".len());
+}
+
+#[test]
+fn a_lock_file_is_checked_and_updated_on_purpose() {
+    let path = std::env::temp_dir().join(format!("sortkey-layouts-{}.lock", std::process::id()));
+    std::fs::write(&path, format!("Base = {LOCKED}\nOrderKey = {}\n", OrderKey::LAYOUT)).unwrap();
+    sortkey_core::check_lock_file(&path, &[("Base", Base::LAYOUT), ("OrderKey", OrderKey::LAYOUT)]).unwrap();
+    let e =
+        sortkey_core::check_lock_file(&path, &[("Base", Wider::LAYOUT), ("PriceKey", PriceKey::LAYOUT)]).unwrap_err();
+    assert!(e.starts_with("3 layouts differ"), "{e}");
+    assert!(e.contains("`Base`: the key layout differs from its lock at byte 18"), "{e}");
+    assert!(e.contains("`PriceKey` is not in the lock") && e.contains("`OrderKey` is in the lock"), "{e}");
+    assert!(e.contains("SORTKEY_UPDATE_LOCK=1"), "{e}");
+    std::fs::remove_file(&path).unwrap();
 }

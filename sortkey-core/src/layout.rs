@@ -254,6 +254,133 @@ fn write_type(f: &mut fmt::Formatter<'_>, segment: &SegmentLayout) -> fmt::Resul
     }
 }
 
+impl Layout {
+    /// Compares the layout with a locked description: `Ok` when they are the same text, else a
+    /// [`LayoutMismatch`] that prints both and points at the first difference. Call it in a
+    /// test, so that a layout change fails before the code ships:
+    ///
+    /// ```
+    /// use sortkey_core::SortKey;
+    ///
+    /// #[derive(SortKey)]
+    /// #[key(prefix = "RUN")]
+    /// struct RankKey {
+    ///     #[key(width = 12, desc)]
+    ///     score: u64,
+    /// }
+    ///
+    /// let e = RankKey::LAYOUT.check("RUN#{score:u64 width=10 desc}").unwrap_err();
+    /// assert_eq!(e.at, 22);
+    /// let text = e.to_string();
+    /// let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    /// assert_eq!(lines[0], "the key layout differs from its lock at byte 22:");
+    /// assert_eq!(lines[1], "  locked:  RUN#{score:u64 width=10 desc}");
+    /// assert_eq!(lines[2], "  derived: RUN#{score:u64 width=12 desc}");
+    /// assert_eq!(lines[3].find('^'), Some("  derived: RUN#{score:u64 width=1".len()));
+    /// ```
+    pub fn check(&self, locked: &str) -> Result<(), LayoutMismatch> {
+        let derived = self.to_string();
+        if derived == locked {
+            return Ok(());
+        }
+        let at = derived.bytes().zip(locked.bytes()).take_while(|(a, b)| a == b).count();
+        Err(LayoutMismatch { locked: locked.to_owned(), derived, at })
+    }
+}
+
+/// A derived layout that is not the locked one: both texts and the first byte where they differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutMismatch {
+    /// The locked description.
+    pub locked: String,
+    /// The description the code derives now.
+    pub derived: String,
+    /// The offset of the first difference.
+    pub at: usize,
+}
+
+impl fmt::Display for LayoutMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The caret goes under the first differing character of both lines.
+        let column = self.derived.get(..self.at).map_or(self.at, |p| p.chars().count());
+        write!(
+            f,
+            "the key layout differs from its lock at byte {}:\n  locked:  {}\n  derived: {}\n  {}^",
+            self.at,
+            self.locked,
+            self.derived,
+            " ".repeat(column + 9)
+        )
+    }
+}
+
+impl std::error::Error for LayoutMismatch {}
+
+/// The environment variable that makes [`check_lock_file`] write the lock instead of checking it.
+pub const UPDATE_LOCK_VAR: &str = "SORTKEY_UPDATE_LOCK";
+
+/// Checks the layouts of `keys` (a name and a layout each) against the lock file `path`, one
+/// `name = layout` line per key: `Ok` when every key is in the file with its layout and the file
+/// names no other key, else an error that lists every difference (each with both texts and the
+/// first differing byte). With the environment variable `SORTKEY_UPDATE_LOCK` set, the file is
+/// written from `keys` instead: the way to change a layout on purpose, in a reviewed commit.
+///
+/// ```
+/// use sortkey_core::{SortKey, check_lock_file};
+///
+/// #[derive(SortKey)]
+/// #[key(prefix = "RUN")]
+/// struct RankKey {
+///     #[key(width = 10, desc)]
+///     score: u64,
+/// }
+///
+/// let path = std::env::temp_dir().join(format!("sortkey-doc-{}.lock", std::process::id()));
+/// std::fs::write(&path, "RankKey = RUN#{score:u64 width=10 desc}\n").unwrap();
+/// check_lock_file(&path, &[("RankKey", RankKey::LAYOUT)]).unwrap();
+/// std::fs::write(&path, "RankKey = RUN#{score:u64 width=8 desc}\n").unwrap();
+/// let e = check_lock_file(&path, &[("RankKey", RankKey::LAYOUT)]).unwrap_err();
+/// assert!(e.contains("`RankKey`") && e.contains("differs from its lock at byte 21"), "{e}");
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
+pub fn check_lock_file(path: impl AsRef<std::path::Path>, keys: &[(&str, Layout)]) -> Result<(), String> {
+    let path = path.as_ref();
+    if std::env::var_os(UPDATE_LOCK_VAR).is_some() {
+        let text: String = keys.iter().map(|(name, layout)| format!("{name} = {layout}\n")).collect();
+        return std::fs::write(path, text).map_err(|e| format!("cannot write the layout lock {}: {e}", path.display()));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!("cannot read the layout lock {}: {e}; create it with {UPDATE_LOCK_VAR}=1", path.display())
+    })?;
+    let locked: Vec<(&str, &str)> =
+        text.lines().filter(|l| !l.trim().is_empty()).filter_map(|l| l.split_once(" = ")).collect();
+    let mut problems = Vec::new();
+    for (name, layout) in keys {
+        match locked.iter().find(|(n, _)| n == name) {
+            Some((_, lock)) => {
+                if let Err(m) = layout.check(lock) {
+                    problems.push(format!("`{name}`: {m}"));
+                }
+            }
+            None => problems.push(format!("`{name}` is not in the lock; derived: {layout}")),
+        }
+    }
+    for (name, lock) in &locked {
+        if !keys.iter().any(|(n, _)| n == name) {
+            problems.push(format!("`{name}` is in the lock ({lock}) but not among the keys checked"));
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} from the lock {}:\n{}\n(a change on purpose: rerun with {UPDATE_LOCK_VAR}=1 and commit the lock)",
+        if problems.len() == 1 { "1 layout differs".to_owned() } else { format!("{} layouts differ", problems.len()) },
+        path.display(),
+        problems.join("\n")
+    ))
+}
+
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if matches!(self.role, KeyRole::Partition) {

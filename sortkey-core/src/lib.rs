@@ -390,7 +390,7 @@ pub use family::UnitQuery;
 pub use index::{IndexKey, IndexQuery};
 pub use item::{ItemKey, KeyNames, PartitionQuery};
 pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
-pub use layout::{FieldLayout, Layout, SegmentLayout, VariantLayout};
+pub use layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, UPDATE_LOCK_VAR, VariantLayout, check_lock_file};
 pub use multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
 pub use segment::{DecodeSegment, KeySegment};
 pub use spec::{Field, Width};
