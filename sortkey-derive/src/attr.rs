@@ -28,6 +28,8 @@ pub(crate) struct KeyInput {
     pub(crate) partition: Option<Span>,
     /// The path of the runtime crate.
     pub(crate) krate: Option<Path>,
+    /// `legacy = OldKey`, repeatable: older layouts the key also reads.
+    pub(crate) legacy: Vec<Path>,
 }
 
 /// `#[key(...)]` on a field.
@@ -85,7 +87,7 @@ pub(crate) struct FamilyVariant {
 }
 
 /// The attributes each position accepts, in the order the messages list them.
-const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "partition", "crate"];
+const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "partition", "crate", "legacy"];
 const FIELD_ATTRS: &[&str] = &["width", "desc", "max", "unit", "format", "scale"];
 const ENUM_ATTRS: &[&str] = &["rename_all", "crate"];
 const VARIANT_ATTRS: &[&str] = &["rename"];
@@ -97,12 +99,14 @@ impl KeyInput {
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<KeyInput> {
         let owner = Owner { what: "struct", name: input.ident.to_string(), accepted: STRUCT_ATTRS };
         let (mut prefix, mut separator, mut max_len, mut partition, mut krate) = (None, None, None, None, None);
+        let mut legacy = Vec::new();
         owner.parse(&input.attrs, |name, meta| {
             match name {
                 "prefix" => prefix = Some(owner.string(name, meta)?),
                 "separator" => separator = Some(owner.char(name, meta)?),
                 "max_len" => max_len = Some(owner.int(name, meta)?),
                 "partition" => partition = Some(owner.flag(name, meta)?),
+                "legacy" => legacy.push(owner.path(name, meta)?),
                 _ => krate = Some(owner.path(name, meta)?),
             }
             Ok(())
@@ -121,6 +125,7 @@ impl KeyInput {
             max_len,
             partition,
             krate,
+            legacy,
         })
     }
 }

@@ -22,7 +22,8 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
     let query_struct = crate::query::query_struct(key, &key.vis);
     let query_impls = crate::query::query_impls(key);
     let display = impl_display(key);
-    let items = quote!(#fields #checks #sort_key #decode_key #from_str #display #nested #query_impls);
+    let legacy = impl_legacy(key);
+    let items = quote!(#fields #checks #sort_key #decode_key #from_str #display #nested #query_impls #legacy);
     let wrapped = crate::runtime::wrap_in_const(&key.krate, items);
     quote!(#query_struct #wrapped)
 }
@@ -152,5 +153,55 @@ fn impl_display(key: &Key) -> TokenStream {
         }
 
         #serde
+    }
+}
+
+/// `Legacy` for a key with `#[key(legacy = OldKey)]`: the current layout, then each older one.
+fn impl_legacy(key: &Key) -> TokenStream {
+    if key.legacy.is_empty() {
+        return TokenStream::new();
+    }
+    if let Some(param) = key.generics.params.first() {
+        let message = format!(
+            "struct `{}`: `legacy` needs a key type without generic parameters, which `decode_any` can name; found \
+             a parameter",
+            key.name()
+        );
+        return syn::Error::new_spanned(param, message).to_compile_error();
+    }
+    let ident = &key.ident;
+    let olds = &key.legacy;
+    let tries = olds.iter().enumerate().map(|(i, old)| {
+        let version = i + 1;
+        quote! {
+            if let _sortkey::Result::Ok(__old) = <#old as _sortkey::SortKey>::decode(__key) {
+                return _sortkey::Result::Ok(_sortkey::Versioned {
+                    key: ::core::convert::From::from(__old),
+                    version: #version,
+                    layout: &<#old as _sortkey::SortKey>::LAYOUT,
+                });
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl _sortkey::Legacy for #ident {
+            const LEGACY_LAYOUTS: &'static [&'static _sortkey::Layout] = &[#(&<#olds as _sortkey::SortKey>::LAYOUT),*];
+
+            fn decode_any(__key: &::core::primitive::str) -> _sortkey::Result<_sortkey::Versioned<Self>, _sortkey::DecodeError> {
+                let __current = match <Self as _sortkey::SortKey>::decode(__key) {
+                    _sortkey::Result::Ok(__k) => {
+                        return _sortkey::Result::Ok(_sortkey::Versioned {
+                            key: __k,
+                            version: 0,
+                            layout: &<Self as _sortkey::SortKey>::LAYOUT,
+                        });
+                    }
+                    _sortkey::Result::Err(__e) => __e,
+                };
+                #(#tries)*
+                _sortkey::Result::Err(__current)
+            }
+        }
     }
 }

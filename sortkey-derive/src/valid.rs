@@ -36,6 +36,8 @@ pub(crate) struct Key {
     /// The struct's one lifetime parameter, which decoded text borrows for.
     pub(crate) lifetime: Option<Lifetime>,
     pub(crate) fields: Vec<Field>,
+    /// `legacy = OldKey`: older layouts it also reads, newest first.
+    pub(crate) legacy: Vec<Path>,
 }
 
 /// What a key type keys in a table: the role decides its length limit and its queries.
@@ -181,6 +183,7 @@ impl Key {
             krate: crate::runtime::crate_path(&input.attrs),
             lifetime: input.generics.lifetimes().next().map(|l| l.lifetime.clone()),
             fields,
+            legacy: Vec::new(),
         })
     }
 }
@@ -268,6 +271,7 @@ impl KeyInput {
             krate: self.krate.unwrap_or_else(crate::runtime::default_crate),
             lifetime,
             fields: fields.into_iter().map(KeyField::into_field).collect(),
+            legacy: self.legacy,
         }
     }
 }

@@ -23,6 +23,7 @@ pub use crate::index::IndexQuery;
 pub use crate::item::{ItemKey, KeyNames};
 pub use crate::key::{DecodeKey, KeyRole, Queryable, SortKey};
 pub use crate::layout::{FieldLayout, Layout, SegmentLayout, VariantLayout};
+pub use crate::legacy::{Legacy, Versioned};
 pub use crate::multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
 pub use crate::segment::{DecodeSegment, KeySegment};
 pub use crate::spec::{Field, TimeFormat, TimeUnit, Width};
