@@ -1006,3 +1006,149 @@ fn multi_attribute_index_through_the_server() {
         }
     });
 }
+
+mod backfill {
+    use super::*;
+    use sortkey_core::Legacy;
+    use sortkey_core::dynamodb::{Backfill, Progress, SegmentCursor};
+
+    /// The old layout: a 10-digit score.
+    #[derive(SortKey, Debug, Clone, PartialEq)]
+    #[key(prefix = "RUN")]
+    pub(super) struct RankKeyV1 {
+        #[key(width = 10, desc)]
+        pub(super) score: u64,
+        pub(super) player: String,
+    }
+
+    /// The current layout: 12 digits.
+    #[derive(SortKey, Debug, Clone, PartialEq)]
+    #[key(prefix = "RUN", legacy = RankKeyV1)]
+    pub(super) struct RankKey {
+        #[key(width = 12, desc)]
+        pub(super) score: u64,
+        pub(super) player: String,
+    }
+
+    impl From<RankKeyV1> for RankKey {
+        fn from(old: RankKeyV1) -> Self {
+            RankKey { score: old.score, player: old.player }
+        }
+    }
+
+    /// An item of season `season`: segments split a table by partition.
+    pub(super) fn item(season: u64, sk: String, points: &str) -> sortkey_core::dynamodb::Attributes {
+        std::collections::HashMap::from([
+            ("pk".to_owned(), AttributeValue::S(format!("SEASON#{season}"))),
+            ("sk".to_owned(), AttributeValue::S(sk)),
+            ("points".to_owned(), AttributeValue::S(points.into())),
+        ])
+    }
+
+    /// Every item of the table: (sort key, points).
+    pub(super) async fn everything(client: &Client) -> Vec<(String, String)> {
+        let (mut out, mut start) = (Vec::new(), None);
+        loop {
+            let page = client.scan().table_name(TABLE).set_exclusive_start_key(start.take()).send().await.unwrap();
+            for i in page.items() {
+                out.push((i["sk"].as_s().unwrap().clone(), i["points"].as_s().unwrap().clone()));
+            }
+            match page.last_evaluated_key() {
+                Some(k) if !k.is_empty() => start = Some(k.clone()),
+                _ => return out,
+            }
+        }
+    }
+
+    pub(super) fn sum(a: Progress, b: Progress) -> Progress {
+        Progress {
+            scanned: a.scanned + b.scanned,
+            rewritten: a.rewritten + b.rewritten,
+            current: a.current + b.current,
+            superseded: a.superseded + b.superseded,
+            changed: a.changed + b.changed,
+        }
+    }
+
+    pub(super) fn start(total: i32) -> Vec<SegmentCursor> {
+        SegmentCursor::all(total)
+    }
+
+    pub(super) fn decode(sk: &str) -> sortkey_core::Versioned<RankKey> {
+        RankKey::decode_any(sk).unwrap()
+    }
+
+    pub(super) fn backfill(client: &Client) -> Backfill<'_> {
+        Backfill::new(client, TABLE, KeyNames::DEFAULT).page_size(5).rate(2000.0)
+    }
+}
+
+/// The backfill against the server: 60 items in the old layout, two workers on two Scan
+/// segments, one interrupted after a page and one cancelled mid-flight, both resumed; meanwhile
+/// the application writes three players in the new layout. Afterwards every player is in the new
+/// layout exactly once, the application's writes are kept, and a rerun does nothing.
+///
+/// moto 5.2.5 undoes a failed `TransactWriteItems` by restoring a copy of the whole table, which
+/// also undoes what other connections wrote meanwhile (DynamoDB isolates transactions). The
+/// backfill looks for an existing current key before its transaction, so here no transaction
+/// fails and the two workers cannot undo each other's writes on moto.
+#[test]
+fn backfill_rewrites_old_layouts_once_over_parallel_segments() {
+    use backfill::*;
+    use sortkey_core::dynamodb::{Progress, SegmentCursor};
+    let Some(server) = server_or_skip("backfill_rewrites_old_layouts_once_over_parallel_segments") else { return };
+    let client = client(&server.endpoint);
+    runtime().block_on(async {
+        create_table(&client).await;
+        for i in 0..60u64 {
+            let sk = RankKeyV1 { score: i * 10, player: format!("p{i:02}") }.encode().unwrap();
+            client.put_item().table_name(TABLE).set_item(Some(item(i % 8, sk, "old"))).send().await.unwrap();
+        }
+        let bf = backfill(&client);
+        let [seg0, seg1]: [SegmentCursor; 2] = start(2).try_into().unwrap();
+        // Worker 0 is interrupted after one page; worker 1 is cancelled mid-flight.
+        let (first, p0) = bf.run_segment::<RankKey>(seg0, Some(1), |_| {}).await.unwrap();
+        assert!(!first.done, "interrupted half-way: {first:?} {p0:?}");
+        let cancelled =
+            tokio::time::timeout(Duration::from_millis(30), bf.run_segment::<RankKey>(seg1.clone(), None, |_| {}))
+                .await;
+        assert!(cancelled.is_err(), "cancelled before its end");
+        // The application writes three players in the current layout meanwhile.
+        for i in [3u64, 33, 57] {
+            let sk = RankKey { score: i * 10, player: format!("p{i:02}") }.encode().unwrap();
+            client.put_item().table_name(TABLE).set_item(Some(item(i % 8, sk, "new"))).send().await.unwrap();
+        }
+        // Both resume, together: worker 0 from its cursor, worker 1 from its start.
+        let mut pages = 0;
+        let (a, b) = tokio::join!(
+            bf.run_segment::<RankKey>(first, None, |_| pages += 1),
+            bf.run_segment::<RankKey>(seg1, None, |_| {})
+        );
+        let ((a_cursor, a_done), (b_cursor, b_done)) = (a.unwrap(), b.unwrap());
+        assert!(a_cursor.done && b_cursor.done && pages > 0);
+        let done = sum(a_done, b_done);
+        assert_eq!(done.changed, 0, "{done:?}");
+
+        let all = everything(&client).await;
+        assert_eq!(all.len(), 60, "none lost, none duplicated: {done:?}");
+        let mut players: Vec<String> = all.iter().map(|(sk, _)| decode(sk).key.player).collect();
+        players.sort();
+        players.dedup();
+        assert_eq!(players.len(), 60, "every player once");
+        let old: Vec<&String> = all.iter().filter(|(sk, _)| !decode(sk).is_current()).map(|(sk, _)| sk).collect();
+        assert!(old.is_empty(), "all in the current layout: {old:?} left, {done:?}");
+        for (sk, points) in &all {
+            let player = decode(sk).key.player;
+            let expected = if ["p03", "p33", "p57"].contains(&player.as_str()) { "new" } else { "old" };
+            assert_eq!(points, expected, "{player}: the application's write is kept");
+        }
+        // A rerun over every segment does nothing.
+        let mut again = Progress::default();
+        for cursor in start(2) {
+            let (c, p) = bf.run_segment::<RankKey>(cursor, None, |_| {}).await.unwrap();
+            assert!(c.done);
+            again = sum(again, p);
+        }
+        assert_eq!((again.rewritten, again.superseded, again.current), (0, 0, 60), "idempotent: {again:?}");
+    });
+}

@@ -356,6 +356,8 @@
 // Dependencies run one way (tests/layering.rs checks it): error <- spec <- cursor (and digits)
 // <- segment <- impls; key and condition need only error; the private module and dynamodb sit
 // on top of all of them.
+#[cfg(feature = "dynamodb")]
+mod backfill;
 mod condition;
 mod cursor;
 mod digits;

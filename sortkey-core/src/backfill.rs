@@ -1,0 +1,297 @@
+//! A backfill that rewrites the items of a table written in an older key layout under their
+//! current keys (feature `dynamodb`): idempotent, resumable from a cursor, rate-limited, safe
+//! against concurrent writers, and split over parallel Scan segments, so that several tasks,
+//! processes or machines share one table, each owning its segments.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
+
+use crate::item::KeyNames;
+use crate::legacy::Legacy;
+
+/// An item or key as the SDK gives it.
+type Attributes = HashMap<String, AttributeValue>;
+
+/// Where one Scan segment of a backfill stands: resume a backfill by handing this back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SegmentCursor {
+    /// The segment, `0..total`.
+    pub segment: i32,
+    /// The number of segments the table is split into.
+    pub total: i32,
+    /// The primary key (partition value, sort value) the segment's next page starts after;
+    /// `None` at the start.
+    pub after: Option<(String, String)>,
+    /// Whether the segment is finished.
+    pub done: bool,
+}
+
+impl SegmentCursor {
+    /// The start of segment `segment` of `total`.
+    pub fn start(segment: i32, total: i32) -> Self {
+        SegmentCursor { segment, total, after: None, done: false }
+    }
+
+    /// The starts of every segment of `total`, one per worker.
+    pub fn all(total: i32) -> Vec<Self> {
+        (0..total).map(|s| SegmentCursor::start(s, total)).collect()
+    }
+}
+
+/// What a backfill has done so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    /// Items read by the Scan.
+    pub scanned: u64,
+    /// Items rewritten under their current key, the old one deleted.
+    pub rewritten: u64,
+    /// Items already in the current layout, left alone.
+    pub current: u64,
+    /// Old items whose current key someone else had written meanwhile: that item was kept and
+    /// the old one deleted.
+    pub superseded: u64,
+    /// Old items that changed between the Scan and the write: left for the next run.
+    pub changed: u64,
+}
+
+impl Progress {
+    fn add(&mut self, other: &Progress) {
+        self.scanned += other.scanned;
+        self.rewritten += other.rewritten;
+        self.current += other.current;
+        self.superseded += other.superseded;
+        self.changed += other.changed;
+    }
+}
+
+/// An error of a backfill: a request that failed, or an item whose key no layout reads.
+#[derive(Debug)]
+pub struct BackfillError {
+    message: String,
+    /// The cursor to resume from: what was done before the error is done.
+    pub cursor: SegmentCursor,
+}
+
+impl fmt::Display for BackfillError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "backfill of segment {} of {}: {}", self.cursor.segment, self.cursor.total, self.message)
+    }
+}
+
+impl std::error::Error for BackfillError {}
+
+/// The rewrite of a table's items from older layouts of the sort key type `K` to its current one.
+///
+/// Each old item becomes one `TransactWriteItems`: a Put of the item under its current key if no
+/// item has that key (`attribute_not_exists`), and a Delete of the old item if it is unchanged
+/// since the Scan (every attribute compared). When the current key exists already (a consistent
+/// GetItem looks first), it was written by someone else and is kept: the old item alone is
+/// deleted, if unchanged. So a rerun does nothing twice, a concurrent write of the current key is
+/// never overwritten, and an item changed meanwhile is left for the next run.
+#[derive(Debug, Clone)]
+pub struct Backfill<'c> {
+    client: &'c Client,
+    table: String,
+    keys: KeyNames,
+    items_per_second: Option<f64>,
+    page_size: i32,
+}
+
+impl<'c> Backfill<'c> {
+    /// A backfill of `table`, whose primary key attributes are `keys`; its sort key holds the
+    /// layouts of the key type it runs with.
+    pub fn new(client: &'c Client, table: &str, keys: KeyNames) -> Self {
+        Backfill { client, table: table.to_owned(), keys, items_per_second: None, page_size: 100 }
+    }
+
+    /// At most `items` items per second, per worker (scanned items count).
+    pub fn rate(mut self, items: f64) -> Self {
+        self.items_per_second = Some(items);
+        self
+    }
+
+    /// The `Limit` of each Scan page (100 by default).
+    pub fn page_size(mut self, items: i32) -> Self {
+        self.page_size = items;
+        self
+    }
+
+    /// Runs the segment of `cursor` for at most `pages` Scan pages (`None`: to its end), calling
+    /// `progress` after each page with the totals so far; returns the cursor to resume from (or
+    /// `done`) and what this call did.
+    pub async fn run_segment<K: Legacy>(
+        &self,
+        mut cursor: SegmentCursor,
+        pages: Option<usize>,
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<(SegmentCursor, Progress), BackfillError> {
+        let mut total = Progress::default();
+        let started = Instant::now();
+        let mut page = 0;
+        while !cursor.done && pages.is_none_or(|p| page < p) {
+            let start = cursor.after.as_ref().map(|(p, s)| self.key(p.clone(), s.clone()));
+            let scan = self
+                .client
+                .scan()
+                .table_name(&self.table)
+                .segment(cursor.segment)
+                .total_segments(cursor.total)
+                .limit(self.page_size)
+                .set_exclusive_start_key(start)
+                .consistent_read(true)
+                .send()
+                .await
+                .map_err(|e| {
+                    self.error(&cursor, format!("Scan failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+                })?;
+            let mut done = Progress::default();
+            for item in scan.items() {
+                done.scanned += 1;
+                self.rewrite::<K>(item, &mut done).await.map_err(|m| self.error(&cursor, m))?;
+            }
+            total.add(&done);
+            cursor.after = match scan.last_evaluated_key() {
+                Some(k) if !k.is_empty() => {
+                    let get = |n: &str| k.get(n).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+                    Some((get(self.keys.partition()), get(self.keys.sort())))
+                }
+                _ => None,
+            };
+            cursor.done = cursor.after.is_none();
+            page += 1;
+            progress(&total);
+            if let Some(rate) = self.items_per_second {
+                let due = Duration::from_secs_f64(total.scanned as f64 / rate);
+                if let Some(wait) = due.checked_sub(started.elapsed()) {
+                    tokio::time::sleep(wait).await;
+                }
+            }
+        }
+        Ok((cursor, total))
+    }
+
+    /// One scanned item: left alone in the current layout, else moved to its current key.
+    async fn rewrite<K: Legacy>(&self, item: &Attributes, done: &mut Progress) -> Result<(), String> {
+        let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
+        let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
+            return Err(format!("an item without a string `{sk_name}`"));
+        };
+        let read = K::decode_any(sk).map_err(|e| format!("the item `{sk}` is in no known layout: {e}"))?;
+        if read.is_current() {
+            done.current += 1;
+            return Ok(());
+        }
+        let new_sk = read.key.encode().map_err(|e| format!("the item `{sk}` has no current key: {e}"))?;
+        let Some(pk) = item.get(pk_name).cloned() else {
+            return Err(format!("the item `{sk}` has no `{pk_name}`"));
+        };
+        // Someone may have written the current key already: then the old item is stale. Looking
+        // first spares a transaction that would fail (and its cost).
+        let new_key =
+            HashMap::from([(pk_name.to_owned(), pk), (sk_name.to_owned(), AttributeValue::S(new_sk.clone()))]);
+        let existing = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(new_key))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| format!("GetItem failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))?;
+        let delete = self.unchanged_delete(item)?;
+        if existing.item().is_some() {
+            return self.delete_stale(delete, done).await;
+        }
+        let mut moved = item.clone();
+        moved.insert(sk_name.to_owned(), AttributeValue::S(new_sk));
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(moved))
+            .condition_expression("attribute_not_exists(#pk)")
+            .expression_attribute_names("#pk", pk_name)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let both = vec![
+            TransactWriteItem::builder().put(put).build(),
+            TransactWriteItem::builder().delete(delete.clone()).build(),
+        ];
+        match self.client.transact_write_items().set_transact_items(Some(both)).send().await {
+            Ok(_) => done.rewritten += 1,
+            Err(e) => {
+                let reasons: Vec<String> = e
+                    .as_service_error()
+                    .and_then(|s| match s {
+                        TransactWriteItemsError::TransactionCanceledException(c) => Some(c),
+                        _ => None,
+                    })
+                    .map(|c| c.cancellation_reasons().iter().map(|r| r.code().unwrap_or_default().to_owned()).collect())
+                    .ok_or_else(|| {
+                        format!("TransactWriteItems failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(&e))
+                    })?;
+                match (reasons.first().map(String::as_str), reasons.get(1).map(String::as_str)) {
+                    // The current key was written since the look: the old item is stale.
+                    (Some("ConditionalCheckFailed"), Some("None") | None) => {
+                        return self.delete_stale(delete, done).await;
+                    }
+                    // The old item changed since the Scan (or is gone): the next run sees it.
+                    _ => done.changed += 1,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletes an old item whose current key exists, if it is unchanged since the Scan.
+    async fn delete_stale(&self, delete: Delete, done: &mut Progress) -> Result<(), String> {
+        let mut request = self
+            .client
+            .delete_item()
+            .table_name(&self.table)
+            .set_key(Some(delete.key().clone()))
+            .set_condition_expression(delete.condition_expression().map(str::to_owned))
+            .set_expression_attribute_names(delete.expression_attribute_names().cloned());
+        request = request.set_expression_attribute_values(delete.expression_attribute_values().cloned());
+        match request.send().await {
+            Ok(_) => done.superseded += 1,
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
+                done.changed += 1
+            }
+            Err(e) => return Err(format!("DeleteItem failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e))),
+        }
+        Ok(())
+    }
+
+    /// A Delete of `item` that applies only while every attribute still has its scanned value.
+    fn unchanged_delete(&self, item: &Attributes) -> Result<Delete, String> {
+        let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
+        let key: HashMap<String, AttributeValue> =
+            item.iter().filter(|(n, _)| *n == pk_name || *n == sk_name).map(|(n, v)| (n.clone(), v.clone())).collect();
+        let mut names: Vec<&String> = item.keys().collect();
+        names.sort();
+        let mut delete = Delete::builder().table_name(&self.table).set_key(Some(key));
+        let mut conditions = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            conditions.push(format!("#u{i} = :u{i}"));
+            delete = delete
+                .expression_attribute_names(format!("#u{i}"), name.as_str())
+                .expression_attribute_values(format!(":u{i}"), item[name.as_str()].clone());
+        }
+        delete.condition_expression(conditions.join(" AND ")).build().map_err(|e| e.to_string())
+    }
+
+    fn key(&self, pk: String, sk: String) -> Attributes {
+        HashMap::from([
+            (self.keys.partition().to_owned(), AttributeValue::S(pk)),
+            (self.keys.sort().to_owned(), AttributeValue::S(sk)),
+        ])
+    }
+
+    fn error(&self, cursor: &SegmentCursor, message: String) -> BackfillError {
+        BackfillError { message, cursor: cursor.clone() }
+    }
+}
