@@ -30,6 +30,7 @@ mod entities;
 #[cfg(feature = "dynamodb")]
 mod remote;
 mod target;
+pub mod vectors;
 
 pub use entities::EntityTable;
 

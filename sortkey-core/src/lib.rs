@@ -375,6 +375,7 @@ mod role;
 mod segment;
 mod spec;
 mod table;
+pub mod vectors;
 
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;
