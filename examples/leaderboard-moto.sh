@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The leaderboard against a local DynamoDB-compatible server (moto), in one command:
 #   bash examples/leaderboard-moto.sh
-# Another example that takes --endpoint with SORTKEY_EXAMPLE=catalogue, single_table or orders.
+# Another example that takes --endpoint with SORTKEY_EXAMPLE=catalogue, single_table, orders or migration.
 # Installs moto into tests/.venv (as CI does), starts it on a free loopback port, runs the
 # example with --endpoint, and stops the server.
 set -euo pipefail
