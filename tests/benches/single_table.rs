@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use serde::{Deserialize, Serialize};
 use serde_dynamo::aws_sdk_dynamodb_1::{from_item, to_item};
 use sortkey_core::dynamodb::Attributes;
@@ -206,4 +206,28 @@ criterion_group! {
     config = config();
     targets = bench_family, bench_serde_dynamo, bench_entity
 }
-criterion_main!(benches);
+
+/// `SORTKEY_PROBE=<name>` runs one decode a million times instead of the benchmarks, for an
+/// instruction count under `valgrind --tool=callgrind`, which this shared machine's load does
+/// not move: family_order, variant_order, family_address, variant_address, or none (the loop).
+fn probe(name: &str) {
+    let order = CustomerItem::Order(OrderKey { placed_at: 1719100800, order_id: "o-1001".into() }).encode().unwrap();
+    let address = CustomerItem::Address(AddressKey { label: "home".into() }).encode().unwrap();
+    for _ in 0..1_000_000 {
+        match name {
+            "family_order" => drop(black_box(CustomerItem::decode(black_box(&order)))),
+            "variant_order" => drop(black_box(OrderKey::decode(black_box(&order)))),
+            "family_address" => drop(black_box(CustomerItem::decode(black_box(&address)))),
+            "variant_address" => drop(black_box(AddressKey::decode(black_box(&address)))),
+            _ => drop(black_box(&order)),
+        }
+    }
+}
+
+fn main() {
+    if let Ok(name) = std::env::var("SORTKEY_PROBE") {
+        return probe(&name);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
