@@ -212,13 +212,7 @@ impl Board {
                         seen = p.scanned;
                     }))?;
                     assert!(cursor.done);
-                    sum = Progress {
-                        scanned: sum.scanned + done.scanned,
-                        rewritten: sum.rewritten + done.rewritten,
-                        current: sum.current + done.current,
-                        superseded: sum.superseded + done.superseded,
-                        changed: sum.changed + done.changed,
-                    };
+                    sum.add(&done);
                 }
                 bar.finish();
                 Ok((sum.rewritten, sum.superseded, sum.changed))

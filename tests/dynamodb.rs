@@ -1060,14 +1060,9 @@ mod backfill {
         }
     }
 
-    pub(super) fn sum(a: Progress, b: Progress) -> Progress {
-        Progress {
-            scanned: a.scanned + b.scanned,
-            rewritten: a.rewritten + b.rewritten,
-            current: a.current + b.current,
-            superseded: a.superseded + b.superseded,
-            changed: a.changed + b.changed,
-        }
+    pub(super) fn sum(mut a: Progress, b: Progress) -> Progress {
+        a.add(&b);
+        a
     }
 
     pub(super) fn start(total: i32) -> Vec<SegmentCursor> {

@@ -60,7 +60,8 @@ pub struct Progress {
 }
 
 impl Progress {
-    fn add(&mut self, other: &Progress) {
+    /// Adds the counts of `other`: the totals of several segments or runs.
+    pub fn add(&mut self, other: &Progress) {
         self.scanned += other.scanned;
         self.rewritten += other.rewritten;
         self.current += other.current;

@@ -183,29 +183,25 @@ impl MultiCondition {
     pub fn expression(&self) -> KeyExpression {
         let mut parts = Vec::new();
         let mut names = Vec::new();
-        let mut values = Vec::new();
-        for (i, (name, value)) in self.equal.iter().enumerate() {
+        for (i, (name, _)) in self.equal.iter().enumerate() {
             parts.push(format!("#m{i} = :m{i}"));
             names.push((format!("#m{i}"), (*name).to_owned()));
-            values.push((format!(":m{i}"), value.as_str().to_owned()));
         }
         if let Some((name, range)) = &self.range {
             let i = self.equal.len();
             let (n, v) = (format!("#m{i}"), format!(":m{i}"));
-            let (text, bound) = match range {
-                Range::Lt(x) => (format!("{n} < {v}"), vec![x]),
-                Range::Le(x) => (format!("{n} <= {v}"), vec![x]),
-                Range::Gt(x) => (format!("{n} > {v}"), vec![x]),
-                Range::Ge(x) => (format!("{n} >= {v}"), vec![x]),
-                Range::Between(a, b) => (format!("{n} BETWEEN {v} AND :m{}", i + 1), vec![a, b]),
-                Range::BeginsWith(x) => (format!("begins_with({n}, {v})"), vec![x]),
-            };
-            parts.push(text);
+            parts.push(match range {
+                Range::Lt(_) => format!("{n} < {v}"),
+                Range::Le(_) => format!("{n} <= {v}"),
+                Range::Gt(_) => format!("{n} > {v}"),
+                Range::Ge(_) => format!("{n} >= {v}"),
+                Range::Between(..) => format!("{n} BETWEEN {v} AND :m{}", i + 1),
+                Range::BeginsWith(_) => format!("begins_with({n}, {v})"),
+            });
             names.push((n, (*name).to_owned()));
-            for (j, x) in bound.into_iter().enumerate() {
-                values.push((format!(":m{}", i + j), x.as_str().to_owned()));
-            }
         }
+        // The placeholders of the values are numbered once, by `values`.
+        let values = self.values().into_iter().map(|(p, v)| (p, v.as_str().to_owned())).collect();
         KeyExpression { expression: parts.join(" AND "), names, values }
     }
 
