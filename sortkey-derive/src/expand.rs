@@ -99,6 +99,7 @@ fn impl_decode_key(key: &Key) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::DecodeKey<#lt> for #ident #ty_generics #where_clause {
+            #[inline]
             fn decode_borrowed(
                 __key: &#lt ::core::primitive::str,
             ) -> _sortkey::Result<Self, _sortkey::DecodeError> {

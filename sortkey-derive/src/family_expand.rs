@@ -88,13 +88,13 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         let vi = &v.ident;
         match &v.kind {
             VariantKind::Key(ty) => quote! {
-                if _sortkey::has_first_segment(__key, #first, #sep) {
-                    return <#ty as _sortkey::DecodeKey<'__k>>::decode_borrowed(__key).map(#ident::#vi);
+                if __first == _sortkey::first_byte(#first) && _sortkey::has_first_segment(__key, #first, #sep) {
+                    return _sortkey::decode_variant::<#ty, Self>(__key, #ident::#vi);
                 }
             },
             VariantKind::Unit(lit) => quote! {
-                if _sortkey::has_first_segment(__key, #first, #sep) {
-                    return _sortkey::decode_unit(__key, #name, #lit).map(|()| #ident::#vi);
+                if __first == _sortkey::first_byte(#first) && _sortkey::has_first_segment(__key, #first, #sep) {
+                    return _sortkey::decode_unit(__key, #name, #lit, #ident::#vi);
                 }
             },
         }
@@ -150,6 +150,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl #ident {
             const __SORTKEY_VARIANTS: &'static [_sortkey::VariantLayout] = &[#(#variant_layouts),*];
+            const __SORTKEY_PREFIXES: &'static [&'static ::core::primitive::str] = &[#(#literals),*];
         }
 
         #[automatically_derived]
@@ -175,8 +176,9 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl<'__k> _sortkey::DecodeKey<'__k> for #ident {
             fn decode_borrowed(__key: &'__k ::core::primitive::str) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+                let __first = _sortkey::first_byte(__key);
                 #(#decode_arms)*
-                _sortkey::Result::Err(_sortkey::unknown_variant(__key, #name, #sep, &[#(#literals),*]))
+                _sortkey::Result::Err(_sortkey::unknown_variant(__key, #name, #sep, Self::__SORTKEY_PREFIXES))
             }
         }
 
@@ -228,7 +230,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
                 __segment: &_sortkey::Field,
             ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
                 #(#segment_decode_arms)*
-                _sortkey::Result::Err(_sortkey::unknown_variant_here(__cursor, __segment, #sep, &[#(#literals),*]))
+                _sortkey::Result::Err(_sortkey::unknown_variant_here(__cursor, __segment, #sep, Self::__SORTKEY_PREFIXES))
             }
         }
 

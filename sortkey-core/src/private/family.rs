@@ -25,6 +25,26 @@ pub fn has_first_segment(key: &str, first: &str, separator: char) -> bool {
     key.starts_with(first) && key.get(first.len()).is_none_or(|&b| b == crate::spec::separator_byte(separator))
 }
 
+/// Decodes a keyed variant and wraps it in the family's variant, out of line: the family's own
+/// decode stays a few compares and a tail call, without the registers and the stack frame an
+/// inlined variant decode would make every call pay.
+#[inline(never)]
+pub fn decode_variant<'k, T, F>(key: &'k str, wrap: impl FnOnce(T) -> F) -> Result<F, DecodeError>
+where
+    T: crate::key::DecodeKey<'k>,
+{
+    T::decode_borrowed(key).map(wrap)
+}
+
+/// The first byte of a variant's literal (0 for an empty one, which the family's checks
+/// reject): the family compares it before the whole first segment.
+pub const fn first_byte(literal: &str) -> u8 {
+    match literal.as_bytes().first() {
+        Some(&b) => b,
+        None => 0,
+    }
+}
+
 /// A variant type's prefix, or `""` for a type without one (which the family's checks reject).
 pub const fn prefix_of(prefix: Option<&'static str>) -> &'static str {
     match prefix {
@@ -108,16 +128,18 @@ pub fn encode_unit(out: &mut String, family: &'static str, literal: &'static str
     })
 }
 
-/// Decodes a unit variant as a whole key: exactly its literal.
-#[inline]
-pub fn decode_unit(key: &str, family: &'static str, literal: &'static str) -> Result<(), DecodeError> {
+/// Decodes a unit variant as a whole key, exactly its literal, to the family's `value`; out of
+/// line for the reason [`decode_variant`] is.
+#[inline(never)]
+pub fn decode_unit<F>(key: &str, family: &'static str, literal: &'static str, value: F) -> Result<F, DecodeError> {
     let mut cursor = super::decode_start(key, family, usize::MAX)?;
     super::expect_prefix(&mut cursor, literal)?;
-    cursor.expect_end()
+    cursor.expect_end().map(|()| value)
 }
 
 /// A key whose first segment is none of the family's prefixes.
 #[cold]
+#[inline(never)]
 pub fn unknown_variant(key: &str, family: &'static str, separator: char, prefixes: &[&str]) -> DecodeError {
     let found = first_segment(key, separator);
     DecodeError::new(family, None, 0, DecodeErrorKind::UnknownVariant, expected(prefixes), format!("{found:?}"))

@@ -109,6 +109,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'a> _sortkey::DecodeKey<'a> for Path<'a> {
+        #[inline]
         fn decode_borrowed(
             __key: &'a ::core::primitive::str,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {

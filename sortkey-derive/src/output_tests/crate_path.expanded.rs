@@ -109,6 +109,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'__k> _sortkey::DecodeKey<'__k> for Tenant {
+        #[inline]
         fn decode_borrowed(
             __key: &'__k ::core::primitive::str,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {

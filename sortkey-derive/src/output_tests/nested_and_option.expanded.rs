@@ -178,6 +178,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'__k> _sortkey::DecodeKey<'__k> for Release {
+        #[inline]
         fn decode_borrowed(
             __key: &'__k ::core::primitive::str,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {

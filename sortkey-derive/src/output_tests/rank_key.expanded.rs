@@ -137,6 +137,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'__k> _sortkey::DecodeKey<'__k> for RankKey {
+        #[inline]
         fn decode_borrowed(
             __key: &'__k ::core::primitive::str,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
