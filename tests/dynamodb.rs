@@ -37,13 +37,9 @@
 //! were skipped, except under CI (`CI` set), where a missing server fails them.
 
 use std::collections::BTreeMap;
-use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use sortkey_core::Entity;
 use sortkey_core::dynamodb::KeyAttribute;
@@ -51,88 +47,7 @@ use sortkey_core::rust_decimal::Decimal;
 use sortkey_core::{
     DecodeErrorKind, EncodeError, ItemKey, KeyCondition, KeyNames, QueryError, SortKey, TableDefinition,
 };
-
-/// A moto server process on a loopback port, killed on drop.
-struct Server {
-    child: Child,
-    endpoint: String,
-}
-
-impl Server {
-    /// Starts moto's server, or `None` when there is none to start.
-    fn start() -> Option<Server> {
-        let bin = find_server()?;
-        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let child = Command::new(&bin)
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-            // moto logs every request; a failing request shows in the SDK error instead.
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
-        let server = Server { child, endpoint: format!("http://127.0.0.1:{port}") };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "moto_server did not listen on port {port} within 20 s");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Some(server)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// `MOTO_SERVER`, then `tests/.venv/bin/moto_server`, then `moto_server` on `PATH`.
-fn find_server() -> Option<PathBuf> {
-    if let Some(bin) = std::env::var_os("MOTO_SERVER") {
-        return Some(PathBuf::from(bin));
-    }
-    let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/moto_server");
-    if local.exists() {
-        return Some(local);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join("moto_server")).find(|p| p.exists())
-}
-
-/// The server, or a skip message on a developer machine; under CI a missing server fails.
-fn server_or_skip(test: &str) -> Option<Server> {
-    let server = Server::start();
-    if server.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{test}: moto_server not found, and CI must run the DynamoDB tests: \
-             run `python3 -m venv tests/.venv && tests/.venv/bin/pip install -r tests/requirements-dynamodb.txt` first"
-        );
-        eprintln!(
-            "{test}: SKIPPED, no moto_server found. Enable with `python3 -m venv tests/.venv && \
-             tests/.venv/bin/pip install -r tests/requirements-dynamodb.txt` (or MOTO_SERVER=/path/to/moto_server)"
-        );
-    }
-    server
-}
-
-fn client(endpoint: &str) -> Client {
-    // Plain HTTP to loopback: no TLS stack to build.
-    let http = aws_smithy_http_client::Builder::new().build_http();
-    let conf = aws_sdk_dynamodb::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "sortkey-tests"))
-        .endpoint_url(endpoint)
-        .http_client(http)
-        .build();
-    Client::from_conf(conf)
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime")
-}
+use sortkey_tests::server::{client, runtime, server_or_skip};
 
 const TABLE: &str = "sortkey_law";
 

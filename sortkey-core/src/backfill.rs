@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
+use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, TransactWriteItem};
 
 use crate::item::KeyNames;
 use crate::legacy::Legacy;
@@ -91,7 +91,7 @@ impl std::error::Error for BackfillError {}
 /// Each old item becomes one `TransactWriteItems`: a Put of the item under its current key if no
 /// item has that key (`attribute_not_exists`), and a Delete of the old item if it is unchanged
 /// since the Scan (every attribute compared). When the current key exists already (a consistent
-/// GetItem looks first), it was written by someone else and is kept: the old item alone is
+/// BatchGetItem per Scan page looks first), it was written by someone else and is kept: the old item alone is
 /// deleted, if unchanged. So a rerun does nothing twice, a concurrent write of the current key is
 /// never overwritten, and an item changed meanwhile is left for the next run.
 #[derive(Debug, Clone)]
@@ -151,10 +151,7 @@ impl<'c> Backfill<'c> {
                     self.error(&cursor, format!("Scan failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
                 })?;
             let mut done = Progress::default();
-            for item in scan.items() {
-                done.scanned += 1;
-                self.rewrite::<K>(item, &mut done).await.map_err(|m| self.error(&cursor, m))?;
-            }
+            self.rewrite_page::<K>(scan.items(), &mut done).await.map_err(|m| self.error(&cursor, m))?;
             total.add(&done);
             cursor.after = match scan.last_evaluated_key() {
                 Some(k) if !k.is_empty() => {
@@ -176,40 +173,93 @@ impl<'c> Backfill<'c> {
         Ok((cursor, total))
     }
 
-    /// One scanned item: left alone in the current layout, else moved to its current key.
-    async fn rewrite<K: Legacy>(&self, item: &Attributes, done: &mut Progress) -> Result<(), String> {
+    /// One Scan page: items in the current layout are left alone, the others moved to their
+    /// current keys. Someone may have written a current key already (then the old item is
+    /// stale): one BatchGetItem looks for all of the page's current keys first, which spares
+    /// the transactions that would fail, and their cost.
+    async fn rewrite_page<K: Legacy>(&self, items: &[Attributes], done: &mut Progress) -> Result<(), String> {
         let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
-        let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
-            return Err(format!("an item without a string `{sk_name}`"));
-        };
-        let read = K::decode_any(sk).map_err(|e| format!("the item `{sk}` is in no known layout: {e}"))?;
-        if read.is_current() {
-            done.current += 1;
-            return Ok(());
+        let mut moves = Vec::new();
+        for item in items {
+            done.scanned += 1;
+            let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
+                return Err(format!("an item without a string `{sk_name}`"));
+            };
+            let read = K::decode_any(sk).map_err(|e| format!("the item `{sk}` is in no known layout: {e}"))?;
+            if read.is_current() {
+                done.current += 1;
+                continue;
+            }
+            let new_sk = read.key.encode().map_err(|e| format!("the item `{sk}` has no current key: {e}"))?;
+            let Some(pk) = item.get(pk_name).cloned() else {
+                return Err(format!("the item `{sk}` has no `{pk_name}`"));
+            };
+            moves.push((item, pk, AttributeValue::S(new_sk)));
         }
-        let new_sk = read.key.encode().map_err(|e| format!("the item `{sk}` has no current key: {e}"))?;
-        let Some(pk) = item.get(pk_name).cloned() else {
-            return Err(format!("the item `{sk}` has no `{pk_name}`"));
-        };
-        // Someone may have written the current key already: then the old item is stale. Looking
-        // first spares a transaction that would fail (and its cost).
-        let new_key =
-            HashMap::from([(pk_name.to_owned(), pk), (sk_name.to_owned(), AttributeValue::S(new_sk.clone()))]);
-        let existing = self
-            .client
-            .get_item()
-            .table_name(&self.table)
-            .set_key(Some(new_key))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| format!("GetItem failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))?;
+        let keys = moves.iter().map(|(_, pk, sk)| self.key_of(pk.clone(), sk.clone())).collect();
+        let existing = self.existing(keys).await?;
+        for (item, pk, sk) in moves {
+            let found = existing.iter().any(|e| e.get(pk_name) == Some(&pk) && e.get(sk_name) == Some(&sk));
+            self.rewrite(item, sk, found, done).await?;
+        }
+        Ok(())
+    }
+
+    /// The keys of those of `keys` that exist, read consistently, 100 per BatchGetItem.
+    async fn existing(&self, mut keys: Vec<Attributes>) -> Result<Vec<Attributes>, String> {
+        let mut found = Vec::new();
+        let mut retries = 0;
+        while !keys.is_empty() {
+            let rest = keys.split_off(keys.len().min(100));
+            let request = KeysAndAttributes::builder()
+                .set_keys(Some(keys))
+                .consistent_read(true)
+                .projection_expression("#pk, #sk")
+                .expression_attribute_names("#pk", self.keys.partition())
+                .expression_attribute_names("#sk", self.keys.sort())
+                .build()
+                .map_err(|e| e.to_string())?;
+            let out = self
+                .client
+                .batch_get_item()
+                .request_items(&self.table, request)
+                .send()
+                .await
+                .map_err(|e| format!("BatchGetItem failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))?;
+            found.extend(out.responses().and_then(|r| r.get(&self.table)).into_iter().flatten().cloned());
+            keys = rest;
+            // Keys the service did not process this time go round again, after a backoff.
+            if let Some(unprocessed) = out.unprocessed_keys().and_then(|u| u.get(&self.table))
+                && !unprocessed.keys().is_empty()
+            {
+                retries += 1;
+                if retries > 10 {
+                    let left = unprocessed.keys().len();
+                    return Err(format!("BatchGetItem left {left} keys unprocessed 10 times"));
+                }
+                tokio::time::sleep(Duration::from_millis(50 * retries)).await;
+                keys.extend(unprocessed.keys().iter().cloned());
+            }
+        }
+        Ok(found)
+    }
+
+    /// One old-layout item: moved to its current sort key `new_sk`, or deleted as stale when
+    /// that key exists (`found`).
+    async fn rewrite(
+        &self,
+        item: &Attributes,
+        new_sk: AttributeValue,
+        found: bool,
+        done: &mut Progress,
+    ) -> Result<(), String> {
+        let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
         let delete = self.unchanged_delete(item)?;
-        if existing.item().is_some() {
+        if found {
             return self.delete_stale(delete, done).await;
         }
         let mut moved = item.clone();
-        moved.insert(sk_name.to_owned(), AttributeValue::S(new_sk));
+        moved.insert(sk_name.to_owned(), new_sk);
         let put = Put::builder()
             .table_name(&self.table)
             .set_item(Some(moved))
@@ -286,10 +336,11 @@ impl<'c> Backfill<'c> {
     }
 
     fn key(&self, pk: String, sk: String) -> Attributes {
-        HashMap::from([
-            (self.keys.partition().to_owned(), AttributeValue::S(pk)),
-            (self.keys.sort().to_owned(), AttributeValue::S(sk)),
-        ])
+        self.key_of(AttributeValue::S(pk), AttributeValue::S(sk))
+    }
+
+    fn key_of(&self, pk: AttributeValue, sk: AttributeValue) -> Attributes {
+        HashMap::from([(self.keys.partition().to_owned(), pk), (self.keys.sort().to_owned(), sk)])
     }
 
     fn error(&self, cursor: &SegmentCursor, message: String) -> BackfillError {

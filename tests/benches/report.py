@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the single-table tables of BENCHMARKS.md from the last
-`cargo bench -p sortkey-tests --features dynamodb --bench single_table`.
+`cargo bench -p sortkey-tests --features dynamodb --bench single_table`, or with the argument
+`backfill` the backfill table from the last `--bench backfill`.
 
 Reads the medians criterion wrote to target/criterion/<group>/<function>/new/estimates.json.
 """
@@ -22,7 +23,30 @@ def ok(met):
     return "met" if met else "**missed**"
 
 
+def backfill():
+    items = 100
+    rows = [
+        ("backfill", "`Backfill::run_segment`: BatchGetItem look, conditional TransactWriteItems"),
+        ("plain", "plain loop: Scan, PutItem new key, DeleteItem old key, no conditions"),
+        ("plain_transact", "plain loop, put and delete in one TransactWriteItems, no conditions"),
+    ]
+    m = {f: median("backfill", f) for f, _ in rows}
+    print(f"| what | {items} items (ms) | items/s |")
+    print("|---|---|---|")
+    for f, what in rows:
+        print(f"| {what} | {m[f] / 1e6:.0f} | {items / (m[f] / 1e9):.0f} |")
+    print()
+    print("| ratio | value | target | |")
+    print("|---|---|---|---|")
+    r = m["backfill"] / m["plain"]
+    print(f"| backfill / plain loop | {r:.2f}x | <= 1.2 | {ok(r <= 1.2)} |")
+    r = m["backfill"] / m["plain_transact"]
+    print(f"| backfill / plain loop with a transaction | {r:.2f}x | | |")
+
+
 def main():
+    if sys.argv[1:] == ["backfill"]:
+        return backfill()
     rows = [
         ("family_decode", "family_order", "`CustomerItem::decode` of an order key (first keyed variant)"),
         ("family_decode", "variant_order", "`OrderKey::decode` of the same key"),

@@ -7,6 +7,8 @@
 //! happy one.
 
 pub mod law;
+#[cfg(feature = "dynamodb")]
+pub mod server;
 
 use std::fmt::Debug;
 

@@ -1,0 +1,212 @@
+//! The backfill against a plain SDK loop doing the same rewrites, on moto, in one run
+//! (`cargo bench -p sortkey-tests --features dynamodb --bench backfill`, then
+//! `python3 tests/benches/report.py backfill`). It starts moto itself (tests/.venv, as the
+//! DynamoDB tests do).
+//!
+//! Each iteration writes 100 leaderboard items in the old layout (10-digit descending score)
+//! over 8 partitions, outside the timing, then times one of:
+//!
+//! - `backfill`: [`Backfill::run_segment`] over the whole table, one segment: per item a GetItem
+//!   for the current key and a conditional `TransactWriteItems` (put the current key if absent,
+//!   delete the old one if unchanged);
+//! - `plain`: what services write by hand: Scan page by page, decode the old key, PutItem under
+//!   the new key, DeleteItem of the old one, no conditions;
+//! - `plain_transact`: the same loop with the put and the delete in one `TransactWriteItems`, no
+//!   conditions and no look: what the backfill's atomic move costs on the server by itself.
+//!
+//! Both are checked to leave the same table (every item in the new layout, none lost) before
+//! the timings.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Delete, DeleteRequest, Put, PutRequest, TransactWriteItem, WriteRequest,
+};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
+use sortkey_core::dynamodb::{Attributes, Backfill, SegmentCursor};
+use sortkey_core::{KeyNames, Legacy, SortKey, TableDefinition};
+use sortkey_tests::server::{Server, client, runtime};
+
+const TABLE: &str = "backfill_bench";
+const ITEMS: u64 = 100;
+
+/// The old layout: 10 digits.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "RUN")]
+struct RankKeyV1 {
+    #[key(width = 10, desc)]
+    score: u64,
+    player: String,
+}
+
+/// The current layout: 12 digits.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "RUN", legacy = RankKeyV1)]
+struct RankKey {
+    #[key(width = 12, desc)]
+    score: u64,
+    player: String,
+}
+
+impl From<RankKeyV1> for RankKey {
+    fn from(old: RankKeyV1) -> Self {
+        RankKey { score: old.score, player: old.player }
+    }
+}
+
+fn item(season: u64, sk: String, points: u64) -> Attributes {
+    HashMap::from([
+        ("pk".to_owned(), AttributeValue::S(format!("SEASON#{season}"))),
+        ("sk".to_owned(), AttributeValue::S(sk)),
+        ("points".to_owned(), AttributeValue::N(points.to_string())),
+    ])
+}
+
+async fn batch(client: &Client, requests: Vec<WriteRequest>) {
+    for chunk in requests.chunks(25) {
+        let out = client.batch_write_item().request_items(TABLE, chunk.to_vec()).send().await.expect("batch write");
+        assert!(out.unprocessed_items().is_none_or(|u| u.is_empty()), "moto left items unprocessed");
+    }
+}
+
+/// Writes the old-layout items.
+async fn seed(client: &Client) {
+    let requests = (0..ITEMS)
+        .map(|i| {
+            let sk = RankKeyV1 { score: i * 37, player: format!("p{i:03}") }.encode().unwrap();
+            let put = PutRequest::builder().set_item(Some(item(i % 8, sk, i))).build().unwrap();
+            WriteRequest::builder().put_request(put).build()
+        })
+        .collect();
+    batch(client, requests).await;
+}
+
+/// Every item of the table.
+async fn scan_all(client: &Client) -> Vec<Attributes> {
+    let (mut out, mut start) = (Vec::new(), None);
+    loop {
+        let page = client.scan().table_name(TABLE).set_exclusive_start_key(start.take()).send().await.unwrap();
+        out.extend(page.items().iter().cloned());
+        match page.last_evaluated_key() {
+            Some(k) if !k.is_empty() => start = Some(k.clone()),
+            _ => return out,
+        }
+    }
+}
+
+/// Empties the table, and checks first that every item is in the current layout.
+async fn check_and_clear(client: &Client) {
+    let all = scan_all(client).await;
+    assert_eq!(all.len() as u64, ITEMS, "none lost, none duplicated");
+    for i in &all {
+        let read = RankKey::decode_any(i["sk"].as_s().unwrap()).unwrap();
+        assert!(read.is_current(), "left in the old layout: {i:?}");
+    }
+    let requests = all
+        .into_iter()
+        .map(|i| {
+            let key = HashMap::from([("pk".to_owned(), i["pk"].clone()), ("sk".to_owned(), i["sk"].clone())]);
+            WriteRequest::builder().delete_request(DeleteRequest::builder().set_key(Some(key)).build().unwrap()).build()
+        })
+        .collect();
+    batch(client, requests).await;
+}
+
+async fn run_backfill(client: &Client) {
+    let bf = Backfill::new(client, TABLE, KeyNames::DEFAULT);
+    let (cursor, done) = bf.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap();
+    assert!(cursor.done && done.rewritten == ITEMS, "{done:?}");
+}
+
+/// The hand-written rewrite: no look, no conditions; the put and the delete as two requests or
+/// as one transaction.
+async fn run_plain(client: &Client, transact: bool) {
+    let mut start = None;
+    loop {
+        let page = client.scan().table_name(TABLE).set_exclusive_start_key(start.take()).send().await.unwrap();
+        for old in page.items() {
+            let Ok(key) = RankKeyV1::decode(old["sk"].as_s().unwrap()) else { continue };
+            let new_sk = RankKey::from(key).encode().unwrap();
+            let mut moved = old.clone();
+            moved.insert("sk".to_owned(), AttributeValue::S(new_sk));
+            let key = HashMap::from([("pk".to_owned(), old["pk"].clone()), ("sk".to_owned(), old["sk"].clone())]);
+            if transact {
+                let put = Put::builder().table_name(TABLE).set_item(Some(moved)).build().unwrap();
+                let delete = Delete::builder().table_name(TABLE).set_key(Some(key)).build().unwrap();
+                let both = vec![
+                    TransactWriteItem::builder().put(put).build(),
+                    TransactWriteItem::builder().delete(delete).build(),
+                ];
+                client.transact_write_items().set_transact_items(Some(both)).send().await.unwrap();
+            } else {
+                client.put_item().table_name(TABLE).set_item(Some(moved)).send().await.unwrap();
+                client.delete_item().table_name(TABLE).set_key(Some(key)).send().await.unwrap();
+            }
+        }
+        match page.last_evaluated_key() {
+            Some(k) if !k.is_empty() => start = Some(k.clone()),
+            _ => return,
+        }
+    }
+}
+
+/// The three ways to rewrite the table, by benchmark name.
+const WAYS: [&str; 3] = ["backfill", "plain", "plain_transact"];
+
+async fn run(client: &Client, way: &str) {
+    match way {
+        "backfill" => run_backfill(client).await,
+        "plain" => run_plain(client, false).await,
+        _ => run_plain(client, true).await,
+    }
+}
+
+fn benches(c: &mut Criterion) {
+    let Some(server) = Server::start() else {
+        panic!(
+            "the backfill benchmark needs moto: `python3 -m venv tests/.venv && \
+             tests/.venv/bin/pip install -r tests/requirements-dynamodb.txt` (or MOTO_SERVER)"
+        )
+    };
+    let client = client(&server.endpoint);
+    let rt = runtime();
+    rt.block_on(async {
+        let def = TableDefinition::new(TABLE, KeyNames::DEFAULT);
+        def.apply_to_create(client.create_table()).unwrap().send().await.expect("create table");
+        // All three leave the same table.
+        for way in WAYS {
+            seed(&client).await;
+            run(&client, way).await;
+            check_and_clear(&client).await;
+        }
+    });
+
+    let mut g = c.benchmark_group("backfill");
+    g.sampling_mode(SamplingMode::Flat).sample_size(10).measurement_time(Duration::from_secs(1));
+    g.throughput(Throughput::Elements(ITEMS));
+    for way in WAYS {
+        g.bench_function(way, |b| {
+            b.iter_custom(|iters| {
+                let mut timed = Duration::ZERO;
+                for _ in 0..iters {
+                    rt.block_on(seed(&client));
+                    let start = Instant::now();
+                    rt.block_on(run(&client, way));
+                    timed += start.elapsed();
+                    rt.block_on(check_and_clear(&client));
+                }
+                timed
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(backfill, benches);
+
+fn main() {
+    backfill();
+    Criterion::default().configure_from_args().final_summary();
+}
