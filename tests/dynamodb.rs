@@ -927,29 +927,7 @@ mod backfill {
     use sortkey_core::Legacy;
     use sortkey_core::dynamodb::{Backfill, Progress, SegmentCursor};
 
-    /// The old layout: a 10-digit score.
-    #[derive(SortKey, Debug, Clone, PartialEq)]
-    #[key(prefix = "RUN")]
-    pub(super) struct RankKeyV1 {
-        #[key(width = 10, desc)]
-        pub(super) score: u64,
-        pub(super) player: String,
-    }
-
-    /// The current layout: 12 digits.
-    #[derive(SortKey, Debug, Clone, PartialEq)]
-    #[key(prefix = "RUN", legacy = RankKeyV1)]
-    pub(super) struct RankKey {
-        #[key(width = 12, desc)]
-        pub(super) score: u64,
-        pub(super) player: String,
-    }
-
-    impl From<RankKeyV1> for RankKey {
-        fn from(old: RankKeyV1) -> Self {
-            RankKey { score: old.score, player: old.player }
-        }
-    }
+    pub(super) use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 
     /// An item of season `season`: segments split a table by partition.
     pub(super) fn item(season: u64, sk: String, points: &str) -> sortkey_core::dynamodb::Attributes {

@@ -3,30 +3,7 @@
 //! ranges run once per live layout and merge in the current order, each item once.
 
 use sortkey_core::{Legacy, SortKey, merge_layouts};
-
-/// The first layout: a 10-digit score.
-#[derive(SortKey, Debug, Clone, PartialEq)]
-#[key(prefix = "RUN")]
-struct RankKeyV1 {
-    #[key(width = 10, desc)]
-    score: u64,
-    player: String,
-}
-
-/// The current layout: 12 digits, which old keys cannot be read as.
-#[derive(SortKey, Debug, Clone, PartialEq)]
-#[key(prefix = "RUN", legacy = RankKeyV1)]
-struct RankKey {
-    #[key(width = 12, desc)]
-    score: u64,
-    player: String,
-}
-
-impl From<RankKeyV1> for RankKey {
-    fn from(old: RankKeyV1) -> Self {
-        RankKey { score: old.score, player: old.player }
-    }
-}
+use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 
 #[test]
 fn both_layouts_read_as_the_current_type() {

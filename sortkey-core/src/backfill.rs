@@ -91,9 +91,9 @@ impl std::error::Error for BackfillError {}
 /// Each old item becomes one `TransactWriteItems`: a Put of the item under its current key if no
 /// item has that key (`attribute_not_exists`), and a Delete of the old item if it is unchanged
 /// since the Scan (every attribute compared). When the current key exists already (a consistent
-/// BatchGetItem per Scan page looks first), it was written by someone else and is kept: the old item alone is
-/// deleted, if unchanged. So a rerun does nothing twice, a concurrent write of the current key is
-/// never overwritten, and an item changed meanwhile is left for the next run.
+/// BatchGetItem per Scan page looks first), it was written by someone else and is kept: the old
+/// item alone is deleted, if unchanged. So a rerun does nothing twice, a concurrent write of the
+/// current key is never overwritten, and an item changed meanwhile is left for the next run.
 #[derive(Debug, Clone)]
 pub struct Backfill<'c> {
     client: &'c Client,

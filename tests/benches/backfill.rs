@@ -6,9 +6,9 @@
 //! Each iteration writes 100 leaderboard items in the old layout (10-digit descending score)
 //! over 8 partitions, outside the timing, then times one of:
 //!
-//! - `backfill`: [`Backfill::run_segment`] over the whole table, one segment: per item a GetItem
-//!   for the current key and a conditional `TransactWriteItems` (put the current key if absent,
-//!   delete the old one if unchanged);
+//! - `backfill`: [`Backfill::run_segment`] over the whole table, one segment: per Scan page one
+//!   consistent BatchGetItem for the current keys, then per item a conditional
+//!   `TransactWriteItems` (put the current key if absent, delete the old one if unchanged);
 //! - `plain`: what services write by hand: Scan page by page, decode the old key, PutItem under
 //!   the new key, DeleteItem of the old one, no conditions;
 //! - `plain_transact`: the same loop with the put and the delete in one `TransactWriteItems`, no
@@ -27,34 +27,11 @@ use aws_sdk_dynamodb::types::{
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
 use sortkey_core::dynamodb::{Attributes, Backfill, SegmentCursor};
 use sortkey_core::{KeyNames, Legacy, SortKey, TableDefinition};
+use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 use sortkey_tests::server::{Server, client, runtime};
 
 const TABLE: &str = "backfill_bench";
 const ITEMS: u64 = 100;
-
-/// The old layout: 10 digits.
-#[derive(SortKey, Debug, Clone, PartialEq)]
-#[key(prefix = "RUN")]
-struct RankKeyV1 {
-    #[key(width = 10, desc)]
-    score: u64,
-    player: String,
-}
-
-/// The current layout: 12 digits.
-#[derive(SortKey, Debug, Clone, PartialEq)]
-#[key(prefix = "RUN", legacy = RankKeyV1)]
-struct RankKey {
-    #[key(width = 12, desc)]
-    score: u64,
-    player: String,
-}
-
-impl From<RankKeyV1> for RankKey {
-    fn from(old: RankKeyV1) -> Self {
-        RankKey { score: old.score, player: old.player }
-    }
-}
 
 fn item(season: u64, sk: String, points: u64) -> Attributes {
     HashMap::from([

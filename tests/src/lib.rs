@@ -7,6 +7,7 @@
 //! happy one.
 
 pub mod law;
+pub mod leaderboard;
 #[cfg(feature = "dynamodb")]
 pub mod server;
 
