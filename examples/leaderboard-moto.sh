@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The leaderboard against a local DynamoDB-compatible server (moto), in one command:
 #   bash examples/leaderboard-moto.sh
-# Another example that takes --endpoint with SORTKEY_EXAMPLE=catalogue, single_table, orders or migration.
-# Installs moto into tests/.venv (as CI does), starts it on a free loopback port, runs the
-# example with --endpoint, and stops the server.
+# Another example that takes --endpoint with SORTKEY_EXAMPLE=catalogue, single_table, orders or
+# migration; several, one after the other against one server, with SORTKEY_EXAMPLE="orders migration".
+# Installs moto into tests/.venv (as CI does), starts it on a free loopback port, runs each
+# example with --endpoint (each in its own table, sortkey-<example>), and stops the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,4 +20,7 @@ for _ in $(seq 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
 done
-cargo run -p sortkey-examples --features dynamodb --example "${SORTKEY_EXAMPLE:-leaderboard}" -- --endpoint "http://127.0.0.1:$port" "$@"
+for example in ${SORTKEY_EXAMPLE:-leaderboard}; do
+    echo "--- $example against moto"
+    cargo run -p sortkey-examples --features dynamodb --example "$example" -- --endpoint "http://127.0.0.1:$port" "$@"
+done
