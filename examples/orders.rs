@@ -197,7 +197,8 @@ impl Shop {
             Target::Embedded => Ok(Shop::Memory(EntityTable::new())),
             #[cfg(feature = "dynamodb")]
             target => {
-                let remote = sortkey_examples::Remote::connect_with(&target, TableDefinition::of::<Order>)?;
+                let remote =
+                    sortkey_examples::Remote::connect_with(&target, |name| Ok(TableDefinition::of::<Order>(name)))?;
                 Ok(Shop::Dynamo(remote, target.to_string()))
             }
             #[cfg(not(feature = "dynamodb"))]

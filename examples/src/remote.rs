@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
-use sortkey_core::{KeyNames, TableDefinition};
+use sortkey_core::{KeyNames, TableDefinition, TableError};
 
 use crate::Target;
 
@@ -27,20 +27,25 @@ impl Remote {
     /// For `--endpoint`, credentials come from `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY` when
     /// set, the region from `AWS_REGION` (`us-east-1` otherwise); local servers take any.
     pub fn connect(target: &Target) -> Result<Remote, Error> {
-        Remote::connect_with(target, |name| TableDefinition::new(name, KeyNames::DEFAULT))
+        Remote::connect_with(target, |name| Ok(TableDefinition::new(name, KeyNames::DEFAULT)))
     }
 
     /// The same, creating the table as `definition` (given the table's name) defines it: the
-    /// key schema and indexes of the entities stored in it.
-    pub fn connect_with(target: &Target, definition: impl FnOnce(&str) -> TableDefinition) -> Result<Remote, Error> {
+    /// key schema and indexes of the entities stored in it; its error (entities that conflict)
+    /// is returned before any request.
+    pub fn connect_with(
+        target: &Target,
+        definition: impl FnOnce(&str) -> Result<TableDefinition, TableError>,
+    ) -> Result<Remote, Error> {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let (client, table) = match target {
             Target::Embedded => return Err("the embedded table needs no DynamoDB client".into()),
             Target::Endpoint { url, table } => (local(url), table),
             Target::Aws { table } => (rt.block_on(aws())?, table),
         };
+        let definition = definition(table)?;
         let remote = Remote { client, table: table.clone(), rt };
-        remote.ensure_table(&definition(table))?;
+        remote.ensure_table(&definition)?;
         Ok(remote)
     }
 
