@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
-# Compile-time cost of `#[derive(SortKey)]` against serde's `#[derive(Serialize, Deserialize)]`.
+# Compile-time cost of sortkey's derives against serde's `#[derive(Serialize, Deserialize)]`.
 #
 # Generates, in a temporary directory (nothing is written into the repository), three crates with
-# the same 200 structs of 4 fields (u64, u64, u32, String):
+# the same types: STRUCTS key structs of 4 fields (u64, u64, u32, String), and for every tenth of
+# them a key family (a unit variant and one of the key) and an entity (primary key and one GSI
+# from 4 fields):
 #
-#   plain    no derive at all (the cost of the structs themselves)
-#   sortkey  #[derive(SortKey)], depending on this repository's sortkey-core by path
-#   serde    #[derive(Serialize, Deserialize)], serde 1 with its `derive` feature from crates.io
+#   plain    the types with `#[derive(Debug)]` only (the cost of the types themselves)
+#   sortkey  `#[derive(SortKey)]` on the keys and families, `#[derive(Entity)]` on the entities,
+#            sortkey-core by path from this repository
+#   serde    `#[derive(Serialize, Deserialize)]` on all of them
 #
-# and times, one after the other in this one run, with the dev profile:
+# Every crate resolves against this workspace's Cargo.lock (serde, syn, quote, darling at the
+# versions the workspace builds with), everything is fetched before the first timing, and every
+# timed cargo runs with --offline: no index or network time inside a figure. With the dev profile
+# it times, in this one run:
 #
 #   clean build  `cargo build` in an empty target directory: the dependencies (the proc-macro
 #                crates and their syn/quote/proc-macro2) and the crate;
 #   crate only   rebuilding just the crate after touching src/lib.rs, dependencies built:
-#                the expansion and compilation of the 200 derives. Median of RUNS (3) rebuilds.
-#   check only   the same with `cargo check` (expansion, type and const checking, no codegen),
-#                which tells the macro's and the front end's share from LLVM's.
+#                the expansion and compilation of the derives;
+#   check only   the same with `cargo check` (expansion, type and const checking, no codegen).
 #
-# Usage: tests/compile-time/run.sh [STRUCTS]     (200 by default; RUNS=5 for more rebuilds)
-# Needs network access to crates.io the first time (or serde in the local cargo cache).
+# each the median of RUNS (3) runs, and the ratios sortkey / serde of the three. It also prints the
+# size of one struct's expansion (the golden `rank_key` expansion of sortkey-derive).
+#
+# Usage: tests/compile-time/run.sh [STRUCTS]     (200 by default; RUNS=5 for more runs)
+# Needs the crates in the local cargo cache (a build of the workspace fetches them) or network
+# access for the fetch before the timings.
 set -euo pipefail
 
 STRUCTS=${1:-200}
@@ -44,84 +53,107 @@ $2
 TOML
 }
 
-structs() { # derive line, per-struct attribute line, field attribute a, field attribute b
-    local i
+# The types of one crate. $1: the derive of keys and families; $2: the derive of entities;
+# $3: 1 to write sortkey's attributes.
+types() {
+    local i attrs=$3
     for ((i = 0; i < STRUCTS; i++)); do
-        cat <<RS
-$1
-$2
-pub struct Key$i {
-    $3
-    pub a$i: u64,
-    $4
-    pub b$i: u64,
-    pub c$i: u32,
-    pub d$i: String,
-}
-
-RS
+        echo "$1"
+        ((attrs)) && echo '#[key(prefix = "K")]'
+        echo "pub struct Key$i {"
+        ((attrs)) && echo '    #[key(width = 10)]'
+        echo "    pub a$i: u64,"
+        ((attrs)) && echo '    #[key(width = 16, desc)]'
+        echo "    pub b$i: u64,"
+        echo "    pub c$i: u32,"
+        echo "    pub d$i: String,"
+        echo "}"
+        echo
+        ((i % 10 == 9)) || continue
+        local k=$((i / 10))
+        echo "$1"
+        echo "pub enum Family$k {"
+        ((attrs)) && echo "    #[key(prefix = \"UNIT$k\")]"
+        echo "    Unit,"
+        echo "    A(Key$i),"
+        echo "}"
+        echo
+        echo "$2"
+        if ((attrs)); then
+            echo '#[entity(pk(prefix = "C", a(width = 10)), sk(prefix = "E", b(width = 16, desc), d),'
+            echo '    index(gsi1(pk(prefix = "S", c), sk(b(width = 16), d))))]'
+        fi
+        echo "pub struct Entity$k {"
+        echo "    pub a: u64,"
+        echo "    pub b: u64,"
+        echo "    pub c: u32,"
+        echo "    pub d: String,"
+        echo "}"
+        echo
     done
 }
 
-mkcrate() { # name, dependency lines, header, derive, struct attr, field attr a, field attr b
+mkcrate() { # name, dependency lines, header, derive, entity derive, attributes
     mkdir -p "$WORK/$1/src"
     manifest "$1" "$2" >"$WORK/$1/Cargo.toml"
-    { echo "$3"; structs "$4" "$5" "$6" "$7"; } >"$WORK/$1/src/lib.rs"
+    cp "$REPO/Cargo.lock" "$WORK/$1/Cargo.lock"
+    { echo "$3"; types "$4" "$5" "$6"; } >"$WORK/$1/src/lib.rs"
 }
 
-mkcrate plain "" "#![allow(dead_code)]" "#[derive(Debug)]" "" "" ""
+mkcrate plain "" "#![allow(dead_code)]" "#[derive(Debug)]" "#[derive(Debug)]" 0
 mkcrate sortkey "sortkey-core = { path = \"$REPO/sortkey-core\" }" \
     "#![allow(dead_code)]
-use sortkey_core::SortKey;" \
-    "#[derive(SortKey)]" '#[key(prefix = "K")]' "#[key(width = 10)]" "#[key(width = 16, desc)]"
+use sortkey_core::{Entity, SortKey};" \
+    "#[derive(SortKey)]" "#[derive(Entity, Debug, Clone, PartialEq)]" 1
 mkcrate serde 'serde = { version = "1", features = ["derive"] }' \
     "#![allow(dead_code)]
 use serde::{Deserialize, Serialize};" \
-    "#[derive(Serialize, Deserialize)]" "" "" ""
+    "#[derive(Serialize, Deserialize)]" "#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]" 0
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-build() { # crate [build|check]: prints seconds
-    local t0 t1
-    t0=$(now)
-    cargo "${2:-build}" --quiet --manifest-path "$WORK/$1/Cargo.toml" --target-dir "$WORK/target-$1"
-    t1=$(now)
-    elapsed "$t0" "$t1"
-}
-
-# Resolve and download first, so that no timing includes the network.
+# Resolve (against the copied lock) and download first, so that no timing includes the network.
 for c in plain sortkey serde; do
     cargo fetch --quiet --manifest-path "$WORK/$c/Cargo.toml"
 done
 
-rebuilds() { # crate build|check: prints the median of RUNS rebuilds of the crate alone
+build() { # crate build|check: prints seconds
+    local t0 t1
+    t0=$(now)
+    cargo "$2" --quiet --offline --manifest-path "$WORK/$1/Cargo.toml" --target-dir "$WORK/target-$1"
+    t1=$(now)
+    elapsed "$t0" "$t1"
+}
+
+runs() { # crate build|check clean|crate: prints the median of RUNS timings
     local r times=()
     for ((r = 0; r < RUNS; r++)); do
-        touch "$WORK/$1/src/lib.rs"
+        if [ "$3" = clean ]; then rm -rf "$WORK/target-$1"; else touch "$WORK/$1/src/lib.rs"; fi
         times+=("$(build "$1" "$2")")
     done
-    echo "$1 $2 rebuilds: ${times[*]} s" >&2
+    echo "$1 $2 $3: ${times[*]} s" >&2
     printf '%s\n' "${times[@]}" | median
 }
 
 declare -A CLEAN CRATE CHECK
 for c in plain sortkey serde; do
-    CLEAN[$c]=$(build "$c")
-    echo "$c clean build: ${CLEAN[$c]} s" >&2
-    CRATE[$c]=$(rebuilds "$c" build)
+    CLEAN[$c]=$(runs "$c" build clean)
+    CRATE[$c]=$(runs "$c" build crate)
     build "$c" check >/dev/null
-    CHECK[$c]=$(rebuilds "$c" check)
+    CHECK[$c]=$(runs "$c" check crate)
 done
 
 net() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-serde_version=$(grep -A1 '^name = "serde_derive"' "$WORK/serde/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')
+version() { grep -A1 "^name = \"$1\"" "$WORK/serde/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p'; }
+golden="$REPO/sortkey-derive/src/output_tests/rank_key.expanded.rs"
 
 echo
-echo "$STRUCTS structs of 4 fields, dev profile, $(nproc) cores, $(rustc --version)"
-echo "serde_derive $serde_version; sortkey-derive from $REPO"
+echo "$STRUCTS key structs of 4 fields, $((STRUCTS / 10)) families and $((STRUCTS / 10)) entities;" \
+    "dev profile, $(nproc) cores, $(rustc --version)"
+echo "serde_derive $(version serde_derive), syn $(version syn); sortkey-derive from $REPO"
 echo
 echo "| crate | clean build (s) | crate only (s) | crate only minus plain (s) | check only (s) |"
 echo "|---|---|---|---|---|"
@@ -129,6 +161,7 @@ for c in plain sortkey serde; do
     echo "| $c | ${CLEAN[$c]} | ${CRATE[$c]} | $(net "${CRATE[$c]}" "${CRATE[plain]}") | ${CHECK[$c]} |"
 done
 echo
-echo "crate only and check only: median of $RUNS."
+echo "Each a median of $RUNS runs. One struct's expansion (rank_key golden):" \
+    "$(wc -l <"$golden") lines, $(wc -c <"$golden") bytes."
 echo "sortkey / serde: clean build $(ratio "${CLEAN[sortkey]}" "${CLEAN[serde]}")x," \
     "crate only $(ratio "${CRATE[sortkey]}" "${CRATE[serde]}")x, check only $(ratio "${CHECK[sortkey]}" "${CHECK[serde]}")x"
