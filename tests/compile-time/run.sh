@@ -19,7 +19,8 @@
 #   clean build  `cargo build` in an empty target directory: the dependencies (the proc-macro
 #                crates and their syn/quote/proc-macro2) and the crate;
 #   crate only   rebuilding just the crate after touching src/lib.rs, dependencies built:
-#                the expansion and compilation of the derives;
+#                the expansion and compilation of the derives (CARGO_INCREMENTAL=0, so that the
+#                whole crate is compiled again, as after a real change to it);
 #   check only   the same with `cargo check` (expansion, type and const checking, no codegen).
 #
 # each the median of RUNS (3) runs, and the ratios sortkey / serde of the three. It also prints the
@@ -34,8 +35,12 @@ STRUCTS=${1:-200}
 RUNS=${RUNS:-3}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/sortkey-compile-time.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+# KEEP=1 keeps the generated crates (their path is printed) for a closer look, e.g. --timings.
+if [ -n "${KEEP:-}" ]; then echo "crates in $WORK" >&2; else trap 'rm -rf "$WORK"' EXIT; fi
 unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR RUSTFLAGS
+# No incremental compilation: a touched but unchanged lib.rs would otherwise be answered from the
+# incremental cache and the rebuild would time almost none of the derives' code generation.
+export CARGO_INCREMENTAL=0
 
 manifest() { # name, dependency lines
     cat <<TOML
