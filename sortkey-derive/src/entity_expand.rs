@@ -57,6 +57,7 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
         );
         methods.push(quote! {
             #[doc = #query_doc]
+            #[inline]
             pub fn #query(
                 partition: &#ipk,
             ) -> ::core::result::Result<#krate::IndexQuery<Self, #ipk, #isk>, #krate::EncodeError> {
@@ -86,6 +87,7 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
             );
             methods.push(quote! {
                 #[doc = #doc]
+                #[inline]
                 pub fn #method(&self) -> ::core::option::Option<#item<#ipk, #isk>> {
                     #(#binds)*
                     ::core::option::Option::Some(#item { partition: #p, sort: #s })
@@ -104,6 +106,7 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
             let doc = format!("The key of this `{name}` in the index `{iname}`.");
             methods.push(quote! {
                 #[doc = #doc]
+                #[inline]
                 pub fn #method(&self) -> #item<#ipk, #isk> {
                     #item { partition: #p, sort: #s }
                 }
@@ -124,10 +127,12 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
             const KEYS: _sortkey::KeyNames = _sortkey::KeyNames::new(#pk_attr, #sk_attr);
             const INDEXES: &'static [_sortkey::IndexNames] = &[#(#index_names),*];
 
+            #[inline]
             fn primary_key(&self) -> _sortkey::ItemKey<#pk_ty, #sk_ty> {
                 _sortkey::ItemKey { partition: #pk_value, sort: #sk_value }
             }
 
+            #[inline]
             fn key_attributes(&self) -> _sortkey::Result<_sortkey::EntityKeys, _sortkey::EncodeError> {
                 let mut __keys = _sortkey::EntityKeys::with_capacity(#attrs_count);
                 let __primary = <Self as _sortkey::Entity>::primary_key(self);
@@ -271,6 +276,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
     );
     let method = quote! {
         #[doc = #method_doc]
+        #[inline]
         pub fn #method_name(#(#params),*) -> #query<0> {
             #query { inner: #krate::MultiQuery::new(#iname, ::std::vec![#(#values),*]) }
         }
@@ -284,6 +290,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
             let doc = format!("The condition with `{fname}` {suffix} `value`.");
             quote! {
                 #[doc = #doc]
+                #[inline]
                 pub fn #m(self, value: impl ::core::convert::Into<#t>) -> #krate::MultiCondition {
                     self.inner.range(#fname, #krate::Range::#v(#scalar::to_scalar(&::core::convert::Into::<#t>::into(value))))
                 }
@@ -296,6 +303,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
             let doc = format!("The condition with `{fname}` beginning with `prefix`.");
             quote! {
                 #[doc = #doc]
+                #[inline]
                 pub fn #m(self, prefix: &str) -> #krate::MultiCondition {
                     self.inner.range(#fname, #krate::Range::BeginsWith(#krate::ScalarValue::S(::std::borrow::ToOwned::to_owned(prefix))))
                 }
@@ -307,6 +315,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
             #[automatically_derived]
             impl #query<#k> {
                 #[doc = #eq_doc]
+                #[inline]
                 pub fn #f(self, value: impl ::core::convert::Into<#t>) -> #query<#next> {
                     #query { inner: self.inner.eq(#fname, #scalar::to_scalar(&::core::convert::Into::<#t>::into(value))) }
                 }
@@ -315,6 +324,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
                 #gt
                 #gte
                 #[doc = #between_doc]
+                #[inline]
                 pub fn #between(
                     self,
                     low: impl ::core::convert::Into<#t>,
@@ -348,6 +358,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
         #[automatically_derived]
         impl<const N: usize> #query<N> {
             /// The condition with the equalities so far, and no range.
+            #[inline]
             pub fn condition(self) -> #krate::MultiCondition {
                 self.inner.finish()
             }

@@ -130,6 +130,7 @@ fn impl_from_str(key: &Key) -> TokenStream {
         impl #impl_generics _sortkey::FromStr for #ident #ty_generics #where_clause {
             type Err = _sortkey::DecodeError;
 
+            #[inline]
             fn from_str(__key: &::core::primitive::str) -> _sortkey::Result<Self, Self::Err> {
                 <Self as _sortkey::SortKey>::decode(__key)
             }
@@ -148,6 +149,7 @@ fn impl_display(key: &Key) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics ::core::fmt::Display for #ident #ty_generics #where_clause {
             /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+            #[inline]
             fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 _sortkey::display_key(self, __f)
             }
@@ -189,6 +191,7 @@ fn impl_legacy(key: &Key) -> TokenStream {
         impl _sortkey::Legacy for #ident {
             const LEGACY_LAYOUTS: &'static [&'static _sortkey::Layout] = &[#(&<#olds as _sortkey::SortKey>::LAYOUT),*];
 
+            #[inline]
             fn decode_any(__key: &::core::primitive::str) -> _sortkey::Result<_sortkey::Versioned<Self>, _sortkey::DecodeError> {
                 let __current = match <Self as _sortkey::SortKey>::decode(__key) {
                     _sortkey::Result::Ok(__k) => {

@@ -123,6 +123,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
                 let doc = format!("Queries `{vi}` keys: continues with the builder of its key type.");
                 quote! {
                     #[doc = #doc]
+                    #[inline]
                     pub fn #method(self) -> <#ty as _sortkey::Queryable>::Query {
                         <#ty as _sortkey::Queryable>::query()
                     }
@@ -132,6 +133,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
                 let doc = format!("Queries the one `{vi}` key, {lit:?}.");
                 quote! {
                     #[doc = #doc]
+                    #[inline]
                     pub fn #method(self) -> _sortkey::UnitQuery {
                         _sortkey::UnitQuery::new(#lit)
                     }
@@ -185,6 +187,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl ::core::fmt::Display for #ident {
             /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+            #[inline]
             fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 _sortkey::display_key(self, __f)
             }
@@ -196,6 +199,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         impl _sortkey::FromStr for #ident {
             type Err = _sortkey::DecodeError;
 
+            #[inline]
             fn from_str(__key: &::core::primitive::str) -> _sortkey::Result<Self, Self::Err> {
                 <Self as _sortkey::SortKey>::decode(__key)
             }
@@ -237,6 +241,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl #ident {
             #[doc = #query_doc]
+            #[inline]
             pub fn query() -> #query {
                 #query { _private: () }
             }
@@ -246,6 +251,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         impl _sortkey::Queryable for #ident {
             type Query = #query;
 
+            #[inline]
             fn query() -> #query {
                 #query { _private: () }
             }

@@ -65,6 +65,7 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
+            #[inline]
             pub fn query() -> #query<#(#args,)* 0> {
                 #query {
                     head: _sortkey::QueryHead::new(
@@ -83,6 +84,7 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
         impl #impl_generics _sortkey::Queryable for #ident #ty_generics #where_clause {
             type Query = #query<#(#args,)* 0>;
 
+            #[inline]
             fn query() -> #query<#(#args,)* 0> {
                 <#ident #ty_generics>::query()
             }
@@ -90,6 +92,7 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
 
         #[automatically_derived]
         impl #clone_generics ::core::clone::Clone for #query<#(#args,)* __N> #clone_where {
+            #[inline]
             fn clone(&self) -> Self {
                 #query { head: ::core::clone::Clone::clone(&self.head), key: ::core::marker::PhantomData }
             }
@@ -131,6 +134,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         let call = quote_spanned!(span=> self.head.compare_with(_sortkey::Comparison::#c, #spec, #write_value));
         quote! {
             #[doc = #doc]
+            #[inline]
             pub fn #m #range_generics(self, value: #param) -> #cond #range_bound {
                 #call
             }
@@ -142,6 +146,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
         quote! {
             #[doc = #doc]
+            #[inline]
             pub fn #begins #range_generics(self, prefix: &::core::primitive::str) -> #cond #range_bound {
                 self.head.text_begins_with(prefix, #spec)
             }
@@ -155,11 +160,13 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #query<#(#args,)* #k> #where_clause {
             #[doc = #fix_doc]
+            #[inline]
             pub fn #f(self, value: #param) -> #query<#(#args,)* #next> {
                 #query { head: #fix, key: ::core::marker::PhantomData }
             }
 
             #[doc = #between_doc]
+            #[inline]
             pub fn #between #range_generics(self, low: #param, high: #param) -> #cond #range_bound {
                 #range
             }
@@ -168,6 +175,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
             #text
 
             /// Ends the query with every key whose fields equal the ones fixed so far.
+            #[inline]
             pub fn begins_with #range_generics(self) -> #cond #range_bound {
                 self.head.begins_with()
             }
@@ -205,11 +213,13 @@ fn last_stage(key: &Key) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #query<#(#args,)* #n> #where_clause {
             /// Ends the query with the one key whose fields are all fixed.
+            #[inline]
             pub fn eq(self) -> #cond {
                 self.head.eq()
             }
 
             /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+            #[inline]
             pub fn begins_with(self) -> #cond {
                 self.head.eq()
             }

@@ -224,6 +224,7 @@ fn expand(segment: &Segment) -> TokenStream {
 
             #[automatically_derived]
             impl<'__k> _sortkey::DecodeSegment<'__k> for #ident {
+                #[inline]
                 fn decode_segment(
                     __cursor: &mut _sortkey::Cursor<'__k>,
                     __field: &_sortkey::Field,
@@ -242,6 +243,7 @@ fn expand(segment: &Segment) -> TokenStream {
             impl _sortkey::KeyScalar for #ident {
                 const TYPE: _sortkey::ScalarType = _sortkey::ScalarType::S;
 
+                #[inline]
                 fn to_scalar(&self) -> _sortkey::ScalarValue {
                     let __name = match self { #(Self::#variants => #names,)* };
                     _sortkey::ScalarValue::S(::std::borrow::ToOwned::to_owned(__name))

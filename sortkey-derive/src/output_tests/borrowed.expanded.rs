@@ -124,6 +124,7 @@ const _: () = {
     #[automatically_derived]
     impl<'a> ::core::fmt::Display for Path<'a> {
         /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        #[inline]
         fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             _sortkey::display_key(self, __f)
         }
@@ -198,6 +199,7 @@ const _: () = {
     #[automatically_derived]
     impl<'a> Path<'a> {
         ///Starts a typed query condition on `Path` keys: see [`PathQuery`].
+        #[inline]
         pub fn query() -> PathQuery<'a, 0> {
             PathQuery {
                 head: _sortkey::QueryHead::new(
@@ -214,6 +216,7 @@ const _: () = {
     #[automatically_derived]
     impl<'a> _sortkey::Queryable for Path<'a> {
         type Query = PathQuery<'a, 0>;
+        #[inline]
         fn query() -> PathQuery<'a, 0> {
             <Path<'a>>::query()
         }
@@ -221,6 +224,7 @@ const _: () = {
     #[automatically_derived]
     impl<'a, const __N: ::core::primitive::usize> ::core::clone::Clone
     for PathQuery<'a, __N> {
+        #[inline]
         fn clone(&self) -> Self {
             PathQuery {
                 head: ::core::clone::Clone::clone(&self.head),
@@ -231,6 +235,7 @@ const _: () = {
     #[automatically_derived]
     impl<'a> PathQuery<'a, 0usize> {
         ///Fixes `dir` to `value` and moves on to the next field.
+        #[inline]
         pub fn dir(self, value: &::core::primitive::str) -> PathQuery<'a, 1usize> {
             PathQuery {
                 head: self
@@ -244,6 +249,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= dir <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn dir_between(
             self,
             low: &::core::primitive::str,
@@ -265,6 +271,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `dir > value` on the keys fixed so far.
+        #[inline]
         pub fn dir_gt(
             self,
             value: &::core::primitive::str,
@@ -281,6 +288,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `dir >= value` on the keys fixed so far.
+        #[inline]
         pub fn dir_gte(
             self,
             value: &::core::primitive::str,
@@ -297,6 +305,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `dir < value` on the keys fixed so far.
+        #[inline]
         pub fn dir_lt(
             self,
             value: &::core::primitive::str,
@@ -313,6 +322,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `dir <= value` on the keys fixed so far.
+        #[inline]
         pub fn dir_lte(
             self,
             value: &::core::primitive::str,
@@ -329,6 +339,7 @@ const _: () = {
                 )
         }
         ///Ends the query with the keys whose `dir` starts with `prefix`.
+        #[inline]
         pub fn dir_begins_with(
             self,
             prefix: &::core::primitive::str,
@@ -336,6 +347,7 @@ const _: () = {
             self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELDS[0usize])
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -345,6 +357,7 @@ const _: () = {
     #[automatically_derived]
     impl<'a> PathQuery<'a, 1usize> {
         ///Fixes `file` to `value` and moves on to the next field.
+        #[inline]
         pub fn file(self, value: &::core::primitive::str) -> PathQuery<'a, 2usize> {
             PathQuery {
                 head: self
@@ -358,6 +371,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= file <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn file_between(
             self,
             low: &::core::primitive::str,
@@ -379,6 +393,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `file > value` on the keys fixed so far.
+        #[inline]
         pub fn file_gt(
             self,
             value: &::core::primitive::str,
@@ -395,6 +410,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `file >= value` on the keys fixed so far.
+        #[inline]
         pub fn file_gte(
             self,
             value: &::core::primitive::str,
@@ -411,6 +427,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `file < value` on the keys fixed so far.
+        #[inline]
         pub fn file_lt(
             self,
             value: &::core::primitive::str,
@@ -427,6 +444,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `file <= value` on the keys fixed so far.
+        #[inline]
         pub fn file_lte(
             self,
             value: &::core::primitive::str,
@@ -443,6 +461,7 @@ const _: () = {
                 )
         }
         ///Ends the query with the keys whose `file` starts with `prefix`.
+        #[inline]
         pub fn file_begins_with(
             self,
             prefix: &::core::primitive::str,
@@ -450,6 +469,7 @@ const _: () = {
             self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELDS[1usize])
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -459,12 +479,14 @@ const _: () = {
     #[automatically_derived]
     impl<'a> PathQuery<'a, 2usize> {
         /// Ends the query with the one key whose fields are all fixed.
+        #[inline]
         pub fn eq(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head.eq()
         }
         /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {

@@ -124,6 +124,7 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::FromStr for Tenant {
         type Err = _sortkey::DecodeError;
+        #[inline]
         fn from_str(
             __key: &::core::primitive::str,
         ) -> _sortkey::Result<Self, Self::Err> {
@@ -133,6 +134,7 @@ const _: () = {
     #[automatically_derived]
     impl ::core::fmt::Display for Tenant {
         /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        #[inline]
         fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             _sortkey::display_key(self, __f)
         }
@@ -202,6 +204,7 @@ const _: () = {
     #[automatically_derived]
     impl Tenant {
         ///Starts a typed query condition on `Tenant` keys: see [`TenantQuery`].
+        #[inline]
         pub fn query() -> TenantQuery<0> {
             TenantQuery {
                 head: _sortkey::QueryHead::new(
@@ -218,12 +221,14 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::Queryable for Tenant {
         type Query = TenantQuery<0>;
+        #[inline]
         fn query() -> TenantQuery<0> {
             <Tenant>::query()
         }
     }
     #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone for TenantQuery<__N> {
+        #[inline]
         fn clone(&self) -> Self {
             TenantQuery {
                 head: ::core::clone::Clone::clone(&self.head),
@@ -234,6 +239,7 @@ const _: () = {
     #[automatically_derived]
     impl TenantQuery<0usize> {
         ///Fixes `name` to `value` and moves on to the next field.
+        #[inline]
         pub fn name(self, value: &::core::primitive::str) -> TenantQuery<1usize> {
             TenantQuery {
                 head: self
@@ -247,6 +253,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= name <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn name_between<'__q>(
             self,
             low: &::core::primitive::str,
@@ -271,6 +278,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `name > value` on the keys fixed so far.
+        #[inline]
         pub fn name_gt<'__q>(
             self,
             value: &::core::primitive::str,
@@ -290,6 +298,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `name >= value` on the keys fixed so far.
+        #[inline]
         pub fn name_gte<'__q>(
             self,
             value: &::core::primitive::str,
@@ -309,6 +318,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `name < value` on the keys fixed so far.
+        #[inline]
         pub fn name_lt<'__q>(
             self,
             value: &::core::primitive::str,
@@ -328,6 +338,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `name <= value` on the keys fixed so far.
+        #[inline]
         pub fn name_lte<'__q>(
             self,
             value: &::core::primitive::str,
@@ -347,6 +358,7 @@ const _: () = {
                 )
         }
         ///Ends the query with the keys whose `name` starts with `prefix`.
+        #[inline]
         pub fn name_begins_with<'__q>(
             self,
             prefix: &::core::primitive::str,
@@ -357,6 +369,7 @@ const _: () = {
             self.head.text_begins_with(prefix, &<Tenant>::__SORTKEY_FIELDS[0usize])
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with<'__q>(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
@@ -369,6 +382,7 @@ const _: () = {
     #[automatically_derived]
     impl TenantQuery<1usize> {
         ///Fixes `shard` to `value` and moves on to the next field.
+        #[inline]
         pub fn shard(self, value: u16) -> TenantQuery<2usize> {
             TenantQuery {
                 head: self
@@ -382,6 +396,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= shard <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn shard_between<'__q>(
             self,
             low: u16,
@@ -406,6 +421,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `shard > value` on the keys fixed so far.
+        #[inline]
         pub fn shard_gt<'__q>(
             self,
             value: u16,
@@ -425,6 +441,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `shard >= value` on the keys fixed so far.
+        #[inline]
         pub fn shard_gte<'__q>(
             self,
             value: u16,
@@ -444,6 +461,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `shard < value` on the keys fixed so far.
+        #[inline]
         pub fn shard_lt<'__q>(
             self,
             value: u16,
@@ -463,6 +481,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `shard <= value` on the keys fixed so far.
+        #[inline]
         pub fn shard_lte<'__q>(
             self,
             value: u16,
@@ -482,6 +501,7 @@ const _: () = {
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with<'__q>(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
@@ -494,12 +514,14 @@ const _: () = {
     #[automatically_derived]
     impl TenantQuery<2usize> {
         /// Ends the query with the one key whose fields are all fixed.
+        #[inline]
         pub fn eq(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head.eq()
         }
         /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {

@@ -32,6 +32,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'__k> _sortkey::DecodeSegment<'__k> for Status {
+        #[inline]
         fn decode_segment(
             __cursor: &mut _sortkey::Cursor<'__k>,
             __field: &_sortkey::Field,
@@ -58,6 +59,7 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::KeyScalar for Status {
         const TYPE: _sortkey::ScalarType = _sortkey::ScalarType::S;
+        #[inline]
         fn to_scalar(&self) -> _sortkey::ScalarValue {
             let __name = match self {
                 Self::Pending => "pending",

@@ -78,6 +78,7 @@ const _: () = {
     #[automatically_derived]
     impl Broken {
         ///Starts a typed query condition on `Broken` keys: see [`BrokenQuery`].
+        #[inline]
         pub fn query() -> BrokenQuery<0> {
             BrokenQuery {
                 head: _sortkey::QueryHead::new(
@@ -94,12 +95,14 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::Queryable for Broken {
         type Query = BrokenQuery<0>;
+        #[inline]
         fn query() -> BrokenQuery<0> {
             <Broken>::query()
         }
     }
     #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone for BrokenQuery<__N> {
+        #[inline]
         fn clone(&self) -> Self {
             BrokenQuery {
                 head: ::core::clone::Clone::clone(&self.head),
@@ -110,6 +113,7 @@ const _: () = {
     #[automatically_derived]
     impl BrokenQuery<0usize> {
         ///Fixes `score` to `value` and moves on to the next field.
+        #[inline]
         pub fn score(self, value: u64) -> BrokenQuery<1usize> {
             BrokenQuery {
                 head: self
@@ -123,6 +127,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= score <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn score_between(
             self,
             low: u64,
@@ -144,6 +149,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score > value` on the keys fixed so far.
+        #[inline]
         pub fn score_gt(
             self,
             value: u64,
@@ -160,6 +166,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
+        #[inline]
         pub fn score_gte(
             self,
             value: u64,
@@ -176,6 +183,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score < value` on the keys fixed so far.
+        #[inline]
         pub fn score_lt(
             self,
             value: u64,
@@ -192,6 +200,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
+        #[inline]
         pub fn score_lte(
             self,
             value: u64,
@@ -208,6 +217,7 @@ const _: () = {
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -217,12 +227,14 @@ const _: () = {
     #[automatically_derived]
     impl BrokenQuery<1usize> {
         /// Ends the query with the one key whose fields are all fixed.
+        #[inline]
         pub fn eq(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head.eq()
         }
         /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {

@@ -193,6 +193,7 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::FromStr for Release {
         type Err = _sortkey::DecodeError;
+        #[inline]
         fn from_str(
             __key: &::core::primitive::str,
         ) -> _sortkey::Result<Self, Self::Err> {
@@ -202,6 +203,7 @@ const _: () = {
     #[automatically_derived]
     impl ::core::fmt::Display for Release {
         /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        #[inline]
         fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             _sortkey::display_key(self, __f)
         }
@@ -293,6 +295,7 @@ const _: () = {
     #[automatically_derived]
     impl Release {
         ///Starts a typed query condition on `Release` keys: see [`ReleaseQuery`].
+        #[inline]
         pub fn query() -> ReleaseQuery<0> {
             ReleaseQuery {
                 head: _sortkey::QueryHead::new(
@@ -309,6 +312,7 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::Queryable for Release {
         type Query = ReleaseQuery<0>;
+        #[inline]
         fn query() -> ReleaseQuery<0> {
             <Release>::query()
         }
@@ -316,6 +320,7 @@ const _: () = {
     #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone
     for ReleaseQuery<__N> {
+        #[inline]
         fn clone(&self) -> Self {
             ReleaseQuery {
                 head: ::core::clone::Clone::clone(&self.head),
@@ -326,6 +331,7 @@ const _: () = {
     #[automatically_derived]
     impl ReleaseQuery<0usize> {
         ///Fixes `package` to `value` and moves on to the next field.
+        #[inline]
         pub fn package(self, value: &::core::primitive::str) -> ReleaseQuery<1usize> {
             ReleaseQuery {
                 head: self
@@ -339,6 +345,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= package <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn package_between(
             self,
             low: &::core::primitive::str,
@@ -360,6 +367,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `package > value` on the keys fixed so far.
+        #[inline]
         pub fn package_gt(
             self,
             value: &::core::primitive::str,
@@ -376,6 +384,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `package >= value` on the keys fixed so far.
+        #[inline]
         pub fn package_gte(
             self,
             value: &::core::primitive::str,
@@ -392,6 +401,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `package < value` on the keys fixed so far.
+        #[inline]
         pub fn package_lt(
             self,
             value: &::core::primitive::str,
@@ -408,6 +418,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `package <= value` on the keys fixed so far.
+        #[inline]
         pub fn package_lte(
             self,
             value: &::core::primitive::str,
@@ -424,6 +435,7 @@ const _: () = {
                 )
         }
         ///Ends the query with the keys whose `package` starts with `prefix`.
+        #[inline]
         pub fn package_begins_with(
             self,
             prefix: &::core::primitive::str,
@@ -431,6 +443,7 @@ const _: () = {
             self.head.text_begins_with(prefix, &<Release>::__SORTKEY_FIELDS[0usize])
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -440,6 +453,7 @@ const _: () = {
     #[automatically_derived]
     impl ReleaseQuery<1usize> {
         ///Fixes `version` to `value` and moves on to the next field.
+        #[inline]
         pub fn version(self, value: Version) -> ReleaseQuery<2usize> {
             ReleaseQuery {
                 head: self
@@ -453,6 +467,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= version <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn version_between(
             self,
             low: Version,
@@ -474,6 +489,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `version > value` on the keys fixed so far.
+        #[inline]
         pub fn version_gt(
             self,
             value: Version,
@@ -490,6 +506,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `version >= value` on the keys fixed so far.
+        #[inline]
         pub fn version_gte(
             self,
             value: Version,
@@ -506,6 +523,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `version < value` on the keys fixed so far.
+        #[inline]
         pub fn version_lt(
             self,
             value: Version,
@@ -522,6 +540,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `version <= value` on the keys fixed so far.
+        #[inline]
         pub fn version_lte(
             self,
             value: Version,
@@ -538,6 +557,7 @@ const _: () = {
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -547,6 +567,7 @@ const _: () = {
     #[automatically_derived]
     impl ReleaseQuery<2usize> {
         ///Fixes `patch` to `value` and moves on to the next field.
+        #[inline]
         pub fn patch(self, value: Option<u16>) -> ReleaseQuery<3usize> {
             ReleaseQuery {
                 head: self
@@ -562,6 +583,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= patch <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn patch_between(
             self,
             low: Option<u16>,
@@ -587,6 +609,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `patch > value` on the keys fixed so far.
+        #[inline]
         pub fn patch_gt(
             self,
             value: Option<u16>,
@@ -605,6 +628,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `patch >= value` on the keys fixed so far.
+        #[inline]
         pub fn patch_gte(
             self,
             value: Option<u16>,
@@ -623,6 +647,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `patch < value` on the keys fixed so far.
+        #[inline]
         pub fn patch_lt(
             self,
             value: Option<u16>,
@@ -641,6 +666,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `patch <= value` on the keys fixed so far.
+        #[inline]
         pub fn patch_lte(
             self,
             value: Option<u16>,
@@ -659,6 +685,7 @@ const _: () = {
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -668,6 +695,7 @@ const _: () = {
     #[automatically_derived]
     impl ReleaseQuery<3usize> {
         ///Fixes `at` to `value` and moves on to the next field.
+        #[inline]
         pub fn at(self, value: SystemTime) -> ReleaseQuery<4usize> {
             ReleaseQuery {
                 head: self
@@ -681,6 +709,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= at <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn at_between(
             self,
             low: SystemTime,
@@ -702,6 +731,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `at > value` on the keys fixed so far.
+        #[inline]
         pub fn at_gt(
             self,
             value: SystemTime,
@@ -718,6 +748,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `at >= value` on the keys fixed so far.
+        #[inline]
         pub fn at_gte(
             self,
             value: SystemTime,
@@ -734,6 +765,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `at < value` on the keys fixed so far.
+        #[inline]
         pub fn at_lt(
             self,
             value: SystemTime,
@@ -750,6 +782,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `at <= value` on the keys fixed so far.
+        #[inline]
         pub fn at_lte(
             self,
             value: SystemTime,
@@ -766,6 +799,7 @@ const _: () = {
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -775,12 +809,14 @@ const _: () = {
     #[automatically_derived]
     impl ReleaseQuery<4usize> {
         /// Ends the query with the one key whose fields are all fixed.
+        #[inline]
         pub fn eq(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head.eq()
         }
         /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {

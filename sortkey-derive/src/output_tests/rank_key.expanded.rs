@@ -152,6 +152,7 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::FromStr for RankKey {
         type Err = _sortkey::DecodeError;
+        #[inline]
         fn from_str(
             __key: &::core::primitive::str,
         ) -> _sortkey::Result<Self, Self::Err> {
@@ -161,6 +162,7 @@ const _: () = {
     #[automatically_derived]
     impl ::core::fmt::Display for RankKey {
         /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
+        #[inline]
         fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             _sortkey::display_key(self, __f)
         }
@@ -242,6 +244,7 @@ const _: () = {
     #[automatically_derived]
     impl RankKey {
         ///Starts a typed query condition on `RankKey` keys: see [`RankKeyQuery`].
+        #[inline]
         pub fn query() -> RankKeyQuery<0> {
             RankKeyQuery {
                 head: _sortkey::QueryHead::new(
@@ -258,6 +261,7 @@ const _: () = {
     #[automatically_derived]
     impl _sortkey::Queryable for RankKey {
         type Query = RankKeyQuery<0>;
+        #[inline]
         fn query() -> RankKeyQuery<0> {
             <RankKey>::query()
         }
@@ -265,6 +269,7 @@ const _: () = {
     #[automatically_derived]
     impl<const __N: ::core::primitive::usize> ::core::clone::Clone
     for RankKeyQuery<__N> {
+        #[inline]
         fn clone(&self) -> Self {
             RankKeyQuery {
                 head: ::core::clone::Clone::clone(&self.head),
@@ -275,6 +280,7 @@ const _: () = {
     #[automatically_derived]
     impl RankKeyQuery<0usize> {
         ///Fixes `score` to `value` and moves on to the next field.
+        #[inline]
         pub fn score(self, value: u64) -> RankKeyQuery<1usize> {
             RankKeyQuery {
                 head: self
@@ -288,6 +294,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= score <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn score_between(
             self,
             low: u64,
@@ -309,6 +316,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score > value` on the keys fixed so far.
+        #[inline]
         pub fn score_gt(
             self,
             value: u64,
@@ -325,6 +333,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
+        #[inline]
         pub fn score_gte(
             self,
             value: u64,
@@ -341,6 +350,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score < value` on the keys fixed so far.
+        #[inline]
         pub fn score_lt(
             self,
             value: u64,
@@ -357,6 +367,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
+        #[inline]
         pub fn score_lte(
             self,
             value: u64,
@@ -373,6 +384,7 @@ const _: () = {
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -382,6 +394,7 @@ const _: () = {
     #[automatically_derived]
     impl RankKeyQuery<1usize> {
         ///Fixes `timestamp` to `value` and moves on to the next field.
+        #[inline]
         pub fn timestamp(self, value: u64) -> RankKeyQuery<2usize> {
             RankKeyQuery {
                 head: self
@@ -395,6 +408,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= timestamp <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn timestamp_between(
             self,
             low: u64,
@@ -416,6 +430,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `timestamp > value` on the keys fixed so far.
+        #[inline]
         pub fn timestamp_gt(
             self,
             value: u64,
@@ -432,6 +447,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `timestamp >= value` on the keys fixed so far.
+        #[inline]
         pub fn timestamp_gte(
             self,
             value: u64,
@@ -448,6 +464,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `timestamp < value` on the keys fixed so far.
+        #[inline]
         pub fn timestamp_lt(
             self,
             value: u64,
@@ -464,6 +481,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `timestamp <= value` on the keys fixed so far.
+        #[inline]
         pub fn timestamp_lte(
             self,
             value: u64,
@@ -480,6 +498,7 @@ const _: () = {
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -489,6 +508,7 @@ const _: () = {
     #[automatically_derived]
     impl RankKeyQuery<2usize> {
         ///Fixes `player_id` to `value` and moves on to the next field.
+        #[inline]
         pub fn player_id(self, value: &::core::primitive::str) -> RankKeyQuery<3usize> {
             RankKeyQuery {
                 head: self
@@ -502,6 +522,7 @@ const _: () = {
             }
         }
         ///Ends the query with `low <= player_id <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        #[inline]
         pub fn player_id_between(
             self,
             low: &::core::primitive::str,
@@ -523,6 +544,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `player_id > value` on the keys fixed so far.
+        #[inline]
         pub fn player_id_gt(
             self,
             value: &::core::primitive::str,
@@ -539,6 +561,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `player_id >= value` on the keys fixed so far.
+        #[inline]
         pub fn player_id_gte(
             self,
             value: &::core::primitive::str,
@@ -555,6 +578,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `player_id < value` on the keys fixed so far.
+        #[inline]
         pub fn player_id_lt(
             self,
             value: &::core::primitive::str,
@@ -571,6 +595,7 @@ const _: () = {
                 )
         }
         ///Ends the query with `player_id <= value` on the keys fixed so far.
+        #[inline]
         pub fn player_id_lte(
             self,
             value: &::core::primitive::str,
@@ -587,6 +612,7 @@ const _: () = {
                 )
         }
         ///Ends the query with the keys whose `player_id` starts with `prefix`.
+        #[inline]
         pub fn player_id_begins_with(
             self,
             prefix: &::core::primitive::str,
@@ -594,6 +620,7 @@ const _: () = {
             self.head.text_begins_with(prefix, &<RankKey>::__SORTKEY_FIELDS[2usize])
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
@@ -603,12 +630,14 @@ const _: () = {
     #[automatically_derived]
     impl RankKeyQuery<3usize> {
         /// Ends the query with the one key whose fields are all fixed.
+        #[inline]
         pub fn eq(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head.eq()
         }
         /// Every field is fixed, so this is the one key: the same as [`eq`](Self::eq).
+        #[inline]
         pub fn begins_with(
             self,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
