@@ -120,8 +120,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let seg_ty =
         if is_text(&field.ty) { quote_spanned!(span=> ::core::primitive::str) } else { field.ty.to_token_stream() };
     let by_ref = (!is_text(&field.ty)).then(|| quote_spanned!(span=> &));
-    let write = |value: TokenStream| quote_spanned!(span=> |__out| <#seg_ty as _sortkey::KeySegment>::encode_segment(#by_ref #value, #spec, __out));
-    let (write_value, write_low, write_high) = (write(quote!(value)), write(quote!(low)), write(quote!(high)));
+    let encode = quote_spanned!(span=> <#seg_ty as _sortkey::KeySegment>::encode_segment);
     let f = &field.ident;
     let name = f.to_string();
     let (range_generics, range_bound) = sort_key_only(key);
@@ -131,7 +130,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
         let c = format_ident!("{}", c);
         let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
-        let call = quote_spanned!(span=> self.head.compare_with(_sortkey::Comparison::#c, #spec, #write_value));
+        let call = quote_spanned!(span=> self.head.compare(_sortkey::Comparison::#c, #spec, #by_ref value, #encode));
         quote! {
             #[doc = #doc]
             #[inline]
@@ -140,8 +139,8 @@ fn stage(key: &Key, k: usize) -> TokenStream {
             }
         }
     });
-    let fix = quote_spanned!(span=> self.head.fix_with(#write_value));
-    let range = quote_spanned!(span=> self.head.between_with(#spec, #write_low, #write_high));
+    let fix = quote_spanned!(span=> self.head.fix(#by_ref value, #spec, #encode));
+    let range = quote_spanned!(span=> self.head.between(#spec, #by_ref low, #by_ref high, #encode));
     let text = is_text(&field.ty).then(|| {
         let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
         quote! {

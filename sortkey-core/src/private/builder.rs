@@ -57,6 +57,9 @@ impl Comparison {
     }
 }
 
+/// A segment type's `encode_segment`, as the generated builder methods pass it.
+pub type Encoder<T> = fn(&T, &Field, &mut String) -> Result<(), EncodeError>;
+
 /// The fields a query has fixed so far, encoded; what the generated query stages carry.
 ///
 /// Errors (a value that does not fit its field) are kept and returned by the method that
@@ -90,9 +93,8 @@ impl QueryHead {
 
     /// Fixes the next field to `value` (equality).
     ///
-    /// `write` appends the value's segment: the generated code passes a closure that calls the
-    /// field type's `KeySegment` impl by its qualified path, so that a field type which is no
-    /// segment is one error at the field, not one more per builder method.
+    /// `write` appends the value's segment ([`fix`](Self::fix) passes the field type's
+    /// `KeySegment` impl).
     pub fn fix_with(mut self, write: impl FnOnce(&mut String) -> Result<(), EncodeError>) -> Self {
         if let Ok(head) = &mut self.head {
             let start = head.len();
@@ -106,6 +108,42 @@ impl QueryHead {
             }
         }
         self
+    }
+
+    /// Fixes the next field to `value`, which `encode` appends.
+    ///
+    /// The generated builder methods are each one call of this (or [`compare`](Self::compare),
+    /// [`between`](Self::between)) with `encode` the field type's
+    /// `<T as KeySegment>::encode_segment`, named at the field's span: a body without closures
+    /// is less for the user's crate to check, and a field type that is no segment is one error
+    /// at the field (a `KeySegment` bound here would add one per method).
+    #[inline]
+    pub fn fix<T: ?Sized>(self, value: &T, field: &Field, encode: Encoder<T>) -> Self {
+        self.fix_with(|out| encode(value, field, out))
+    }
+
+    /// Keys whose next field compares with `value` as `cmp` says.
+    #[inline]
+    pub fn compare<T: ?Sized>(
+        self,
+        cmp: Comparison,
+        field: &Field,
+        value: &T,
+        encode: Encoder<T>,
+    ) -> Result<KeyCondition, QueryError> {
+        self.compare_with(cmp, field, |out| encode(value, field, out))
+    }
+
+    /// Keys whose next field lies in `low..=high` (in the field's own order).
+    #[inline]
+    pub fn between<T: ?Sized>(
+        self,
+        field: &Field,
+        low: &T,
+        high: &T,
+        encode: Encoder<T>,
+    ) -> Result<KeyCondition, QueryError> {
+        self.between_with(field, |out| encode(low, field, out), |out| encode(high, field, out))
     }
 
     /// Every key whose fields equal the ones fixed so far, when some are still free.
@@ -413,24 +451,29 @@ fn previous_char(c: char) -> char {
     }
 }
 
-/// The builder called with values, as the generated code does with its closures.
+/// The builder called with values of segment types, as the generated methods call it.
 #[cfg(test)]
 impl QueryHead {
-    fn fix<T: KeySegment + ?Sized>(self, value: &T, field: &Field) -> Self {
-        self.fix_with(|out| value.encode_segment(field, out))
+    fn fix_value<T: KeySegment + ?Sized>(self, value: &T, field: &Field) -> Self {
+        self.fix(value, field, T::encode_segment)
     }
 
-    fn compare<T: KeySegment + ?Sized>(
+    fn compare_value<T: KeySegment + ?Sized>(
         self,
         cmp: Comparison,
         value: &T,
         field: &Field,
     ) -> Result<KeyCondition, QueryError> {
-        self.compare_with(cmp, field, |out| value.encode_segment(field, out))
+        self.compare(cmp, field, value, T::encode_segment)
     }
 
-    fn between<T: KeySegment + ?Sized>(self, low: &T, high: &T, field: &Field) -> Result<KeyCondition, QueryError> {
-        self.between_with(field, |out| low.encode_segment(field, out), |out| high.encode_segment(field, out))
+    fn between_value<T: KeySegment + ?Sized>(
+        self,
+        low: &T,
+        high: &T,
+        field: &Field,
+    ) -> Result<KeyCondition, QueryError> {
+        self.between(field, low, high, T::encode_segment)
     }
 }
 
@@ -448,7 +491,9 @@ mod tests {
     #[test]
     fn bounds_stay_within_the_sort_key_limit() {
         let wide = QueryHead::new("K", Some("P"), '#', 2048, KeyRole::Sort);
-        let KeyCondition::Between(_, hi) = wide.compare(Comparison::Lt, "b", &LAST_TEXT).unwrap() else { panic!() };
+        let KeyCondition::Between(_, hi) = wide.compare_value(Comparison::Lt, "b", &LAST_TEXT).unwrap() else {
+            panic!()
+        };
         assert!(hi.len() <= 1024 && hi.len() > 1020, "{}", hi.len());
     }
 
@@ -457,7 +502,7 @@ mod tests {
         // "P#" + 1022 bytes is a key of exactly 1024 bytes; `> it` would naively be 1025 bytes.
         let x = "a".repeat(1021) + "b";
         let c = QueryHead::new("K", Some("P"), '#', 1024, KeyRole::Sort)
-            .compare(Comparison::Gt, x.as_str(), &LAST_TEXT)
+            .compare_value(Comparison::Gt, x.as_str(), &LAST_TEXT)
             .unwrap();
         let KeyCondition::Between(lo, hi) = &c else { panic!("{c:?}") };
         assert_eq!(lo, &format!("P#{}c", "a".repeat(1021)));
@@ -481,19 +526,19 @@ mod tests {
     fn conditions_no_key_can_meet_are_errors() {
         let long = "a".repeat(1030);
         let h = || QueryHead::new("K", Some("P"), '#', 2048, KeyRole::Sort);
-        let e = h().fix(long.as_str(), &Field::new("K", "a", '#')).begins_with().unwrap_err();
+        let e = h().fix_value(long.as_str(), &Field::new("K", "a", '#')).begins_with().unwrap_err();
         assert_eq!(e.kind(), &QueryErrorKind::EmptyRange);
-        let e = h().fix(long.as_str(), &LAST_TEXT).eq().unwrap_err();
+        let e = h().fix_value(long.as_str(), &LAST_TEXT).eq().unwrap_err();
         assert_eq!(e.kind(), &QueryErrorKind::Encode(EncodeErrorKind::TooLong { len: 1032, max_len: 1024 }));
         let e = h().text_begins_with(&long, &LAST_TEXT).unwrap_err();
         assert_eq!(e.kind(), &QueryErrorKind::EmptyRange);
-        let c = h().compare(Comparison::Ge, long.as_str(), &LAST_TEXT).unwrap();
+        let c = h().compare_value(Comparison::Ge, long.as_str(), &LAST_TEXT).unwrap();
         assert_eq!(c.values().iter().map(|v| v.len()).max(), Some(1024));
     }
 
     #[test]
     fn prefix_bound_cannot_leak_neighbours() {
-        let c = head().fix("f34", &Field::new("K", "a", '#')).begins_with().unwrap();
+        let c = head().fix_value("f34", &Field::new("K", "a", '#')).begins_with().unwrap();
         assert_eq!(c, KeyCondition::BeginsWith("P#f34#".into()));
         assert!(!c.matches("P#f340#x"));
         assert!(c.matches("P#f34#x"));
@@ -501,7 +546,7 @@ mod tests {
 
     #[test]
     fn final_text_lt_uses_the_greatest_string_below() {
-        let c = head().compare(Comparison::Lt, "f34", &LAST_TEXT).unwrap();
+        let c = head().compare_value(Comparison::Lt, "f34", &LAST_TEXT).unwrap();
         let KeyCondition::Between(lo, hi) = &c else { panic!("{c:?}") };
         assert_eq!(lo, "P#");
         assert!(hi.len() <= 20 && hi.as_str() < "P#f34" && hi.starts_with("P#f33"));
@@ -510,42 +555,48 @@ mod tests {
 
     #[test]
     fn final_text_gt_excludes_bound_includes_extensions() {
-        let c = head().compare(Comparison::Gt, "f34", &LAST_TEXT).unwrap();
+        let c = head().compare_value(Comparison::Gt, "f34", &LAST_TEXT).unwrap();
         assert!(!c.matches("P#f34") && c.matches("P#f34\0") && c.matches("P#f34$") && !c.matches("P$x"));
     }
 
     #[test]
     fn non_final_bounds_are_never_keys() {
-        let c = head().compare(Comparison::Le, &5u16, &MID_NUM).unwrap();
+        let c = head().compare_value(Comparison::Le, &5u16, &MID_NUM).unwrap();
         assert_eq!(c, KeyCondition::Between("P#".into(), "P#005$".into()));
-        let c = head().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap();
+        let c = head().compare_value(Comparison::Gt, &5u16, &MID_NUM).unwrap();
         assert_eq!(c, KeyCondition::Between("P#005$".into(), "P$".into()));
     }
 
     #[test]
     fn reversed_between_is_an_error_and_desc_swaps() {
-        assert!(head().between(&7u16, &3u16, &MID_NUM).is_err());
-        let c = head().between(&3u16, &7u16, &MID_NUM.with_desc(true)).unwrap();
+        assert!(head().between_value(&7u16, &3u16, &MID_NUM).is_err());
+        let c = head().between_value(&3u16, &7u16, &MID_NUM.with_desc(true)).unwrap();
         assert_eq!(c, KeyCondition::Between("P#992".into(), "P#996$".into()));
     }
 
     #[test]
     fn root_without_prefix_is_one_sided_and_begins_with_is_refused() {
         let root = QueryHead::new("K", None, '#', 1024, KeyRole::Sort);
-        assert_eq!(root.clone().compare(Comparison::Gt, &5u16, &MID_NUM).unwrap(), KeyCondition::Ge("005$".into()));
+        assert_eq!(
+            root.clone().compare_value(Comparison::Gt, &5u16, &MID_NUM).unwrap(),
+            KeyCondition::Ge("005$".into())
+        );
         assert_eq!(root.clone().begins_with().unwrap_err().kind(), &QueryErrorKind::MatchesEverything);
         let text = Field::new("K", "name", '#');
         assert_eq!(
-            root.clone().compare(Comparison::Ge, "", &text).unwrap_err().kind(),
+            root.clone().compare_value(Comparison::Ge, "", &text).unwrap_err().kind(),
             &QueryErrorKind::MatchesEverything
         );
-        assert_eq!(root.clone().compare(Comparison::Lt, "", &text).unwrap_err().kind(), &QueryErrorKind::EmptyRange);
-        assert_eq!(root.between("", "b", &text).unwrap(), KeyCondition::Le("b$".into()));
+        assert_eq!(
+            root.clone().compare_value(Comparison::Lt, "", &text).unwrap_err().kind(),
+            &QueryErrorKind::EmptyRange
+        );
+        assert_eq!(root.between_value("", "b", &text).unwrap(), KeyCondition::Le("b$".into()));
     }
 
     #[test]
     fn errors_are_kept_until_the_end() {
-        let c = head().fix(&1000u16, &MID_NUM).fix("x", &LAST_TEXT).begins_with();
+        let c = head().fix_value(&1000u16, &MID_NUM).fix_value("x", &LAST_TEXT).begins_with();
         assert_eq!(c.unwrap_err().field(), Some("n"));
     }
 

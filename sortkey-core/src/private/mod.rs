@@ -27,7 +27,7 @@ pub use crate::legacy::{Legacy, Versioned};
 pub use crate::multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
 pub use crate::segment::{DecodeSegment, KeySegment};
 pub use crate::spec::{Field, TimeFormat, TimeUnit, Width};
-pub use builder::{Comparison, QueryHead};
+pub use builder::{Comparison, Encoder, QueryHead};
 pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};

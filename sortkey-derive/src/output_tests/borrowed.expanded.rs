@@ -240,11 +240,11 @@ const _: () = {
             PathQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         value,
                         &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    )),
+                        <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -256,18 +256,11 @@ const _: () = {
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        low,
-                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        high,
-                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    low,
+                    high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `dir > value` on the keys fixed so far.
@@ -277,14 +270,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `dir >= value` on the keys fixed so far.
@@ -294,14 +284,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `dir < value` on the keys fixed so far.
@@ -311,14 +298,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `dir <= value` on the keys fixed so far.
@@ -328,14 +312,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with the keys whose `dir` starts with `prefix`.
@@ -362,11 +343,11 @@ const _: () = {
             PathQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         value,
                         &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    )),
+                        <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -378,18 +359,11 @@ const _: () = {
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        low,
-                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        high,
-                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    low,
+                    high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `file > value` on the keys fixed so far.
@@ -399,14 +373,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `file >= value` on the keys fixed so far.
@@ -416,14 +387,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `file < value` on the keys fixed so far.
@@ -433,14 +401,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `file <= value` on the keys fixed so far.
@@ -450,14 +415,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with the keys whose `file` starts with `prefix`.

@@ -244,11 +244,11 @@ const _: () = {
             TenantQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         value,
                         &<Tenant>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    )),
+                        <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -263,18 +263,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .between_with(
+                .between(
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        low,
-                        &<Tenant>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        high,
-                        &<Tenant>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    low,
+                    high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `name > value` on the keys fixed so far.
@@ -287,14 +280,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Tenant>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `name >= value` on the keys fixed so far.
@@ -307,14 +297,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Tenant>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `name < value` on the keys fixed so far.
@@ -327,14 +314,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Tenant>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `name <= value` on the keys fixed so far.
@@ -347,14 +331,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Tenant>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with the keys whose `name` starts with `prefix`.
@@ -387,11 +368,11 @@ const _: () = {
             TenantQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <u16 as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         &value,
                         &<Tenant>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    )),
+                        <u16 as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -406,18 +387,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .between_with(
+                .between(
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
-                        &low,
-                        &<Tenant>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
-                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
-                        &high,
-                        &<Tenant>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &low,
+                    &high,
+                    <u16 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `shard > value` on the keys fixed so far.
@@ -430,14 +404,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Tenant>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u16 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `shard >= value` on the keys fixed so far.
@@ -450,14 +421,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Tenant>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u16 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `shard < value` on the keys fixed so far.
@@ -470,14 +438,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Tenant>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u16 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `shard <= value` on the keys fixed so far.
@@ -490,14 +455,11 @@ const _: () = {
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u16 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Tenant>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u16 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.

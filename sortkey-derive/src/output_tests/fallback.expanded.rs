@@ -118,11 +118,11 @@ const _: () = {
             BrokenQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         &value,
                         &<Broken>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    )),
+                        <u64 as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -134,18 +134,11 @@ const _: () = {
             high: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<Broken>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &low,
-                        &<Broken>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &high,
-                        &<Broken>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &low,
+                    &high,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score > value` on the keys fixed so far.
@@ -155,14 +148,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Broken>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
@@ -172,14 +162,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Broken>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score < value` on the keys fixed so far.
@@ -189,14 +176,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Broken>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
@@ -206,14 +190,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Broken>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Broken>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.

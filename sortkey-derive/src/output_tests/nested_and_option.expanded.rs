@@ -336,11 +336,11 @@ const _: () = {
             ReleaseQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         value,
                         &<Release>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    )),
+                        <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -352,18 +352,11 @@ const _: () = {
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<Release>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        low,
-                        &<Release>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        high,
-                        &<Release>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    low,
+                    high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `package > value` on the keys fixed so far.
@@ -373,14 +366,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Release>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Release>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `package >= value` on the keys fixed so far.
@@ -390,14 +380,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Release>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Release>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `package < value` on the keys fixed so far.
@@ -407,14 +394,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Release>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Release>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `package <= value` on the keys fixed so far.
@@ -424,14 +408,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Release>::__SORTKEY_FIELDS[0usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<Release>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with the keys whose `package` starts with `prefix`.
@@ -458,11 +439,11 @@ const _: () = {
             ReleaseQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <Version as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         &value,
                         &<Release>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    )),
+                        <Version as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -474,18 +455,11 @@ const _: () = {
             high: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<Release>::__SORTKEY_FIELDS[1usize],
-                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
-                        &low,
-                        &<Release>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
-                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
-                        &high,
-                        &<Release>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &low,
+                    &high,
+                    <Version as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `version > value` on the keys fixed so far.
@@ -495,14 +469,11 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Release>::__SORTKEY_FIELDS[1usize],
-                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <Version as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `version >= value` on the keys fixed so far.
@@ -512,14 +483,11 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Release>::__SORTKEY_FIELDS[1usize],
-                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <Version as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `version < value` on the keys fixed so far.
@@ -529,14 +497,11 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Release>::__SORTKEY_FIELDS[1usize],
-                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <Version as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `version <= value` on the keys fixed so far.
@@ -546,14 +511,11 @@ const _: () = {
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Release>::__SORTKEY_FIELDS[1usize],
-                    |__out| <Version as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <Version as _sortkey::KeySegment>::encode_segment,
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -572,13 +534,11 @@ const _: () = {
             ReleaseQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <Option<
-                        u16,
-                    > as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         &value,
                         &<Release>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    )),
+                        <Option<u16> as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -590,22 +550,11 @@ const _: () = {
             high: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<Release>::__SORTKEY_FIELDS[2usize],
-                    |__out| <Option<
-                        u16,
-                    > as _sortkey::KeySegment>::encode_segment(
-                        &low,
-                        &<Release>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
-                    |__out| <Option<
-                        u16,
-                    > as _sortkey::KeySegment>::encode_segment(
-                        &high,
-                        &<Release>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    &low,
+                    &high,
+                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `patch > value` on the keys fixed so far.
@@ -615,16 +564,11 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Release>::__SORTKEY_FIELDS[2usize],
-                    |__out| <Option<
-                        u16,
-                    > as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    &value,
+                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `patch >= value` on the keys fixed so far.
@@ -634,16 +578,11 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Release>::__SORTKEY_FIELDS[2usize],
-                    |__out| <Option<
-                        u16,
-                    > as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    &value,
+                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `patch < value` on the keys fixed so far.
@@ -653,16 +592,11 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Release>::__SORTKEY_FIELDS[2usize],
-                    |__out| <Option<
-                        u16,
-                    > as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    &value,
+                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `patch <= value` on the keys fixed so far.
@@ -672,16 +606,11 @@ const _: () = {
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Release>::__SORTKEY_FIELDS[2usize],
-                    |__out| <Option<
-                        u16,
-                    > as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    &value,
+                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -700,11 +629,11 @@ const _: () = {
             ReleaseQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         &value,
                         &<Release>::__SORTKEY_FIELDS[3usize],
-                        __out,
-                    )),
+                        <SystemTime as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -716,18 +645,11 @@ const _: () = {
             high: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<Release>::__SORTKEY_FIELDS[3usize],
-                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
-                        &low,
-                        &<Release>::__SORTKEY_FIELDS[3usize],
-                        __out,
-                    ),
-                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
-                        &high,
-                        &<Release>::__SORTKEY_FIELDS[3usize],
-                        __out,
-                    ),
+                    &low,
+                    &high,
+                    <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `at > value` on the keys fixed so far.
@@ -737,14 +659,11 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<Release>::__SORTKEY_FIELDS[3usize],
-                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[3usize],
-                        __out,
-                    ),
+                    &value,
+                    <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `at >= value` on the keys fixed so far.
@@ -754,14 +673,11 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<Release>::__SORTKEY_FIELDS[3usize],
-                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[3usize],
-                        __out,
-                    ),
+                    &value,
+                    <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `at < value` on the keys fixed so far.
@@ -771,14 +687,11 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<Release>::__SORTKEY_FIELDS[3usize],
-                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[3usize],
-                        __out,
-                    ),
+                    &value,
+                    <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `at <= value` on the keys fixed so far.
@@ -788,14 +701,11 @@ const _: () = {
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<Release>::__SORTKEY_FIELDS[3usize],
-                    |__out| <SystemTime as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<Release>::__SORTKEY_FIELDS[3usize],
-                        __out,
-                    ),
+                    &value,
+                    <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.

@@ -285,11 +285,11 @@ const _: () = {
             RankKeyQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         &value,
                         &<RankKey>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    )),
+                        <u64 as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -301,18 +301,11 @@ const _: () = {
             high: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &low,
-                        &<RankKey>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &high,
-                        &<RankKey>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &low,
+                    &high,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score > value` on the keys fixed so far.
@@ -322,14 +315,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
@@ -339,14 +329,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score < value` on the keys fixed so far.
@@ -356,14 +343,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
@@ -373,14 +357,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[0usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -399,11 +380,11 @@ const _: () = {
             RankKeyQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <u64 as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         &value,
                         &<RankKey>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    )),
+                        <u64 as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -415,18 +396,11 @@ const _: () = {
             high: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &low,
-                        &<RankKey>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &high,
-                        &<RankKey>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &low,
+                    &high,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `timestamp > value` on the keys fixed so far.
@@ -436,14 +410,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `timestamp >= value` on the keys fixed so far.
@@ -453,14 +424,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `timestamp < value` on the keys fixed so far.
@@ -470,14 +438,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `timestamp <= value` on the keys fixed so far.
@@ -487,14 +452,11 @@ const _: () = {
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    |__out| <u64 as _sortkey::KeySegment>::encode_segment(
-                        &value,
-                        &<RankKey>::__SORTKEY_FIELDS[1usize],
-                        __out,
-                    ),
+                    &value,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
@@ -513,11 +475,11 @@ const _: () = {
             RankKeyQuery {
                 head: self
                     .head
-                    .fix_with(|__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
+                    .fix(
                         value,
                         &<RankKey>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    )),
+                        <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                    ),
                 key: ::core::marker::PhantomData,
             }
         }
@@ -529,18 +491,11 @@ const _: () = {
             high: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .between_with(
+                .between(
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        low,
-                        &<RankKey>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        high,
-                        &<RankKey>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    low,
+                    high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `player_id > value` on the keys fixed so far.
@@ -550,14 +505,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Gt,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<RankKey>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `player_id >= value` on the keys fixed so far.
@@ -567,14 +519,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Ge,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<RankKey>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `player_id < value` on the keys fixed so far.
@@ -584,14 +533,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Lt,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<RankKey>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with `player_id <= value` on the keys fixed so far.
@@ -601,14 +547,11 @@ const _: () = {
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare_with(
+                .compare(
                     _sortkey::Comparison::Le,
                     &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    |__out| <::core::primitive::str as _sortkey::KeySegment>::encode_segment(
-                        value,
-                        &<RankKey>::__SORTKEY_FIELDS[2usize],
-                        __out,
-                    ),
+                    value,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
         ///Ends the query with the keys whose `player_id` starts with `prefix`.
