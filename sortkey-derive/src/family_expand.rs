@@ -84,19 +84,20 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
             }),
         }
     });
-    let decode_arms = family.variants.iter().zip(&firsts).map(|(v, first)| {
+    let decode_arms = family.variants.iter().zip(&firsts).enumerate().map(|(index, (v, first))| {
         let vi = &v.ident;
-        match &v.kind {
-            VariantKind::Key(ty) => quote! {
-                if __first == _sortkey::first_byte(#first) && _sortkey::has_first_segment(__key, #first, #sep) {
-                    return _sortkey::decode_variant::<#ty, Self>(__key, #ident::#vi);
-                }
-            },
-            VariantKind::Unit(lit) => quote! {
-                if __first == _sortkey::first_byte(#first) && _sortkey::has_first_segment(__key, #first, #sep) {
-                    return _sortkey::decode_unit(__key, #name, #lit, #ident::#vi);
-                }
-            },
+        let call = match &v.kind {
+            VariantKind::Key(ty) => {
+                quote!(_sortkey::decode_variant::<#ty, Self>(__key, #ident::#vi))
+            }
+            VariantKind::Unit(_) => {
+                quote!(_sortkey::decode_unit(__key, &Self::__SORTKEY_FAMILY, #index, || #ident::#vi))
+            }
+        };
+        quote! {
+            if __first == _sortkey::first_byte(#first) && _sortkey::has_first_segment(__key, #first, #sep) {
+                return #call;
+            }
         }
     });
     let segment_decode_arms = family.variants.iter().zip(&firsts).map(|(v, first)| {
@@ -152,7 +153,11 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl #ident {
             const __SORTKEY_VARIANTS: &'static [_sortkey::VariantLayout] = &[#(#variant_layouts),*];
-            const __SORTKEY_PREFIXES: &'static [&'static ::core::primitive::str] = &[#(#literals),*];
+            const __SORTKEY_FAMILY: _sortkey::FamilyInfo = _sortkey::FamilyInfo {
+                name: #name,
+                separator: #sep,
+                prefixes: &[#(#literals),*],
+            };
         }
 
         #[automatically_derived]
@@ -177,10 +182,11 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
 
         #[automatically_derived]
         impl<'__k> _sortkey::DecodeKey<'__k> for #ident {
+            #[inline]
             fn decode_borrowed(__key: &'__k ::core::primitive::str) -> _sortkey::Result<Self, _sortkey::DecodeError> {
                 let __first = _sortkey::first_byte(__key);
                 #(#decode_arms)*
-                _sortkey::Result::Err(_sortkey::unknown_variant(__key, #name, #sep, Self::__SORTKEY_PREFIXES))
+                _sortkey::unknown_variant(__key, &Self::__SORTKEY_FAMILY)
             }
         }
 
@@ -234,7 +240,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
                 __segment: &_sortkey::Field,
             ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
                 #(#segment_decode_arms)*
-                _sortkey::Result::Err(_sortkey::unknown_variant_here(__cursor, __segment, #sep, Self::__SORTKEY_PREFIXES))
+                _sortkey::Result::Err(_sortkey::unknown_variant_here(__cursor, __segment, #sep, Self::__SORTKEY_FAMILY.prefixes))
             }
         }
 

@@ -128,21 +128,40 @@ pub fn encode_unit(out: &mut String, family: &'static str, literal: &'static str
     })
 }
 
-/// Decodes a unit variant as a whole key, exactly its literal, to the family's `value`; out of
-/// line for the reason [`decode_variant`] is.
+/// What a family's decode names in its errors, one constant per family: passed by one reference,
+/// so that every call of the family's decode fits in registers and can be a tail call.
+#[derive(Debug)]
+pub struct FamilyInfo {
+    /// The family's type name.
+    pub name: &'static str,
+    /// The separator of its keys.
+    pub separator: char,
+    /// Each variant's literal (a unit's literal, or the key type's prefix), in declaration order.
+    pub prefixes: &'static [&'static str],
+}
+
+/// Decodes the unit variant `index` as a whole key, exactly its literal, to the family's value
+/// that `value` makes (a function, not the value, so that no argument goes through the stack);
+/// out of line for the reason [`decode_variant`] is.
 #[inline(never)]
-pub fn decode_unit<F>(key: &str, family: &'static str, literal: &'static str, value: F) -> Result<F, DecodeError> {
-    let mut cursor = super::decode_start(key, family, usize::MAX)?;
-    super::expect_prefix(&mut cursor, literal)?;
-    cursor.expect_end().map(|()| value)
+pub fn decode_unit<F>(
+    key: &str,
+    family: &'static FamilyInfo,
+    index: usize,
+    value: fn() -> F,
+) -> Result<F, DecodeError> {
+    let mut cursor = super::decode_start(key, family.name, usize::MAX)?;
+    super::expect_prefix(&mut cursor, family.prefixes[index])?;
+    cursor.expect_end().map(|()| value())
 }
 
 /// A key whose first segment is none of the family's prefixes.
 #[cold]
 #[inline(never)]
-pub fn unknown_variant(key: &str, family: &'static str, separator: char, prefixes: &[&str]) -> DecodeError {
-    let found = first_segment(key, separator);
-    DecodeError::new(family, None, 0, DecodeErrorKind::UnknownVariant, expected(prefixes), format!("{found:?}"))
+pub fn unknown_variant<F>(key: &str, family: &'static FamilyInfo) -> Result<F, DecodeError> {
+    let found = first_segment(key, family.separator);
+    let expected = expected(family.prefixes);
+    Err(DecodeError::new(family.name, None, 0, DecodeErrorKind::UnknownVariant, expected, format!("{found:?}")))
 }
 
 /// The same error for a family read as a field of another key, at the cursor.
@@ -188,7 +207,9 @@ mod tests {
 
     #[test]
     fn unknown_variant_lists_the_prefixes() {
-        let e = unknown_variant("CART#1", "CustomerItem", '#', &["ORDER", "PROFILE"]);
+        static FAMILY: FamilyInfo =
+            FamilyInfo { name: "CustomerItem", separator: '#', prefixes: &["ORDER", "PROFILE"] };
+        let e = unknown_variant::<()>("CART#1", &FAMILY).unwrap_err();
         assert_eq!(e.kind(), DecodeErrorKind::UnknownVariant);
         assert_eq!(
             e.to_string(),
