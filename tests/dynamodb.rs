@@ -895,11 +895,19 @@ fn multi_attribute_index_through_the_server() {
                 let (mut got, mut start) = (Vec::new(), None);
                 loop {
                     let query = client.query().table_name("ships").scan_index_forward(forward).limit(limit);
-                    let page = cond.apply_to_query(query, start.take()).send().await.expect("multi-attribute query");
+                    let query = cond.apply_to_query(query, start.as_ref()).expect("cursor encodes");
+                    let page = query.send().await.expect("multi-attribute query");
                     got.extend(page.items().iter().map(|i| i["id"].as_s().unwrap().clone()));
-                    match page.last_evaluated_key() {
-                        Some(k) if !k.is_empty() => start = Some(k.clone()),
-                        _ => break,
+                    // The page's typed keys: each in the result, its primary key the item's.
+                    let keys = cond.keys(&page).expect("typed keys");
+                    assert_eq!(keys.len(), page.items().len());
+                    for (key, item) in keys.iter().zip(page.items()) {
+                        assert!(cond.matches(|name| key.get(name)), "{cond}: {key:?}");
+                        assert_eq!(key.primary.partition.id, item["id"].as_s().unwrap().as_str());
+                    }
+                    match cond.next_start(&page).expect("typed cursor") {
+                        Some(next) => start = Some(next),
+                        None => break,
                     }
                 }
                 let mut expected: Vec<String> = want.iter().map(|i| i["id"].as_s().unwrap().clone()).collect();
@@ -919,6 +927,24 @@ fn multi_attribute_index_through_the_server() {
                 assert_eq!(g, e, "{cond}: each item once");
             }
         }
+
+        // A cursor is decoded strictly: a missing or mistyped index attribute is named.
+        let cond = q().condition();
+        let page = client.query().table_name("ships").limit(1);
+        let page = cond.apply_to_query(page, None).unwrap().send().await.unwrap();
+        let mut cursor = page.last_evaluated_key().expect("a first page of one").clone();
+        assert_eq!(cursor.len(), 7, "index attributes and primary key: {cursor:?}");
+        cursor.insert("week".into(), AttributeValue::S("9".into()));
+        let broken = |c: &sortkey_core::dynamodb::Attributes| {
+            let page =
+                aws_sdk_dynamodb::operation::query::QueryOutput::builder().set_last_evaluated_key(Some(c.clone()));
+            cond.next_start(&page.build()).unwrap_err()
+        };
+        let e = broken(&cursor);
+        assert_eq!(e.kind(), DecodeErrorKind::NotANumber);
+        assert!(e.to_string().contains("`week` of index `by_region`"), "{e}");
+        cursor.remove("week");
+        assert_eq!(broken(&cursor).kind(), DecodeErrorKind::MissingAttribute);
     });
 }
 

@@ -266,3 +266,34 @@ fn a_multi_attribute_index_writes_typed_attributes() {
         ]
     );
 }
+
+/// An entity that is neither `Debug`, `Clone` nor `PartialEq`.
+#[derive(Entity)]
+#[entity(
+    pk(prefix = "NOTE", author),
+    sk(prefix = "AT", written(width = 10)),
+    index(by_topic(pk(prefix = "TOPIC", topic), sk(written(width = 10))), by_day(multi, pk(topic), sk(written)))
+)]
+struct Note {
+    author: String,
+    written: u64,
+    topic: String,
+}
+
+/// The index keys, cursors and queries of an entity are `Debug`, `Clone` and `PartialEq` when
+/// its key types are, whatever the entity itself implements.
+#[test]
+fn index_keys_and_queries_need_nothing_of_the_entity() {
+    let note = Note { author: "ann".into(), written: 1719100800, topic: "rust".into() };
+    let key = sortkey_core::IndexKey::<Note, _, _> { index: note.by_topic_key(), primary: note.primary_key() };
+    let copy = key.clone();
+    assert_eq!(copy, key);
+    assert!(format!("{key:?}").contains("rust"), "{key:?}");
+    let q = Note::by_topic(&NoteByTopicPk { topic: "rust".into() }).unwrap();
+    assert_eq!(q.clone(), q);
+    assert!(format!("{q:?}").contains("TOPIC#rust"), "{q:?}");
+    let c = Note::by_day("rust").written_gte(1719100000u64);
+    assert_eq!(c.clone(), c);
+    assert_eq!(c.attributes().sort, [("written", sortkey_core::ScalarType::N)]);
+    assert!(format!("{c:?}").contains("by_day"), "{c:?}");
+}

@@ -322,6 +322,9 @@ pub enum DecodeErrorKind {
     TrailingInput,
     /// A DynamoDB attribute value of another type than `S`.
     NotAString,
+    /// A DynamoDB attribute value of another type than `N`, where a multi-attribute index has a
+    /// number attribute.
+    NotANumber,
     /// A key attribute that an item, a `Key` or a page cursor does not have.
     MissingAttribute,
     /// A well-formed spelling of a value that is not the one its encoder writes (a float's

@@ -1,6 +1,8 @@
 //! Queries of an entity's secondary index: the index's key attributes and `IndexName`, and page
 //! cursors that carry both the index key and the primary key, as a GSI's `LastEvaluatedKey` does.
 
+use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
 use crate::condition::{KeyCondition, KeyExpression};
@@ -10,8 +12,8 @@ use crate::item::{ItemKey, PartitionQuery};
 use crate::key::SortKey;
 
 /// The key of an item as an index holds it: its key in the index and its primary key. A page
-/// of an index query reads back as these, and its cursor is one.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// of an index query reads back as these, and its cursor is one. It is `Debug`, `Clone`, `Eq`
+/// and `Hash` when its keys are, whatever the entity is.
 pub struct IndexKey<E: Entity, P, S> {
     /// The item's key in the index.
     pub index: ItemKey<P, S>,
@@ -19,14 +21,81 @@ pub struct IndexKey<E: Entity, P, S> {
     pub primary: ItemKey<E::Partition, E::Sort>,
 }
 
+impl<E: Entity, P, S> fmt::Debug for IndexKey<E, P, S>
+where
+    ItemKey<P, S>: fmt::Debug,
+    ItemKey<E::Partition, E::Sort>: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IndexKey").field("index", &self.index).field("primary", &self.primary).finish()
+    }
+}
+
+impl<E: Entity, P, S> Clone for IndexKey<E, P, S>
+where
+    ItemKey<P, S>: Clone,
+    ItemKey<E::Partition, E::Sort>: Clone,
+{
+    fn clone(&self) -> Self {
+        IndexKey { index: self.index.clone(), primary: self.primary.clone() }
+    }
+}
+
+impl<E: Entity, P, S> PartialEq for IndexKey<E, P, S>
+where
+    ItemKey<P, S>: PartialEq,
+    ItemKey<E::Partition, E::Sort>: PartialEq,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.primary == other.primary
+    }
+}
+
+impl<E: Entity, P, S> Eq for IndexKey<E, P, S>
+where
+    ItemKey<P, S>: Eq,
+    ItemKey<E::Partition, E::Sort>: Eq,
+{
+}
+
+impl<E: Entity, P, S> Hash for IndexKey<E, P, S>
+where
+    ItemKey<P, S>: Hash,
+    ItemKey<E::Partition, E::Sort>: Hash,
+{
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+        self.primary.hash(state);
+    }
+}
+
 /// A Query of one partition of the entity `E`'s index, typed by the index's key types `P` and
 /// `S`. Generated as `Order::gsi1(&partition)` for each index `gsi1`.
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexQuery<E, P, S> {
     index: IndexNames,
     inner: PartitionQuery<P, S>,
     entity: PhantomData<fn() -> E>,
 }
+
+impl<E, P, S> fmt::Debug for IndexQuery<E, P, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IndexQuery").field("index", &self.index).field("inner", &self.inner).finish()
+    }
+}
+
+impl<E, P, S> Clone for IndexQuery<E, P, S> {
+    fn clone(&self) -> Self {
+        IndexQuery { index: self.index, inner: self.inner.clone(), entity: PhantomData }
+    }
+}
+
+impl<E, P, S> PartialEq for IndexQuery<E, P, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.inner == other.inner
+    }
+}
+
+impl<E, P, S> Eq for IndexQuery<E, P, S> {}
 
 impl<E: Entity, P: SortKey, S> IndexQuery<E, P, S> {
     /// The query of the partition `partition` of the index `index`. Generated code calls it.

@@ -103,13 +103,43 @@ impl<P: SortKey, S: SortKey> ItemKey<P, S> {
 /// assert_eq!(e.names, [("#pk".to_string(), "PK".to_string()), ("#sk".to_string(), "SK".to_string())]);
 /// assert_eq!(e.values[0], (":pk".to_string(), "CUST#00000000000000000042".to_string()));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PartitionQuery<P, S> {
     names: KeyNames,
     partition: String,
     sort: Option<KeyCondition>,
     key: PhantomData<fn() -> (P, S)>,
 }
+
+// By hand, not derived: a query holds encoded keys only, so it is `Debug`, `Clone` and `Eq`
+// whatever its key types are.
+impl<P, S> std::fmt::Debug for PartitionQuery<P, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PartitionQuery")
+            .field("names", &self.names)
+            .field("partition", &self.partition)
+            .field("sort", &self.sort)
+            .finish()
+    }
+}
+
+impl<P, S> Clone for PartitionQuery<P, S> {
+    fn clone(&self) -> Self {
+        PartitionQuery {
+            names: self.names,
+            partition: self.partition.clone(),
+            sort: self.sort.clone(),
+            key: PhantomData,
+        }
+    }
+}
+
+impl<P, S> PartialEq for PartitionQuery<P, S> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.names, &self.partition, &self.sort) == (other.names, &other.partition, &other.sort)
+    }
+}
+
+impl<P, S> Eq for PartitionQuery<P, S> {}
 
 impl<P, S> PartitionQuery<P, S> {
     /// Narrows the query with a condition on the sort key, from the sort key type's builder.

@@ -218,7 +218,8 @@
 //! makes the index sparse: when it is `None` the item has none of that index's attributes, and
 //! an update removes them. `index(name(multi, pk(a, b), sk(c, d)))` declares a multi-attribute
 //! index instead: each field is an attribute of its own, typed `S` or `N` ([`KeyScalar`]), and
-//! `Entity::name(a, b)` starts its staged builder of a [`MultiCondition`].
+//! `Entity::name(a, b)` starts its staged builder of a [`MultiCondition`], whose pages read back
+//! as typed [`MultiKey`]s.
 //!
 //! ```
 //! use sortkey_core::{Entity, SortKey};
@@ -396,7 +397,7 @@ pub use item::{ItemKey, KeyNames, PartitionQuery};
 pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
 pub use layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, UPDATE_LOCK_VAR, VariantLayout, check_lock_file};
 pub use legacy::{Legacy, Versioned, merge_layouts};
-pub use multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
+pub use multi::{KeyScalar, MultiCondition, MultiKey, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
 pub use segment::{DecodeSegment, KeySegment};
 pub use spec::{Field, Width};
 pub use table::{Billing, IndexDefinition, Projection, TableDefinition, TableError};

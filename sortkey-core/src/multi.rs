@@ -6,9 +6,12 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::marker::PhantomData;
 
 use crate::condition::KeyExpression;
+use crate::entity::Entity;
 use crate::error::{QueryError, QueryErrorKind};
+use crate::item::ItemKey;
 
 /// The DynamoDB type of a key attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -142,30 +145,40 @@ pub enum Range {
     BeginsWith(ScalarValue),
 }
 
-/// A Query condition on a multi-attribute index: `=` on every partition attribute, `=` on a left
-/// prefix of the sort attributes, and at most one range on the next sort attribute. Built by the
-/// staged builder an entity derives for the index (`Order::by_region(...)`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MultiCondition {
+/// A Query condition on a multi-attribute index of the entity `E`: `=` on every partition
+/// attribute, `=` on a left prefix of the sort attributes, and at most one range on the next sort
+/// attribute. Built by the staged builder an entity derives for the index
+/// (`Shipment::by_region(...)`); with the `dynamodb` feature its page cursors are
+/// [`MultiKey<E>`]s.
+pub struct MultiCondition<E> {
     index: &'static str,
+    attributes: MultiKeys,
     equal: Vec<(&'static str, ScalarValue)>,
     range: Option<(&'static str, Range)>,
+    entity: PhantomData<fn() -> E>,
 }
 
-impl MultiCondition {
-    /// The condition on `index`: the equalities, in key schema order, and the range.
+impl<E> MultiCondition<E> {
+    /// The condition on `index`, whose key attributes are `attributes`: the equalities, in key
+    /// schema order, and the range.
     #[doc(hidden)]
     pub fn new(
         index: &'static str,
+        attributes: MultiKeys,
         equal: Vec<(&'static str, ScalarValue)>,
         range: Option<(&'static str, Range)>,
     ) -> Self {
-        MultiCondition { index, equal, range }
+        MultiCondition { index, attributes, equal, range, entity: PhantomData }
     }
 
     /// The index's name, its `IndexName`.
     pub fn index(&self) -> &'static str {
         self.index
+    }
+
+    /// The index's key attributes with their types, in key schema order.
+    pub fn attributes(&self) -> MultiKeys {
+        self.attributes
     }
 
     /// The attributes compared with `=`, and their values.
@@ -250,7 +263,33 @@ impl MultiCondition {
     }
 }
 
-impl fmt::Display for MultiCondition {
+impl<E> fmt::Debug for MultiCondition<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MultiCondition")
+            .field("index", &self.index)
+            .field("attributes", &self.attributes)
+            .field("equal", &self.equal)
+            .field("range", &self.range)
+            .finish()
+    }
+}
+
+impl<E> Clone for MultiCondition<E> {
+    fn clone(&self) -> Self {
+        MultiCondition::new(self.index, self.attributes, self.equal.clone(), self.range.clone())
+    }
+}
+
+impl<E> PartialEq for MultiCondition<E> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.index, self.attributes, &self.equal, &self.range)
+            == (other.index, other.attributes, &other.equal, &other.range)
+    }
+}
+
+impl<E> Eq for MultiCondition<E> {}
+
+impl<E> fmt::Display for MultiCondition<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
         for (name, value) in &self.equal {
@@ -280,16 +319,30 @@ impl fmt::Display for MultiCondition {
 /// A multi-attribute query being built: the equalities so far. The staged builder an entity
 /// derives for each multi-attribute index wraps it; each of its methods is one call here.
 #[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MultiQuery {
+pub struct MultiQuery<E> {
     index: &'static str,
+    attributes: MultiKeys,
     equal: Vec<(&'static str, ScalarValue)>,
+    entity: PhantomData<fn() -> E>,
 }
 
-impl MultiQuery {
-    /// The query of `index`, with the equalities on its partition attributes.
-    pub fn new(index: &'static str, partition: Vec<(&'static str, ScalarValue)>) -> Self {
-        MultiQuery { index, equal: partition }
+impl<E> fmt::Debug for MultiQuery<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MultiQuery").field("index", &self.index).field("equal", &self.equal).finish()
+    }
+}
+
+impl<E> Clone for MultiQuery<E> {
+    fn clone(&self) -> Self {
+        MultiQuery { index: self.index, attributes: self.attributes, equal: self.equal.clone(), entity: PhantomData }
+    }
+}
+
+impl<E> MultiQuery<E> {
+    /// The query of `index`, whose key attributes are `attributes`, with the equalities on its
+    /// partition attributes.
+    pub fn new(index: &'static str, attributes: MultiKeys, partition: Vec<(&'static str, ScalarValue)>) -> Self {
+        MultiQuery { index, attributes, equal: partition, entity: PhantomData }
     }
 
     /// `=` on the next sort attribute.
@@ -299,8 +352,8 @@ impl MultiQuery {
     }
 
     /// The condition with a range on the next sort attribute.
-    pub fn range(self, name: &'static str, range: Range) -> MultiCondition {
-        MultiCondition::new(self.index, self.equal, Some((name, range)))
+    pub fn range(self, name: &'static str, range: Range) -> MultiCondition<E> {
+        MultiCondition::new(self.index, self.attributes, self.equal, Some((name, range)))
     }
 
     /// `BETWEEN low AND high` on the next sort attribute; `low` above `high` is an empty range,
@@ -310,7 +363,7 @@ impl MultiQuery {
         name: &'static str,
         low: ScalarValue,
         high: ScalarValue,
-    ) -> Result<MultiCondition, QueryError> {
+    ) -> Result<MultiCondition<E>, QueryError> {
         if low.compare(&high) == Some(Ordering::Greater) {
             return Err(QueryError::new(self.index, Some(name), QueryErrorKind::EmptyRange));
         }
@@ -318,14 +371,63 @@ impl MultiQuery {
     }
 
     /// The condition with the equalities alone.
-    pub fn finish(self) -> MultiCondition {
-        MultiCondition::new(self.index, self.equal, None)
+    pub fn finish(self) -> MultiCondition<E> {
+        MultiCondition::new(self.index, self.attributes, self.equal, None)
     }
 }
+
+/// The key of an item as a multi-attribute index holds it: the index's key attributes, typed,
+/// and the item's primary key. A page of a [`MultiCondition`] query reads back as these with
+/// the `dynamodb` feature, and its cursor (`LastEvaluatedKey`, `ExclusiveStartKey`) is one.
+pub struct MultiKey<E: Entity> {
+    /// The index's key attributes in key schema order (the partition attributes, then the sort
+    /// attributes), each with its typed value.
+    pub index: Vec<(&'static str, ScalarValue)>,
+    /// The item's primary key.
+    pub primary: ItemKey<E::Partition, E::Sort>,
+}
+
+impl<E: Entity> MultiKey<E> {
+    /// The value of the index attribute `name`, if the index has it.
+    pub fn get(&self, name: &str) -> Option<&ScalarValue> {
+        self.index.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+impl<E: Entity> fmt::Debug for MultiKey<E>
+where
+    ItemKey<E::Partition, E::Sort>: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MultiKey").field("index", &self.index).field("primary", &self.primary).finish()
+    }
+}
+
+impl<E: Entity> Clone for MultiKey<E>
+where
+    ItemKey<E::Partition, E::Sort>: Clone,
+{
+    fn clone(&self) -> Self {
+        MultiKey { index: self.index.clone(), primary: self.primary.clone() }
+    }
+}
+
+impl<E: Entity> PartialEq for MultiKey<E>
+where
+    ItemKey<E::Partition, E::Sort>: PartialEq,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.primary == other.primary
+    }
+}
+
+impl<E: Entity> Eq for MultiKey<E> where ItemKey<E::Partition, E::Sort>: Eq {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const KEYS: MultiKeys = MultiKeys { partition: &[("region", ScalarType::S)], sort: &[("year", ScalarType::N)] };
 
     fn n(v: i64) -> ScalarValue {
         ScalarValue::N(v.to_string())
@@ -333,8 +435,9 @@ mod tests {
 
     #[test]
     fn the_expression_names_every_attribute_once() {
-        let c = MultiCondition::new(
+        let c = MultiCondition::<()>::new(
             "by_region",
+            KEYS,
             vec![("region", ScalarValue::S("eu".into())), ("year", n(2025))],
             Some(("order_no", Range::Between(n(5), n(10)))),
         );
@@ -347,7 +450,7 @@ mod tests {
 
     #[test]
     fn numbers_compare_by_value() {
-        let c = MultiCondition::new("i", vec![("a", n(1))], Some(("b", Range::Lt(n(10)))));
+        let c = MultiCondition::<()>::new("i", KEYS, vec![("a", n(1))], Some(("b", Range::Lt(n(10)))));
         let item = |b: i64| std::collections::HashMap::from([("a", n(1)), ("b", n(b))]);
         let (nine, ten) = (item(9), item(10));
         assert!(c.matches(|name| nine.get(name)));

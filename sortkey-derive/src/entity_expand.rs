@@ -241,9 +241,8 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
     };
     let (p_list, s_list) = (attr_list(&index.pk), attr_list(&index.sk));
     let sparse = index.sparse();
-    let names = quote! {
-        _sortkey::IndexNames::multi(#iname, _sortkey::MultiKeys { partition: #p_list, sort: #s_list }, #sparse)
-    };
+    let keys = quote!(#krate::MultiKeys { partition: #p_list, sort: #s_list });
+    let names = quote!(_sortkey::IndexNames::multi(#iname, #keys, #sparse));
     let writes = index.pk.segments.iter().chain(&index.sk.segments).map(|s| {
         let (f, fname) = (&s.field, s.field.to_string());
         if s.optional {
@@ -278,7 +277,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
         #[doc = #method_doc]
         #[inline]
         pub fn #method_name(#(#params),*) -> #query<0> {
-            #query { inner: #krate::MultiQuery::new(#iname, ::std::vec![#(#values),*]) }
+            #query { inner: #krate::MultiQuery::new(#iname, #keys, ::std::vec![#(#values),*]) }
         }
     };
     let stages = index.sk.segments.iter().enumerate().map(|(k, s)| {
@@ -291,7 +290,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
             quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #m(self, value: impl ::core::convert::Into<#t>) -> #krate::MultiCondition {
+                pub fn #m(self, value: impl ::core::convert::Into<#t>) -> #krate::MultiCondition<#ident> {
                     self.inner.range(#fname, #krate::Range::#v(#scalar::to_scalar(&::core::convert::Into::<#t>::into(value))))
                 }
             }
@@ -304,7 +303,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
             quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #m(self, prefix: &str) -> #krate::MultiCondition {
+                pub fn #m(self, prefix: &str) -> #krate::MultiCondition<#ident> {
                     self.inner.range(#fname, #krate::Range::BeginsWith(#krate::ScalarValue::S(::std::borrow::ToOwned::to_owned(prefix))))
                 }
             }
@@ -329,7 +328,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
                     self,
                     low: impl ::core::convert::Into<#t>,
                     high: impl ::core::convert::Into<#t>,
-                ) -> ::core::result::Result<#krate::MultiCondition, #krate::QueryError> {
+                ) -> ::core::result::Result<#krate::MultiCondition<#ident>, #krate::QueryError> {
                     self.inner.between(
                         #fname,
                         #scalar::to_scalar(&::core::convert::Into::<#t>::into(low)),
@@ -350,7 +349,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
         #[doc = #type_doc]
         #[derive(::core::fmt::Debug, ::core::clone::Clone)]
         #vis struct #query<const N: usize> {
-            inner: #krate::MultiQuery,
+            inner: #krate::MultiQuery<#ident>,
         }
 
         #(#stages)*
@@ -359,7 +358,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
         impl<const N: usize> #query<N> {
             /// The condition with the equalities so far, and no range.
             #[inline]
-            pub fn condition(self) -> #krate::MultiCondition {
+            pub fn condition(self) -> #krate::MultiCondition<#ident> {
                 self.inner.finish()
             }
         }
