@@ -104,7 +104,7 @@ impl Entity {
     }
 
     /// Reads and checks a struct deriving `Entity`.
-    pub(crate) fn from_input(input: &DeriveInput) -> darling::Result<Entity> {
+    pub(crate) fn from_input(input: &DeriveInput) -> Result<Entity, Failed> {
         let name = input.ident.to_string();
         let fields = match &input.data {
             Data::Struct(s) => match &s.fields {
@@ -114,16 +114,18 @@ impl Entity {
             _ => Vec::new(),
         };
         if fields.is_empty() {
-            return Err(darling::Error::custom(format!(
+            let errors = darling::Error::custom(format!(
                 "`#[derive(Entity)]` on `{name}`: expected a struct with named fields, whose fields make up its keys"
             ))
-            .with_span(&input.ident));
+            .with_span(&input.ident);
+            return Err(Failed { errors, partial: None });
         }
         if let Some(param) = input.generics.params.first() {
-            return Err(darling::Error::custom(format!(
+            let errors = darling::Error::custom(format!(
                 "entity `{name}` cannot have generic parameters: its key types are concrete; found a parameter"
             ))
-            .with_span(param));
+            .with_span(param);
+            return Err(Failed { errors, partial: None });
         }
         let mut reader = Reader { entity: &name, fields: &fields, errors: darling::Error::accumulator() };
         let mut pk = None;
@@ -172,18 +174,44 @@ impl Entity {
             errors.push(missing("sk"));
         }
         check_names(&name, pk.iter().chain(&sk), &indexes, &mut errors);
-        errors.finish()?;
         let krate_given = krate.is_some();
-        Ok(Entity {
-            ident: input.ident.clone(),
-            vis: input.vis.clone(),
-            krate: krate.unwrap_or_else(crate::runtime::default_crate),
-            krate_given,
-            pk: pk.unwrap(),
-            sk: sk.unwrap(),
-            indexes,
-        })
+        let entity = match (pk, sk) {
+            (Some(pk), Some(sk)) => Some(Entity {
+                ident: input.ident.clone(),
+                vis: input.vis.clone(),
+                krate: krate.unwrap_or_else(crate::runtime::default_crate),
+                krate_given,
+                pk,
+                sk,
+                indexes,
+            }),
+            _ => None,
+        };
+        match (errors.finish(), entity) {
+            (Ok(()), Some(entity)) => Ok(entity),
+            (Ok(()), None) => unreachable!("a missing key is an error"),
+            (Err(errors), partial) => Err(Failed { errors, partial: partial.map(|e| Box::new(e.without_repeats())) }),
+        }
     }
+
+    /// The entity without the indexes whose Rust or DynamoDB name an earlier one has, which are
+    /// errors: what the fallback expands, so that it defines each item once.
+    fn without_repeats(mut self) -> Entity {
+        let mut seen = Vec::new();
+        self.indexes.retain(|i| {
+            let fresh = !seen.iter().any(|(rust, name): &(String, String)| *rust == i.snake() || *name == i.name);
+            seen.push((i.snake(), i.name.clone()));
+            fresh
+        });
+        self
+    }
+}
+
+/// A failed `#[derive(Entity)]`: its errors, and the entity as far as it could be read (every
+/// key and index that parsed, without the fields in error), when it has both primary keys.
+pub(crate) struct Failed {
+    pub(crate) errors: darling::Error,
+    pub(crate) partial: Option<Box<Entity>>,
 }
 
 /// Two indexes with one name, or one attribute name for two keys, are errors at the later one.
@@ -194,15 +222,27 @@ fn check_names<'a>(
     errors: &mut darling::error::Accumulator,
 ) {
     let mut index_names: BTreeMap<&str, ()> = BTreeMap::new();
+    let mut rust_names: BTreeMap<String, ()> = BTreeMap::new();
     let mut unique = Vec::new();
     for index in indexes {
-        if index_names.insert(&index.name, ()).is_none() {
+        let rust_fresh = rust_names.insert(index.snake(), ()).is_none();
+        let name_fresh = index_names.insert(&index.name, ()).is_none();
+        if name_fresh && rust_fresh {
             unique.push(index);
-        } else {
+        } else if !name_fresh {
             errors.push(
                 darling::Error::custom(format!(
                     "entity `{entity}` declares the index `{}` twice: expected one name per index",
                     index.name
+                ))
+                .with_span(&index.rust),
+            );
+        } else {
+            errors.push(
+                darling::Error::custom(format!(
+                    "entity `{entity}` declares two indexes named `{}` in Rust: expected one Rust name per index, as \
+                     each has its methods and key types",
+                    index.rust
                 ))
                 .with_span(&index.rust),
             );

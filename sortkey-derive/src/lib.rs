@@ -79,7 +79,13 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match entity::Entity::from_input(&input) {
         Ok(entity) => entity_expand::derive(&entity).into(),
-        Err(errors) => errors.write_errors().into(),
+        // The errors, and the entity as far as it was read, expanded, so that its uses (its key
+        // types, `key_attributes`, the index methods) add no errors of their own.
+        Err(failed) => {
+            let errors = failed.errors.write_errors();
+            let partial = failed.partial.as_deref().map(entity_expand::derive);
+            quote::quote!(#errors #partial).into()
+        }
     }
 }
 
