@@ -88,9 +88,11 @@ impl std::error::Error for BackfillError {}
 
 /// The rewrite of a table's items from older layouts of the sort key type `K` to its current one.
 ///
-/// Each old item becomes one `TransactWriteItems`: a Put of the item under its current key if no
-/// item has that key (`attribute_not_exists`), and a Delete of the old item if it is unchanged
-/// since the Scan (every attribute compared). When the current key exists already (a consistent
+/// Each old item moves by two actions of a `TransactWriteItems`: a Put of the item under its
+/// current key if no item has that key (`attribute_not_exists`), and a Delete of the old item if
+/// it is unchanged since the Scan (every attribute compared). The moves of a Scan page go in
+/// transactions of up to 50 (100 actions, under 4 MB, no key twice); when a condition fails, that
+/// transaction changes nothing and its moves are made one by one. When the current key exists already (a consistent
 /// BatchGetItem per Scan page looks first), it was written by someone else and is kept: the old
 /// item alone is deleted, if unchanged. So a rerun does nothing twice, a concurrent write of the
 /// current key is never overwritten, and an item changed meanwhile is left for the next run.
@@ -198,11 +200,78 @@ impl<'c> Backfill<'c> {
         }
         let keys = moves.iter().map(|(_, pk, sk)| self.key_of(pk.clone(), sk.clone())).collect();
         let existing = self.existing(keys).await?;
+        let mut batch: Vec<(&Attributes, AttributeValue)> = Vec::new();
+        let (mut batch_keys, mut batch_size) = (Vec::new(), 0);
         for (item, pk, sk) in moves {
-            let found = existing.iter().any(|e| e.get(pk_name) == Some(&pk) && e.get(sk_name) == Some(&sk));
-            self.rewrite(item, sk, found, done).await?;
+            if existing.iter().any(|e| e.get(pk_name) == Some(&pk) && e.get(sk_name) == Some(&sk)) {
+                self.rewrite(item, sk, true, done).await?;
+                continue;
+            }
+            // A transaction names each key once and holds at most 100 actions and 4 MB.
+            let old_key = (pk.clone(), item.get(sk_name).cloned());
+            let new_key = (pk, Some(sk.clone()));
+            let size = 2 * item_size(item);
+            let clash = batch_keys.contains(&old_key) || batch_keys.contains(&new_key);
+            if clash || batch.len() == MOVES_PER_TRANSACTION || batch_size + size > TRANSACTION_BYTES {
+                self.rewrite_batch(std::mem::take(&mut batch), done).await?;
+                (batch_keys, batch_size) = (Vec::new(), 0);
+            }
+            batch_keys.extend([old_key, new_key]);
+            batch_size += size;
+            batch.push((item, sk));
+        }
+        self.rewrite_batch(batch, done).await
+    }
+
+    /// Moves several old-layout items whose current keys were absent at the look, in one
+    /// `TransactWriteItems` of their puts and deletes, conditional as one move's are: one request
+    /// instead of one per item. When any condition fails the transaction changes nothing, and
+    /// each move is then made alone, which sorts out which were written or changed meanwhile.
+    async fn rewrite_batch(
+        &self,
+        batch: Vec<(&Attributes, AttributeValue)>,
+        done: &mut Progress,
+    ) -> Result<(), String> {
+        if batch.len() <= 1 {
+            for (item, sk) in batch {
+                self.rewrite(item, sk, false, done).await?;
+            }
+            return Ok(());
+        }
+        let mut actions = Vec::with_capacity(2 * batch.len());
+        for (item, sk) in &batch {
+            let (put, delete) = self.move_actions(item, sk.clone())?;
+            actions.push(TransactWriteItem::builder().put(put).build());
+            actions.push(TransactWriteItem::builder().delete(delete).build());
+        }
+        match self.client.transact_write_items().set_transact_items(Some(actions)).send().await {
+            Ok(_) => done.rewritten += batch.len() as u64,
+            Err(e) if cancelled(&e).is_some() => {
+                for (item, sk) in batch {
+                    self.rewrite(item, sk, false, done).await?;
+                }
+            }
+            Err(e) => {
+                return Err(format!("TransactWriteItems failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(&e)));
+            }
         }
         Ok(())
+    }
+
+    /// The two actions of one move: a Put of `item` under the sort key `new_sk` if no item has
+    /// that key, and a Delete of the old item if it is unchanged.
+    fn move_actions(&self, item: &Attributes, new_sk: AttributeValue) -> Result<(Put, Delete), String> {
+        let delete = self.unchanged_delete(item)?;
+        let mut moved = item.clone();
+        moved.insert(self.keys.sort().to_owned(), new_sk);
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(moved))
+            .condition_expression("attribute_not_exists(#pk)")
+            .expression_attribute_names("#pk", self.keys.partition())
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok((put, delete))
     }
 
     /// The keys of those of `keys` that exist, read consistently, 100 per BatchGetItem.
@@ -253,20 +322,10 @@ impl<'c> Backfill<'c> {
         found: bool,
         done: &mut Progress,
     ) -> Result<(), String> {
-        let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
-        let delete = self.unchanged_delete(item)?;
         if found {
-            return self.delete_stale(delete, done).await;
+            return self.delete_stale(self.unchanged_delete(item)?, done).await;
         }
-        let mut moved = item.clone();
-        moved.insert(sk_name.to_owned(), new_sk);
-        let put = Put::builder()
-            .table_name(&self.table)
-            .set_item(Some(moved))
-            .condition_expression("attribute_not_exists(#pk)")
-            .expression_attribute_names("#pk", pk_name)
-            .build()
-            .map_err(|e| e.to_string())?;
+        let (put, delete) = self.move_actions(item, new_sk)?;
         let both = vec![
             TransactWriteItem::builder().put(put).build(),
             TransactWriteItem::builder().delete(delete.clone()).build(),
@@ -274,16 +333,9 @@ impl<'c> Backfill<'c> {
         match self.client.transact_write_items().set_transact_items(Some(both)).send().await {
             Ok(_) => done.rewritten += 1,
             Err(e) => {
-                let reasons: Vec<String> = e
-                    .as_service_error()
-                    .and_then(|s| match s {
-                        TransactWriteItemsError::TransactionCanceledException(c) => Some(c),
-                        _ => None,
-                    })
-                    .map(|c| c.cancellation_reasons().iter().map(|r| r.code().unwrap_or_default().to_owned()).collect())
-                    .ok_or_else(|| {
-                        format!("TransactWriteItems failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(&e))
-                    })?;
+                let reasons = cancelled(&e).ok_or_else(|| {
+                    format!("TransactWriteItems failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(&e))
+                })?;
                 match (reasons.first().map(String::as_str), reasons.get(1).map(String::as_str)) {
                     // The current key was written since the look: the old item is stale.
                     (Some("ConditionalCheckFailed"), Some("None") | None) => {
@@ -345,5 +397,38 @@ impl<'c> Backfill<'c> {
 
     fn error(&self, cursor: &SegmentCursor, message: String) -> BackfillError {
         BackfillError { message, cursor: cursor.clone() }
+    }
+}
+
+/// The moves of one batched transaction: 100 actions, DynamoDB's limit.
+const MOVES_PER_TRANSACTION: usize = 50;
+/// The bytes of items one batched transaction carries at most, below DynamoDB's 4 MB.
+const TRANSACTION_BYTES: usize = 3 * 1024 * 1024;
+
+/// The cancellation reasons' codes (one per action, `"None"` for those that passed) of a
+/// cancelled transaction; `None` for any other error.
+fn cancelled<R>(e: &aws_sdk_dynamodb::error::SdkError<TransactWriteItemsError, R>) -> Option<Vec<String>> {
+    match e.as_service_error()? {
+        TransactWriteItemsError::TransactionCanceledException(c) => {
+            Some(c.cancellation_reasons().iter().map(|r| r.code().unwrap_or_default().to_owned()).collect())
+        }
+        _ => None,
+    }
+}
+
+/// An upper estimate of an item's size as DynamoDB counts it: names and values, in bytes.
+fn item_size(item: &Attributes) -> usize {
+    item.iter().map(|(name, value)| name.len() + value_size(value)).sum()
+}
+
+fn value_size(value: &AttributeValue) -> usize {
+    match value {
+        AttributeValue::S(s) | AttributeValue::N(s) => s.len(),
+        AttributeValue::B(b) => b.as_ref().len(),
+        AttributeValue::Ss(v) | AttributeValue::Ns(v) => v.iter().map(|s| s.len() + 1).sum(),
+        AttributeValue::Bs(v) => v.iter().map(|b| b.as_ref().len() + 1).sum(),
+        AttributeValue::L(v) => 3 + v.iter().map(|x| 1 + value_size(x)).sum::<usize>(),
+        AttributeValue::M(m) => 3 + m.iter().map(|(k, x)| 1 + k.len() + value_size(x)).sum::<usize>(),
+        _ => 1,
     }
 }

@@ -26,7 +26,7 @@ def ok(met):
 def backfill():
     items = 100
     rows = [
-        ("backfill", "`Backfill::run_segment`: BatchGetItem look, conditional TransactWriteItems"),
+        ("backfill", "`Backfill::run_segment`: BatchGetItem look, conditional TransactWriteItems of up to 50 moves"),
         ("plain", "plain loop: Scan, PutItem new key, DeleteItem old key, no conditions"),
         ("plain_transact", "plain loop, put and delete in one TransactWriteItems, no conditions"),
     ]
