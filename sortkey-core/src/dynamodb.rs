@@ -51,10 +51,10 @@ pub use crate::backfill::{Backfill, BackfillError, Progress, SegmentCursor};
 use crate::condition::KeyCondition;
 use crate::entity::{Entity, EntityKeys, KeyUpdate};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::index::{IndexKey, IndexQuery};
+use crate::index::{IndexKey, IndexQuery, MultiKey};
 use crate::item::{ItemKey, KeyNames, PartitionQuery};
 use crate::key::{DecodeKey, SortKey};
-use crate::multi::{MultiCondition, MultiKey, ScalarType, ScalarValue};
+use crate::multi::{MultiCondition, ScalarType, ScalarValue};
 use crate::table::{Billing, Projection, TableDefinition};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.

@@ -10,6 +10,7 @@ use crate::entity::{Entity, IndexNames};
 use crate::error::EncodeError;
 use crate::item::{ItemKey, PartitionQuery};
 use crate::key::SortKey;
+use crate::multi::ScalarValue;
 
 /// The key of an item as an index holds it: its key in the index and its primary key. A page
 /// of an index query reads back as these, and its cursor is one. It is `Debug`, `Clone`, `Eq`
@@ -132,3 +133,50 @@ impl<E, P, S> IndexQuery<E, P, S> {
         self.inner.matches(partition, sort)
     }
 }
+
+/// The key of an item as a multi-attribute index holds it: the index's key attributes, typed,
+/// and the item's primary key. A page of a [`MultiCondition`](crate::MultiCondition) query reads back as these with
+/// the `dynamodb` feature, and its cursor (`LastEvaluatedKey`, `ExclusiveStartKey`) is one.
+pub struct MultiKey<E: Entity> {
+    /// The index's key attributes in key schema order (the partition attributes, then the sort
+    /// attributes), each with its typed value.
+    pub index: Vec<(&'static str, ScalarValue)>,
+    /// The item's primary key.
+    pub primary: ItemKey<E::Partition, E::Sort>,
+}
+
+impl<E: Entity> MultiKey<E> {
+    /// The value of the index attribute `name`, if the index has it.
+    pub fn get(&self, name: &str) -> Option<&ScalarValue> {
+        self.index.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+impl<E: Entity> fmt::Debug for MultiKey<E>
+where
+    ItemKey<E::Partition, E::Sort>: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MultiKey").field("index", &self.index).field("primary", &self.primary).finish()
+    }
+}
+
+impl<E: Entity> Clone for MultiKey<E>
+where
+    ItemKey<E::Partition, E::Sort>: Clone,
+{
+    fn clone(&self) -> Self {
+        MultiKey { index: self.index.clone(), primary: self.primary.clone() }
+    }
+}
+
+impl<E: Entity> PartialEq for MultiKey<E>
+where
+    ItemKey<E::Partition, E::Sort>: PartialEq,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index && self.primary == other.primary
+    }
+}
+
+impl<E: Entity> Eq for MultiKey<E> where ItemKey<E::Partition, E::Sort>: Eq {}

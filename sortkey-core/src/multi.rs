@@ -9,9 +9,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::condition::KeyExpression;
-use crate::entity::Entity;
 use crate::error::{QueryError, QueryErrorKind};
-use crate::item::ItemKey;
 
 /// The DynamoDB type of a key attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -149,7 +147,7 @@ pub enum Range {
 /// attribute, `=` on a left prefix of the sort attributes, and at most one range on the next sort
 /// attribute. Built by the staged builder an entity derives for the index
 /// (`Shipment::by_region(...)`); with the `dynamodb` feature its page cursors are
-/// [`MultiKey<E>`]s.
+/// [`MultiKey<E>`](crate::MultiKey)s.
 pub struct MultiCondition<E> {
     index: &'static str,
     attributes: MultiKeys,
@@ -375,53 +373,6 @@ impl<E> MultiQuery<E> {
         MultiCondition::new(self.index, self.attributes, self.equal, None)
     }
 }
-
-/// The key of an item as a multi-attribute index holds it: the index's key attributes, typed,
-/// and the item's primary key. A page of a [`MultiCondition`] query reads back as these with
-/// the `dynamodb` feature, and its cursor (`LastEvaluatedKey`, `ExclusiveStartKey`) is one.
-pub struct MultiKey<E: Entity> {
-    /// The index's key attributes in key schema order (the partition attributes, then the sort
-    /// attributes), each with its typed value.
-    pub index: Vec<(&'static str, ScalarValue)>,
-    /// The item's primary key.
-    pub primary: ItemKey<E::Partition, E::Sort>,
-}
-
-impl<E: Entity> MultiKey<E> {
-    /// The value of the index attribute `name`, if the index has it.
-    pub fn get(&self, name: &str) -> Option<&ScalarValue> {
-        self.index.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
-    }
-}
-
-impl<E: Entity> fmt::Debug for MultiKey<E>
-where
-    ItemKey<E::Partition, E::Sort>: fmt::Debug,
-{
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MultiKey").field("index", &self.index).field("primary", &self.primary).finish()
-    }
-}
-
-impl<E: Entity> Clone for MultiKey<E>
-where
-    ItemKey<E::Partition, E::Sort>: Clone,
-{
-    fn clone(&self) -> Self {
-        MultiKey { index: self.index.clone(), primary: self.primary.clone() }
-    }
-}
-
-impl<E: Entity> PartialEq for MultiKey<E>
-where
-    ItemKey<E::Partition, E::Sort>: PartialEq,
-{
-    fn eq(&self, other: &Self) -> bool {
-        self.index == other.index && self.primary == other.primary
-    }
-}
-
-impl<E: Entity> Eq for MultiKey<E> where ItemKey<E::Partition, E::Sort>: Eq {}
 
 #[cfg(test)]
 mod tests {
