@@ -1005,7 +1005,8 @@ mod backfill {
 /// moto 5.2.5 undoes a failed `TransactWriteItems` by restoring a copy of the whole table, which
 /// also undoes what other connections wrote meanwhile (DynamoDB isolates transactions). The
 /// backfill looks for an existing current key before its transaction, so here no transaction
-/// fails and the two workers cannot undo each other's writes on moto.
+/// fails and the two workers cannot undo each other's writes on moto; the application writes
+/// once the cancelled worker's last request has ended.
 #[test]
 fn backfill_rewrites_old_layouts_once_over_parallel_segments() {
     use backfill::*;
@@ -1027,6 +1028,12 @@ fn backfill_rewrites_old_layouts_once_over_parallel_segments() {
             tokio::time::timeout(Duration::from_millis(30), bf.run_segment::<RankKey>(seg1.clone(), None, |_| {}))
                 .await;
         assert!(cancelled.is_err(), "cancelled before its end");
+        // The request the cancelled task had sent may still run on the server. DynamoDB would
+        // isolate its transaction from the application's writes below; moto does not, and when
+        // that transaction fails it restores a copy of the whole table taken before it began,
+        // undoing a write made meanwhile. Give it time to end, so that this test checks the
+        // backfill and not moto's missing isolation.
+        tokio::time::sleep(Duration::from_secs(1)).await;
         // The application writes three players in the current layout meanwhile.
         for i in [3u64, 33, 57] {
             let sk = RankKey { score: i * 10, player: format!("p{i:02}") }.encode().unwrap();
