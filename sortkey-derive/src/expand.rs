@@ -81,9 +81,7 @@ fn impl_sort_key(key: &Key) -> TokenStream {
             ) -> _sortkey::Result<(), _sortkey::EncodeError> {
                 // The body is the key's `KeySegment` impl (see nested.rs); this adds the
                 // whole-key rules.
-                _sortkey::encode_key(__out, #key_name, #max_len, |__out| {
-                    <Self as _sortkey::KeySegment>::encode_segment(self, &_sortkey::WHOLE_KEY, __out)
-                })
+                _sortkey::encode_whole(self, __out, #key_name, #max_len)
             }
         }
     }
@@ -105,13 +103,7 @@ fn impl_decode_key(key: &Key) -> TokenStream {
             ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
                 // The body is the key's `DecodeSegment` impl (see nested.rs); this adds the
                 // whole-key rules.
-                let mut __cursor = _sortkey::decode_start(__key, #key_name, #max_len)?;
-                let __value = <Self as _sortkey::DecodeSegment<#lt>>::decode_segment(
-                    &mut __cursor,
-                    &_sortkey::WHOLE_KEY,
-                )?;
-                _sortkey::expect_end(&__cursor)?;
-                _sortkey::Result::Ok(__value)
+                _sortkey::decode_whole::<Self>(__key, #key_name, #max_len)
             }
         }
     }

@@ -93,18 +93,7 @@ const _: () = {
             &self,
             __out: &mut _sortkey::String,
         ) -> _sortkey::Result<(), _sortkey::EncodeError> {
-            _sortkey::encode_key(
-                __out,
-                "Tenant",
-                2048usize,
-                |__out| {
-                    <Self as _sortkey::KeySegment>::encode_segment(
-                        self,
-                        &_sortkey::WHOLE_KEY,
-                        __out,
-                    )
-                },
-            )
+            _sortkey::encode_whole(self, __out, "Tenant", 2048usize)
         }
     }
     #[automatically_derived]
@@ -113,12 +102,7 @@ const _: () = {
         fn decode_borrowed(
             __key: &'__k ::core::primitive::str,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
-            let mut __cursor = _sortkey::decode_start(__key, "Tenant", 2048usize)?;
-            let __value = <Self as _sortkey::DecodeSegment<
-                '__k,
-            >>::decode_segment(&mut __cursor, &_sortkey::WHOLE_KEY)?;
-            _sortkey::expect_end(&__cursor)?;
-            _sortkey::Result::Ok(__value)
+            _sortkey::decode_whole::<Self>(__key, "Tenant", 2048usize)
         }
     }
     #[automatically_derived]
