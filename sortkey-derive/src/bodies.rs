@@ -52,18 +52,26 @@ pub(crate) fn impl_fields(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let names = (0..key.fields.len()).map(field_const);
     let specs = key.fields.iter().enumerate().map(|(i, f)| field_spec(key, i, f));
     let layouts = key.fields.iter().enumerate().map(|(i, field)| {
-        let ty = &field.ty;
-        quote!(_sortkey::FieldLayout::new(Self::__SORTKEY_FIELDS[#i], <#ty as _sortkey::KeySegment>::SEGMENT_LAYOUT))
+        let (ty, name) = (&field.ty, field_const(i));
+        quote!(_sortkey::FieldLayout::new(Self::#name, <#ty as _sortkey::KeySegment>::SEGMENT_LAYOUT))
     });
     quote! {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
-            const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[#(#specs),*];
+            #(const #names: _sortkey::Field = #specs;)*
             const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[#(#layouts),*];
         }
     }
+}
+
+/// The name of the private constant that holds the spec of field `i`: one constant per field,
+/// so that generated code names it by path, without indexing a slice (which every body using it
+/// would have type-checked and bounds-checked again).
+pub(crate) fn field_const(i: usize) -> Ident {
+    format_ident!("__SORTKEY_FIELD{}", i)
 }
 
 /// The runtime's `TimeFormat` for a timestamp field's attributes.
@@ -101,7 +109,8 @@ pub(crate) fn encode_body(key: &Key) -> TokenStream {
 /// The spec of field `i`; the last field is as last as the field `__segment` the key is written in
 /// (`WHOLE_KEY` for a key on its own).
 pub(crate) fn field_ref(key: &Key, i: usize) -> TokenStream {
-    let spec = quote!(Self::__SORTKEY_FIELDS[#i]);
+    let name = field_const(i);
+    let spec = quote!(Self::#name);
     if i + 1 == key.fields.len() { quote!(_sortkey::field_in(#spec, __segment)) } else { spec }
 }
 
@@ -113,8 +122,9 @@ pub(crate) fn decode_fields(key: &Key) -> TokenStream {
     let reads = key.fields.iter().zip(&locals).enumerate().map(|(i, (field, local))| {
         let ty = &field.ty;
         let after = (i + 1 < key.fields.len()).then(|| {
+            let name = field_const(i);
             quote! {
-                _sortkey::expect_separator(__cursor, #sep, &Self::__SORTKEY_FIELDS[#i])?;
+                _sortkey::expect_separator(__cursor, #sep, &Self::#name)?;
             }
         });
         let spec = field_ref(key, i);

@@ -33,11 +33,11 @@ fn encoded_len(key: &Key) -> TokenStream {
     let segments = key.fields.len() + usize::from(key.prefix.is_some());
     let fixed = key.prefix.as_ref().map_or(0, String::len) + segments.saturating_sub(1);
     key.fields.iter().enumerate().fold(quote!(_sortkey::Option::Some(#fixed)), |acc, (i, field)| {
-        let ty = &field.ty;
+        let (ty, name) = (&field.ty, crate::bodies::field_const(i));
         quote! {
             _sortkey::add_len(#acc, _sortkey::segment_len_of(
                 <#ty as _sortkey::KeySegment>::WIDTH,
-                Self::__SORTKEY_FIELDS[#i].width(),
+                Self::#name.width(),
                 <#ty as _sortkey::KeySegment>::VARIABLE_LEN,
             ))
         }

@@ -66,13 +66,14 @@ fn query(input: &DeriveInput) -> (Option<TokenStream>, Option<TokenStream>) {
     let query_struct = crate::query::query_struct(&key, &key.vis);
     let ident = &key.ident;
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
-    let n = key.fields.len();
+    let names = (0..key.fields.len()).map(crate::bodies::field_const);
+    let sep = DEFAULT_SEPARATOR;
     let impls = crate::query::query_impls(&key);
     let fields = quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
-            const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[_sortkey::field(
-                "", "", #DEFAULT_SEPARATOR, 0, false, _sortkey::Option::None, false, _sortkey::TimeFormat::DEFAULT, false, 0,
-            ); #n];
+            #(const #names: _sortkey::Field = _sortkey::field(
+                "", "", #sep, 0, false, _sortkey::Option::None, false, _sortkey::TimeFormat::DEFAULT, false, 0,
+            );)*
         }
     };
     (Some(query_struct), Some(quote!(#fields #impls)))

@@ -111,7 +111,8 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let args = key_args(key);
     let field = &key.fields[k];
     let next = k + 1;
-    let spec = quote!(&<#ident #ty_generics>::__SORTKEY_FIELDS[#k]);
+    let field_const = crate::bodies::field_const(k);
+    let spec = quote!(&<#ident #ty_generics>::#field_const);
     let param = param_type(field);
     // The arguments carry the field's span too, so that a type error points at the field.
     let span = field.ty.span();
@@ -130,15 +131,24 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
         let c = format_ident!("{}", c);
         let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
-        let call = quote_spanned!(span=> self.head.compare(_sortkey::Comparison::#c, #spec, #by_ref value, #encode));
         quote! {
             #[doc = #doc]
             #[inline]
             pub fn #m #range_generics(self, value: #param) -> #cond #range_bound {
-                #call
+                self.__sortkey_compare(_sortkey::Comparison::#c, #by_ref value)
             }
         }
     });
+    // The four comparisons share one body that names the field's spec and encoder: each of
+    // them is then a plain call, which costs the user's crate less to check.
+    let compare = quote_spanned!(span=> self.head.compare(__op, #spec, __value, #encode));
+    let compare = quote! {
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(self, __op: _sortkey::Comparison, __value: &#seg_ty) -> #cond {
+            #compare
+        }
+    };
     let fix = quote_spanned!(span=> self.head.fix(#by_ref value, #spec, #encode));
     let range = quote_spanned!(span=> self.head.between(#spec, #by_ref low, #by_ref high, #encode));
     let text = is_text(&field.ty).then(|| {
@@ -170,6 +180,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
                 #range
             }
 
+            #compare
             #(#ranges)*
             #text
 

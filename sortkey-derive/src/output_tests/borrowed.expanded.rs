@@ -17,45 +17,43 @@ const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl<'a> Path<'a> {
-        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
-            _sortkey::field(
-                "Path",
-                "dir",
-                '#',
-                _sortkey::resolve_width(
-                    <&'a str as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::None,
-                ),
-                false,
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
+            "Path",
+            "dir",
+            '#',
+            _sortkey::resolve_width(
+                <&'a str as _sortkey::KeySegment>::WIDTH,
                 _sortkey::Option::None,
-                false,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
             ),
-            _sortkey::field(
-                "Path",
-                "file",
-                '#',
-                _sortkey::resolve_width(
-                    <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::None,
-                ),
-                false,
+            false,
+            _sortkey::Option::None,
+            false,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
+            "Path",
+            "file",
+            '#',
+            _sortkey::resolve_width(
+                <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
                 _sortkey::Option::None,
-                true,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
             ),
-        ];
+            false,
+            _sortkey::Option::None,
+            true,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[0usize],
+                Self::__SORTKEY_FIELD0,
                 <&'a str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[1usize],
+                Self::__SORTKEY_FIELD1,
                 <Cow<'a, str> as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
         ];
@@ -69,13 +67,13 @@ const _: () = {
                 _sortkey::Option::Some(1usize),
                 _sortkey::segment_len_of(
                     <&'a str as _sortkey::KeySegment>::WIDTH,
-                    Self::__SORTKEY_FIELDS[0usize].width(),
+                    Self::__SORTKEY_FIELD0.width(),
                     <&'a str as _sortkey::KeySegment>::VARIABLE_LEN,
                 ),
             ),
             _sortkey::segment_len_of(
                 <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
-                Self::__SORTKEY_FIELDS[1usize].width(),
+                Self::__SORTKEY_FIELD1.width(),
                 <Cow<'a, str> as _sortkey::KeySegment>::VARIABLE_LEN,
             ),
         );
@@ -139,7 +137,7 @@ const _: () = {
             let _ = __segment;
             <&'a str as _sortkey::KeySegment>::encode_segment(
                 &self.dir,
-                &Self::__SORTKEY_FIELDS[0usize],
+                &Self::__SORTKEY_FIELD0,
                 __out,
             )?;
             __out.push('#');
@@ -148,7 +146,7 @@ const _: () = {
                 str,
             > as _sortkey::KeySegment>::encode_segment(
                 &self.file,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
                 __out,
             )?;
             _sortkey::Result::Ok(())
@@ -166,12 +164,12 @@ const _: () = {
                 DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
             };
             let __field0 = (&&&_sortkey::Decode::<&'a str>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
-            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
+                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD0)?;
             let __field1 = (&&&_sortkey::Decode::<Cow<'a, str>>::NEW)
                 .decode(
                     __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                    &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
                 )?;
             let __value = _sortkey::Result::Ok(Self {
                 dir: __field0,
@@ -226,7 +224,7 @@ const _: () = {
                     .head
                     .fix(
                         value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                        &<Path<'a>>::__SORTKEY_FIELD0,
                         <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -241,9 +239,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
+                    &<Path<'a>>::__SORTKEY_FIELD0,
                     low,
                     high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Path<'a>>::__SORTKEY_FIELD0,
+                    __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -253,13 +266,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
         }
         ///Ends the query with `dir >= value` on the keys fixed so far.
         #[inline]
@@ -267,13 +274,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
         }
         ///Ends the query with `dir < value` on the keys fixed so far.
         #[inline]
@@ -281,13 +282,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
         }
         ///Ends the query with `dir <= value` on the keys fixed so far.
         #[inline]
@@ -295,13 +290,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Path<'a>>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, value)
         }
         ///Ends the query with the keys whose `dir` starts with `prefix`.
         #[inline]
@@ -309,7 +298,7 @@ const _: () = {
             self,
             prefix: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELDS[0usize])
+            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELD0)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -329,7 +318,7 @@ const _: () = {
                     .head
                     .fix(
                         value,
-                        &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                        &<Path<'a>>::__SORTKEY_FIELD1,
                         <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -344,9 +333,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
+                    &<Path<'a>>::__SORTKEY_FIELD1,
                     low,
                     high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Path<'a>>::__SORTKEY_FIELD1,
+                    __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -356,13 +360,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
         }
         ///Ends the query with `file >= value` on the keys fixed so far.
         #[inline]
@@ -370,13 +368,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
         }
         ///Ends the query with `file < value` on the keys fixed so far.
         #[inline]
@@ -384,13 +376,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
         }
         ///Ends the query with `file <= value` on the keys fixed so far.
         #[inline]
@@ -398,13 +384,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Path<'a>>::__SORTKEY_FIELDS[1usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, value)
         }
         ///Ends the query with the keys whose `file` starts with `prefix`.
         #[inline]
@@ -412,7 +392,7 @@ const _: () = {
             self,
             prefix: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELDS[1usize])
+            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELD1)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

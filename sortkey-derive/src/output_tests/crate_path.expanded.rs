@@ -17,45 +17,43 @@ const _: () = {
     use ::sk::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl Tenant {
-        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
-            _sortkey::field(
-                "Tenant",
-                "name",
-                '|',
-                _sortkey::resolve_width(
-                    <String as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::None,
-                ),
-                false,
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
+            "Tenant",
+            "name",
+            '|',
+            _sortkey::resolve_width(
+                <String as _sortkey::KeySegment>::WIDTH,
                 _sortkey::Option::None,
-                false,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
             ),
-            _sortkey::field(
-                "Tenant",
-                "shard",
-                '|',
-                _sortkey::resolve_width(
-                    <u16 as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::Some(4u32),
-                ),
-                false,
-                _sortkey::Option::None,
-                true,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
+            false,
+            _sortkey::Option::None,
+            false,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
+            "Tenant",
+            "shard",
+            '|',
+            _sortkey::resolve_width(
+                <u16 as _sortkey::KeySegment>::WIDTH,
+                _sortkey::Option::Some(4u32),
             ),
-        ];
+            false,
+            _sortkey::Option::None,
+            true,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[0usize],
+                Self::__SORTKEY_FIELD0,
                 <String as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[1usize],
+                Self::__SORTKEY_FIELD1,
                 <u16 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
         ];
@@ -69,13 +67,13 @@ const _: () = {
                 _sortkey::Option::Some(1usize),
                 _sortkey::segment_len_of(
                     <String as _sortkey::KeySegment>::WIDTH,
-                    Self::__SORTKEY_FIELDS[0usize].width(),
+                    Self::__SORTKEY_FIELD0.width(),
                     <String as _sortkey::KeySegment>::VARIABLE_LEN,
                 ),
             ),
             _sortkey::segment_len_of(
                 <u16 as _sortkey::KeySegment>::WIDTH,
-                Self::__SORTKEY_FIELDS[1usize].width(),
+                Self::__SORTKEY_FIELD1.width(),
                 <u16 as _sortkey::KeySegment>::VARIABLE_LEN,
             ),
         );
@@ -147,13 +145,13 @@ const _: () = {
             let _ = __segment;
             <String as _sortkey::KeySegment>::encode_segment(
                 &self.name,
-                &Self::__SORTKEY_FIELDS[0usize],
+                &Self::__SORTKEY_FIELD0,
                 __out,
             )?;
             __out.push('|');
             <u16 as _sortkey::KeySegment>::encode_segment(
                 &self.shard,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
                 __out,
             )?;
             _sortkey::Result::Ok(())
@@ -171,12 +169,12 @@ const _: () = {
                 DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
             };
             let __field0 = (&&&_sortkey::Decode::<String>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
-            _sortkey::expect_separator(__cursor, "|", &Self::__SORTKEY_FIELDS[0usize])?;
+                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            _sortkey::expect_separator(__cursor, "|", &Self::__SORTKEY_FIELD0)?;
             let __field1 = (&&&_sortkey::Decode::<u16>::NEW)
                 .decode(
                     __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[1usize], __segment),
+                    &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
                 )?;
             let __value = _sortkey::Result::Ok(Self {
                 name: __field0,
@@ -230,7 +228,7 @@ const _: () = {
                     .head
                     .fix(
                         value,
-                        &<Tenant>::__SORTKEY_FIELDS[0usize],
+                        &<Tenant>::__SORTKEY_FIELD0,
                         <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -248,9 +246,24 @@ const _: () = {
         {
             self.head
                 .between(
-                    &<Tenant>::__SORTKEY_FIELDS[0usize],
+                    &<Tenant>::__SORTKEY_FIELD0,
                     low,
                     high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Tenant>::__SORTKEY_FIELD0,
+                    __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -263,13 +276,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
         }
         ///Ends the query with `name >= value` on the keys fixed so far.
         #[inline]
@@ -280,13 +287,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
         }
         ///Ends the query with `name < value` on the keys fixed so far.
         #[inline]
@@ -297,13 +298,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
         }
         ///Ends the query with `name <= value` on the keys fixed so far.
         #[inline]
@@ -314,13 +309,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Tenant>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, value)
         }
         ///Ends the query with the keys whose `name` starts with `prefix`.
         #[inline]
@@ -331,7 +320,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head.text_begins_with(prefix, &<Tenant>::__SORTKEY_FIELDS[0usize])
+            self.head.text_begins_with(prefix, &<Tenant>::__SORTKEY_FIELD0)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -354,7 +343,7 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Tenant>::__SORTKEY_FIELDS[1usize],
+                        &<Tenant>::__SORTKEY_FIELD1,
                         <u16 as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -372,9 +361,24 @@ const _: () = {
         {
             self.head
                 .between(
-                    &<Tenant>::__SORTKEY_FIELDS[1usize],
+                    &<Tenant>::__SORTKEY_FIELD1,
                     &low,
                     &high,
+                    <u16 as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &u16,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Tenant>::__SORTKEY_FIELD1,
+                    __value,
                     <u16 as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -387,13 +391,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u16 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
         }
         ///Ends the query with `shard >= value` on the keys fixed so far.
         #[inline]
@@ -404,13 +402,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u16 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
         }
         ///Ends the query with `shard < value` on the keys fixed so far.
         #[inline]
@@ -421,13 +413,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u16 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
         }
         ///Ends the query with `shard <= value` on the keys fixed so far.
         #[inline]
@@ -438,13 +424,7 @@ const _: () = {
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Tenant>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u16 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

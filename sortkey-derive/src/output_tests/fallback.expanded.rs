@@ -62,7 +62,7 @@ const _: () = {
         }
     }
     impl Broken {
-        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[_sortkey::field(
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
             "",
             "",
             '#',
@@ -73,7 +73,7 @@ const _: () = {
             _sortkey::TimeFormat::DEFAULT,
             false,
             0,
-        ); 1usize];
+        );
     }
     #[automatically_derived]
     impl Broken {
@@ -120,7 +120,7 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Broken>::__SORTKEY_FIELDS[0usize],
+                        &<Broken>::__SORTKEY_FIELD0,
                         <u64 as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -135,9 +135,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Broken>::__SORTKEY_FIELDS[0usize],
+                    &<Broken>::__SORTKEY_FIELD0,
                     &low,
                     &high,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Broken>::__SORTKEY_FIELD0,
+                    __value,
                     <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -147,13 +162,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Broken>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
         #[inline]
@@ -161,13 +170,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Broken>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
         }
         ///Ends the query with `score < value` on the keys fixed so far.
         #[inline]
@@ -175,13 +178,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Broken>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
         #[inline]
@@ -189,13 +186,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Broken>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

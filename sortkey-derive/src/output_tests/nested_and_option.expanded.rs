@@ -17,86 +17,84 @@ const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl Release {
-        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
-            _sortkey::field(
-                "Release",
-                "package",
-                '#',
-                _sortkey::resolve_width(
-                    <String as _sortkey::KeySegment>::WIDTH,
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
+            "Release",
+            "package",
+            '#',
+            _sortkey::resolve_width(
+                <String as _sortkey::KeySegment>::WIDTH,
+                _sortkey::Option::None,
+            ),
+            false,
+            _sortkey::Option::None,
+            false,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
+            "Release",
+            "version",
+            '#',
+            _sortkey::resolve_width(
+                <Version as _sortkey::KeySegment>::WIDTH,
+                _sortkey::Option::None,
+            ),
+            false,
+            _sortkey::Option::None,
+            false,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
+        const __SORTKEY_FIELD2: _sortkey::Field = _sortkey::field(
+            "Release",
+            "patch",
+            '#',
+            _sortkey::resolve_width(
+                <Option<u16> as _sortkey::KeySegment>::WIDTH,
+                _sortkey::Option::Some(3u32),
+            ),
+            false,
+            _sortkey::Option::Some(500u128),
+            false,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
+        const __SORTKEY_FIELD3: _sortkey::Field = _sortkey::field(
+            "Release",
+            "at",
+            '#',
+            _sortkey::resolve_width(
+                <SystemTime as _sortkey::KeySegment>::WIDTH,
+                _sortkey::time_width(
                     _sortkey::Option::None,
+                    _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
                 ),
-                false,
-                _sortkey::Option::None,
-                false,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
             ),
-            _sortkey::field(
-                "Release",
-                "version",
-                '#',
-                _sortkey::resolve_width(
-                    <Version as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::None,
-                ),
-                false,
-                _sortkey::Option::None,
-                false,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
-            ),
-            _sortkey::field(
-                "Release",
-                "patch",
-                '#',
-                _sortkey::resolve_width(
-                    <Option<u16> as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::Some(3u32),
-                ),
-                false,
-                _sortkey::Option::Some(500u128),
-                false,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
-            ),
-            _sortkey::field(
-                "Release",
-                "at",
-                '#',
-                _sortkey::resolve_width(
-                    <SystemTime as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::time_width(
-                        _sortkey::Option::None,
-                        _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
-                    ),
-                ),
-                true,
-                _sortkey::Option::None,
-                true,
-                _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
-                false,
-                0u32,
-            ),
-        ];
+            true,
+            _sortkey::Option::None,
+            true,
+            _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
+            false,
+            0u32,
+        );
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[0usize],
+                Self::__SORTKEY_FIELD0,
                 <String as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[1usize],
+                Self::__SORTKEY_FIELD1,
                 <Version as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[2usize],
+                Self::__SORTKEY_FIELD2,
                 <Option<u16> as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[3usize],
+                Self::__SORTKEY_FIELD3,
                 <SystemTime as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
         ];
@@ -126,25 +124,25 @@ const _: () = {
                         _sortkey::Option::Some(3usize),
                         _sortkey::segment_len_of(
                             <String as _sortkey::KeySegment>::WIDTH,
-                            Self::__SORTKEY_FIELDS[0usize].width(),
+                            Self::__SORTKEY_FIELD0.width(),
                             <String as _sortkey::KeySegment>::VARIABLE_LEN,
                         ),
                     ),
                     _sortkey::segment_len_of(
                         <Version as _sortkey::KeySegment>::WIDTH,
-                        Self::__SORTKEY_FIELDS[1usize].width(),
+                        Self::__SORTKEY_FIELD1.width(),
                         <Version as _sortkey::KeySegment>::VARIABLE_LEN,
                     ),
                 ),
                 _sortkey::segment_len_of(
                     <Option<u16> as _sortkey::KeySegment>::WIDTH,
-                    Self::__SORTKEY_FIELDS[2usize].width(),
+                    Self::__SORTKEY_FIELD2.width(),
                     <Option<u16> as _sortkey::KeySegment>::VARIABLE_LEN,
                 ),
             ),
             _sortkey::segment_len_of(
                 <SystemTime as _sortkey::KeySegment>::WIDTH,
-                Self::__SORTKEY_FIELDS[3usize].width(),
+                Self::__SORTKEY_FIELD3.width(),
                 <SystemTime as _sortkey::KeySegment>::VARIABLE_LEN,
             ),
         );
@@ -216,13 +214,13 @@ const _: () = {
             let _ = __segment;
             <String as _sortkey::KeySegment>::encode_segment(
                 &self.package,
-                &Self::__SORTKEY_FIELDS[0usize],
+                &Self::__SORTKEY_FIELD0,
                 __out,
             )?;
             __out.push('#');
             <Version as _sortkey::KeySegment>::encode_segment(
                 &self.version,
-                &Self::__SORTKEY_FIELDS[1usize],
+                &Self::__SORTKEY_FIELD1,
                 __out,
             )?;
             __out.push('#');
@@ -230,13 +228,13 @@ const _: () = {
                 u16,
             > as _sortkey::KeySegment>::encode_segment(
                 &self.patch,
-                &Self::__SORTKEY_FIELDS[2usize],
+                &Self::__SORTKEY_FIELD2,
                 __out,
             )?;
             __out.push('#');
             <SystemTime as _sortkey::KeySegment>::encode_segment(
                 &self.at,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[3usize], __segment),
+                &_sortkey::field_in(Self::__SORTKEY_FIELD3, __segment),
                 __out,
             )?;
             _sortkey::Result::Ok(())
@@ -254,18 +252,18 @@ const _: () = {
                 DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
             };
             let __field0 = (&&&_sortkey::Decode::<String>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
-            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
+                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD0)?;
             let __field1 = (&&&_sortkey::Decode::<Version>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
-            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[1usize])?;
+                .decode(__cursor, &Self::__SORTKEY_FIELD1)?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD1)?;
             let __field2 = (&&&_sortkey::Decode::<Option<u16>>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELDS[2usize])?;
-            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[2usize])?;
+                .decode(__cursor, &Self::__SORTKEY_FIELD2)?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD2)?;
             let __field3 = (&&&_sortkey::Decode::<SystemTime>::NEW)
                 .decode(
                     __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[3usize], __segment),
+                    &_sortkey::field_in(Self::__SORTKEY_FIELD3, __segment),
                 )?;
             let __value = _sortkey::Result::Ok(Self {
                 package: __field0,
@@ -322,7 +320,7 @@ const _: () = {
                     .head
                     .fix(
                         value,
-                        &<Release>::__SORTKEY_FIELDS[0usize],
+                        &<Release>::__SORTKEY_FIELD0,
                         <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -337,9 +335,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Release>::__SORTKEY_FIELDS[0usize],
+                    &<Release>::__SORTKEY_FIELD0,
                     low,
                     high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Release>::__SORTKEY_FIELD0,
+                    __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -349,13 +362,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Release>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
         }
         ///Ends the query with `package >= value` on the keys fixed so far.
         #[inline]
@@ -363,13 +370,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Release>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
         }
         ///Ends the query with `package < value` on the keys fixed so far.
         #[inline]
@@ -377,13 +378,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Release>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
         }
         ///Ends the query with `package <= value` on the keys fixed so far.
         #[inline]
@@ -391,13 +386,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Release>::__SORTKEY_FIELDS[0usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, value)
         }
         ///Ends the query with the keys whose `package` starts with `prefix`.
         #[inline]
@@ -405,7 +394,7 @@ const _: () = {
             self,
             prefix: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<Release>::__SORTKEY_FIELDS[0usize])
+            self.head.text_begins_with(prefix, &<Release>::__SORTKEY_FIELD0)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -425,7 +414,7 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Release>::__SORTKEY_FIELDS[1usize],
+                        &<Release>::__SORTKEY_FIELD1,
                         <Version as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -440,9 +429,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Release>::__SORTKEY_FIELDS[1usize],
+                    &<Release>::__SORTKEY_FIELD1,
                     &low,
                     &high,
+                    <Version as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &Version,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Release>::__SORTKEY_FIELD1,
+                    __value,
                     <Version as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -452,13 +456,7 @@ const _: () = {
             self,
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Release>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <Version as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
         }
         ///Ends the query with `version >= value` on the keys fixed so far.
         #[inline]
@@ -466,13 +464,7 @@ const _: () = {
             self,
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Release>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <Version as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
         }
         ///Ends the query with `version < value` on the keys fixed so far.
         #[inline]
@@ -480,13 +472,7 @@ const _: () = {
             self,
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Release>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <Version as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
         }
         ///Ends the query with `version <= value` on the keys fixed so far.
         #[inline]
@@ -494,13 +480,7 @@ const _: () = {
             self,
             value: Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Release>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <Version as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -520,7 +500,7 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Release>::__SORTKEY_FIELDS[2usize],
+                        &<Release>::__SORTKEY_FIELD2,
                         <Option<u16> as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -535,9 +515,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Release>::__SORTKEY_FIELDS[2usize],
+                    &<Release>::__SORTKEY_FIELD2,
                     &low,
                     &high,
+                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &Option<u16>,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Release>::__SORTKEY_FIELD2,
+                    __value,
                     <Option<u16> as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -547,13 +542,7 @@ const _: () = {
             self,
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Release>::__SORTKEY_FIELDS[2usize],
-                    &value,
-                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
         }
         ///Ends the query with `patch >= value` on the keys fixed so far.
         #[inline]
@@ -561,13 +550,7 @@ const _: () = {
             self,
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Release>::__SORTKEY_FIELDS[2usize],
-                    &value,
-                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
         }
         ///Ends the query with `patch < value` on the keys fixed so far.
         #[inline]
@@ -575,13 +558,7 @@ const _: () = {
             self,
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Release>::__SORTKEY_FIELDS[2usize],
-                    &value,
-                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
         }
         ///Ends the query with `patch <= value` on the keys fixed so far.
         #[inline]
@@ -589,13 +566,7 @@ const _: () = {
             self,
             value: Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Release>::__SORTKEY_FIELDS[2usize],
-                    &value,
-                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -615,7 +586,7 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Release>::__SORTKEY_FIELDS[3usize],
+                        &<Release>::__SORTKEY_FIELD3,
                         <SystemTime as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -630,9 +601,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Release>::__SORTKEY_FIELDS[3usize],
+                    &<Release>::__SORTKEY_FIELD3,
                     &low,
                     &high,
+                    <SystemTime as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &SystemTime,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<Release>::__SORTKEY_FIELD3,
+                    __value,
                     <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -642,13 +628,7 @@ const _: () = {
             self,
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<Release>::__SORTKEY_FIELDS[3usize],
-                    &value,
-                    <SystemTime as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
         }
         ///Ends the query with `at >= value` on the keys fixed so far.
         #[inline]
@@ -656,13 +636,7 @@ const _: () = {
             self,
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<Release>::__SORTKEY_FIELDS[3usize],
-                    &value,
-                    <SystemTime as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
         }
         ///Ends the query with `at < value` on the keys fixed so far.
         #[inline]
@@ -670,13 +644,7 @@ const _: () = {
             self,
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<Release>::__SORTKEY_FIELDS[3usize],
-                    &value,
-                    <SystemTime as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
         }
         ///Ends the query with `at <= value` on the keys fixed so far.
         #[inline]
@@ -684,13 +652,7 @@ const _: () = {
             self,
             value: SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<Release>::__SORTKEY_FIELDS[3usize],
-                    &value,
-                    <SystemTime as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

@@ -17,64 +17,62 @@ const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl RankKey {
-        const __SORTKEY_FIELDS: &'static [_sortkey::Field] = &[
-            _sortkey::field(
-                "RankKey",
-                "score",
-                '#',
-                _sortkey::resolve_width(
-                    <u64 as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::Some(10u32),
-                ),
-                true,
-                _sortkey::Option::None,
-                false,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
+            "RankKey",
+            "score",
+            '#',
+            _sortkey::resolve_width(
+                <u64 as _sortkey::KeySegment>::WIDTH,
+                _sortkey::Option::Some(10u32),
             ),
-            _sortkey::field(
-                "RankKey",
-                "timestamp",
-                '#',
-                _sortkey::resolve_width(
-                    <u64 as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::Some(16u32),
-                ),
-                false,
-                _sortkey::Option::None,
-                false,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
+            true,
+            _sortkey::Option::None,
+            false,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
+            "RankKey",
+            "timestamp",
+            '#',
+            _sortkey::resolve_width(
+                <u64 as _sortkey::KeySegment>::WIDTH,
+                _sortkey::Option::Some(16u32),
             ),
-            _sortkey::field(
-                "RankKey",
-                "player_id",
-                '#',
-                _sortkey::resolve_width(
-                    <String as _sortkey::KeySegment>::WIDTH,
-                    _sortkey::Option::None,
-                ),
-                false,
+            false,
+            _sortkey::Option::None,
+            false,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
+        const __SORTKEY_FIELD2: _sortkey::Field = _sortkey::field(
+            "RankKey",
+            "player_id",
+            '#',
+            _sortkey::resolve_width(
+                <String as _sortkey::KeySegment>::WIDTH,
                 _sortkey::Option::None,
-                true,
-                _sortkey::TimeFormat::DEFAULT,
-                false,
-                0u32,
             ),
-        ];
+            false,
+            _sortkey::Option::None,
+            true,
+            _sortkey::TimeFormat::DEFAULT,
+            false,
+            0u32,
+        );
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[0usize],
+                Self::__SORTKEY_FIELD0,
                 <u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[1usize],
+                Self::__SORTKEY_FIELD1,
                 <u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
-                Self::__SORTKEY_FIELDS[2usize],
+                Self::__SORTKEY_FIELD2,
                 <String as _sortkey::KeySegment>::SEGMENT_LAYOUT,
             ),
         ];
@@ -91,19 +89,19 @@ const _: () = {
                     _sortkey::Option::Some(6usize),
                     _sortkey::segment_len_of(
                         <u64 as _sortkey::KeySegment>::WIDTH,
-                        Self::__SORTKEY_FIELDS[0usize].width(),
+                        Self::__SORTKEY_FIELD0.width(),
                         <u64 as _sortkey::KeySegment>::VARIABLE_LEN,
                     ),
                 ),
                 _sortkey::segment_len_of(
                     <u64 as _sortkey::KeySegment>::WIDTH,
-                    Self::__SORTKEY_FIELDS[1usize].width(),
+                    Self::__SORTKEY_FIELD1.width(),
                     <u64 as _sortkey::KeySegment>::VARIABLE_LEN,
                 ),
             ),
             _sortkey::segment_len_of(
                 <String as _sortkey::KeySegment>::WIDTH,
-                Self::__SORTKEY_FIELDS[2usize].width(),
+                Self::__SORTKEY_FIELD2.width(),
                 <String as _sortkey::KeySegment>::VARIABLE_LEN,
             ),
         );
@@ -176,19 +174,19 @@ const _: () = {
             __out.push_str("RUN#");
             <u64 as _sortkey::KeySegment>::encode_segment(
                 &self.score,
-                &Self::__SORTKEY_FIELDS[0usize],
+                &Self::__SORTKEY_FIELD0,
                 __out,
             )?;
             __out.push('#');
             <u64 as _sortkey::KeySegment>::encode_segment(
                 &self.timestamp,
-                &Self::__SORTKEY_FIELDS[1usize],
+                &Self::__SORTKEY_FIELD1,
                 __out,
             )?;
             __out.push('#');
             <String as _sortkey::KeySegment>::encode_segment(
                 &self.player_id,
-                &_sortkey::field_in(Self::__SORTKEY_FIELDS[2usize], __segment),
+                &_sortkey::field_in(Self::__SORTKEY_FIELD2, __segment),
                 __out,
             )?;
             _sortkey::Result::Ok(())
@@ -207,15 +205,15 @@ const _: () = {
             };
             _sortkey::expect_prefix(__cursor, "RUN#")?;
             let __field0 = (&&&_sortkey::Decode::<u64>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELDS[0usize])?;
-            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[0usize])?;
+                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD0)?;
             let __field1 = (&&&_sortkey::Decode::<u64>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELDS[1usize])?;
-            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELDS[1usize])?;
+                .decode(__cursor, &Self::__SORTKEY_FIELD1)?;
+            _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD1)?;
             let __field2 = (&&&_sortkey::Decode::<String>::NEW)
                 .decode(
                     __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELDS[2usize], __segment),
+                    &_sortkey::field_in(Self::__SORTKEY_FIELD2, __segment),
                 )?;
             let __value = _sortkey::Result::Ok(Self {
                 score: __field0,
@@ -271,7 +269,7 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<RankKey>::__SORTKEY_FIELDS[0usize],
+                        &<RankKey>::__SORTKEY_FIELD0,
                         <u64 as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -286,9 +284,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<RankKey>::__SORTKEY_FIELDS[0usize],
+                    &<RankKey>::__SORTKEY_FIELD0,
                     &low,
                     &high,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<RankKey>::__SORTKEY_FIELD0,
+                    __value,
                     <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -298,13 +311,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
         }
         ///Ends the query with `score >= value` on the keys fixed so far.
         #[inline]
@@ -312,13 +319,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
         }
         ///Ends the query with `score < value` on the keys fixed so far.
         #[inline]
@@ -326,13 +327,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
         }
         ///Ends the query with `score <= value` on the keys fixed so far.
         #[inline]
@@ -340,13 +335,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<RankKey>::__SORTKEY_FIELDS[0usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -366,7 +355,7 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<RankKey>::__SORTKEY_FIELDS[1usize],
+                        &<RankKey>::__SORTKEY_FIELD1,
                         <u64 as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -381,9 +370,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<RankKey>::__SORTKEY_FIELDS[1usize],
+                    &<RankKey>::__SORTKEY_FIELD1,
                     &low,
                     &high,
+                    <u64 as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &u64,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<RankKey>::__SORTKEY_FIELD1,
+                    __value,
                     <u64 as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -393,13 +397,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
         }
         ///Ends the query with `timestamp >= value` on the keys fixed so far.
         #[inline]
@@ -407,13 +405,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
         }
         ///Ends the query with `timestamp < value` on the keys fixed so far.
         #[inline]
@@ -421,13 +413,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
         }
         ///Ends the query with `timestamp <= value` on the keys fixed so far.
         #[inline]
@@ -435,13 +421,7 @@ const _: () = {
             self,
             value: u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<RankKey>::__SORTKEY_FIELDS[1usize],
-                    &value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -461,7 +441,7 @@ const _: () = {
                     .head
                     .fix(
                         value,
-                        &<RankKey>::__SORTKEY_FIELDS[2usize],
+                        &<RankKey>::__SORTKEY_FIELD2,
                         <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -476,9 +456,24 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<RankKey>::__SORTKEY_FIELDS[2usize],
+                    &<RankKey>::__SORTKEY_FIELD2,
                     low,
                     high,
+                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
+                )
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn __sortkey_compare(
+            self,
+            __op: _sortkey::Comparison,
+            __value: &::core::primitive::str,
+        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
+            self.head
+                .compare(
+                    __op,
+                    &<RankKey>::__SORTKEY_FIELD2,
+                    __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
         }
@@ -488,13 +483,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Gt,
-                    &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
         }
         ///Ends the query with `player_id >= value` on the keys fixed so far.
         #[inline]
@@ -502,13 +491,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Ge,
-                    &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
         }
         ///Ends the query with `player_id < value` on the keys fixed so far.
         #[inline]
@@ -516,13 +499,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Lt,
-                    &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
         }
         ///Ends the query with `player_id <= value` on the keys fixed so far.
         #[inline]
@@ -530,13 +507,7 @@ const _: () = {
             self,
             value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare(
-                    _sortkey::Comparison::Le,
-                    &<RankKey>::__SORTKEY_FIELDS[2usize],
-                    value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
+            self.__sortkey_compare(_sortkey::Comparison::Le, value)
         }
         ///Ends the query with the keys whose `player_id` starts with `prefix`.
         #[inline]
@@ -544,7 +515,7 @@ const _: () = {
             self,
             prefix: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<RankKey>::__SORTKEY_FIELDS[2usize])
+            self.head.text_begins_with(prefix, &<RankKey>::__SORTKEY_FIELD2)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
