@@ -7,6 +7,7 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::generics::bounded;
+use crate::types::is_builtin;
 use crate::valid::{Field, Key, TimeFormat, TimeUnit};
 
 /// The literal the key starts with: the prefix and, when fields follow, a separator.
@@ -128,14 +129,21 @@ pub(crate) fn decode_fields(key: &Key) -> TokenStream {
             }
         });
         let spec = field_ref(key, i);
-        quote_spanned! {ty.span()=>
-            let #local = (&&&_sortkey::Decode::<#ty>::NEW).decode(__cursor, &#spec)?;
+        // A built-in type is a segment both ways, so it is decoded by a direct call, which costs
+        // the user's crate less to check than the dispatch by method lookup the others need.
+        let read = if is_builtin(ty) {
+            quote_spanned!(ty.span()=> <#ty as _sortkey::DecodeSegment<'_>>::decode_segment(__cursor, &#spec)?)
+        } else {
+            quote_spanned!(ty.span()=> (&&&_sortkey::Decode::<#ty>::NEW).decode(__cursor, &#spec)?)
+        };
+        quote! {
+            let #local = #read;
             #after
         }
     });
     let idents = key.fields.iter().map(|f| &f.ident);
     // The decode dispatch of `_sortkey::Decode` is by method lookup: its traits must be in scope.
-    let dispatch = (!key.fields.is_empty()).then(|| {
+    let dispatch = key.fields.iter().any(|f| !is_builtin(&f.ty)).then(|| {
         quote!(
             use _sortkey::{DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _};
         )

@@ -160,17 +160,19 @@ const _: () = {
             __segment: &_sortkey::Field,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
             let _ = __segment;
-            use _sortkey::{
-                DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
-            };
-            let __field0 = (&&&_sortkey::Decode::<&'a str>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            let __field0 = <&'a str as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELD0)?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD0)?;
-            let __field1 = (&&&_sortkey::Decode::<Cow<'a, str>>::NEW)
-                .decode(
-                    __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
-                )?;
+            let __field1 = <Cow<
+                'a,
+                str,
+            > as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
+            )?;
             let __value = _sortkey::Result::Ok(Self {
                 dir: __field0,
                 file: __field1,

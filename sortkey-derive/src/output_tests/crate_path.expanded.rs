@@ -165,17 +165,16 @@ const _: () = {
             __segment: &_sortkey::Field,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
             let _ = __segment;
-            use _sortkey::{
-                DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
-            };
-            let __field0 = (&&&_sortkey::Decode::<String>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            let __field0 = <String as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELD0)?;
             _sortkey::expect_separator(__cursor, "|", &Self::__SORTKEY_FIELD0)?;
-            let __field1 = (&&&_sortkey::Decode::<u16>::NEW)
-                .decode(
-                    __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
-                )?;
+            let __field1 = <u16 as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELD1, __segment),
+            )?;
             let __value = _sortkey::Result::Ok(Self {
                 name: __field0,
                 shard: __field1,

@@ -251,20 +251,25 @@ const _: () = {
             use _sortkey::{
                 DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
             };
-            let __field0 = (&&&_sortkey::Decode::<String>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            let __field0 = <String as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELD0)?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD0)?;
             let __field1 = (&&&_sortkey::Decode::<Version>::NEW)
                 .decode(__cursor, &Self::__SORTKEY_FIELD1)?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD1)?;
-            let __field2 = (&&&_sortkey::Decode::<Option<u16>>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELD2)?;
+            let __field2 = <Option<
+                u16,
+            > as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELD2)?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD2)?;
-            let __field3 = (&&&_sortkey::Decode::<SystemTime>::NEW)
-                .decode(
-                    __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELD3, __segment),
-                )?;
+            let __field3 = <SystemTime as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELD3, __segment),
+            )?;
             let __value = _sortkey::Result::Ok(Self {
                 package: __field0,
                 version: __field1,

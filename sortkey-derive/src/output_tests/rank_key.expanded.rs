@@ -200,21 +200,21 @@ const _: () = {
             __segment: &_sortkey::Field,
         ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
             let _ = __segment;
-            use _sortkey::{
-                DecodeField as _, DecodeNoSegment as _, DecodeOnlyEncodes as _,
-            };
             _sortkey::expect_prefix(__cursor, "RUN#")?;
-            let __field0 = (&&&_sortkey::Decode::<u64>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELD0)?;
+            let __field0 = <u64 as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELD0)?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD0)?;
-            let __field1 = (&&&_sortkey::Decode::<u64>::NEW)
-                .decode(__cursor, &Self::__SORTKEY_FIELD1)?;
+            let __field1 = <u64 as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(__cursor, &Self::__SORTKEY_FIELD1)?;
             _sortkey::expect_separator(__cursor, "#", &Self::__SORTKEY_FIELD1)?;
-            let __field2 = (&&&_sortkey::Decode::<String>::NEW)
-                .decode(
-                    __cursor,
-                    &_sortkey::field_in(Self::__SORTKEY_FIELD2, __segment),
-                )?;
+            let __field2 = <String as _sortkey::DecodeSegment<
+                '_,
+            >>::decode_segment(
+                __cursor,
+                &_sortkey::field_in(Self::__SORTKEY_FIELD2, __segment),
+            )?;
             let __value = _sortkey::Result::Ok(Self {
                 score: __field0,
                 timestamp: __field1,
