@@ -23,10 +23,13 @@
 #                whole crate is compiled again, as after a real change to it);
 #   check only   the same with `cargo check` (expansion, type and const checking, no codegen).
 #
-# each the median of RUNS (3) runs, and the ratios sortkey / serde of the three. It also prints the
-# size of one struct's expansion (the golden `rank_key` expansion of sortkey-derive).
+# each the median of RUNS (3) runs, and the ratios sortkey / serde of the three. The runs of the
+# three crates alternate, so that the machine's load weighs on each alike. It also prints the
+# size of one struct's expansion (the golden `rank_key` expansion of sortkey-derive), and with
+# IR=1 the instructions rustc executes to check each crate, counted by valgrind's callgrind:
+# unlike the seconds, the same on every run, so two commits can be compared on a shared machine.
 #
-# Usage: tests/compile-time/run.sh [STRUCTS]     (200 by default; RUNS=5 for more runs)
+# Usage: tests/compile-time/run.sh [STRUCTS]     (200 by default; RUNS=5 for more runs, IR=1)
 # Needs the crates in the local cargo cache (a build of the workspace fetches them) or network
 # access for the fetch before the timings.
 set -euo pipefail
@@ -132,23 +135,47 @@ build() { # crate build|check: prints seconds
     elapsed "$t0" "$t1"
 }
 
-runs() { # crate build|check clean|crate: prints the median of RUNS timings
-    local r times=()
-    for ((r = 0; r < RUNS; r++)); do
-        if [ "$3" = clean ]; then rm -rf "$WORK/target-$1"; else touch "$WORK/$1/src/lib.rs"; fi
-        times+=("$(build "$1" "$2")")
-    done
-    echo "$1 $2 $3: ${times[*]} s" >&2
-    printf '%s\n' "${times[@]}" | median
+one() { # crate build|check clean|crate: prints the seconds of one timing
+    if [ "$3" = clean ]; then rm -rf "$WORK/target-$1"; else touch "$WORK/$1/src/lib.rs"; fi
+    build "$1" "$2"
 }
 
+# The runs of the three crates alternate (plain, sortkey, serde, plain, ...), so that a change in
+# the machine's load while the script runs weighs on every crate alike, not on the one timed then.
 declare -A CLEAN CRATE CHECK
-for c in plain sortkey serde; do
-    CLEAN[$c]=$(runs "$c" build clean)
-    CRATE[$c]=$(runs "$c" build crate)
-    build "$c" check >/dev/null
-    CHECK[$c]=$(runs "$c" check crate)
-done
+measure() { # build|check clean|crate NAME: sets NAME[crate] to the median of RUNS timings
+    local -n into=$3
+    local r c
+    declare -A times
+    for ((r = 0; r < RUNS; r++)); do
+        for c in plain sortkey serde; do
+            times[$c]+="$(one "$c" "$1" "$2") "
+        done
+    done
+    for c in plain sortkey serde; do
+        echo "$c $1 $2: ${times[$c]}s" >&2
+        into[$c]=$(printf '%s\n' ${times[$c]} | median)
+    done
+}
+measure build clean CLEAN
+measure build crate CRATE
+for c in plain sortkey serde; do build "$c" check >/dev/null; done
+measure check crate CHECK
+
+# IR=1: the instructions rustc executes to check each crate (proc macros included), counted by
+# callgrind: the same figure on every run, whatever the machine's load, for comparing two commits.
+instructions() { # crate: prints millions of instructions
+    local cmd
+    touch "$WORK/$1/src/lib.rs"
+    cmd=$(cargo check -v --offline --manifest-path "$WORK/$1/Cargo.toml" --target-dir "$WORK/target-$1" 2>&1 |
+        sed -n "s/^ *Running \`\(.*--crate-name ct_$1 .*\)\`$/\1/p")
+    (cd "$WORK/$1" && eval "valgrind --tool=callgrind --callgrind-out-file=/dev/null $cmd" 2>&1) |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | awk '{ printf "%.0f", $1 / 1e6 }'
+}
+declare -A IR
+if [ -n "${IR:-}" ]; then
+    for c in sortkey serde; do IR[$c]=$(instructions "$c"); done
+fi
 
 net() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -170,3 +197,7 @@ echo "Each a median of $RUNS runs. One struct's expansion (rank_key golden):" \
     "$(wc -l <"$golden") lines, $(wc -c <"$golden") bytes."
 echo "sortkey / serde: clean build $(ratio "${CLEAN[sortkey]}" "${CLEAN[serde]}")x," \
     "crate only $(ratio "${CRATE[sortkey]}" "${CRATE[serde]}")x, check only $(ratio "${CHECK[sortkey]}" "${CHECK[serde]}")x"
+if [ -n "${IR:-}" ]; then
+    echo "Instructions to check the crate (callgrind, proc macros included): sortkey ${IR[sortkey]}M," \
+        "serde ${IR[serde]}M, $(ratio "${IR[sortkey]}" "${IR[serde]}")x"
+fi
