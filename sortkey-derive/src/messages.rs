@@ -42,3 +42,16 @@ pub(crate) fn needs_timestamp(field: &str, attr: &str, ty: &str) -> String {
          time::OffsetDateTime, or an Option of one); found `{ty}`"
     )
 }
+
+/// The method that ends a query at every stage of the builder (`begins_with()`): the builder also
+/// names a method after each field, so no field can have this name.
+pub(crate) const ENDS_EVERY_STAGE: &str = "begins_with";
+
+/// A field named like the method that ends a query at every stage.
+pub(crate) fn field_named_like_builder(field: &str) -> String {
+    format!(
+        "field `{field}`: the query builder fixes a field with a method of the field's name, and \
+         `{ENDS_EVERY_STAGE}()` ends a query at every stage; expected another field name (`prefix`, say), \
+         found `{ENDS_EVERY_STAGE}`"
+    )
+}

@@ -2,11 +2,12 @@
 
 use darling::util::SpannedValue;
 use proc_macro2::Span;
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
 
 use crate::attr::{KeyField, KeyInput};
-use crate::messages;
+use crate::messages::{self, ENDS_EVERY_STAGE};
 use crate::types::{Builtin, BuiltinWidth, builtin, type_name};
 
 /// The widest integer segment: `i128` needs a sign position and 39 digits.
@@ -168,7 +169,14 @@ impl Key {
     pub(crate) fn lenient(input: &DeriveInput) -> Option<Key> {
         let Data::Struct(s) = &input.data else { return None };
         let fields = match &s.fields {
-            Fields::Named(named) => named.named.iter().map(Field::lenient).collect::<Option<Vec<_>>>()?,
+            // A field named like the builder's `begins_with()` gets no method of its own in the
+            // stub builder, where it would clash; its error says why.
+            Fields::Named(named) => named
+                .named
+                .iter()
+                .filter(|f| f.ident.as_ref().is_none_or(|i| i.unraw() != ENDS_EVERY_STAGE))
+                .map(Field::lenient)
+                .collect::<Option<Vec<_>>>()?,
             Fields::Unit => Vec::new(),
             Fields::Unnamed(_) => return None,
         };
@@ -346,6 +354,9 @@ impl KeyField {
     pub(crate) fn validate(self) -> darling::Result<Self> {
         let mut errors = darling::Error::accumulator();
         let name = self.ident.as_ref().map(ToString::to_string).unwrap_or_default();
+        if let Some(ident) = self.ident.as_ref().filter(|i| i.unraw() == ENDS_EVERY_STAGE) {
+            errors.push(darling::Error::custom(messages::field_named_like_builder(&name)).with_span(ident));
+        }
         // A bad width is one error, not a second one about the `max` it cannot hold.
         let width_ok = self.width.as_ref().map(|width| errors.handle(check_width(&name, width)).is_some());
         if let (Some(max), Some(width), Some(true)) = (&self.max, &self.width, width_ok) {
