@@ -1,24 +1,26 @@
 //! `#[derive(SortKey)]` for `sortkey-core`: use it through `sortkey_core::SortKey`, which
 //! re-exports it and names the runtime the generated code calls.
 //!
-//! Parse -> validate -> expand, with dependencies one way (tests/layering.rs checks it):
+//! Parse -> validate -> expand, in layers: a module uses only modules of its own layer or of
+//! the layers above it in this list (tests/layering.rs checks it, and that no two depend on each
+//! other):
 //!
-//! - `attr.rs`: the attributes as written (darling);
-//! - `valid.rs`: the rules the macro can see in the tokens, and the validated model (`Key`,
-//!   `Field`, the time unit and format as enums);
-//! - `runtime.rs`: how generated code names the runtime (the crate path, its versioned private
-//!   module, the one `const _` wrapper);
-//! - helpers of the expansion: `generics.rs` (bounds, lifetimes), `types.rs` (what a field's type
-//!   is as written), `bodies.rs` (field specs, encode and decode bodies), `checks.rs` (the
-//!   type-dependent `const` assertions), `messages.rs` (their texts, shared with valid.rs);
-//! - the expansions: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
-//!   `expand.rs` (the key derive, which puts them together), `segment.rs` (the enum derive);
-//! - key families (`#[derive(SortKey)]` on an enum): `family.rs` (the model and its rules),
-//!   `family_expand.rs` (its impls, checks and query builder);
-//! - entities (`#[derive(Entity)]`): `entity.rs` (the model and its rules), `entity_expand.rs`
-//!   (a key type per key, its constructors and the `Entity` impl);
-//! - `fallback.rs`: on any error, the errors and stub impls, so that the user sees the real
-//!   mistake and not follow-on errors.
+//! 1. what the others build on: `attr.rs` (the attributes as written, darling), `messages.rs`
+//!    (the texts of the type-dependent rules), `types.rs` (what a field's type is as written),
+//!    `runtime.rs` (how generated code names the runtime: the crate path, its versioned private
+//!    module, the one `const _` wrapper);
+//! 2. the model: `valid.rs` (the rules the macro can see in the tokens, and the validated `Key`
+//!    and `Field`, the time unit and format as enums);
+//! 3. helpers of the expansion: `generics.rs` (bounds, lifetimes), `bodies.rs` (field specs,
+//!    encode and decode bodies), `checks.rs` (the type-dependent `const` assertions);
+//! 4. the key derive: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
+//!    `expand.rs` (which puts them together), `fallback.rs` (on any error, the errors and stub
+//!    impls, so that the user sees the real mistake and not follow-on errors), `segment.rs` (the
+//!    enum derive);
+//! 5. key families (`#[derive(SortKey)]` on an enum): `family.rs` (the model and its rules),
+//!    `family_expand.rs` (its impls, checks and query builder); entities (`#[derive(Entity)]`):
+//!    `entity.rs` (the model and its rules), `entity_expand.rs` (a key type per key, its
+//!    constructors and the `Entity` impl).
 
 #![warn(missing_docs)]
 
