@@ -1,5 +1,5 @@
-//! The format table of DESIGN.md as exact strings, and decode errors that name the field, the
-//! byte offset, what was expected and what was found.
+//! The format table of the README ("Format") as exact strings, and decode errors that name the
+//! field, the byte offset, what was expected and what was found.
 
 use sortkey_core::{DecodeError, DecodeErrorKind, EncodeErrorKind, SortKey};
 

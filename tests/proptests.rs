@@ -1,4 +1,4 @@
-//! Property tests of derived key types (DESIGN.md, "Consequences that tests must hold"):
+//! Property tests of derived key types (the four properties of the README's "Format"):
 //! round trip, byte order equals field order, canonical decoding of arbitrary and mutated
 //! keys, decode never panics, `encode_into` leaves its buffer alone on error, and a non-final
 //! text with a character at or below the separator is an error naming the field.

@@ -1,4 +1,4 @@
-//! The query law of DESIGN.md: for every generated type, builder call and key `k`,
+//! The query law (README, "Queries"): for every generated type, builder call and key `k`,
 //! `condition.matches(encode(k))` holds exactly when `k` satisfies the predicate the call
 //! describes. The predicate is evaluated here on the fields, independently of the encoding.
 

@@ -1,6 +1,6 @@
-//! The field types of issue 5 under the properties of DESIGN.md and the query law: unit enums
-//! (`#[derive(KeySegment)]`), nested keys, `Option<T>`, timestamps (`SystemTime`, chrono,
-//! time; Unix time and RFC 3339), `Uuid` and `Ulid`, and borrowed text.
+//! The field types of issue 5 under the four properties of the README's "Format" and the query
+//! law: unit enums (`#[derive(KeySegment)]`), nested keys, `Option<T>`, timestamps
+//! (`SystemTime`, chrono, time; Unix time and RFC 3339), `Uuid` and `Ulid`, and borrowed text.
 //!
 //! Every property is checked against a model written out here (the order of the fields, the
 //! byte order of enum names, `None` first), not against the encoder. The query law harness is
@@ -540,7 +540,7 @@ fn decode_errors_name_the_field_and_say_expected_and_found() {
     assert!(Times::decode(&key.replace("02-30", "02-29")).is_ok());
 }
 
-// ---- the query law (DESIGN.md), with the harness of query_law.rs.
+// ---- the query law (README, "Queries"), with the harness of query_law.rs.
 
 /// A call whose templates are drawn from the keys (so that equalities happen) or fresh.
 fn call<T: LawKey + 'static>(fresh: BoxedStrategy<T>, keys: Vec<T>) -> impl Strategy<Value = Call<T>> {

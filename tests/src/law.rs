@@ -1,4 +1,4 @@
-//! The query law of DESIGN.md as a reusable check: for a builder call and a sample of keys,
+//! The query law (README, "Queries") as a reusable check: for a builder call and a sample of keys,
 //! `condition.matches(encode(k))` must hold exactly when `k` satisfies the predicate the call
 //! describes, evaluated here on the fields, independently of the encoding.
 
