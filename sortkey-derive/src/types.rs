@@ -31,7 +31,8 @@ pub(crate) fn is_builtin(ty: &Type) -> bool {
 /// What the runtime's segment impl of a built-in type says of it, known to the macro so that
 /// a wrong `width`, `desc`, `max`, `unit` or `format` on such a field is an ordinary error at the
 /// attribute, not a `const` evaluation failure. The values are the impls' constants
-/// (sortkey-core `impls/`), which the const assertions check for every other type.
+/// (sortkey-core `impls/`), which the const assertions check for every other type; the test
+/// below compares the two for every built-in type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Builtin {
     pub(crate) width: BuiltinWidth,
@@ -120,4 +121,40 @@ pub(crate) fn builtin(ty: &Type) -> Option<Builtin> {
 /// A type as written, for messages.
 pub(crate) fn type_name(ty: &Type) -> String {
     quote!(#ty).to_string().replace(" < ", "<").replace(" >", ">").replace("& ", "&").replace(" ,", ",")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::time::SystemTime;
+
+    use sortkey_core::{KeySegment, Width};
+
+    use super::*;
+
+    /// What the runtime's impl of `T` says, in the macro's terms.
+    fn runtime<T: KeySegment + ?Sized>() -> Builtin {
+        let width = match T::WIDTH {
+            Width::Digits { min, max, signed, .. } => BuiltinWidth::Digits { min, max, signed },
+            Width::Fixed(_) | Width::Variable => BuiltinWidth::Fixed,
+        };
+        Builtin { width, reversible: T::REVERSIBLE, max_value: T::MAX_VALUE, timestamp: T::TIMESTAMP, float: T::FLOAT }
+    }
+
+    macro_rules! agree {
+        ($($ty:ty),* $(,)?) => {$(
+            let ty: Type = syn::parse_quote!($ty);
+            assert_eq!(builtin(&ty), Some(runtime::<$ty>()), "the macro's table and the runtime's impl of `{}`", stringify!($ty));
+        )*};
+    }
+
+    /// The macro checks the attributes of built-in types from its own table, which must say
+    /// what sortkey-core's impls say: a drift would let through (or refuse) what the runtime
+    /// does not (or does) allow.
+    #[test]
+    fn the_table_of_builtin_types_is_the_runtimes() {
+        agree!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128, f32, f64, bool, char);
+        agree!(String, &'static str, Cow<'static, str>, SystemTime);
+        agree!(Option<u8>, Option<i64>, Option<f64>, Option<String>, Option<SystemTime>, Option<bool>);
+    }
 }
