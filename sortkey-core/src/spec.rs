@@ -43,23 +43,28 @@ pub struct Field {
     scale: u32,
 }
 
+/// The builders (`new`, `with_width` and the rest) are what generated code writes a field's
+/// attributes with, one named call per attribute; hidden, as only the derive needs them.
 impl Field {
     /// A field named `name` of the key type `key`, whose segments are joined by `separator`
     /// (an ASCII character; anything else is replaced by `#`, the derive rejects it earlier).
-    pub(crate) const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
+    #[doc(hidden)]
+    pub const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
         let separator = separator_byte(separator);
         let time = TimeFormat::DEFAULT;
         Field { key, name, separator, width: 0, desc: false, max: None, last: false, time, hex: false, scale: 0 }
     }
 
     /// Sets `format = "hex"` (a float as its order-preserving bits); other types ignore it.
-    pub(crate) const fn with_hex(mut self, hex: bool) -> Self {
+    #[doc(hidden)]
+    pub const fn with_hex(mut self, hex: bool) -> Self {
         self.hex = hex;
         self
     }
 
     /// Sets `scale = N`: a decimal is written as its value times `10^N`, an integer.
-    pub(crate) const fn with_scale(mut self, scale: u32) -> Self {
+    #[doc(hidden)]
+    pub const fn with_scale(mut self, scale: u32) -> Self {
         self.scale = scale;
         self
     }
@@ -75,32 +80,37 @@ impl Field {
     }
 
     /// Sets how a timestamp segment is written; other segment types ignore it.
-    pub(crate) const fn with_time(mut self, time: TimeFormat) -> Self {
+    #[doc(hidden)]
+    pub const fn with_time(mut self, time: TimeFormat) -> Self {
         self.time = time;
         self
     }
 
     /// The same field, last segment of the key or not: a nested key's last field is the last
     /// segment of the outer key only when the nested key is.
-    pub(crate) const fn with_last(mut self, last: bool) -> Self {
+    #[doc(hidden)]
+    pub const fn with_last(mut self, last: bool) -> Self {
         self.last = last;
         self
     }
 
     /// Sets the width in characters of a digit segment.
-    pub(crate) const fn with_width(mut self, width: u32) -> Self {
+    #[doc(hidden)]
+    pub const fn with_width(mut self, width: u32) -> Self {
         self.width = width;
         self
     }
 
     /// Reverses the order of the field (nines' complement).
-    pub(crate) const fn with_desc(mut self, desc: bool) -> Self {
+    #[doc(hidden)]
+    pub const fn with_desc(mut self, desc: bool) -> Self {
         self.desc = desc;
         self
     }
 
     /// Narrows the field's domain: values above `max` are an error.
-    pub(crate) const fn with_max(mut self, max: Option<u128>) -> Self {
+    #[doc(hidden)]
+    pub const fn with_max(mut self, max: Option<u128>) -> Self {
         self.max = max;
         self
     }

@@ -16,7 +16,8 @@ pub(crate) fn prefix_literal(key: &Key) -> Option<String> {
     key.prefix.as_ref().map(|p| format!("{p}{sep}"))
 }
 
-/// The spec of field `i`, with the width resolved against the type's default.
+/// The spec of field `i`, with the width resolved against the type's default: one named
+/// builder call per attribute the field sets.
 pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
     let ty = &field.ty;
     let (key_name, field_name, sep) = (key.name(), field.ident.to_string(), key.separator);
@@ -24,27 +25,22 @@ pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
         Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
         None => quote!(_sortkey::Option::None),
     };
-    let desc = field.desc.is_some();
-    let max = match field.max {
-        Some((m, _)) => quote!(_sortkey::Option::Some(#m)),
-        None => quote!(_sortkey::Option::None),
-    };
-    let last = i + 1 == key.fields.len();
-    let hex = field.hex.is_some();
-    let scale = field.scale.map_or(0, |(s, _)| s);
     let (given, time) = match field.time {
         Some((time, _)) => {
             let format = time_format(time);
-            (quote!(_sortkey::time_width(#given, #format)), format)
+            (quote!(_sortkey::time_width(#given, #format)), Some(quote!(.with_time(#format))))
         }
-        None => (given, quote!(_sortkey::TimeFormat::DEFAULT)),
+        None => (given, None),
     };
+    let desc = field.desc.is_some().then(|| quote!(.with_desc(true)));
+    let max = field.max.map(|(m, _)| quote!(.with_max(_sortkey::Option::Some(#m))));
+    let last = (i + 1 == key.fields.len()).then(|| quote!(.with_last(true)));
+    let hex = field.hex.is_some().then(|| quote!(.with_hex(true)));
+    let scale = field.scale.map(|(s, _)| quote!(.with_scale(#s)));
     quote_spanned! {ty.span()=>
-        _sortkey::field(
-            #key_name, #field_name, #sep,
-            _sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given),
-            #desc, #max, #last, #time, #hex, #scale,
-        )
+        _sortkey::Field::new(#key_name, #field_name, #sep)
+            .with_width(_sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given))
+            #desc #max #last #time #hex #scale
     }
 }
 

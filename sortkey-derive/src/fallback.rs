@@ -71,9 +71,7 @@ fn query(input: &DeriveInput) -> (Option<TokenStream>, Option<TokenStream>) {
     let impls = crate::query::query_impls(&key);
     let fields = quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
-            #(const #names: _sortkey::Field = _sortkey::field(
-                "", "", #sep, 0, false, _sortkey::Option::None, false, _sortkey::TimeFormat::DEFAULT, false, 0,
-            );)*
+            #(const #names: _sortkey::Field = _sortkey::Field::new("", "", #sep);)*
         }
     };
     (Some(query_struct), Some(quote!(#fields #impls)))

@@ -41,24 +41,6 @@ pub use std::string::String;
 /// This module's path, whose last part carries the crate's version.
 pub const MODULE: &str = module_path!();
 
-/// The spec of a field, as the derive writes it for each field of a key.
-#[allow(clippy::too_many_arguments)]
-pub const fn field(
-    key: &'static str,
-    name: &'static str,
-    separator: char,
-    width: u32,
-    desc: bool,
-    max: Option<u128>,
-    last: bool,
-    time: TimeFormat,
-    hex: bool,
-    scale: u32,
-) -> Field {
-    let field = Field::new(key, name, separator).with_width(width).with_desc(desc).with_max(max);
-    field.with_last(last).with_time(time).with_hex(hex).with_scale(scale)
-}
-
 /// The key's last field is the last segment only when the field `segment` the key is written
 /// in is (a key on its own is written in [`WHOLE_KEY`]).
 #[inline(always)]

@@ -17,36 +17,29 @@ const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl<'a> Path<'a> {
-        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
-            "Path",
-            "dir",
-            '#',
-            _sortkey::resolve_width(
-                <&'a str as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::None,
-            ),
-            false,
-            _sortkey::Option::None,
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
-        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
-            "Path",
-            "file",
-            '#',
-            _sortkey::resolve_width(
-                <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::None,
-            ),
-            false,
-            _sortkey::Option::None,
-            true,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::Field::new(
+                "Path",
+                "dir",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <&'a str as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+            );
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::Field::new(
+                "Path",
+                "file",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+            )
+            .with_last(true);
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD0,

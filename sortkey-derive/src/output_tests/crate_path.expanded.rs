@@ -17,36 +17,29 @@ const _: () = {
     use ::sk::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl Tenant {
-        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
-            "Tenant",
-            "name",
-            '|',
-            _sortkey::resolve_width(
-                <String as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::None,
-            ),
-            false,
-            _sortkey::Option::None,
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
-        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
-            "Tenant",
-            "shard",
-            '|',
-            _sortkey::resolve_width(
-                <u16 as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::Some(4u32),
-            ),
-            false,
-            _sortkey::Option::None,
-            true,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::Field::new(
+                "Tenant",
+                "name",
+                '|',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <String as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+            );
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::Field::new(
+                "Tenant",
+                "shard",
+                '|',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <u16 as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(4u32),
+                ),
+            )
+            .with_last(true);
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD0,

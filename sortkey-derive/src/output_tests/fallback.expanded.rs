@@ -62,18 +62,7 @@ const _: () = {
         }
     }
     impl Broken {
-        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
-            "",
-            "",
-            '#',
-            0,
-            false,
-            _sortkey::Option::None,
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0,
-        );
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::Field::new("", "", '#');
     }
     #[automatically_derived]
     impl Broken {

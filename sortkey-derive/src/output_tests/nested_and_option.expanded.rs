@@ -17,69 +17,57 @@ const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl Release {
-        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
-            "Release",
-            "package",
-            '#',
-            _sortkey::resolve_width(
-                <String as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::None,
-            ),
-            false,
-            _sortkey::Option::None,
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
-        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
-            "Release",
-            "version",
-            '#',
-            _sortkey::resolve_width(
-                <Version as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::None,
-            ),
-            false,
-            _sortkey::Option::None,
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
-        const __SORTKEY_FIELD2: _sortkey::Field = _sortkey::field(
-            "Release",
-            "patch",
-            '#',
-            _sortkey::resolve_width(
-                <Option<u16> as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::Some(3u32),
-            ),
-            false,
-            _sortkey::Option::Some(500u128),
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
-        const __SORTKEY_FIELD3: _sortkey::Field = _sortkey::field(
-            "Release",
-            "at",
-            '#',
-            _sortkey::resolve_width(
-                <SystemTime as _sortkey::KeySegment>::WIDTH,
-                _sortkey::time_width(
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::Field::new(
+                "Release",
+                "package",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <String as _sortkey::KeySegment>::WIDTH,
                     _sortkey::Option::None,
-                    _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
                 ),
-            ),
-            true,
-            _sortkey::Option::None,
-            true,
-            _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
-            false,
-            0u32,
-        );
+            );
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::Field::new(
+                "Release",
+                "version",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <Version as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+            );
+        const __SORTKEY_FIELD2: _sortkey::Field = _sortkey::Field::new(
+                "Release",
+                "patch",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <Option<u16> as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(3u32),
+                ),
+            )
+            .with_max(_sortkey::Option::Some(500u128));
+        const __SORTKEY_FIELD3: _sortkey::Field = _sortkey::Field::new(
+                "Release",
+                "at",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <SystemTime as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::time_width(
+                        _sortkey::Option::None,
+                        _sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis),
+                    ),
+                ),
+            )
+            .with_desc(true)
+            .with_last(true)
+            .with_time(_sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis));
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD0,

@@ -17,51 +17,41 @@ const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
     impl RankKey {
-        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::field(
-            "RankKey",
-            "score",
-            '#',
-            _sortkey::resolve_width(
-                <u64 as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::Some(10u32),
-            ),
-            true,
-            _sortkey::Option::None,
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
-        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::field(
-            "RankKey",
-            "timestamp",
-            '#',
-            _sortkey::resolve_width(
-                <u64 as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::Some(16u32),
-            ),
-            false,
-            _sortkey::Option::None,
-            false,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
-        const __SORTKEY_FIELD2: _sortkey::Field = _sortkey::field(
-            "RankKey",
-            "player_id",
-            '#',
-            _sortkey::resolve_width(
-                <String as _sortkey::KeySegment>::WIDTH,
-                _sortkey::Option::None,
-            ),
-            false,
-            _sortkey::Option::None,
-            true,
-            _sortkey::TimeFormat::DEFAULT,
-            false,
-            0u32,
-        );
+        const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::Field::new(
+                "RankKey",
+                "score",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <u64 as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(10u32),
+                ),
+            )
+            .with_desc(true);
+        const __SORTKEY_FIELD1: _sortkey::Field = _sortkey::Field::new(
+                "RankKey",
+                "timestamp",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <u64 as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::Some(16u32),
+                ),
+            );
+        const __SORTKEY_FIELD2: _sortkey::Field = _sortkey::Field::new(
+                "RankKey",
+                "player_id",
+                '#',
+            )
+            .with_width(
+                _sortkey::resolve_width(
+                    <String as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Option::None,
+                ),
+            )
+            .with_last(true);
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD0,
