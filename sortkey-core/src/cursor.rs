@@ -88,7 +88,7 @@ impl<'k> Cursor<'k> {
     }
 
     /// Takes the rest of the key.
-    pub(crate) fn take_rest(&mut self) -> &'k str {
+    fn take_rest(&mut self) -> &'k str {
         let rest = self.rest();
         self.pos = self.key.len();
         rest
@@ -105,7 +105,7 @@ impl<'k> Cursor<'k> {
     /// Takes the run of bytes greater than the field's separator (the alphabet of a non-final text segment).
     ///
     /// Fails if the run ends at a byte that is neither the separator nor the end of the key.
-    pub(crate) fn take_text_before(&mut self, field: &Field) -> Result<&'k str, DecodeError> {
+    fn take_text_before(&mut self, field: &Field) -> Result<&'k str, DecodeError> {
         let separator = field.sep_byte();
         let rest = self.rest();
         let end = rest.bytes().position(|b| b <= separator).unwrap_or(rest.len());

@@ -79,7 +79,7 @@ fn push_digits_u64(out: &mut String, v: u64, width: usize, complement: bool) {
 /// segment for its general loop), so the buffer is checked as ASCII (a few word compares on a
 /// constant-size array) and converted without a second validation.
 #[inline(always)]
-pub(crate) fn push_ascii<const N: usize>(out: &mut String, buf: &[u8; N], from: usize) {
+fn push_ascii<const N: usize>(out: &mut String, buf: &[u8; N], from: usize) {
     if buf.is_ascii() {
         #[allow(unsafe_code)]
         // SAFETY: every byte of `buf` was just checked to be ASCII, and ASCII is valid UTF-8.
@@ -120,7 +120,7 @@ fn push_digits_wide(out: &mut String, v: u128, width: usize, complement: bool) {
 /// when 6 is added (`0x3A..=0x3F` become `0x40..`). A byte that carries into its neighbour is at
 /// least `0xFA`, whose own high nibble already fails the test.
 #[inline(always)]
-pub(crate) fn eight_digits(w: u64) -> bool {
+fn eight_digits(w: u64) -> bool {
     const HIGH: u64 = 0xF0 * ONES;
     ((w & HIGH) | ((w.wrapping_add(6 * ONES) & HIGH) >> 4)) == 0x33 * ONES
 }

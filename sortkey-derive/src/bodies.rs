@@ -11,14 +11,14 @@ use crate::types::is_builtin;
 use crate::valid::{Field, Key, TimeFormat, TimeUnit};
 
 /// The literal the key starts with: the prefix and, when fields follow, a separator.
-pub(crate) fn prefix_literal(key: &Key) -> Option<String> {
+fn prefix_literal(key: &Key) -> Option<String> {
     let sep = if key.fields.is_empty() { String::new() } else { key.separator.to_string() };
     key.prefix.as_ref().map(|p| format!("{p}{sep}"))
 }
 
 /// The spec of field `i`, with the width resolved against the type's default: one named
 /// builder call per attribute the field sets.
-pub(crate) fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
+fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
     let ty = &field.ty;
     let (key_name, field_name, sep) = (key.name(), field.ident.to_string(), key.separator);
     let given = match field.width {
@@ -72,7 +72,7 @@ pub(crate) fn field_const(i: usize) -> Ident {
 }
 
 /// The runtime's `TimeFormat` for a timestamp field's attributes.
-pub(crate) fn time_format(time: TimeFormat) -> TokenStream {
+fn time_format(time: TimeFormat) -> TokenStream {
     let (format, unit) = match time {
         TimeFormat::Unix(unit) => (quote!(Unix), unit),
         TimeFormat::Rfc3339(unit) => (quote!(Rfc3339), unit),
@@ -105,7 +105,7 @@ pub(crate) fn encode_body(key: &Key) -> TokenStream {
 
 /// The spec of field `i`; the last field is as last as the field `__segment` the key is written in
 /// (`WHOLE_KEY` for a key on its own).
-pub(crate) fn field_ref(key: &Key, i: usize) -> TokenStream {
+fn field_ref(key: &Key, i: usize) -> TokenStream {
     let name = field_const(i);
     let spec = quote!(Self::#name);
     if i + 1 == key.fields.len() { quote!(_sortkey::field_in(#spec, __segment)) } else { spec }

@@ -47,7 +47,7 @@ pub(crate) fn assert_at(span: Span, cond: TokenStream, message: String) -> Token
     quote_spanned! {span=> _sortkey::assert!(#cond, #message); }
 }
 
-pub(crate) fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
+fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
     let ty = static_type(key, &field.ty);
     let (name, tyname) = (field.ident.to_string(), type_name(&field.ty));
     let seg = quote!(<#ty as _sortkey::KeySegment>);
@@ -117,7 +117,7 @@ pub(crate) fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStr
 
 /// The rules of the field's type that no attribute asks for: the separator of a nested key,
 /// the names of an enum in a non-final position, and which types take `unit` and `format`.
-pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
+fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
     let ty = static_type(key, &field.ty);
     let (name, tyname, sep) = (field.ident.to_string(), type_name(&field.ty), key.separator);
     let seg = quote!(<#ty as _sortkey::KeySegment>);
@@ -160,7 +160,7 @@ pub(crate) fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStre
 }
 
 /// A key whose segments all have fixed widths must fit `max_len`.
-pub(crate) fn length_check(key: &Key) -> TokenStream {
+fn length_check(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let ty: Type = {
         let (_, ty_generics, _) = key.generics.split_for_impl();

@@ -65,7 +65,7 @@ pub(crate) fn static_type(key: &Key, ty: &Type) -> Type {
     syn::parse2(tokens).unwrap_or_else(|_| ty.clone())
 }
 
-pub(crate) fn replace_lifetime(tokens: TokenStream, lt: &Ident) -> TokenStream {
+fn replace_lifetime(tokens: TokenStream, lt: &Ident) -> TokenStream {
     let mut out = Vec::new();
     let mut iter = tokens.into_iter().peekable();
     while let Some(tt) = iter.next() {

@@ -27,7 +27,7 @@ fn largest(digits: u32, signed: bool) -> String {
 
 /// Encodes an unsigned value.
 #[inline(always)]
-pub(crate) fn encode_unsigned(v: u128, field: &Field, out: &mut String) -> Result<(), EncodeError> {
+fn encode_unsigned(v: u128, field: &Field, out: &mut String) -> Result<(), EncodeError> {
     if let Some(max) = field.max()
         && v > max
     {
@@ -98,7 +98,7 @@ pub(crate) fn encode_signed(neg: bool, mag: u128, field: &Field, out: &mut Strin
 
 /// Reads an unsigned segment and checks it against the type's largest value and the field's `max`.
 #[inline(always)]
-pub(crate) fn decode_unsigned(
+fn decode_unsigned(
     cursor: &mut Cursor<'_>,
     field: &Field,
     type_name: &'static str,

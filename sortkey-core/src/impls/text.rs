@@ -15,7 +15,7 @@ use crate::spec::{Field, Width};
 
 /// Checks the non-final text rule and appends `text`.
 #[inline]
-pub(crate) fn encode_text(text: &str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
+fn encode_text(text: &str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
     if !field.is_last() {
         let sep = field.sep_byte();
         if let Some(offset) = text.bytes().position(|b| b <= sep) {
@@ -29,7 +29,7 @@ pub(crate) fn encode_text(text: &str, field: &Field, out: &mut String) -> Result
 
 /// Reads a text segment: up to the separator when it is not the last, the rest otherwise.
 #[inline]
-pub(crate) fn decode_text<'k>(cursor: &mut Cursor<'k>, field: &Field) -> Result<&'k str, DecodeError> {
+fn decode_text<'k>(cursor: &mut Cursor<'k>, field: &Field) -> Result<&'k str, DecodeError> {
     cursor.take_text(field)
 }
 

@@ -20,7 +20,7 @@ const RANGE: &str = "an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59
 const NANOS_PER_SEC: u128 = 1_000_000_000;
 
 /// Checks the range, truncates to the unit and writes the instant `nanos` (since the epoch).
-pub(crate) fn encode_time(nanos: i128, field: &Field, out: &mut String) -> Result<(), EncodeError> {
+fn encode_time(nanos: i128, field: &Field, out: &mut String) -> Result<(), EncodeError> {
     let Ok(n) = u128::try_from(nanos) else {
         return Err(out_of_range(field, format!("{}ns before 1970-01-01T00:00:00Z", nanos.unsigned_abs())));
     };
@@ -44,7 +44,7 @@ fn out_of_range(field: &Field, found: String) -> EncodeError {
 }
 
 /// Reads a timestamp segment as nanoseconds since the epoch.
-pub(crate) fn decode_time(cursor: &mut Cursor<'_>, field: &Field) -> Result<u128, DecodeError> {
+fn decode_time(cursor: &mut Cursor<'_>, field: &Field) -> Result<u128, DecodeError> {
     let start = cursor.position();
     let unit = field.time_unit();
     let nanos = match field.time_format() {
