@@ -372,6 +372,7 @@ mod key;
 mod layout;
 mod legacy;
 mod multi;
+pub mod query;
 mod role;
 mod segment;
 mod spec;

@@ -44,11 +44,11 @@ pub struct Field {
 }
 
 /// The builders (`new`, `with_width` and the rest) are what generated code writes a field's
-/// attributes with, one named call per attribute; hidden, as only the derive needs them.
+/// attributes with, one named call per attribute, and what a hand-written key passes to the
+/// query algebra (the `query` module).
 impl Field {
     /// A field named `name` of the key type `key`, whose segments are joined by `separator`
     /// (an ASCII character; anything else is replaced by `#`, the derive rejects it earlier).
-    #[doc(hidden)]
     pub const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
         let separator = separator_byte(separator);
         let time = TimeFormat::DEFAULT;
@@ -56,14 +56,12 @@ impl Field {
     }
 
     /// Sets `format = "hex"` (a float as its order-preserving bits); other types ignore it.
-    #[doc(hidden)]
     pub const fn with_hex(mut self, hex: bool) -> Self {
         self.hex = hex;
         self
     }
 
     /// Sets `scale = N`: a decimal is written as its value times `10^N`, an integer.
-    #[doc(hidden)]
     pub const fn with_scale(mut self, scale: u32) -> Self {
         self.scale = scale;
         self
@@ -80,7 +78,6 @@ impl Field {
     }
 
     /// Sets how a timestamp segment is written; other segment types ignore it.
-    #[doc(hidden)]
     pub const fn with_time(mut self, time: TimeFormat) -> Self {
         self.time = time;
         self
@@ -88,28 +85,24 @@ impl Field {
 
     /// The same field, last segment of the key or not: a nested key's last field is the last
     /// segment of the outer key only when the nested key is.
-    #[doc(hidden)]
     pub const fn with_last(mut self, last: bool) -> Self {
         self.last = last;
         self
     }
 
     /// Sets the width in characters of a digit segment.
-    #[doc(hidden)]
     pub const fn with_width(mut self, width: u32) -> Self {
         self.width = width;
         self
     }
 
     /// Reverses the order of the field (nines' complement).
-    #[doc(hidden)]
     pub const fn with_desc(mut self, desc: bool) -> Self {
         self.desc = desc;
         self
     }
 
     /// Narrows the field's domain: values above `max` are an error.
-    #[doc(hidden)]
     pub const fn with_max(mut self, max: Option<u128>) -> Self {
         self.max = max;
         self

@@ -5,7 +5,6 @@
 //! names it from its own version, so a `sortkey-derive` of another version fails to compile
 //! instead of calling into a runtime it does not match.
 
-mod builder;
 mod checks;
 mod dispatch;
 mod entity;
@@ -25,9 +24,9 @@ pub use crate::key::{DecodeKey, KeyRole, Queryable, SortKey};
 pub use crate::layout::{FieldLayout, Layout, SegmentLayout, VariantLayout};
 pub use crate::legacy::{Legacy, Versioned};
 pub use crate::multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
+pub use crate::query::{Comparison, Encoder, QueryHead};
 pub use crate::segment::{DecodeSegment, KeySegment};
 pub use crate::spec::{Field, TimeFormat, TimeUnit, Width};
-pub use builder::{Comparison, Encoder, QueryHead};
 pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};

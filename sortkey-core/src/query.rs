@@ -1,5 +1,5 @@
-//! The typed query builder's runtime: the head of fixed fields, and the bounds that make a
-//! range on the next field exact.
+//! The query algebra behind the typed query builder: the head of fixed fields, and the bounds
+//! that make a range on the next field exact.
 //!
 //! A typed query fixes the first fields of a key (the *head* `H`, which starts with the
 //! prefix) and then either stops or puts a range on the next field. Every key whose first
@@ -24,6 +24,30 @@
 //!
 //! Every rendered value is at most 1024 bytes, DynamoDB's sort key limit: a bound over it is
 //! replaced by the nearest string within it on the inside of the range, or the range is empty.
+//!
+//! The builder `#[derive(SortKey)]` generates is a thin typed layer over [`QueryHead`]: each of
+//! its methods is one call of [`QueryHead::fix`], [`compare`](QueryHead::compare),
+//! [`between`](QueryHead::between) or an ending. A hand-written key type gets the same exact
+//! conditions by calling it with its own field specs:
+//!
+//! ```
+//! use sortkey_core::query::{Comparison, QueryHead};
+//! use sortkey_core::{Field, KeyRole, KeySegment};
+//!
+//! // Keys `LOG#<day: 8 digits>#<seq: 6 digits>`, written by hand.
+//! const DAY: Field = Field::new("LogKey", "day", '#').with_width(8);
+//! const SEQ: Field = Field::new("LogKey", "seq", '#').with_width(6).with_last(true);
+//!
+//! // Every entry of 2024-06-01 from sequence number 42 on.
+//! let cond = QueryHead::new("LogKey", Some("LOG"), '#', 1024, KeyRole::Sort)
+//!     .fix(&20240601u32, &DAY, <u32 as KeySegment>::encode_segment)
+//!     .compare(Comparison::Ge, &SEQ, &42u32, <u32 as KeySegment>::encode_segment)?;
+//! assert!(cond.matches("LOG#20240601#000042"));
+//! assert!(cond.matches("LOG#20240601#999999"));
+//! assert!(!cond.matches("LOG#20240601#000041"));
+//! assert!(!cond.matches("LOG#20240602#000000"));
+//! # Ok::<(), sortkey_core::QueryError>(())
+//! ```
 
 use crate::condition::KeyCondition;
 use crate::error::{EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
