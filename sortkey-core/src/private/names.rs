@@ -1,22 +1,15 @@
 //! Unit enum variants as segments: `#[derive(KeySegment)]` on an enum writes and reads names.
 
 use crate::cursor::Cursor;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::segment::KeySegment;
 use crate::spec::Field;
 
-/// Writes a unit enum variant's `name`. The derive rejects, at compile time, names that a
-/// non-final position cannot hold; this is the same check for a [`Field`] built by hand.
+/// Writes a unit enum variant's `name`, as text: the derive rejects, at compile time, names that
+/// a non-final position cannot hold; the text segment's check covers a [`Field`] built by hand.
 #[inline]
 pub fn encode_name(name: &'static str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
-    if !field.is_last()
-        && let Some(offset) = name.bytes().position(|b| b <= field.sep_byte())
-    {
-        let ch = name[offset..].chars().next().unwrap_or('\0');
-        let separator = field.sep_byte() as char;
-        return Err(field.encode_error(EncodeErrorKind::ForbiddenChar { ch, offset, separator }));
-    }
-    out.push_str(name);
-    Ok(())
+    name.encode_segment(field, out)
 }
 
 /// Reads the text of a unit enum variant's name: the rest of the key in the last position,
