@@ -64,46 +64,29 @@ fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
         let msg = messages::width_not_applicable(&name, &tyname, w);
         out.push(assert_at(span, quote!(_sortkey::width_configurable(#seg::WIDTH)), msg));
         // Split so the message says which bound; both pass for types without a digit width.
-        let msg = format!(
-            "field `{name}`: width {w} is wider than `{tyname}` can fill; expected at most the digits of its \
-             largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: 39; signed types one more, for the sign)"
-        );
+        let expected = "at most the digits of its largest value (u8: 3, u16: 5, u32: 10, u64 and usize: 20, u128: \
+                        39; signed types one more, for the sign)";
+        let msg = messages::width_too_wide(&name, w, &tyname, expected);
         let cond = quote!(match #seg::WIDTH { _sortkey::Width::Digits { max: __max, .. } => #w <= __max, _ => true });
         out.push(assert_at(span, cond, msg));
-        let msg = format!(
-            "field `{name}`: width {w} is too narrow for `{tyname}`; expected at least its narrowest width \
-             (2 for a signed integer: a sign position and one digit)"
-        );
+        let expected = "at least its narrowest width (2 for a signed integer: a sign position and one digit)";
+        let msg = messages::width_too_narrow(&name, w, &tyname, expected);
         let cond = quote!(match #seg::WIDTH { _sortkey::Width::Digits { min: __min, .. } => #w >= __min, _ => true });
         out.push(assert_at(span, cond, msg));
     }
     if let Some((m, span)) = field.max {
         out.push(assert_at(span, quote!(#seg::MAX_VALUE.is_some()), messages::max_needs_integer(&name, &tyname)));
-        let msg = format!("field `{name}`: max = {m} is larger than any `{tyname}`; expected at most `{tyname}::MAX`");
+        let msg = messages::max_above_type(&name, m, &tyname, &format!("`{tyname}::MAX`"));
         let cond = quote!(match #seg::MAX_VALUE { _sortkey::Option::Some(__t) => #m <= __t, _ => true });
         out.push(assert_at(span, cond, msg));
         // Only when the checks above pass, so that one mistake is one error.
-        let digits = m.checked_ilog10().map_or(1, |d| d + 1);
-        let (given, msg) = match field.width {
-            // `valid.rs` already checked digits <= w, so only a sign position can make it fail.
-            Some((w, _)) => (
-                quote!(_sortkey::Option::Some(#w)),
-                format!(
-                    "field `{name}`: max = {m} needs {digits} digits, but width {w} of the signed `{tyname}` holds {} \
-                     after the sign position; expected width = {} or a max of at most {}",
-                    w.saturating_sub(1),
-                    digits + 1,
-                    "9".repeat(w.saturating_sub(1) as usize)
-                ),
-            ),
-            None => (
-                quote!(_sortkey::Option::None),
-                format!(
-                    "field `{name}`: max = {m} needs {digits} digits, more than the default width of `{tyname}` holds; \
-                     expected a `width` that holds it"
-                ),
-            ),
+        // `valid.rs` already checked that the digits fit a given width, so only a sign position
+        // can make it fail.
+        let given = match field.width {
+            Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
+            None => quote!(_sortkey::Option::None),
         };
+        let msg = messages::signed_max_too_wide(&name, m, &tyname, field.width.map(|(w, _)| w));
         let resolved = quote!(_sortkey::resolve_width(#seg::WIDTH, #given));
         let cond = quote! {
             !_sortkey::max_in_type(#seg::MAX_VALUE, #m)

@@ -55,3 +55,37 @@ pub(crate) fn field_named_like_builder(field: &str) -> String {
          found `{ENDS_EVERY_STAGE}`"
     )
 }
+
+/// A `width` wider than the field's type can fill; `expected` says how wide it may be.
+pub(crate) fn width_too_wide(field: &str, width: u32, ty: &str, expected: &str) -> String {
+    format!("field `{field}`: width {width} is wider than `{ty}` can fill; expected {expected}")
+}
+
+/// A `width` narrower than the field's type needs; `expected` says how narrow it may be.
+pub(crate) fn width_too_narrow(field: &str, width: u32, ty: &str, expected: &str) -> String {
+    format!("field `{field}`: width {width} is too narrow for `{ty}`; expected {expected}")
+}
+
+/// A `max` above the largest value of the field's type; `expected` names that value.
+pub(crate) fn max_above_type(field: &str, max: u128, ty: &str, expected: &str) -> String {
+    format!("field `{field}`: max = {max} is larger than any `{ty}`; expected at most {expected}")
+}
+
+/// A `max` of a signed type with more digits than its width holds after the sign position:
+/// `width` when the field sets one, the type's default width otherwise.
+pub(crate) fn signed_max_too_wide(field: &str, max: u128, ty: &str, width: Option<u32>) -> String {
+    let digits = max.checked_ilog10().map_or(1, |d| d + 1);
+    match width {
+        Some(w) => format!(
+            "field `{field}`: max = {max} needs {digits} digits, but width {w} of the signed `{ty}` holds {} after the \
+             sign position; expected width = {} or a max of at most {}",
+            w.saturating_sub(1),
+            digits + 1,
+            "9".repeat(w.saturating_sub(1) as usize)
+        ),
+        None => format!(
+            "field `{field}`: max = {max} needs {digits} digits, more than the default width of `{ty}` holds; expected \
+             a `width` that holds it"
+        ),
+    }
+}

@@ -392,7 +392,6 @@ impl KeyField {
         let mut errors = darling::Error::accumulator();
         let ty = type_name(&self.ty);
         let error = |message: String, span: Span| darling::Error::custom(message).with_span(&span);
-        let at = |message: String, span: Span| error(format!("field `{name}`: {message}"), span);
         if let Some(desc) = self.desc
             && !b.reversible
         {
@@ -404,17 +403,13 @@ impl KeyField {
                 None
             }
             (BuiltinWidth::Digits { max, .. }, Some(w)) if **w > max => {
-                errors.push(at(format!("width {} is wider than `{ty}` can fill; expected at most {max}, the digits of its largest value{}", **w, sign_note(b)), w.span()));
+                let expected = format!("at most {max}, the digits of its largest value{}", sign_note(b));
+                errors.push(error(messages::width_too_wide(name, **w, &ty, &expected), w.span()));
                 None
             }
             (BuiltinWidth::Digits { min, .. }, Some(w)) if **w < min => {
-                errors.push(at(
-                    format!(
-                        "width {} is too narrow for `{ty}`; expected at least {min} (a sign position and one digit)",
-                        **w
-                    ),
-                    w.span(),
-                ));
+                let expected = format!("at least {min} (a sign position and one digit)");
+                errors.push(error(messages::width_too_narrow(name, **w, &ty, &expected), w.span()));
                 None
             }
             (BuiltinWidth::Digits { .. }, Some(w)) => Some(**w),
@@ -424,10 +419,9 @@ impl KeyField {
         if let Some(m) = &self.max {
             match b.max_value {
                 None => errors.push(error(messages::max_needs_integer(name, &ty), m.span())),
-                Some(type_max) if **m > type_max => errors.push(at(
-                    format!("max = {} is larger than any `{ty}`; expected at most {type_max}", **m),
-                    m.span(),
-                )),
+                Some(type_max) if **m > type_max => {
+                    errors.push(error(messages::max_above_type(name, **m, &ty, &type_max.to_string()), m.span()));
+                }
                 Some(_) => {
                     let signed = matches!(b.width, BuiltinWidth::Digits { signed: true, .. });
                     if let Some(width) = resolved.filter(|_| signed) {
@@ -562,22 +556,7 @@ fn check_signed_max(name: &str, max: &SpannedValue<u128>, width: u32, ty: &str, 
     if digits < width {
         return Ok(());
     }
-    let message = if given {
-        format!(
-            "field `{name}`: max = {} needs {digits} digits, but width {width} of the signed `{ty}` holds {} after the \
-             sign position; expected width = {} or a max of at most {}",
-            **max,
-            width - 1,
-            digits + 1,
-            "9".repeat(width as usize - 1)
-        )
-    } else {
-        format!(
-            "field `{name}`: max = {} needs {digits} digits, more than the default width of `{ty}` holds; expected a \
-             `width` that holds it",
-            **max
-        )
-    };
+    let message = messages::signed_max_too_wide(name, **max, ty, given.then_some(width));
     Err(darling::Error::custom(message).with_span(&max.span()))
 }
 
