@@ -105,6 +105,26 @@ impl TimeUnit {
     }
 }
 
+/// The value of `#[key(format = "...")]`, read once from the attribute's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FormatAttr {
+    /// `"rfc3339"`: a timestamp as RFC 3339 text.
+    Rfc3339,
+    /// `"hex"`: a float as its order-preserving bits.
+    Hex,
+}
+
+impl FormatAttr {
+    /// The format an attribute value names.
+    fn from_attr(format: &str) -> Option<FormatAttr> {
+        match format {
+            "rfc3339" => Some(FormatAttr::Rfc3339),
+            "hex" => Some(FormatAttr::Hex),
+            _ => None,
+        }
+    }
+}
+
 /// How a timestamp field is written: Unix time (the default) or `format = "rfc3339"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TimeFormat {
@@ -433,13 +453,11 @@ impl KeyField {
         if let Some(scale) = &self.scale {
             errors.push(error(messages::scale_needs_decimal(name, &ty), scale.span()));
         }
-        let hex = self.format.as_ref().filter(|f| f.as_str() == "hex");
-        if let Some(f) = hex.filter(|_| !b.float) {
+        if let Some(f) = self.format_is(FormatAttr::Hex).filter(|_| !b.float) {
             errors.push(error(messages::hex_needs_float(name, &ty), f.span()));
         }
         if !b.timestamp {
-            let rfc3339 = self.format.as_ref().filter(|f| f.as_str() == "rfc3339");
-            for (attr, value) in [("unit", self.unit.as_ref()), ("format", rfc3339)] {
+            for (attr, value) in [("unit", self.unit.as_ref()), ("format", self.format_is(FormatAttr::Rfc3339))] {
                 if let Some(v) = value {
                     errors.push(error(messages::needs_timestamp(name, attr, &ty), v.span()));
                 }
@@ -448,7 +466,14 @@ impl KeyField {
         errors.finish()
     }
 
+    /// The `format` attribute, when it names `format`.
+    fn format_is(&self, format: FormatAttr) -> Option<&SpannedValue<String>> {
+        self.format.as_ref().filter(|f| FormatAttr::from_attr(f) == Some(format))
+    }
+
     fn into_field(self) -> Field {
+        let time = time_of(self.unit.as_ref(), self.format_is(FormatAttr::Rfc3339));
+        let hex = self.format_is(FormatAttr::Hex).map(SpannedValue::span);
         let ident = self.ident.unwrap_or_else(|| Ident::new("_", self.ty.span()));
         Field {
             ident,
@@ -456,8 +481,8 @@ impl KeyField {
             width: self.width.map(|w| (*w, w.span())),
             desc: self.desc,
             max: self.max.map(|m| (*m, m.span())),
-            time: time_of(self.unit.as_ref(), self.format.as_ref().filter(|f| f.as_str() == "rfc3339")),
-            hex: self.format.as_ref().filter(|f| f.as_str() == "hex").map(SpannedValue::span),
+            time,
+            hex,
             scale: self.scale.map(|s| (*s, s.span())),
         }
     }
@@ -489,7 +514,8 @@ fn check_format(
     width: Option<&SpannedValue<u32>>,
     desc: Option<Span>,
 ) -> darling::Result<()> {
-    if format.as_str() == "hex" {
+    let kind = FormatAttr::from_attr(format);
+    if kind == Some(FormatAttr::Hex) {
         return match width {
             Some(width) => Err(darling::Error::custom(format!(
                 "field `{name}`: `width` does not apply to format = \"hex\", whose length follows from the type \
@@ -500,7 +526,7 @@ fn check_format(
             None => Ok(()),
         };
     }
-    if format.as_str() != "rfc3339" {
+    if kind.is_none() {
         return Err(darling::Error::custom(format!(
             "field `{name}`: format must be \"rfc3339\" (a timestamp as text) or \"hex\" (a float as its bits), or \
              absent; found {:?}",
