@@ -34,7 +34,7 @@ pub(crate) struct KeyInput {
 
 /// `#[key(...)]` on a field.
 pub(crate) struct KeyField {
-    pub(crate) ident: Option<Ident>,
+    pub(crate) ident: Ident,
     pub(crate) ty: Type,
     /// Characters of an integer segment.
     pub(crate) width: Option<SpannedValue<u32>>,
@@ -131,9 +131,9 @@ impl KeyInput {
 }
 
 impl KeyField {
-    /// A field's attributes.
-    pub(crate) fn parse(field: &syn::Field) -> darling::Result<KeyField> {
-        let name = field.ident.as_ref().map_or_else(|| "_".to_owned(), ToString::to_string);
+    /// The attributes of the named field `ident`.
+    pub(crate) fn parse(ident: &Ident, field: &syn::Field) -> darling::Result<KeyField> {
+        let name = ident.to_string();
         let owner = Owner { what: "field", name, accepted: FIELD_ATTRS };
         let (mut width, mut desc, mut max, mut unit, mut format, mut scale) = (None, None, None, None, None, None);
         owner.parse(&field.attrs, |name, meta| {
@@ -147,7 +147,7 @@ impl KeyField {
             }
             Ok(())
         })?;
-        Ok(KeyField { ident: field.ident.clone(), ty: field.ty.clone(), width, desc, max, unit, format, scale })
+        Ok(KeyField { ident: ident.clone(), ty: field.ty.clone(), width, desc, max, unit, format, scale })
     }
 }
 

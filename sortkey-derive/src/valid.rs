@@ -3,7 +3,6 @@
 use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
-use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
 
 use crate::attr::{KeyField, KeyInput};
@@ -142,18 +141,24 @@ impl Key {
     pub(crate) fn from_input(input: &DeriveInput) -> darling::Result<Key> {
         check_shape(input)?;
         // Struct attributes and every field are parsed apart, and all their errors reported.
+        let parsed = KeyInput::parse(input).and_then(KeyInput::validate);
         let mut errors = darling::Error::accumulator();
-        let parsed = errors.handle(KeyInput::parse(input).and_then(KeyInput::validate));
         let fields: Vec<KeyField> = match &input.data {
-            Data::Struct(s) => {
-                s.fields.iter().filter_map(|f| errors.handle(KeyField::parse(f).and_then(KeyField::validate))).collect()
-            }
+            // `check_shape` admitted named fields (or none) only.
+            Data::Struct(s) => s
+                .fields
+                .iter()
+                .filter_map(|f| Some((f.ident.as_ref()?, f)))
+                .filter_map(|(ident, f)| errors.handle(KeyField::parse(ident, f).and_then(KeyField::validate)))
+                .collect(),
             _ => Vec::new(),
         };
-        errors.finish()?;
-        match parsed {
-            Some(parsed) => parsed.into_key(fields).check_float_positions(),
-            None => Err(darling::Error::custom("unreachable: errors were reported above")),
+        match (parsed, errors.finish()) {
+            (Ok(parsed), Ok(())) => parsed.into_key(fields).check_float_positions(),
+            (Ok(_), Err(field_errors)) => Err(field_errors),
+            (Err(struct_errors), field_errors) => {
+                Err(darling::Error::multiple(std::iter::once(struct_errors).chain(field_errors.err()).collect()))
+            }
         }
     }
 
@@ -373,9 +378,9 @@ impl KeyField {
     /// Field-level rules, reported for every field at once.
     pub(crate) fn validate(self) -> darling::Result<Self> {
         let mut errors = darling::Error::accumulator();
-        let name = self.ident.as_ref().map(ToString::to_string).unwrap_or_default();
-        if let Some(ident) = self.ident.as_ref().filter(|i| i.unraw() == ENDS_EVERY_STAGE) {
-            errors.push(darling::Error::custom(messages::field_named_like_builder(&name)).with_span(ident));
+        let name = self.ident.to_string();
+        if self.ident.unraw() == ENDS_EVERY_STAGE {
+            errors.push(darling::Error::custom(messages::field_named_like_builder(&name)).with_span(&self.ident));
         }
         // A bad width is one error, not a second one about the `max` it cannot hold.
         let width_ok = self.width.as_ref().map(|width| errors.handle(check_width(&name, width)).is_some());
@@ -474,9 +479,8 @@ impl KeyField {
     fn into_field(self) -> Field {
         let time = time_of(self.unit.as_ref(), self.format_is(FormatAttr::Rfc3339));
         let hex = self.format_is(FormatAttr::Hex).map(SpannedValue::span);
-        let ident = self.ident.unwrap_or_else(|| Ident::new("_", self.ty.span()));
         Field {
-            ident,
+            ident: self.ident,
             ty: self.ty,
             width: self.width.map(|w| (*w, w.span())),
             desc: self.desc,
