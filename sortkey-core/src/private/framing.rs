@@ -6,12 +6,6 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::segment::{DecodeSegment, KeySegment};
 use crate::spec::Field;
 
-/// Expects the end of the key.
-#[inline]
-pub fn expect_end(cursor: &Cursor<'_>) -> Result<(), DecodeError> {
-    cursor.expect_end()
-}
-
 /// The field a whole key is written and read as: its own last field is the key's last segment.
 /// `SortKey::encode_into` and `DecodeKey::decode_borrowed` hand it to the key's own
 /// `KeySegment`/`DecodeSegment` impls, so that a key is encoded by one body, alone or nested.
