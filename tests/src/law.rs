@@ -12,18 +12,9 @@ use sortkey_core::{KeyCondition, QueryError, QueryErrorKind, SortKey};
 /// DynamoDB's limit on a sort key, and so on every value of a sort key condition, in bytes.
 pub const SORT_KEY_LIMIT: usize = 1024;
 
-/// The comparison of a range method: `f_lt`, `f_lte`, `f_gt`, `f_gte`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Comparison {
-    /// `f_lt`
-    Lt,
-    /// `f_lte`
-    Le,
-    /// `f_gt`
-    Gt,
-    /// `f_gte`
-    Ge,
-}
+/// The comparison of a range method (`f_lt`, `f_lte`, `f_gt`, `f_gte`): the runtime's own tag;
+/// what each one means is evaluated here, on the fields, independently of the runtime.
+pub use sortkey_core::query::Comparison;
 
 /// How a query ends after fixing the first `k` fields.
 #[derive(Debug, Clone)]
