@@ -175,22 +175,22 @@ impl Entity {
         }
         check_names(&name, pk.iter().chain(&sk), &indexes, &mut errors);
         let krate_given = krate.is_some();
-        let entity = match (pk, sk) {
-            (Some(pk), Some(sk)) => Some(Entity {
-                ident: input.ident.clone(),
-                vis: input.vis.clone(),
-                krate: krate.unwrap_or_else(crate::runtime::default_crate),
-                krate_given,
-                pk,
-                sk,
-                indexes,
-            }),
-            _ => None,
+        let (Some(pk), Some(sk)) = (pk, sk) else {
+            // Not empty: the missing key's error is in it.
+            return Err(Failed { errors: darling::Error::multiple(errors.into_inner()), partial: None });
         };
-        match (errors.finish(), entity) {
-            (Ok(()), Some(entity)) => Ok(entity),
-            (Ok(()), None) => unreachable!("a missing key is an error"),
-            (Err(errors), partial) => Err(Failed { errors, partial: partial.map(|e| Box::new(e.without_repeats())) }),
+        let entity = Entity {
+            ident: input.ident.clone(),
+            vis: input.vis.clone(),
+            krate: krate.unwrap_or_else(crate::runtime::default_crate),
+            krate_given,
+            pk,
+            sk,
+            indexes,
+        };
+        match errors.finish() {
+            Ok(()) => Ok(entity),
+            Err(errors) => Err(Failed { errors, partial: Some(Box::new(entity.without_repeats())) }),
         }
     }
 

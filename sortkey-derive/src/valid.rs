@@ -603,3 +603,13 @@ fn check_max_digits(name: &str, max: &SpannedValue<u128>, width: u32) -> darling
     ))
     .with_span(&max.span()))
 }
+
+#[cfg(test)]
+mod tests {
+    /// The macro checks `max_len` against DynamoDB's limits as sortkey-core defines them.
+    #[test]
+    fn the_limits_are_the_runtimes() {
+        assert_eq!(super::SORT_KEY_LIMIT, sortkey_core::SORT_KEY_LIMIT);
+        assert_eq!(super::PARTITION_KEY_LIMIT, sortkey_core::PARTITION_KEY_LIMIT);
+    }
+}
