@@ -520,7 +520,7 @@ fn documented_encodings() {
         "T|2024-06-23T00:00:00.123Z|01719100800123456|1001719100800|0|67e55044-10b1-426f-9247-bb680e5fe0c8|Gold"
     );
     assert_eq!(Times::ENCODED_LEN, None, "options and enums vary in length");
-    assert_eq!(<Inner as KeySegment>::NESTED_SEPARATOR, Some('#'));
+    assert_eq!(<Inner as KeySegment>::CAPABILITIES.nested_separator(), Some('#'));
 }
 
 #[test]
@@ -716,4 +716,44 @@ mod hygiene {
 fn rename_all_and_hygiene() {
     let k = hygiene::Leveled { level: hygiene::Level::VeryHigh, at: None };
     assert_eq!(k.encode().unwrap(), "VERY_HIGH#0");
+}
+
+/// A timestamp type of the user's, in nanoseconds, that declares `SegmentOptions::Time` and so
+/// takes `unit` as the built-in timestamps do, reading it from its `Field`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Nanos(u64);
+
+impl KeySegment for Nanos {
+    const WIDTH: sortkey_core::Width = sortkey_core::Width::Digits { default: 20, min: 1, max: 20, signed: false };
+    const CAPABILITIES: sortkey_core::Capabilities =
+        sortkey_core::Capabilities::PLAIN.with_options(sortkey_core::SegmentOptions::Time);
+
+    fn encode_segment(&self, field: &sortkey_core::Field, out: &mut String) -> Result<(), sortkey_core::EncodeError> {
+        let units = u128::from(self.0) / field.time_unit().nanos();
+        out.push_str(&format!("{units:0width$}", width = field.width() as usize));
+        Ok(())
+    }
+}
+
+impl<'k> sortkey_core::DecodeSegment<'k> for Nanos {
+    fn decode_segment(cursor: &mut sortkey_core::Cursor<'k>, field: &sortkey_core::Field) -> Result<Self, DecodeError> {
+        let digits = cursor.take_digits(field.width() as usize, field)?;
+        let units = digits.iter().fold(0u128, |n, d| n * 10 + u128::from(d - b'0'));
+        Ok(Nanos((units * field.time_unit().nanos()) as u64))
+    }
+}
+
+#[derive(SortKey, Debug, PartialEq)]
+#[key(prefix = "TICK")]
+struct Tick {
+    #[key(unit = "ms", width = 13)]
+    at: Nanos,
+}
+
+#[test]
+fn a_segment_type_of_the_users_takes_unit_through_its_capabilities() {
+    let t = Tick { at: Nanos(1_719_100_800_123_000_000) };
+    assert_eq!(t.encode().unwrap(), "TICK#1719100800123");
+    assert_eq!(Tick::decode("TICK#1719100800123").unwrap(), t);
+    assert_eq!(<Nanos as KeySegment>::CAPABILITIES.options(), sortkey_core::SegmentOptions::Time);
 }

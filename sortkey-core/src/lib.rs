@@ -399,8 +399,8 @@ pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT
 pub use layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, UPDATE_LOCK_VAR, VariantLayout, check_lock_file};
 pub use legacy::{Legacy, Versioned, merge_layouts};
 pub use multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
-pub use segment::{DecodeSegment, KeySegment};
-pub use spec::{Field, Width};
+pub use segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
+pub use spec::{Field, TimeFormat, TimeUnit, Width};
 pub use table::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

@@ -94,28 +94,10 @@ pub trait KeySegment {
     /// The largest value, for types that accept `#[key(max = N)]` (and then must refuse values
     /// above [`Field::max`]); `None` by default.
     const MAX_VALUE: Option<u128> = None;
-    /// For a type whose encodings have different lengths and are checked at compile time
-    /// (unit enums: the names), the least byte any encoding contains. A field of such a type
-    /// that is not the key's last must have it greater than the separator, or the derive
-    /// rejects the key. `None` (the default) for fixed widths and for text, which is checked
-    /// when it is encoded.
-    #[doc(hidden)]
-    const LEAST_BYTE: Option<u8> = None;
-    /// `Some(separator)` for a key type (`#[derive(SortKey)]`) used as a segment of another
-    /// key, which must use the same separator; `None` (the default) for every other type.
-    #[doc(hidden)]
-    const NESTED_SEPARATOR: Option<char> = None;
-    /// Whether the type is a timestamp, which takes `#[key(unit = "...")]` and
-    /// `#[key(format = "rfc3339")]`. `false` by default.
-    #[doc(hidden)]
-    const TIMESTAMP: bool = false;
-    /// Whether the type is a float, which takes `#[key(format = "hex")]`. `false` by default.
-    #[doc(hidden)]
-    const FLOAT: bool = false;
-    /// Whether the type is a fixed-point decimal, which takes `#[key(scale = N)]`. `false` by
+    /// What the type takes beyond `width`, `desc` and `max`, and what the derive checks of it
+    /// when it is not the key's last field: see [`Capabilities`]. [`Capabilities::PLAIN`] by
     /// default.
-    #[doc(hidden)]
-    const DECIMAL: bool = false;
+    const CAPABILITIES: Capabilities = Capabilities::PLAIN;
     /// What the type writes, for layout descriptions ([`SortKey::LAYOUT`](crate::SortKey::LAYOUT)).
     /// [`SegmentLayout::Custom`] unless the type says more.
     const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Custom;
@@ -128,6 +110,102 @@ pub trait KeySegment {
     ///
     /// On error the caller restores `out`; an implementation need not.
     fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError>;
+}
+
+/// Which of the field attributes that only some types take a segment type honours: the one fact
+/// the derive needs to accept `#[key(unit = "ms")]` or `#[key(format = "hex")]` on a field of
+/// the type, or to refuse it at compile time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SegmentOptions {
+    /// None of them: `width`, `desc` and `max` only, as the type's other constants allow.
+    Plain,
+    /// A timestamp: `unit = "s" | "ms" | "us" | "ns"` and `format = "rfc3339"`, read with
+    /// [`Field::time_format`].
+    Time,
+    /// A float: `format = "hex"`, read with [`Field::is_hex`].
+    Float,
+    /// A fixed-point decimal: `scale = N`, read with [`Field::scale`].
+    Decimal,
+}
+
+/// What a segment type tells the derive beyond its width and order ([`KeySegment::CAPABILITIES`]):
+/// the attributes it honours, and the facts of its encodings that the derive checks at compile
+/// time when a field of the type is not the key's last.
+///
+/// A type that forwards to another (a reference, an `Option`, a wrapper) forwards this constant
+/// as a whole. Built with `const` methods from [`Capabilities::PLAIN`]:
+///
+/// ```
+/// use sortkey_core::{Capabilities, SegmentOptions};
+///
+/// const MINE: Capabilities = Capabilities::PLAIN.with_options(SegmentOptions::Time);
+/// assert_eq!(MINE.options(), SegmentOptions::Time);
+/// assert_eq!(MINE.least_byte(), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    options: SegmentOptions,
+    least_byte: Option<u8>,
+    nested_separator: Option<char>,
+}
+
+impl Capabilities {
+    /// A type that takes no attribute beyond `width`, `desc` and `max`, with no compile-time
+    /// fact about its bytes: the default.
+    pub const PLAIN: Capabilities =
+        Capabilities { options: SegmentOptions::Plain, least_byte: None, nested_separator: None };
+
+    /// The same, honouring `options`.
+    pub const fn with_options(mut self, options: SegmentOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The same, for a type whose encodings differ in length and are all known at compile time
+    /// (a unit enum's names), whose least byte is `byte`: a field of the type that is not the
+    /// key's last must have it greater than the separator, or the derive rejects the key. Text,
+    /// checked when it is encoded, and fixed widths leave it unset.
+    pub const fn with_least_byte(mut self, byte: u8) -> Self {
+        self.least_byte = Some(byte);
+        self
+    }
+
+    /// The same, for a key type (`#[derive(SortKey)]`) whose segments are joined by
+    /// `separator`: a key that has it as a field must use the same separator.
+    pub const fn with_nested_separator(mut self, separator: char) -> Self {
+        self.nested_separator = Some(separator);
+        self
+    }
+
+    /// The attributes the type honours.
+    pub const fn options(&self) -> SegmentOptions {
+        self.options
+    }
+
+    /// The least byte of the type's encodings, when they are known at compile time.
+    pub const fn least_byte(&self) -> Option<u8> {
+        self.least_byte
+    }
+
+    /// The separator of a key type used as a segment, `None` for every other type.
+    pub const fn nested_separator(&self) -> Option<char> {
+        self.nested_separator
+    }
+
+    /// Whether the type takes `unit` and `format = "rfc3339"`.
+    pub const fn takes_time(&self) -> bool {
+        matches!(self.options, SegmentOptions::Time)
+    }
+
+    /// Whether the type takes `format = "hex"`.
+    pub const fn takes_hex(&self) -> bool {
+        matches!(self.options, SegmentOptions::Float)
+    }
+
+    /// Whether the type takes `scale = N`.
+    pub const fn takes_scale(&self) -> bool {
+        matches!(self.options, SegmentOptions::Decimal)
+    }
 }
 
 /// A segment type that can be read back from a key borrowed for `'k`.

@@ -67,13 +67,15 @@ impl Field {
         self
     }
 
-    /// The fractional digits a fixed-point decimal keeps (`#[key(scale = N)]`), 0 unless set.
+    /// The fractional digits a fixed-point decimal keeps (`#[key(scale = N)]`), 0 unless set:
+    /// what a segment type whose options are [`SegmentOptions::Decimal`](crate::SegmentOptions::Decimal) honours.
     pub const fn scale(&self) -> u32 {
         self.scale
     }
 
-    /// Whether a float is written as hex bits (`format = "hex"`) instead of decimal digits.
-    pub(crate) const fn is_hex(&self) -> bool {
+    /// Whether a float is written as hex bits (`format = "hex"`) instead of decimal digits:
+    /// what a segment type whose options are [`SegmentOptions::Float`](crate::SegmentOptions::Float) honours.
+    pub const fn is_hex(&self) -> bool {
         self.hex
     }
 
@@ -108,13 +110,14 @@ impl Field {
         self
     }
 
-    /// How a timestamp segment is written.
-    pub(crate) const fn time_format(&self) -> TimeFormat {
+    /// How a timestamp segment is written (`unit` and `format`): what a segment type whose
+    /// options are [`SegmentOptions::Time`](crate::SegmentOptions::Time) honours.
+    pub const fn time_format(&self) -> TimeFormat {
         self.time
     }
 
     /// The precision of a timestamp segment.
-    pub(crate) const fn time_unit(&self) -> TimeUnit {
+    pub const fn time_unit(&self) -> TimeUnit {
         self.time.unit()
     }
 

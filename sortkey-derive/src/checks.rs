@@ -115,7 +115,7 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
         "field `{name}`: the nested key `{tyname}` must use this key's separator {sep:?}; expected \
          `#[key(separator = {sep:?})]` on `{tyname}`, found another separator"
     );
-    let cond = quote!(_sortkey::nested_separator_matches(#seg::NESTED_SEPARATOR, #sep));
+    let cond = quote!(_sortkey::nested_separator_matches(#seg::CAPABILITIES, #sep));
     if !builtin {
         out.push(assert_at(field.ty.span(), cond, msg));
     }
@@ -126,18 +126,26 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
              character at or below it; expected a separator below '0' such as '#', other names \
              (`#[key(rename = \"...\")]`), or this field last"
         );
-        let cond = quote!(_sortkey::least_byte_fits(#seg::LEAST_BYTE, #sep));
+        let cond = quote!(_sortkey::least_byte_fits(#seg::CAPABILITIES, #sep));
         out.push(assert_at(field.ty.span(), cond, msg));
     }
     if let Some((_, span)) = field.scale.filter(|_| !known) {
-        out.push(assert_at(span, quote!(#seg::DECIMAL), messages::scale_needs_decimal(&name, &tyname)));
+        out.push(assert_at(
+            span,
+            quote!(#seg::CAPABILITIES.takes_scale()),
+            messages::scale_needs_decimal(&name, &tyname),
+        ));
     }
     if let Some(span) = field.hex.filter(|_| !known) {
-        out.push(assert_at(span, quote!(#seg::FLOAT), messages::hex_needs_float(&name, &tyname)));
+        out.push(assert_at(span, quote!(#seg::CAPABILITIES.takes_hex()), messages::hex_needs_float(&name, &tyname)));
     }
     if let Some((time, span)) = field.time.filter(|_| !known) {
         let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
-        out.push(assert_at(span, quote!(#seg::TIMESTAMP), messages::needs_timestamp(&name, attr, &tyname)));
+        out.push(assert_at(
+            span,
+            quote!(#seg::CAPABILITIES.takes_time()),
+            messages::needs_timestamp(&name, attr, &tyname),
+        ));
     }
     out
 }

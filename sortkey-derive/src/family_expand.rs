@@ -49,7 +49,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         VariantKind::Key(ty) => quote!(<#ty as _sortkey::SortKey>::MAX_LEN),
     });
     let leasts = family.variants.iter().filter_map(|v| match &v.kind {
-        VariantKind::Key(ty) => Some(quote!(<#ty as _sortkey::KeySegment>::LEAST_BYTE)),
+        VariantKind::Key(ty) => Some(quote!(<#ty as _sortkey::KeySegment>::CAPABILITIES.least_byte())),
         VariantKind::Unit(_) => None,
     });
     let firsts: Vec<TokenStream> = family
@@ -214,9 +214,8 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl _sortkey::KeySegment for #ident {
             const WIDTH: _sortkey::Width = _sortkey::nested_width(_sortkey::Option::None);
-            const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> =
-                _sortkey::least_of(&[#(#leasts),*], &[#(#firsts),*]);
-            const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(#sep);
+            const CAPABILITIES: _sortkey::Capabilities =
+                _sortkey::key_capabilities(_sortkey::least_of(&[#(#leasts),*], &[#(#firsts),*]), #sep);
             const SEGMENT_LAYOUT: _sortkey::SegmentLayout =
                 _sortkey::SegmentLayout::Key(&<Self as _sortkey::SortKey>::LAYOUT);
 

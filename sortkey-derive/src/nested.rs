@@ -34,7 +34,7 @@ fn impl_key_segment(key: &Key) -> TokenStream {
     let least = match key.fields.last() {
         Some(f) => {
             let ty = &f.ty;
-            quote!(<#ty as _sortkey::KeySegment>::LEAST_BYTE)
+            quote!(<#ty as _sortkey::KeySegment>::CAPABILITIES.least_byte())
         }
         None => quote!(_sortkey::Option::None),
     };
@@ -45,9 +45,7 @@ fn impl_key_segment(key: &Key) -> TokenStream {
                 _sortkey::nested_width(<Self as _sortkey::SortKey>::ENCODED_LEN);
             const REVERSIBLE: ::core::primitive::bool = false;
             const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
-            const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = #least;
-            const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> =
-                _sortkey::Option::Some(#sep);
+            const CAPABILITIES: _sortkey::Capabilities = _sortkey::key_capabilities(#least, #sep);
             const SEGMENT_LAYOUT: _sortkey::SegmentLayout =
                 _sortkey::SegmentLayout::Key(&<Self as _sortkey::SortKey>::LAYOUT);
 

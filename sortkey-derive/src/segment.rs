@@ -2,7 +2,7 @@
 //!
 //! The names are checked here, where their spans are: not empty, distinct, and no character
 //! at or below `#` (which no separator could then follow). Whether they fit the separator of a
-//! key that uses the enum before another field is checked there, through `LEAST_BYTE`.
+//! key that uses the enum before another field is checked there, through its least byte (`Capabilities`).
 
 use darling::util::SpannedValue;
 use proc_macro2::{Span, TokenStream};
@@ -206,8 +206,8 @@ fn expand(segment: &Segment) -> TokenStream {
                 const REVERSIBLE: ::core::primitive::bool = false;
                 const MAX_VALUE: _sortkey::Option<::core::primitive::u128> =
                     _sortkey::Option::None;
-                const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> =
-                    _sortkey::Option::Some(#least);
+                const CAPABILITIES: _sortkey::Capabilities =
+                    _sortkey::Capabilities::PLAIN.with_least_byte(#least);
                 const SEGMENT_LAYOUT: _sortkey::SegmentLayout =
                     _sortkey::SegmentLayout::Enum(&[#(#names),*]);
 

@@ -138,7 +138,13 @@ mod tests {
             Width::Digits { min, max, signed, .. } => BuiltinWidth::Digits { min, max, signed },
             Width::Fixed(_) | Width::Variable => BuiltinWidth::Fixed,
         };
-        Builtin { width, reversible: T::REVERSIBLE, max_value: T::MAX_VALUE, timestamp: T::TIMESTAMP, float: T::FLOAT }
+        Builtin {
+            width,
+            reversible: T::REVERSIBLE,
+            max_value: T::MAX_VALUE,
+            timestamp: T::CAPABILITIES.takes_time(),
+            float: T::CAPABILITIES.takes_hex(),
+        }
     }
 
     macro_rules! agree {

@@ -164,7 +164,7 @@ impl Key {
 
     /// A float in the readable form is a prefix of a longer one (1.5 of 1.55), so before another
     /// field the separator must sort below its digits. Checked here for types spelled as `f32`
-    /// or `f64` (the const check of `LEAST_BYTE` covers aliases); the hex form has a fixed width.
+    /// or `f64` (the const check of the least byte covers aliases); the hex form has a fixed width.
     fn check_float_positions(self) -> darling::Result<Key> {
         let mut errors = darling::Error::accumulator();
         let before_last = self.fields.len().saturating_sub(1);

@@ -15,7 +15,7 @@ use super::int::{decode_signed, encode_signed};
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 use crate::layout::SegmentLayout;
-use crate::segment::{DecodeSegment, KeySegment};
+use crate::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
 use crate::spec::{Field, Width};
 
 /// The largest mantissa of a `Decimal`, `2^96 - 1`.
@@ -62,7 +62,7 @@ impl KeySegment for Decimal {
     const WIDTH: Width = Width::Digits { default: 30, min: 2, max: 40, signed: true };
     const REVERSIBLE: bool = true;
     const MAX_VALUE: Option<u128> = None;
-    const DECIMAL: bool = true;
+    const CAPABILITIES: Capabilities = Capabilities::PLAIN.with_options(SegmentOptions::Decimal);
 
     fn encode_segment(&self, field: &Field, out: &mut String) -> Result<(), EncodeError> {
         let v = scaled(self, field.scale()).map_err(|kind| field.encode_error(kind))?;

@@ -27,7 +27,7 @@
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::layout::SegmentLayout;
-use crate::segment::{DecodeSegment, KeySegment};
+use crate::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
 use crate::spec::Field;
 
 /// What the encodings need of `f32` and `f64`.
@@ -82,8 +82,8 @@ macro_rules! float {
         impl KeySegment for $t {
             const REVERSIBLE: bool = true;
             // Encodings that are prefixes of others continue with a digit.
-            const LEAST_BYTE: Option<u8> = Some(b'0');
-            const FLOAT: bool = true;
+            const CAPABILITIES: Capabilities =
+                Capabilities::PLAIN.with_options(SegmentOptions::Float).with_least_byte(b'0');
             const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Float(std::mem::size_of::<$t>() as u32 * 8);
 
             #[inline]

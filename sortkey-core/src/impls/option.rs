@@ -13,18 +13,14 @@
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::layout::SegmentLayout;
-use crate::segment::{DecodeSegment, KeySegment};
+use crate::segment::{Capabilities, DecodeSegment, KeySegment};
 use crate::spec::{Field, Width};
 
 impl<T: KeySegment> KeySegment for Option<T> {
     const WIDTH: Width = T::WIDTH;
     const REVERSIBLE: bool = false;
     const MAX_VALUE: Option<u128> = T::MAX_VALUE;
-    const LEAST_BYTE: Option<u8> = T::LEAST_BYTE;
-    const NESTED_SEPARATOR: Option<char> = T::NESTED_SEPARATOR;
-    const TIMESTAMP: bool = T::TIMESTAMP;
-    const FLOAT: bool = T::FLOAT;
-    const DECIMAL: bool = T::DECIMAL;
+    const CAPABILITIES: Capabilities = T::CAPABILITIES;
     const VARIABLE_LEN: bool = true;
     const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Option(&T::SEGMENT_LAYOUT);
 

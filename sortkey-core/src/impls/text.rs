@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::layout::SegmentLayout;
-use crate::segment::{DecodeSegment, KeySegment};
+use crate::segment::{Capabilities, DecodeSegment, KeySegment};
 use crate::spec::{Field, Width};
 
 /// Checks the non-final text rule and appends `text`.
@@ -70,11 +70,7 @@ impl<T: KeySegment + ?Sized> KeySegment for &T {
     const MAX_VALUE: Option<u128> = T::MAX_VALUE;
     // A reference checks as its referent: enum names before another field, a nested key's
     // separator, timestamp attributes.
-    const LEAST_BYTE: Option<u8> = T::LEAST_BYTE;
-    const NESTED_SEPARATOR: Option<char> = T::NESTED_SEPARATOR;
-    const TIMESTAMP: bool = T::TIMESTAMP;
-    const FLOAT: bool = T::FLOAT;
-    const DECIMAL: bool = T::DECIMAL;
+    const CAPABILITIES: Capabilities = T::CAPABILITIES;
     const VARIABLE_LEN: bool = T::VARIABLE_LEN;
     const SEGMENT_LAYOUT: SegmentLayout = T::SEGMENT_LAYOUT;
 

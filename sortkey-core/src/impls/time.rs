@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::layout::SegmentLayout;
-use crate::segment::{DecodeSegment, KeySegment};
+use crate::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
 use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 
 const MAX_NANOS: u128 = 253_402_300_799_999_999_999;
@@ -164,7 +164,7 @@ macro_rules! timestamp_segment {
             const WIDTH: Width = Width::Digits { default: 12, min: 1, max: 40, signed: false };
             const REVERSIBLE: bool = true;
             const MAX_VALUE: Option<u128> = None;
-            const TIMESTAMP: bool = true;
+            const CAPABILITIES: Capabilities = Capabilities::PLAIN.with_options(SegmentOptions::Time);
             const SEGMENT_LAYOUT: SegmentLayout = SegmentLayout::Timestamp;
 
             #[inline]

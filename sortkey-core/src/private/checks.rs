@@ -1,6 +1,7 @@
 //! The `const` functions the derive's compile-time checks and constants call: widths, lengths,
 //! `max`, separators of nested keys and enum names before another field.
 
+use crate::segment::Capabilities;
 use crate::spec::{TimeFormat, Width};
 
 /// The width a field uses: the one it sets or the type's default.
@@ -86,20 +87,30 @@ pub const fn segment_len_of(width: Width, resolved: u32, variable_len: bool) -> 
     }
 }
 
-/// Whether a field of a type whose encodings contain bytes of at least `least` may stand
-/// before another segment of a key with this separator.
-pub const fn least_byte_fits(least: Option<u8>, separator: char) -> bool {
-    match least {
+/// Whether a field of a type whose encodings contain bytes of at least its least byte may
+/// stand before another segment of a key with this separator.
+pub const fn least_byte_fits(caps: Capabilities, separator: char) -> bool {
+    match caps.least_byte() {
         Some(b) => b as u32 > separator as u32,
         None => true,
     }
 }
 
-/// Whether a nested key type (`Some(its separator)`) uses the outer key's separator.
-pub const fn nested_separator_matches(nested: Option<char>, separator: char) -> bool {
-    match nested {
+/// Whether a nested key type uses the outer key's separator (any other type: yes).
+pub const fn nested_separator_matches(caps: Capabilities, separator: char) -> bool {
+    match caps.nested_separator() {
         Some(s) => s as u32 == separator as u32,
         None => true,
+    }
+}
+
+/// The capabilities of a key type (or family) used as a segment: its separator, and the least
+/// byte of its encodings where they are known at compile time.
+pub const fn key_capabilities(least: Option<u8>, separator: char) -> Capabilities {
+    let caps = Capabilities::PLAIN.with_nested_separator(separator);
+    match least {
+        Some(b) => caps.with_least_byte(b),
+        None => caps,
     }
 }
 

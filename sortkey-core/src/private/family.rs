@@ -90,7 +90,7 @@ pub const fn max_of(lens: &[usize]) -> usize {
 }
 
 /// The least byte of the family's encodings that could meet the separator of an outer key: its
-/// variants' `LEAST_BYTE`s and the bytes of the first segments that tell them apart.
+/// variants' least bytes and the bytes of the first segments that tell them apart.
 pub const fn least_of(leasts: &[Option<u8>], literals: &[&str]) -> Option<u8> {
     let mut least: Option<u8> = None;
     let mut i = 0;

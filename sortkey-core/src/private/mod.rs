@@ -25,7 +25,7 @@ pub use crate::layout::{FieldLayout, Layout, SegmentLayout, VariantLayout};
 pub use crate::legacy::{Legacy, Versioned};
 pub use crate::multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
 pub use crate::query::{Comparison, Encoder, QueryHead};
-pub use crate::segment::{DecodeSegment, KeySegment};
+pub use crate::segment::{Capabilities, DecodeSegment, KeySegment};
 pub use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};

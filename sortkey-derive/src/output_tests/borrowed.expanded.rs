@@ -111,11 +111,8 @@ const _: () = {
         );
         const REVERSIBLE: ::core::primitive::bool = false;
         const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
-        const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <Cow<
-            'a,
-            str,
-        > as _sortkey::KeySegment>::LEAST_BYTE;
-        const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
+        const CAPABILITIES: _sortkey::Capabilities = _sortkey::key_capabilities(
+            <Cow<'a, str> as _sortkey::KeySegment>::CAPABILITIES.least_byte(),
             '#',
         );
         const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Key(

@@ -10,9 +10,8 @@ const _: () = {
         const WIDTH: _sortkey::Width = _sortkey::Width::Variable;
         const REVERSIBLE: ::core::primitive::bool = false;
         const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
-        const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = _sortkey::Option::Some(
-            95u8,
-        );
+        const CAPABILITIES: _sortkey::Capabilities = _sortkey::Capabilities::PLAIN
+            .with_least_byte(95u8);
         const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Enum(
             &["pending", "in_transit", "done"],
         );

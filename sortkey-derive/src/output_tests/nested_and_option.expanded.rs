@@ -90,13 +90,13 @@ const _: () = {
     const _: () = {
         _sortkey::assert!(
             _sortkey::nested_separator_matches(< Version as _sortkey::KeySegment >
-            ::NESTED_SEPARATOR, '#'),
+            ::CAPABILITIES, '#'),
             "field `version`: the nested key `Version` must use this key's separator '#'; expected `#[key(separator = '#')]` on `Version`, found another separator"
         );
     };
     const _: () = {
         _sortkey::assert!(
-            _sortkey::least_byte_fits(< Version as _sortkey::KeySegment > ::LEAST_BYTE,
+            _sortkey::least_byte_fits(< Version as _sortkey::KeySegment > ::CAPABILITIES,
             '#'),
             "field `version`: `Version` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name, or a float's digits) contains a character at or below it; expected a separator below '0' such as '#', other names (`#[key(rename = \"...\")]`), or this field last"
         );
@@ -186,8 +186,8 @@ const _: () = {
         );
         const REVERSIBLE: ::core::primitive::bool = false;
         const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
-        const LEAST_BYTE: _sortkey::Option<::core::primitive::u8> = <SystemTime as _sortkey::KeySegment>::LEAST_BYTE;
-        const NESTED_SEPARATOR: _sortkey::Option<::core::primitive::char> = _sortkey::Option::Some(
+        const CAPABILITIES: _sortkey::Capabilities = _sortkey::key_capabilities(
+            <SystemTime as _sortkey::KeySegment>::CAPABILITIES.least_byte(),
             '#',
         );
         const SEGMENT_LAYOUT: _sortkey::SegmentLayout = _sortkey::SegmentLayout::Key(
