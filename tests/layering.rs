@@ -130,6 +130,7 @@ fn runtime_modules_depend_one_way() {
 /// layer or of the layers before it.
 const DERIVE_LAYERS: &[&[&str]] = &[
     &["attr", "messages", "types", "runtime"],
+    &["model"],
     &["valid"],
     &["generics", "bodies", "checks"],
     &["nested", "query", "expand", "fallback", "segment"],

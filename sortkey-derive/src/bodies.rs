@@ -7,8 +7,8 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::generics::bounded;
+use crate::model::{Encoding, Field, Key, TimeFormat, TimeUnit};
 use crate::types::is_builtin;
-use crate::valid::{Field, Key, TimeFormat, TimeUnit};
 
 /// The literal the key starts with: the prefix and, when fields follow, a separator.
 fn prefix_literal(key: &Key) -> Option<String> {
@@ -25,22 +25,22 @@ fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
         Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
         None => quote!(_sortkey::Option::None),
     };
-    let (given, time) = match field.time {
-        Some((time, _)) => {
-            let format = time_format(time);
-            (quote!(_sortkey::time_width(#given, #format)), Some(quote!(.with_time(#format))))
-        }
-        None => (given, None),
-    };
     let desc = field.desc.is_some().then(|| quote!(.with_desc(true)));
     let max = field.max.map(|(m, _)| quote!(.with_max(_sortkey::Option::Some(#m))));
     let last = (i + 1 == key.fields.len()).then(|| quote!(.with_last(true)));
-    let hex = field.hex.is_some().then(|| quote!(.with_hex(true)));
-    let scale = field.scale.map(|(s, _)| quote!(.with_scale(#s)));
+    let (given, encoding) = match field.encoding {
+        Encoding::Plain => (given, None),
+        Encoding::Time(time, _) => {
+            let format = time_format(time);
+            (quote!(_sortkey::time_width(#given, #format)), Some(quote!(.with_time(#format))))
+        }
+        Encoding::Hex(_) => (given, Some(quote!(.with_hex(true)))),
+        Encoding::Scale(scale, _) => (given, Some(quote!(.with_scale(#scale)))),
+    };
     quote_spanned! {ty.span()=>
         _sortkey::Field::new(#key_name, #field_name, #sep)
             .with_width(_sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given))
-            #desc #max #last #time #hex #scale
+            #desc #max #last #encoding
     }
 }
 

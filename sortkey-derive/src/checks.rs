@@ -10,8 +10,8 @@ use syn::spanned::Spanned;
 
 use crate::generics::{bounded, is_generic, static_type};
 use crate::messages;
+use crate::model::{Encoding, Field, Key, TimeFormat};
 use crate::types::{is_builtin, is_text, type_name};
-use crate::valid::{Field, Key, TimeFormat};
 
 /// In a generic struct the checks live in an associated constant that encode and decode evaluate.
 pub(crate) fn generic_checks_ref(key: &Key) -> Option<TokenStream> {
@@ -129,24 +129,20 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
         let cond = quote!(_sortkey::least_byte_fits(#seg::CAPABILITIES, #sep));
         out.push(assert_at(field.ty.span(), cond, msg));
     }
-    if let Some((_, span)) = field.scale.filter(|_| !known) {
-        out.push(assert_at(
-            span,
-            quote!(#seg::CAPABILITIES.takes_scale()),
-            messages::scale_needs_decimal(&name, &tyname),
-        ));
+    if known {
+        return out;
     }
-    if let Some(span) = field.hex.filter(|_| !known) {
-        out.push(assert_at(span, quote!(#seg::CAPABILITIES.takes_hex()), messages::hex_needs_float(&name, &tyname)));
-    }
-    if let Some((time, span)) = field.time.filter(|_| !known) {
-        let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
-        out.push(assert_at(
-            span,
-            quote!(#seg::CAPABILITIES.takes_time()),
-            messages::needs_timestamp(&name, attr, &tyname),
-        ));
-    }
+    let (capability, message) = match field.encoding {
+        Encoding::Plain => return out,
+        Encoding::Scale(_, span) => (quote!(takes_scale), (span, messages::scale_needs_decimal(&name, &tyname))),
+        Encoding::Hex(span) => (quote!(takes_hex), (span, messages::hex_needs_float(&name, &tyname))),
+        Encoding::Time(time, span) => {
+            let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
+            (quote!(takes_time), (span, messages::needs_timestamp(&name, attr, &tyname)))
+        }
+    };
+    let (span, message) = message;
+    out.push(assert_at(span, quote!(#seg::CAPABILITIES.#capability()), message));
     out
 }
 

@@ -8,7 +8,7 @@ use quote::quote;
 use crate::bodies::impl_fields;
 use crate::checks::checks;
 use crate::generics::{bounded, decode_lifetime};
-use crate::valid::{Key, Role};
+use crate::model::{Key, Role};
 
 /// All the generated items: the query struct, which users name, and everything else inside the
 /// one anonymous `const` that names the runtime `_sortkey`.

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use crate::valid::{DEFAULT_MAX_LEN, DEFAULT_SEPARATOR, Key};
+use crate::model::{DEFAULT_MAX_LEN, DEFAULT_SEPARATOR, Key};
 
 pub(crate) fn derive(input: &DeriveInput, errors: darling::Error) -> TokenStream {
     let errors = errors.write_errors();

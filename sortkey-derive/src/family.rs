@@ -12,7 +12,8 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
 
 use crate::attr::{FamilyInput, FamilyVariant};
-use crate::valid::{DEFAULT_SEPARATOR, SORT_KEY_LIMIT, check_separator};
+use crate::model::{DEFAULT_SEPARATOR, SORT_KEY_LIMIT};
+use crate::valid::check_separator;
 
 /// A key family that passed every check the macro can make.
 pub(crate) struct Family {

@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::{GenericParam, Generics, Ident, Lifetime, LifetimeParam, Type};
 
-use crate::valid::Key;
+use crate::model::Key;
 
 /// Adds `bound` to every type parameter.
 pub(crate) fn bounded(generics: &Generics, bound: TokenStream) -> Generics {

@@ -9,15 +9,17 @@
 //!    (the texts of the type-dependent rules), `types.rs` (what a field's type is as written),
 //!    `runtime.rs` (how generated code names the runtime: the crate path, its versioned private
 //!    module, the one `const _` wrapper);
-//! 2. the model: `valid.rs` (the rules the macro can see in the tokens, and the validated `Key`
-//!    and `Field`, the time unit and format as enums);
-//! 3. helpers of the expansion: `generics.rs` (bounds, lifetimes), `bodies.rs` (field specs,
+//! 2. the model: `model.rs` (the validated `Key` and `Field`, a field's `Encoding`, the time
+//!    unit and format as enums, DynamoDB's limits);
+//! 3. the rules: `valid.rs` (the rules the macro can see in the tokens, each at its token, and
+//!    the reading of the attributes into the model);
+//! 4. helpers of the expansion: `generics.rs` (bounds, lifetimes), `bodies.rs` (field specs,
 //!    encode and decode bodies), `checks.rs` (the type-dependent `const` assertions);
-//! 4. the key derive: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
+//! 5. the key derive: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
 //!    `expand.rs` (which puts them together), `fallback.rs` (on any error, the errors and stub
 //!    impls, so that the user sees the real mistake and not follow-on errors), `segment.rs` (the
 //!    enum derive);
-//! 5. key families (`#[derive(SortKey)]` on an enum): `family.rs` (the model and its rules),
+//! 6. key families (`#[derive(SortKey)]` on an enum): `family.rs` (the model and its rules),
 //!    `family_expand.rs` (its impls, checks and query builder); entities (`#[derive(Entity)]`):
 //!    `entity.rs` (the model and its rules), `entity_expand.rs` (a key type per key, its
 //!    constructors and the `Entity` impl).
@@ -35,6 +37,7 @@ mod family;
 mod family_expand;
 mod generics;
 mod messages;
+mod model;
 mod nested;
 mod query;
 mod runtime;
@@ -65,7 +68,7 @@ fn sort_key(input: &DeriveInput) -> proc_macro2::TokenStream {
             Err(errors) => fallback::derive(input, errors),
         };
     }
-    match valid::Key::from_input(input) {
+    match model::Key::from_input(input) {
         Ok(key) => expand::derive(&key),
         Err(errors) => fallback::derive(input, errors),
     }

@@ -14,7 +14,7 @@ use quote::quote;
 use crate::bodies::{decode_fields, encode_body};
 use crate::checks::generic_checks_ref;
 use crate::generics::{bounded, decode_lifetime};
-use crate::valid::Key;
+use crate::model::Key;
 
 /// Both impls, inside the derive's anonymous `const`.
 pub(crate) fn impls(key: &Key) -> TokenStream {

@@ -11,8 +11,8 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::generics::{bounded, key_args};
+use crate::model::{Field, Key, Role};
 use crate::types::is_text;
-use crate::valid::{Field, Key, Role};
 
 /// The name of the query type of `key`.
 fn query_ident(key: &Key) -> Ident {

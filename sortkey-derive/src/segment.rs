@@ -181,7 +181,7 @@ fn check_name(ident: &Ident, name: &str, span: Span) -> darling::Result<()> {
         ))
         .with_span(&span));
     }
-    match name.chars().find(|&c| c <= crate::valid::DEFAULT_SEPARATOR) {
+    match name.chars().find(|&c| c <= crate::model::DEFAULT_SEPARATOR) {
         None => Ok(()),
         Some(c) => Err(darling::Error::custom(format!(
             "variant `{ident}`: name {name:?} contains {c:?} (U+{:04X}); expected only characters greater \

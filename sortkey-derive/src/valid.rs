@@ -3,107 +3,19 @@
 use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
-use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Lifetime, Path, Type};
+use syn::{Data, DeriveInput, Fields, GenericParam, Generics};
 
 use crate::attr::{KeyField, KeyInput};
 use crate::messages::{self, ENDS_EVERY_STAGE};
+use crate::model::{
+    DEFAULT_SEPARATOR, Encoding, Field, Key, PARTITION_KEY_LIMIT, Role, SORT_KEY_LIMIT, TimeFormat, TimeUnit,
+};
 use crate::types::{Builtin, BuiltinWidth, builtin, type_name};
 
 /// The widest integer segment: `i128` needs a sign position and 39 digits.
 const MAX_WIDTH: u32 = 40;
-/// DynamoDB's partition key limit: the default and the largest `max_len` of a partition key.
-pub(crate) const PARTITION_KEY_LIMIT: usize = 2048;
-/// DynamoDB's sort key limit: the default and the largest `max_len` of a sort key.
-pub(crate) const SORT_KEY_LIMIT: usize = 1024;
-/// The `max_len` of a key that sets none: a sort key's limit.
-pub(crate) const DEFAULT_MAX_LEN: usize = SORT_KEY_LIMIT;
 /// The most fractional digits a `rust_decimal::Decimal` holds.
 const MAX_SCALE: u32 = 28;
-/// The separator unless `#[key(separator = '...')]` says otherwise.
-pub(crate) const DEFAULT_SEPARATOR: char = '#';
-
-/// A key schema that passed every check the macro can make.
-pub(crate) struct Key {
-    pub(crate) ident: Ident,
-    pub(crate) vis: syn::Visibility,
-    pub(crate) generics: Generics,
-    pub(crate) prefix: Option<String>,
-    pub(crate) separator: char,
-    pub(crate) max_len: usize,
-    /// Sort key or partition key, `#[key(partition)]`.
-    pub(crate) role: Role,
-    pub(crate) krate: Path,
-    /// The struct's one lifetime parameter, which decoded text borrows for.
-    pub(crate) lifetime: Option<Lifetime>,
-    pub(crate) fields: Vec<Field>,
-    /// `legacy = OldKey`: older layouts it also reads, newest first.
-    pub(crate) legacy: Vec<Path>,
-}
-
-/// What a key type keys in a table: the role decides its length limit and its queries.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Role {
-    /// A sort key (the default): at most 1024 bytes, with range and prefix queries.
-    Sort,
-    /// `#[key(partition)]`, with the span of the flag: at most 2048 bytes, compared with `=` only.
-    Partition(Span),
-}
-
-impl Role {
-    /// The longest key of the role, DynamoDB's limit, and its `max_len` unless one is given.
-    pub(crate) fn limit(self) -> usize {
-        match self {
-            Role::Sort => SORT_KEY_LIMIT,
-            Role::Partition(_) => PARTITION_KEY_LIMIT,
-        }
-    }
-
-    /// The role as messages name it.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Role::Sort => "sort key",
-            Role::Partition(_) => "partition key",
-        }
-    }
-}
-
-/// A validated field.
-pub(crate) struct Field {
-    pub(crate) ident: Ident,
-    pub(crate) ty: Type,
-    pub(crate) width: Option<(u32, Span)>,
-    pub(crate) desc: Option<Span>,
-    pub(crate) max: Option<(u128, Span)>,
-    /// `unit` and `format` of a timestamp, with the span of the first of them.
-    pub(crate) time: Option<(TimeFormat, Span)>,
-    /// `format = "hex"` of a float, with its span.
-    pub(crate) hex: Option<Span>,
-    /// `scale = N` of a fixed-point decimal, with its span.
-    pub(crate) scale: Option<(u32, Span)>,
-}
-
-/// The precision of a timestamp field, `#[key(unit = "...")]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TimeUnit {
-    Seconds,
-    Millis,
-    Micros,
-    Nanos,
-}
-
-impl TimeUnit {
-    /// The unit an attribute value names.
-    fn from_attr(unit: &str) -> Option<TimeUnit> {
-        match unit {
-            "s" => Some(TimeUnit::Seconds),
-            "ms" => Some(TimeUnit::Millis),
-            "us" => Some(TimeUnit::Micros),
-            "ns" => Some(TimeUnit::Nanos),
-            _ => None,
-        }
-    }
-}
-
 /// The value of `#[key(format = "...")]`, read once from the attribute's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FormatAttr {
@@ -124,19 +36,7 @@ impl FormatAttr {
     }
 }
 
-/// How a timestamp field is written: Unix time (the default) or `format = "rfc3339"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TimeFormat {
-    Unix(TimeUnit),
-    Rfc3339(TimeUnit),
-}
-
 impl Key {
-    /// The key type's name, as errors and messages show it.
-    pub(crate) fn name(&self) -> String {
-        self.ident.to_string()
-    }
-
     /// Checks the input's shape and attributes.
     pub(crate) fn from_input(input: &DeriveInput) -> darling::Result<Key> {
         check_shape(input)?;
@@ -168,7 +68,7 @@ impl Key {
     fn check_float_positions(self) -> darling::Result<Key> {
         let mut errors = darling::Error::accumulator();
         let before_last = self.fields.len().saturating_sub(1);
-        for field in self.fields.iter().take(before_last).filter(|f| f.hex.is_none()) {
+        for field in self.fields.iter().take(before_last).filter(|f| !matches!(f.encoding, Encoding::Hex(_))) {
             if builtin(&field.ty).is_some_and(|b| b.float) && self.separator >= '0' {
                 errors.push(
                     darling::Error::custom(format!(
@@ -184,57 +84,6 @@ impl Key {
             }
         }
         errors.finish_with(self)
-    }
-}
-
-impl Key {
-    /// The schema as far as it can be read without the attributes, for the fallback: the
-    /// struct's own fields with the default attributes and the leniently read `crate` path.
-    /// `None` for what is no struct with named fields.
-    pub(crate) fn lenient(input: &DeriveInput) -> Option<Key> {
-        let Data::Struct(s) = &input.data else { return None };
-        let fields = match &s.fields {
-            // A field named like the builder's `begins_with()` gets no method of its own in the
-            // stub builder, where it would clash; its error says why.
-            Fields::Named(named) => named
-                .named
-                .iter()
-                .filter(|f| f.ident.as_ref().is_none_or(|i| i.unraw() != ENDS_EVERY_STAGE))
-                .map(Field::lenient)
-                .collect::<Option<Vec<_>>>()?,
-            Fields::Unit => Vec::new(),
-            Fields::Unnamed(_) => return None,
-        };
-        Some(Key {
-            ident: input.ident.clone(),
-            vis: input.vis.clone(),
-            generics: input.generics.clone(),
-            prefix: None,
-            separator: DEFAULT_SEPARATOR,
-            max_len: DEFAULT_MAX_LEN,
-            role: Role::Sort,
-            krate: crate::runtime::crate_path(&input.attrs),
-            lifetime: input.generics.lifetimes().next().map(|l| l.lifetime.clone()),
-            fields,
-            legacy: Vec::new(),
-        })
-    }
-}
-
-impl Field {
-    /// A field with no attributes.
-    fn lenient(field: &syn::Field) -> Option<Field> {
-        let ident = field.ident.clone()?;
-        Some(Field {
-            ident,
-            ty: field.ty.clone(),
-            width: None,
-            desc: None,
-            max: None,
-            time: None,
-            hex: None,
-            scale: None,
-        })
     }
 }
 
@@ -393,6 +242,7 @@ impl KeyField {
         if let Some(format) = &self.format {
             errors.handle(check_format(&name, format, self.width.as_ref(), self.desc));
         }
+        errors.handle(self.check_one_kind(&name));
         if let Some(scale) = self.scale.as_ref().filter(|s| ***s > MAX_SCALE) {
             errors.push(
                 darling::Error::custom(format!(
@@ -479,16 +329,42 @@ impl KeyField {
     fn into_field(self) -> Field {
         let time = time_of(self.unit.as_ref(), self.format_is(FormatAttr::Rfc3339));
         let hex = self.format_is(FormatAttr::Hex).map(SpannedValue::span);
+        // The rules let through one kind at most (`check_one_kind`).
+        let encoding = match (time, hex, &self.scale) {
+            (Some((time, span)), _, _) => Encoding::Time(time, span),
+            (None, Some(span), _) => Encoding::Hex(span),
+            (None, None, Some(scale)) => Encoding::Scale(**scale, scale.span()),
+            (None, None, None) => Encoding::Plain,
+        };
         Field {
             ident: self.ident,
             ty: self.ty,
             width: self.width.map(|w| (*w, w.span())),
             desc: self.desc,
             max: self.max.map(|m| (*m, m.span())),
-            time,
-            hex,
-            scale: self.scale.map(|s| (*s, s.span())),
+            encoding,
         }
+    }
+
+    /// A field takes the attributes of one kind of type: a timestamp's `unit` and
+    /// `format = "rfc3339"`, a float's `format = "hex"`, or a decimal's `scale`. The second kind
+    /// is an error at its attribute, naming both.
+    fn check_one_kind(&self, name: &str) -> darling::Result<()> {
+        let time = self
+            .unit
+            .as_ref()
+            .map(|u| ("unit", u.span()))
+            .or(self.format_is(FormatAttr::Rfc3339).map(|f| ("format = \"rfc3339\"", f.span())));
+        let hex = self.format_is(FormatAttr::Hex).map(|f| ("format = \"hex\"", f.span()));
+        let scale = self.scale.as_ref().map(|s| ("scale", s.span()));
+        let mut kinds = [time, hex, scale].into_iter().flatten();
+        let (Some((first, _)), Some((second, span))) = (kinds.next(), kinds.next()) else { return Ok(()) };
+        Err(darling::Error::custom(format!(
+            "field `{name}`: `{second}` cannot be combined with `{first}`: `unit` and `format = \"rfc3339\"` are a \
+             timestamp's, `format = \"hex\"` a float's, `scale` a decimal's; expected the attributes of one kind of \
+             type"
+        ))
+        .with_span(&span))
     }
 }
 
@@ -602,14 +478,4 @@ fn check_max_digits(name: &str, max: &SpannedValue<u128>, width: u32) -> darling
         "9".repeat(width as usize)
     ))
     .with_span(&max.span()))
-}
-
-#[cfg(test)]
-mod tests {
-    /// The macro checks `max_len` against DynamoDB's limits as sortkey-core defines them.
-    #[test]
-    fn the_limits_are_the_runtimes() {
-        assert_eq!(super::SORT_KEY_LIMIT, sortkey_core::SORT_KEY_LIMIT);
-        assert_eq!(super::PARTITION_KEY_LIMIT, sortkey_core::PARTITION_KEY_LIMIT);
-    }
 }
