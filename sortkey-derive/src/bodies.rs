@@ -6,7 +6,6 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
-use crate::generics::bounded;
 use crate::model::{Encoding, Field, Key, TimeFormat, TimeUnit};
 use crate::types::is_builtin;
 
@@ -47,8 +46,7 @@ fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
 /// The fields' specs, as a private constant of the key type that only its generated impls see.
 pub(crate) fn impl_fields(key: &Key) -> TokenStream {
     let ident = &key.ident;
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
     let names = (0..key.fields.len()).map(field_const);
     let specs = key.fields.iter().enumerate().map(|(i, f)| field_spec(key, i, f));
     let layouts = key.fields.iter().enumerate().map(|(i, field)| {

@@ -8,14 +8,14 @@ use quote::quote_spanned;
 use syn::Type;
 use syn::spanned::Spanned;
 
-use crate::generics::{bounded, is_generic, static_type};
+use crate::generics::static_type;
 use crate::messages;
 use crate::model::{Encoding, Field, Key, TimeFormat};
 use crate::types::{is_builtin, is_text, type_name};
 
 /// In a generic struct the checks live in an associated constant that encode and decode evaluate.
 pub(crate) fn generic_checks_ref(key: &Key) -> Option<TokenStream> {
-    is_generic(key).then(|| quote!(let () = Self::__SORTKEY_CHECKS;))
+    key.params.generic.then(|| quote!(let () = Self::__SORTKEY_CHECKS;))
 }
 
 /// The type-dependent rules, as `const` assertions.
@@ -28,12 +28,11 @@ pub(crate) fn checks(key: &Key) -> TokenStream {
         // A text field makes the length variable, and the check is then always true.
         .chain((!key.fields.iter().any(|f| is_text(&f.ty))).then(|| length_check(key)))
         .collect();
-    if !is_generic(key) {
+    if !key.params.generic {
         return quote!(#(const _: () = { #asserts };)*);
     }
     let ident = &key.ident;
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
     quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc(hidden)]
@@ -48,7 +47,7 @@ pub(crate) fn assert_at(span: Span, cond: TokenStream, message: String) -> Token
 }
 
 fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
-    let ty = static_type(key, &field.ty);
+    let ty = static_type(key.lifetime.as_ref(), &field.ty);
     let (name, tyname) = (field.ident.to_string(), type_name(&field.ty));
     let seg = quote!(<#ty as _sortkey::KeySegment>);
     let mut out = type_checks(key, field, last);
@@ -101,7 +100,7 @@ fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
 /// The rules of the field's type that no attribute asks for: the separator of a nested key,
 /// the names of an enum in a non-final position, and which types take `unit` and `format`.
 fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
-    let ty = static_type(key, &field.ty);
+    let ty = static_type(key.lifetime.as_ref(), &field.ty);
     let (name, tyname, sep) = (field.ident.to_string(), type_name(&field.ty), key.separator);
     let seg = quote!(<#ty as _sortkey::KeySegment>);
     let mut out = Vec::new();
@@ -151,7 +150,7 @@ fn length_check(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let ty: Type = {
         let (_, ty_generics, _) = key.generics.split_for_impl();
-        static_type(key, &syn::parse_quote!(#ident #ty_generics))
+        static_type(key.lifetime.as_ref(), &syn::parse_quote!(#ident #ty_generics))
     };
     let msg = format!(
         "key `{}`: its segments all have fixed widths, and with the prefix and separators they are longer than \

@@ -7,7 +7,6 @@ use quote::quote;
 
 use crate::bodies::impl_fields;
 use crate::checks::checks;
-use crate::generics::{bounded, decode_lifetime};
 use crate::model::{Key, Role};
 
 /// All the generated items: the query struct, which users name, and everything else inside the
@@ -46,8 +45,7 @@ fn encoded_len(key: &Key) -> TokenStream {
 
 fn impl_sort_key(key: &Key) -> TokenStream {
     let ident = &key.ident;
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
     let len = encoded_len(key);
     let (key_name, max_len, sep) = (key.name(), key.max_len, key.separator);
     let prefix = match &key.prefix {
@@ -89,9 +87,8 @@ fn impl_sort_key(key: &Key) -> TokenStream {
 
 fn impl_decode_key(key: &Key) -> TokenStream {
     let ident = &key.ident;
-    let (lt, generics) = decode_lifetime(key);
-    let generics = bounded(&generics, quote!(_sortkey::DecodeSegment<#lt>));
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let lt = &key.params.lifetime;
+    let (impl_generics, _, where_clause) = key.params.decode.split_for_impl();
     let (_, ty_generics, _) = key.generics.split_for_impl();
     let (key_name, max_len) = (key.name(), key.max_len);
     quote! {
@@ -115,8 +112,7 @@ fn impl_from_str(key: &Key) -> TokenStream {
         return TokenStream::new();
     }
     let ident = &key.ident;
-    let generics = bounded(&key.generics, quote!(for<'__k> _sortkey::DecodeSegment<'__k>));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (impl_generics, ty_generics, where_clause) = key.params.owned.split_for_impl();
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::FromStr for #ident #ty_generics #where_clause {
@@ -134,8 +130,7 @@ fn impl_from_str(key: &Key) -> TokenStream {
 /// through it for a type without generics, whose decode owns its result.
 fn impl_display(key: &Key) -> TokenStream {
     let ident = &key.ident;
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
     let serde = key.generics.params.is_empty().then(|| quote!(_sortkey::serde_impls!(#ident);));
     quote! {
         #[automatically_derived]

@@ -1,14 +1,53 @@
-//! Generics of the generated impls: bounds on the type parameters, the lifetime decoded text
-//! borrows for, and the key's types with its lifetime made `'static` for free constants.
+//! Generics of the generated impls, from a type's own generics alone: bounds on the type
+//! parameters, the lifetime decoded text borrows for, and types with that lifetime made
+//! `'static` for free constants.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::{GenericParam, Generics, Ident, Lifetime, LifetimeParam, Type};
 
-use crate::model::Key;
+/// The generics of a key's impls, computed once per derive (as serde's `Parameters`) from the
+/// struct's own: each impl builder splits the one it needs instead of bounding its own copy.
+pub(crate) struct Parameters {
+    /// Every type parameter bound by `KeySegment`: the encode side and the query builder.
+    pub(crate) encode: Generics,
+    /// The lifetime decoded text borrows for: the struct's own, or a fresh `'__k`.
+    pub(crate) lifetime: Lifetime,
+    /// `lifetime` first (unless it is the struct's own) and every type parameter bound by
+    /// `DecodeSegment<'lifetime>`: the decode side.
+    pub(crate) decode: Generics,
+    /// Every type parameter bound by `for<'__k> DecodeSegment<'__k>`: `FromStr`.
+    pub(crate) owned: Generics,
+    /// Whether the struct has type or const parameters, so that checks must wait for
+    /// monomorphization.
+    pub(crate) generic: bool,
+}
+
+impl Parameters {
+    /// The parameters of a type with these generics, whose text borrows for `lifetime` (its one
+    /// lifetime parameter, if any).
+    pub(crate) fn new(generics: &Generics, lifetime: Option<&Lifetime>) -> Parameters {
+        let (lifetime, with_lifetime) = match lifetime {
+            Some(lt) => (lt.clone(), generics.clone()),
+            None => {
+                let lt = Lifetime::new("'__k", Span::call_site());
+                let mut with_lifetime = generics.clone();
+                with_lifetime.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(lt.clone())));
+                (lt, with_lifetime)
+            }
+        };
+        Parameters {
+            encode: bounded(generics, quote!(_sortkey::KeySegment)),
+            decode: bounded(&with_lifetime, quote!(_sortkey::DecodeSegment<#lifetime>)),
+            lifetime,
+            owned: bounded(generics, quote!(for<'__k> _sortkey::DecodeSegment<'__k>)),
+            generic: generics.params.iter().any(|p| !matches!(p, GenericParam::Lifetime(_))),
+        }
+    }
+}
 
 /// Adds `bound` to every type parameter.
-pub(crate) fn bounded(generics: &Generics, bound: TokenStream) -> Generics {
+fn bounded(generics: &Generics, bound: TokenStream) -> Generics {
     let mut generics = generics.clone();
     let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     let clause = generics.make_where_clause();
@@ -18,27 +57,9 @@ pub(crate) fn bounded(generics: &Generics, bound: TokenStream) -> Generics {
     generics
 }
 
-/// The lifetime decoded text borrows for: the struct's own, or a fresh `'__k`.
-pub(crate) fn decode_lifetime(key: &Key) -> (Lifetime, Generics) {
-    match &key.lifetime {
-        Some(lt) => (lt.clone(), key.generics.clone()),
-        None => {
-            let lt = Lifetime::new("'__k", Span::call_site());
-            let mut generics = key.generics.clone();
-            generics.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(lt.clone())));
-            (lt, generics)
-        }
-    }
-}
-
-/// Whether the struct has type or const parameters, so that checks must wait for monomorphization.
-pub(crate) fn is_generic(key: &Key) -> bool {
-    key.generics.params.iter().any(|p| !matches!(p, GenericParam::Lifetime(_)))
-}
-
-/// The generic arguments of the key type (`'a, T`), without the angle brackets.
-pub(crate) fn key_args(key: &Key) -> Vec<TokenStream> {
-    key.generics
+/// The generic arguments of a type with these generics (`'a, T`), without the angle brackets.
+pub(crate) fn type_args(generics: &Generics) -> Vec<TokenStream> {
+    generics
         .params
         .iter()
         .map(|p| match p {
@@ -58,9 +79,9 @@ pub(crate) fn key_args(key: &Key) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `ty` with the struct's lifetime replaced by `'static`, so a free `const` can name it.
-pub(crate) fn static_type(key: &Key, ty: &Type) -> Type {
-    let Some(lt) = &key.lifetime else { return ty.clone() };
+/// `ty` with `lifetime` replaced by `'static`, so a free `const` can name it.
+pub(crate) fn static_type(lifetime: Option<&Lifetime>, ty: &Type) -> Type {
+    let Some(lt) = lifetime else { return ty.clone() };
     let tokens = replace_lifetime(quote!(#ty), &lt.ident);
     syn::parse2(tokens).unwrap_or_else(|_| ty.clone())
 }

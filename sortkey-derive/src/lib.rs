@@ -8,13 +8,14 @@
 //! 1. what the others build on: `attr.rs` (the attributes as written, darling), `messages.rs`
 //!    (the texts of the type-dependent rules), `types.rs` (what a field's type is as written),
 //!    `runtime.rs` (how generated code names the runtime: the crate path, its versioned private
-//!    module, the one `const _` wrapper);
+//!    module, the one `const _` wrapper), `generics.rs` (the bounded generics of the impls, from a
+//!    type's own generics: `Parameters`, computed once per derive);
 //! 2. the model: `model.rs` (the validated `Key` and `Field`, a field's `Encoding`, the time
-//!    unit and format as enums, DynamoDB's limits);
+//!    unit and format as enums, DynamoDB's limits, the key's `Parameters`);
 //! 3. the rules: `valid.rs` (the rules the macro can see in the tokens, each at its token, and
 //!    the reading of the attributes into the model);
-//! 4. helpers of the expansion: `generics.rs` (bounds, lifetimes), `bodies.rs` (field specs,
-//!    encode and decode bodies), `checks.rs` (the type-dependent `const` assertions);
+//! 4. helpers of the expansion: `bodies.rs` (field specs, encode and decode bodies),
+//!    `checks.rs` (the type-dependent `const` assertions);
 //! 5. the key derive: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
 //!    `expand.rs` (which puts them together), `fallback.rs` (on any error, the errors and stub
 //!    impls, so that the user sees the real mistake and not follow-on errors), `segment.rs` (the

@@ -5,6 +5,7 @@ use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Lifetime, Path, Type};
 
+use crate::generics::Parameters;
 use crate::messages::ENDS_EVERY_STAGE;
 
 /// DynamoDB's partition key limit: the default and the largest `max_len` of a partition key.
@@ -32,6 +33,8 @@ pub(crate) struct Key {
     pub(crate) fields: Vec<Field>,
     /// `legacy = OldKey`: older layouts it also reads, newest first.
     pub(crate) legacy: Vec<Path>,
+    /// The generics of its impls, bounded once.
+    pub(crate) params: Parameters,
 }
 
 /// What a key type keys in a table: the role decides its length limit and its queries.
@@ -140,7 +143,9 @@ impl Key {
             Fields::Unit => Vec::new(),
             Fields::Unnamed(_) => return None,
         };
+        let lifetime = input.generics.lifetimes().next().map(|l| l.lifetime.clone());
         Some(Key {
+            params: Parameters::new(&input.generics, lifetime.as_ref()),
             ident: input.ident.clone(),
             vis: input.vis.clone(),
             generics: input.generics.clone(),
@@ -149,7 +154,7 @@ impl Key {
             max_len: DEFAULT_MAX_LEN,
             role: Role::Sort,
             krate: crate::runtime::crate_path(&input.attrs),
-            lifetime: input.generics.lifetimes().next().map(|l| l.lifetime.clone()),
+            lifetime,
             fields,
             legacy: Vec::new(),
         })

@@ -13,7 +13,6 @@ use quote::quote;
 
 use crate::bodies::{decode_fields, encode_body};
 use crate::checks::generic_checks_ref;
-use crate::generics::{bounded, decode_lifetime};
 use crate::model::Key;
 
 /// Both impls, inside the derive's anonymous `const`.
@@ -25,8 +24,7 @@ pub(crate) fn impls(key: &Key) -> TokenStream {
 
 fn impl_key_segment(key: &Key) -> TokenStream {
     let ident = &key.ident;
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
     let body = encode_body(key);
     let run_checks = generic_checks_ref(key);
     let sep = key.separator;
@@ -66,9 +64,8 @@ fn impl_key_segment(key: &Key) -> TokenStream {
 
 fn impl_decode_segment(key: &Key) -> TokenStream {
     let ident = &key.ident;
-    let (lt, generics) = decode_lifetime(key);
-    let generics = bounded(&generics, quote!(_sortkey::DecodeSegment<#lt>));
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let lt = &key.params.lifetime;
+    let (impl_generics, _, where_clause) = key.params.decode.split_for_impl();
     let (_, ty_generics, _) = key.generics.split_for_impl();
     let reads = decode_fields(key);
     let run_checks = generic_checks_ref(key);

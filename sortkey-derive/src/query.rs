@@ -10,7 +10,7 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned;
 
-use crate::generics::{bounded, key_args};
+use crate::generics::type_args;
 use crate::model::{Field, Key, Role};
 use crate::types::is_text;
 
@@ -24,7 +24,7 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
     let (private, ident, query) = (crate::runtime::private(&key.krate), &key.ident, query_ident(key));
     let params = key.generics.params.iter();
     let where_clause = &key.generics.where_clause;
-    let args = key_args(key);
+    let args = type_args(&key.generics);
     let order: Vec<String> = key.fields.iter().enumerate().map(|(i, f)| format!("{i}: `{}`", f.ident)).collect();
     let doc = format!(
         "Typed query conditions on [`{ident}`] keys, from [`{ident}::query`].\n\n\
@@ -51,9 +51,8 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
 /// The `impl`s of the builder, inside the anonymous `const`.
 pub(crate) fn query_impls(key: &Key) -> TokenStream {
     let (ident, query) = (&key.ident, query_ident(key));
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let args = key_args(key);
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
+    let args = type_args(&key.generics);
     let (key_name, max_len) = (ident.to_string(), key.max_len);
     let stages = (0..key.fields.len()).map(|k| stage(key, k));
     let mut with_n = key.generics.clone();
@@ -106,9 +105,8 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
 /// The methods of stage `k`, whose next field is field `k`.
 fn stage(key: &Key, k: usize) -> TokenStream {
     let (ident, query) = (&key.ident, query_ident(key));
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let args = key_args(key);
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
+    let args = type_args(&key.generics);
     let field = &key.fields[k];
     let next = k + 1;
     let field_const = crate::bodies::field_const(k);
@@ -214,9 +212,8 @@ fn param_type(field: &Field) -> TokenStream {
 /// The stage with every field fixed.
 fn last_stage(key: &Key) -> TokenStream {
     let query = query_ident(key);
-    let generics = bounded(&key.generics, quote!(_sortkey::KeySegment));
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let args = key_args(key);
+    let (impl_generics, _, where_clause) = key.params.encode.split_for_impl();
+    let args = type_args(&key.generics);
     let n = key.fields.len();
     let cond = quote!(_sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
     quote! {

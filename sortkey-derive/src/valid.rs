@@ -6,6 +6,7 @@ use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics};
 
 use crate::attr::{KeyField, KeyInput};
+use crate::generics::Parameters;
 use crate::messages::{self, ENDS_EVERY_STAGE};
 use crate::model::{
     DEFAULT_SEPARATOR, Encoding, Field, Key, PARTITION_KEY_LIMIT, Role, SORT_KEY_LIMIT, TimeFormat, TimeUnit,
@@ -143,6 +144,7 @@ impl KeyInput {
         let lifetime = self.generics.lifetimes().next().map(|l| l.lifetime.clone());
         let role = self.partition.map_or(Role::Sort, Role::Partition);
         Key {
+            params: Parameters::new(&self.generics, lifetime.as_ref()),
             ident: self.ident,
             vis: self.vis,
             generics: self.generics,
