@@ -86,31 +86,28 @@ pub(crate) struct FamilyVariant {
     pub(crate) prefix: Option<SpannedValue<String>>,
 }
 
-/// The attributes each position accepts, in the order the messages list them.
-const STRUCT_ATTRS: &[&str] = &["prefix", "separator", "max_len", "partition", "crate", "legacy"];
-const FIELD_ATTRS: &[&str] = &["width", "desc", "max", "unit", "format", "scale"];
-const ENUM_ATTRS: &[&str] = &["rename_all", "crate"];
-const VARIANT_ATTRS: &[&str] = &["rename"];
-const FAMILY_ATTRS: &[&str] = &["separator", "crate"];
-const FAMILY_VARIANT_ATTRS: &[&str] = &["prefix"];
+/// One attribute a position accepts: its name, and what reads its value into the owner's
+/// model. Each position's `parse` has one table of them, in the order the messages list them,
+/// so that adding an attribute is one entry.
+type Accepted<'a> = (&'static str, &'a mut dyn FnMut(&'static str, &ParseNestedMeta<'_>) -> darling::Result<()>);
 
 impl KeyInput {
     /// The struct's attributes; the fields are parsed apart ([`KeyField::parse`]).
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<KeyInput> {
-        let owner = Owner { what: "struct", name: input.ident.to_string(), accepted: STRUCT_ATTRS };
+        let owner = Owner { what: "struct", name: input.ident.to_string() };
         let (mut prefix, mut separator, mut max_len, mut partition, mut krate) = (None, None, None, None, None);
         let mut legacy = Vec::new();
-        owner.parse(&input.attrs, |name, meta| {
-            match name {
-                "prefix" => prefix = Some(owner.string(name, meta)?),
-                "separator" => separator = Some(owner.char(name, meta)?),
-                "max_len" => max_len = Some(owner.int(name, meta)?),
-                "partition" => partition = Some(owner.flag(name, meta)?),
-                "legacy" => legacy.push(owner.path(name, meta)?),
-                _ => krate = Some(owner.path(name, meta)?),
-            }
-            Ok(())
-        })?;
+        owner.parse(
+            &input.attrs,
+            &mut [
+                ("prefix", &mut |n, m| owner.string(n, m).map(|v| prefix = Some(v))),
+                ("separator", &mut |n, m| owner.char(n, m).map(|v| separator = Some(v))),
+                ("max_len", &mut |n, m| owner.int(n, m).map(|v| max_len = Some(v))),
+                ("partition", &mut |n, m| owner.flag(n, m).map(|v| partition = Some(v))),
+                ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
+                ("legacy", &mut |n, m| owner.path(n, m).map(|v| legacy.push(v))),
+            ],
+        )?;
         let no_fields = match &input.data {
             Data::Struct(s) => s.fields.is_empty(),
             _ => false,
@@ -134,19 +131,19 @@ impl KeyField {
     /// The attributes of the named field `ident`.
     pub(crate) fn parse(ident: &Ident, field: &syn::Field) -> darling::Result<KeyField> {
         let name = ident.to_string();
-        let owner = Owner { what: "field", name, accepted: FIELD_ATTRS };
+        let owner = Owner { what: "field", name };
         let (mut width, mut desc, mut max, mut unit, mut format, mut scale) = (None, None, None, None, None, None);
-        owner.parse(&field.attrs, |name, meta| {
-            match name {
-                "width" => width = Some(owner.int(name, meta)?),
-                "desc" => desc = Some(owner.flag(name, meta)?),
-                "max" => max = Some(owner.int(name, meta)?),
-                "unit" => unit = Some(owner.string(name, meta)?),
-                "scale" => scale = Some(owner.int(name, meta)?),
-                _ => format = Some(owner.string(name, meta)?),
-            }
-            Ok(())
-        })?;
+        owner.parse(
+            &field.attrs,
+            &mut [
+                ("width", &mut |n, m| owner.int(n, m).map(|v| width = Some(v))),
+                ("desc", &mut |n, m| owner.flag(n, m).map(|v| desc = Some(v))),
+                ("max", &mut |n, m| owner.int(n, m).map(|v| max = Some(v))),
+                ("unit", &mut |n, m| owner.string(n, m).map(|v| unit = Some(v))),
+                ("format", &mut |n, m| owner.string(n, m).map(|v| format = Some(v))),
+                ("scale", &mut |n, m| owner.int(n, m).map(|v| scale = Some(v))),
+            ],
+        )?;
         Ok(KeyField { ident: ident.clone(), ty: field.ty.clone(), width, desc, max, unit, format, scale })
     }
 }
@@ -154,16 +151,16 @@ impl KeyField {
 impl SegmentInput {
     /// The enum's attributes and its variants'.
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<SegmentInput> {
-        let owner = Owner { what: "enum", name: input.ident.to_string(), accepted: ENUM_ATTRS };
+        let owner = Owner { what: "enum", name: input.ident.to_string() };
         let mut errors = darling::Error::accumulator();
         let (mut rename_all, mut krate) = (None, None);
-        errors.handle(owner.parse(&input.attrs, |name, meta| {
-            match name {
-                "rename_all" => rename_all = Some(owner.string(name, meta)?),
-                _ => krate = Some(owner.path(name, meta)?),
-            }
-            Ok(())
-        }));
+        errors.handle(owner.parse(
+            &input.attrs,
+            &mut [
+                ("rename_all", &mut |n, m| owner.string(n, m).map(|v| rename_all = Some(v))),
+                ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
+            ],
+        ));
         let variants = match &input.data {
             Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(SegmentVariant::parse(v))).collect(),
             _ => Vec::new(),
@@ -175,12 +172,9 @@ impl SegmentInput {
 
 impl SegmentVariant {
     fn parse(variant: &syn::Variant) -> darling::Result<SegmentVariant> {
-        let owner = Owner { what: "variant", name: variant.ident.to_string(), accepted: VARIANT_ATTRS };
+        let owner = Owner { what: "variant", name: variant.ident.to_string() };
         let mut rename = None;
-        owner.parse(&variant.attrs, |name, meta| {
-            rename = Some(owner.string(name, meta)?);
-            Ok(())
-        })?;
+        owner.parse(&variant.attrs, &mut [("rename", &mut |n, m| owner.string(n, m).map(|v| rename = Some(v)))])?;
         let is_unit = matches!(variant.fields, Fields::Unit);
         Ok(SegmentVariant { ident: variant.ident.clone(), is_unit, rename })
     }
@@ -189,16 +183,16 @@ impl SegmentVariant {
 impl FamilyInput {
     /// The family's attributes and its variants'.
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<FamilyInput> {
-        let owner = Owner { what: "key family", name: input.ident.to_string(), accepted: FAMILY_ATTRS };
+        let owner = Owner { what: "key family", name: input.ident.to_string() };
         let mut errors = darling::Error::accumulator();
         let (mut separator, mut krate) = (None, None);
-        errors.handle(owner.parse(&input.attrs, |name, meta| {
-            match name {
-                "separator" => separator = Some(owner.char(name, meta)?),
-                _ => krate = Some(owner.path(name, meta)?),
-            }
-            Ok(())
-        }));
+        errors.handle(owner.parse(
+            &input.attrs,
+            &mut [
+                ("separator", &mut |n, m| owner.char(n, m).map(|v| separator = Some(v))),
+                ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
+            ],
+        ));
         let variants = match &input.data {
             Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(FamilyVariant::parse(v))).collect(),
             _ => Vec::new(),
@@ -210,49 +204,43 @@ impl FamilyInput {
 
 impl FamilyVariant {
     fn parse(variant: &syn::Variant) -> darling::Result<FamilyVariant> {
-        let owner = Owner { what: "variant", name: variant.ident.to_string(), accepted: FAMILY_VARIANT_ATTRS };
+        let owner = Owner { what: "variant", name: variant.ident.to_string() };
         let mut prefix = None;
-        owner.parse(&variant.attrs, |name, meta| {
-            prefix = Some(owner.string(name, meta)?);
-            Ok(())
-        })?;
+        owner.parse(&variant.attrs, &mut [("prefix", &mut |n, m| owner.string(n, m).map(|v| prefix = Some(v)))])?;
         Ok(FamilyVariant { ident: variant.ident.clone(), fields: variant.fields.clone(), prefix })
     }
 }
 
-/// What an attribute list is on (`field `score``), and the attributes it accepts.
+/// What an attribute list is on (`field `score``).
 struct Owner {
     what: &'static str,
     name: String,
-    accepted: &'static [&'static str],
 }
 
 impl Owner {
-    /// Runs `each` on every accepted attribute of the `#[key(...)]` lists in `attrs`, once per
-    /// name; reports unknown and repeated names and every error `each` returns, all of them.
-    fn parse(
-        &self,
-        attrs: &[Attribute],
-        mut each: impl FnMut(&'static str, &ParseNestedMeta<'_>) -> darling::Result<()>,
-    ) -> darling::Result<()> {
+    /// Reads every attribute of the `#[key(...)]` lists in `attrs` with its entry in `accepted`,
+    /// once per name; reports unknown and repeated names and every error an entry returns, all
+    /// of them.
+    fn parse(&self, attrs: &[Attribute], accepted: &mut [Accepted<'_>]) -> darling::Result<()> {
         let mut errors = darling::Error::accumulator();
         let mut seen: Vec<&'static str> = Vec::new();
         for attr in attrs.iter().filter(|a| a.path().is_ident("key")) {
             let parsed = attr.parse_nested_meta(|meta| {
                 let written = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
-                match self.accepted.iter().find(|&&a| a == written) {
+                match accepted.iter_mut().find(|(a, _)| *a == written) {
                     None => {
-                        errors.push(self.unknown(&written, &meta.path));
+                        let names: Vec<&'static str> = accepted.iter().map(|(a, _)| *a).collect();
+                        errors.push(self.unknown(&written, &meta.path, &names));
                         skip_value(&meta)
                     }
-                    Some(&name) if seen.contains(&name) => {
+                    Some((name, _)) if seen.contains(name) => {
                         errors.push(self.error(name, "appears twice; expected it once".to_owned(), &meta.path));
                         skip_value(&meta)
                     }
-                    Some(&name) => {
+                    Some((name, read)) => {
                         seen.push(name);
                         // An error in the value is reported; the rest of the list is still read.
-                        if let Err(e) = each(name, &meta) {
+                        if let Err(e) = read(name, &meta) {
                             errors.push(e);
                             skip_value(&meta)?;
                         }
@@ -273,13 +261,13 @@ impl Owner {
             .with_span(&span.span())
     }
 
-    fn unknown(&self, written: &str, path: &Path) -> darling::Error {
-        let list: Vec<String> = self.accepted.iter().map(|a| format!("`{a}`")).collect();
+    fn unknown(&self, written: &str, path: &Path, accepted: &[&'static str]) -> darling::Error {
+        let list: Vec<String> = accepted.iter().map(|a| format!("`{a}`")).collect();
         let expected = match list.as_slice() {
             [one] => one.clone(),
             _ => format!("one of {}", list.join(", ")),
         };
-        let hint = closest(written, self.accepted).map(|a| format!(" (did you mean `{a}`?)")).unwrap_or_default();
+        let hint = closest(written, accepted).map(|a| format!(" (did you mean `{a}`?)")).unwrap_or_default();
         darling::Error::custom(format!(
             "unknown attribute `{written}` on {} `{}`: expected {expected}{hint}",
             self.what, self.name
@@ -443,26 +431,15 @@ fn path_text(path: &Path) -> String {
     quote::ToTokens::to_token_stream(path).to_string().replace(' ', "")
 }
 
-/// The accepted name nearest to `written`, if it is one or two edits away.
+/// The accepted name nearest to `written`, if it is one or two edits away (Levenshtein, from
+/// `strsim`, the crate darling's own suggestions use).
 fn closest(written: &str, accepted: &[&'static str]) -> Option<&'static str> {
-    accepted.iter().map(|&a| (edits(written, a), a)).filter(|&(d, _)| d <= 2).min_by_key(|&(d, _)| d).map(|(_, a)| a)
-}
-
-/// The Levenshtein distance between two short names.
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            let next = (prev + cost).min(row[j] + 1).min(row[j + 1] + 1);
-            prev = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
+    accepted
+        .iter()
+        .map(|&a| (strsim::levenshtein(written, a), a))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, a)| a)
 }
 
 #[cfg(test)]
@@ -471,8 +448,9 @@ mod tests {
 
     #[test]
     fn near_names_are_suggested() {
-        assert_eq!(closest("widht", FIELD_ATTRS), Some("width"));
-        assert_eq!(closest("prefx", STRUCT_ATTRS), Some("prefix"));
-        assert_eq!(closest("colour", FIELD_ATTRS), None);
+        let field = ["width", "desc", "max", "unit", "format", "scale"];
+        assert_eq!(closest("widht", &field), Some("width"));
+        assert_eq!(closest("prefx", &["prefix", "separator", "max_len"]), Some("prefix"));
+        assert_eq!(closest("colour", &field), None);
     }
 }
