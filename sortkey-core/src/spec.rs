@@ -25,10 +25,19 @@ pub enum Width {
 }
 
 /// The field a segment is written in: its name, the key's separator, and the attributes the
-/// derive read (`width`, `desc`, `max`), as the segment encoders and decoders see them.
+/// derive read (`width`, `desc`, `max`, ...), as the segment encoders and decoders see them.
 ///
-/// The derive builds one per field as a constant; code outside the crate only reads it, in a
-/// [`KeySegment`](crate::KeySegment) or [`DecodeSegment`](crate::DecodeSegment) impl of its own (see the example there).
+/// Two parts, kept apart where they are made: the schema (the key and field names that errors
+/// carry, the separator and the attributes), which the derive writes once per field as a
+/// constant and a key's [`Layout`](crate::Layout) holds, and the context of one use, whether
+/// the field is the last segment of what is being written ([`is_last`](Self::is_last)), which
+/// is set where the field is used: for a key's last field from the field the key is written in
+/// (a nested key's last field is the outer key's last segment only when the nested key is),
+/// and by the query builder's last stage. The schema constants never say `last`.
+///
+/// Code outside the crate reads it in a [`KeySegment`](crate::KeySegment) or
+/// [`DecodeSegment`](crate::DecodeSegment) impl of its own (see the example there), and builds
+/// one for a hand-written key's typed queries (see the `query` module).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Field {
     key: &'static str,
@@ -85,8 +94,9 @@ impl Field {
         self
     }
 
-    /// The same field, last segment of the key or not: a nested key's last field is the last
-    /// segment of the outer key only when the nested key is.
+    /// The same field in a context where it is the last segment of what is written (`true`)
+    /// or not: a nested key's last field is the last segment of the outer key only when the
+    /// nested key is.
     pub const fn with_last(mut self, last: bool) -> Self {
         self.last = last;
         self

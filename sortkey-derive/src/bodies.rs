@@ -15,9 +15,11 @@ fn prefix_literal(key: &Key) -> Option<String> {
     key.prefix.as_ref().map(|p| format!("{p}{sep}"))
 }
 
-/// The spec of field `i`, with the width resolved against the type's default: one named
-/// builder call per attribute the field sets.
-fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
+/// The spec of a field, with the width resolved against the type's default: one named builder
+/// call per attribute the field sets. A spec is the field's schema only; whether the field is
+/// the last segment is the context it is used in, set where it is used (`field_ref`, and the
+/// query builder's last stage).
+fn field_spec(key: &Key, field: &Field) -> TokenStream {
     let ty = &field.ty;
     let (key_name, field_name, sep) = (key.name(), field.ident.to_string(), key.separator);
     let given = match field.width {
@@ -26,7 +28,6 @@ fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
     };
     let desc = field.desc.is_some().then(|| quote!(.with_desc(true)));
     let max = field.max.map(|(m, _)| quote!(.with_max(_sortkey::Option::Some(#m))));
-    let last = (i + 1 == key.fields.len()).then(|| quote!(.with_last(true)));
     let (given, encoding) = match field.encoding {
         Encoding::Plain => (given, None),
         Encoding::Time(time, _) => {
@@ -39,7 +40,7 @@ fn field_spec(key: &Key, i: usize, field: &Field) -> TokenStream {
     quote_spanned! {ty.span()=>
         _sortkey::Field::new(#key_name, #field_name, #sep)
             .with_width(_sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given))
-            #desc #max #last #encoding
+            #desc #max #encoding
     }
 }
 
@@ -48,7 +49,7 @@ pub(crate) fn impl_fields(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
     let names = (0..key.fields.len()).map(field_const);
-    let specs = key.fields.iter().enumerate().map(|(i, f)| field_spec(key, i, f));
+    let specs = key.fields.iter().map(|f| field_spec(key, f));
     let layouts = key.fields.iter().enumerate().map(|(i, field)| {
         let (ty, name) = (&field.ty, field_const(i));
         quote!(_sortkey::FieldLayout::new(Self::#name, <#ty as _sortkey::KeySegment>::SEGMENT_LAYOUT))
@@ -101,8 +102,8 @@ pub(crate) fn encode_body(key: &Key) -> TokenStream {
     quote!(#prefix #(#fields)*)
 }
 
-/// The spec of field `i`; the last field is as last as the field `__segment` the key is written in
-/// (`WHOLE_KEY` for a key on its own).
+/// The spec of field `i` in its context: the last field is as last as the field `__segment` the
+/// key is written in (`WHOLE_KEY` for a key on its own), the others never are.
 fn field_ref(key: &Key, i: usize) -> TokenStream {
     let name = field_const(i);
     let spec = quote!(Self::#name);

@@ -110,7 +110,12 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let field = &key.fields[k];
     let next = k + 1;
     let field_const = crate::bodies::field_const(k);
-    let spec = quote!(&<#ident #ty_generics>::#field_const);
+    // The query is on a key on its own, whose last field is the key's last segment.
+    let spec = if next == key.fields.len() {
+        quote!(&_sortkey::field_in(<#ident #ty_generics>::#field_const, &_sortkey::WHOLE_KEY))
+    } else {
+        quote!(&<#ident #ty_generics>::#field_const)
+    };
     let param = param_type(field);
     // The arguments carry the field's span too, so that a type error points at the field.
     let span = field.ty.span();

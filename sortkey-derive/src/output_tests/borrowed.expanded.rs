@@ -38,8 +38,7 @@ const _: () = {
                     <Cow<'a, str> as _sortkey::KeySegment>::WIDTH,
                     _sortkey::Option::None,
                 ),
-            )
-            .with_last(true);
+            );
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD0,
@@ -310,7 +309,10 @@ const _: () = {
                     .head
                     .fix(
                         value,
-                        &<Path<'a>>::__SORTKEY_FIELD1,
+                        &_sortkey::field_in(
+                            <Path<'a>>::__SORTKEY_FIELD1,
+                            &_sortkey::WHOLE_KEY,
+                        ),
                         <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -325,7 +327,10 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Path<'a>>::__SORTKEY_FIELD1,
+                    &_sortkey::field_in(
+                        <Path<'a>>::__SORTKEY_FIELD1,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     low,
                     high,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
@@ -341,7 +346,10 @@ const _: () = {
             self.head
                 .compare(
                     __op,
-                    &<Path<'a>>::__SORTKEY_FIELD1,
+                    &_sortkey::field_in(
+                        <Path<'a>>::__SORTKEY_FIELD1,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
@@ -384,7 +392,14 @@ const _: () = {
             self,
             prefix: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELD1)
+            self.head
+                .text_begins_with(
+                    prefix,
+                    &_sortkey::field_in(
+                        <Path<'a>>::__SORTKEY_FIELD1,
+                        &_sortkey::WHOLE_KEY,
+                    ),
+                )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

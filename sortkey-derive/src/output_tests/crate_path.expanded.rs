@@ -38,8 +38,7 @@ const _: () = {
                     <u16 as _sortkey::KeySegment>::WIDTH,
                     _sortkey::Option::Some(4u32),
                 ),
-            )
-            .with_last(true);
+            );
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD0,
@@ -335,7 +334,10 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Tenant>::__SORTKEY_FIELD1,
+                        &_sortkey::field_in(
+                            <Tenant>::__SORTKEY_FIELD1,
+                            &_sortkey::WHOLE_KEY,
+                        ),
                         <u16 as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -353,7 +355,10 @@ const _: () = {
         {
             self.head
                 .between(
-                    &<Tenant>::__SORTKEY_FIELD1,
+                    &_sortkey::field_in(
+                        <Tenant>::__SORTKEY_FIELD1,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     &low,
                     &high,
                     <u16 as _sortkey::KeySegment>::encode_segment,
@@ -369,7 +374,10 @@ const _: () = {
             self.head
                 .compare(
                     __op,
-                    &<Tenant>::__SORTKEY_FIELD1,
+                    &_sortkey::field_in(
+                        <Tenant>::__SORTKEY_FIELD1,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     __value,
                     <u16 as _sortkey::KeySegment>::encode_segment,
                 )

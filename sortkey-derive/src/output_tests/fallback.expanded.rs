@@ -109,7 +109,10 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Broken>::__SORTKEY_FIELD0,
+                        &_sortkey::field_in(
+                            <Broken>::__SORTKEY_FIELD0,
+                            &_sortkey::WHOLE_KEY,
+                        ),
                         <u64 as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -124,7 +127,10 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Broken>::__SORTKEY_FIELD0,
+                    &_sortkey::field_in(
+                        <Broken>::__SORTKEY_FIELD0,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     &low,
                     &high,
                     <u64 as _sortkey::KeySegment>::encode_segment,
@@ -140,7 +146,10 @@ const _: () = {
             self.head
                 .compare(
                     __op,
-                    &<Broken>::__SORTKEY_FIELD0,
+                    &_sortkey::field_in(
+                        <Broken>::__SORTKEY_FIELD0,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     __value,
                     <u64 as _sortkey::KeySegment>::encode_segment,
                 )

@@ -66,7 +66,6 @@ const _: () = {
                 ),
             )
             .with_desc(true)
-            .with_last(true)
             .with_time(_sortkey::TimeFormat::Unix(_sortkey::TimeUnit::Millis));
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
@@ -579,7 +578,10 @@ const _: () = {
                     .head
                     .fix(
                         &value,
-                        &<Release>::__SORTKEY_FIELD3,
+                        &_sortkey::field_in(
+                            <Release>::__SORTKEY_FIELD3,
+                            &_sortkey::WHOLE_KEY,
+                        ),
                         <SystemTime as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -594,7 +596,10 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<Release>::__SORTKEY_FIELD3,
+                    &_sortkey::field_in(
+                        <Release>::__SORTKEY_FIELD3,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     &low,
                     &high,
                     <SystemTime as _sortkey::KeySegment>::encode_segment,
@@ -610,7 +615,10 @@ const _: () = {
             self.head
                 .compare(
                     __op,
-                    &<Release>::__SORTKEY_FIELD3,
+                    &_sortkey::field_in(
+                        <Release>::__SORTKEY_FIELD3,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     __value,
                     <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )

@@ -50,8 +50,7 @@ const _: () = {
                     <String as _sortkey::KeySegment>::WIDTH,
                     _sortkey::Option::None,
                 ),
-            )
-            .with_last(true);
+            );
         const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD0,
@@ -431,7 +430,10 @@ const _: () = {
                     .head
                     .fix(
                         value,
-                        &<RankKey>::__SORTKEY_FIELD2,
+                        &_sortkey::field_in(
+                            <RankKey>::__SORTKEY_FIELD2,
+                            &_sortkey::WHOLE_KEY,
+                        ),
                         <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
@@ -446,7 +448,10 @@ const _: () = {
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
                 .between(
-                    &<RankKey>::__SORTKEY_FIELD2,
+                    &_sortkey::field_in(
+                        <RankKey>::__SORTKEY_FIELD2,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     low,
                     high,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
@@ -462,7 +467,10 @@ const _: () = {
             self.head
                 .compare(
                     __op,
-                    &<RankKey>::__SORTKEY_FIELD2,
+                    &_sortkey::field_in(
+                        <RankKey>::__SORTKEY_FIELD2,
+                        &_sortkey::WHOLE_KEY,
+                    ),
                     __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
@@ -505,7 +513,14 @@ const _: () = {
             self,
             prefix: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<RankKey>::__SORTKEY_FIELD2)
+            self.head
+                .text_begins_with(
+                    prefix,
+                    &_sortkey::field_in(
+                        <RankKey>::__SORTKEY_FIELD2,
+                        &_sortkey::WHOLE_KEY,
+                    ),
+                )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
