@@ -22,10 +22,7 @@ fn prefix_literal(key: &Key) -> Option<String> {
 fn field_spec(key: &Key, field: &Field) -> TokenStream {
     let ty = &field.ty;
     let (key_name, field_name, sep) = (key.name(), field.ident.to_string(), key.separator);
-    let given = match field.width {
-        Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
-        None => quote!(_sortkey::Option::None),
-    };
+    let given = given_width(field);
     let desc = field.desc.is_some().then(|| quote!(.with_desc(true)));
     let max = field.max.map(|(m, _)| quote!(.with_max(_sortkey::Option::Some(#m))));
     let (given, encoding) = match field.encoding {
@@ -41,6 +38,14 @@ fn field_spec(key: &Key, field: &Field) -> TokenStream {
         _sortkey::Field::new(#key_name, #field_name, #sep)
             .with_width(_sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given))
             #desc #max #encoding
+    }
+}
+
+/// The field's `width` as written, `Option<u32>`: what the runtime resolves against its type's.
+pub(crate) fn given_width(field: &Field) -> TokenStream {
+    match field.width {
+        Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
+        None => quote!(_sortkey::Option::None),
     }
 }
 

@@ -8,6 +8,7 @@ use quote::quote_spanned;
 use syn::Type;
 use syn::spanned::Spanned;
 
+use crate::bodies::given_width;
 use crate::generics::static_type;
 use crate::messages;
 use crate::model::{Encoding, Field, Key, TimeFormat};
@@ -81,10 +82,7 @@ fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
         // Only when the checks above pass, so that one mistake is one error.
         // `valid.rs` already checked that the digits fit a given width, so only a sign position
         // can make it fail.
-        let given = match field.width {
-            Some((w, _)) => quote!(_sortkey::Option::Some(#w)),
-            None => quote!(_sortkey::Option::None),
-        };
+        let given = given_width(field);
         let msg = messages::signed_max_too_wide(&name, m, &tyname, field.width.map(|(w, _)| w));
         let resolved = quote!(_sortkey::resolve_width(#seg::WIDTH, #given));
         let cond = quote! {
@@ -131,16 +129,15 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
     if known {
         return out;
     }
-    let (capability, message) = match field.encoding {
+    let (capability, span, message) = match field.encoding {
         Encoding::Plain => return out,
-        Encoding::Scale(_, span) => (quote!(takes_scale), (span, messages::scale_needs_decimal(&name, &tyname))),
-        Encoding::Hex(span) => (quote!(takes_hex), (span, messages::hex_needs_float(&name, &tyname))),
+        Encoding::Scale(_, span) => (quote!(takes_scale), span, messages::scale_needs_decimal(&name, &tyname)),
+        Encoding::Hex(span) => (quote!(takes_hex), span, messages::hex_needs_float(&name, &tyname)),
         Encoding::Time(time, span) => {
             let attr = if matches!(time, TimeFormat::Rfc3339(_)) { "format" } else { "unit" };
-            (quote!(takes_time), (span, messages::needs_timestamp(&name, attr, &tyname)))
+            (quote!(takes_time), span, messages::needs_timestamp(&name, attr, &tyname))
         }
     };
-    let (span, message) = message;
     out.push(assert_at(span, quote!(#seg::CAPABILITIES.#capability()), message));
     out
 }
