@@ -55,7 +55,12 @@ pub struct FieldLayout {
 
 impl FieldLayout {
     /// The field `field` of a segment type described by `segment`. Generated code calls it.
+    ///
+    /// `field` is the field's schema, as the derive writes it once per field: a layout is a
+    /// description of the key type, not of one use of it, so a field set as the last segment
+    /// of some context ([`Field::with_last`]) is refused (at compile time in a constant).
     pub const fn new(field: Field, segment: SegmentLayout) -> Self {
+        assert!(!field.is_last(), "a layout holds a field's schema, not a context of its use: no `with_last(true)`");
         FieldLayout { field, segment }
     }
 }

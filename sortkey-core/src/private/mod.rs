@@ -92,3 +92,15 @@ macro_rules! __sortkey_serde_impls_0_1_0 {
 }
 
 pub use crate::__sortkey_serde_impls_0_1_0 as serde_impls;
+
+#[cfg(test)]
+mod tests {
+    /// The note of `SortKeyRange` is attribute text, which cannot name a constant: this holds
+    /// the limit it states to the one the crate enforces.
+    #[test]
+    fn partition_key_note_states_the_sort_key_limit() {
+        let source = include_str!("mod.rs");
+        let stated = format!("`max_len` at most {})", crate::SORT_KEY_LIMIT);
+        assert!(source.contains(&stated), "the note should say {stated}");
+    }
+}
