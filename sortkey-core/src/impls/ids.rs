@@ -8,7 +8,7 @@
 //!
 //! The impls of optional features are `#[diagnostic::do_not_recommend]`: the compiler's list of
 //! "other types that implement `KeySegment`" stays the same whatever features are on, which
-//! keeps the pinned trybuild output of `tests/ui` valid under `--all-features`.
+//! keeps the pinned trybuild output of `tests/trybuild/ui` valid under `--all-features`.
 
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::cursor::Cursor;

@@ -10,7 +10,7 @@
 //! moving to a new toolchain, regenerate them with
 //!
 //! ```text
-//! TRYBUILD=overwrite cargo test -p sortkey-tests --test compiletest
+//! TRYBUILD=overwrite cargo test -p sortkey-tests-ui --test compiletest
 //! ```
 //!
 //! and read every changed `.stderr`: each must name the field, say what was expected and
@@ -31,8 +31,8 @@ fn ui() {
 fn compile_fail_categories() -> Vec<String> {
     let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui");
     let mut categories: Vec<String> = std::fs::read_dir(&ui)
-        .expect("tests/ui exists")
-        .map(|entry| entry.expect("readable tests/ui entry"))
+        .expect("tests/trybuild/ui exists")
+        .map(|entry| entry.expect("readable tests/trybuild/ui entry"))
         .filter(|entry| entry.path().is_dir())
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
         .filter(|name| name != "pass")
