@@ -220,6 +220,8 @@ fn probe(name: &str) {
     let variant_order = || drop(black_box(OrderKey::decode(black_box(&order))));
     let family_address = || drop(black_box(CustomerItem::decode(black_box(&address))));
     let variant_address = || drop(black_box(AddressKey::decode(black_box(&address))));
+    // The count, for report.py to divide the instructions by.
+    println!("calls: {PROBE_CALLS}");
     match name {
         "family_order" => drop(timed(PROBE_CALLS, family_order)),
         "variant_order" => drop(timed(PROBE_CALLS, variant_order)),
