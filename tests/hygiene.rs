@@ -1,7 +1,7 @@
 //! The generated code names nothing the user's scope can change (serde's `test_gen.rs`,
 //! zerocopy's `tests/hygiene.rs`): it compiles under `#![no_implicit_prelude]` beside local
-//! items called `Result`, `Option`, `Ok`, `Some`, `String`, `Box`, `core`, `std` and
-//! `assert`, through a renamed runtime with `#[key(crate = ...)]`, and without a warning.
+//! items called `Result`, `Option`, `Ok`, `Some`, `String`, `Vec`, `HashMap`, `Box`, `core`, `std`
+//! and `assert`, through a renamed runtime with `#[key(crate = ...)]`, and without a warning.
 //!
 //! Cargo refuses one package under two names in one crate, so the runtime is renamed with
 //! `extern crate ... as sk`, which puts `sk` in the extern prelude just as a renamed
@@ -27,6 +27,7 @@ mod shadowed {
     struct String;
     struct Box;
     struct Vec;
+    struct HashMap;
     struct Field;
     struct Cursor;
     mod core {}
@@ -66,6 +67,46 @@ mod shadowed {
     #[key(crate = ::sk)]
     pub(crate) struct Renamed {
         pub(crate) n: u8,
+    }
+
+    /// A variant of the family below.
+    #[derive(SortKey, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[key(prefix = "RUN")]
+    pub(crate) struct RunKey {
+        #[key(width = 3)]
+        pub(crate) n: u8,
+    }
+
+    /// A key family: a literal variant and a key-type variant.
+    #[derive(SortKey, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    pub(crate) enum Family {
+        #[key(prefix = "PROFILE")]
+        Profile,
+        Run(RunKey),
+    }
+
+    /// An entity with a composite, a sparse and a multi-attribute index, through the renamed
+    /// runtime.
+    #[derive(::sortkey_core::Entity, ::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+    #[entity(
+        crate = ::sk,
+        pk(prefix = "CUST", customer(width = 4)),
+        sk(prefix = "ORDER", __placed(width = 10, desc), id),
+        index(
+            gsi1(pk(prefix = "S", state), sk(__placed(width = 10))),
+            coupons(pk(coupon), sk(id)),
+            by_region(multi, pk(region), sk(year, dock)),
+        )
+    )]
+    pub(crate) struct Order {
+        pub(crate) customer: u32,
+        pub(crate) __placed: u64,
+        pub(crate) id: ::std::string::String,
+        pub(crate) state: ::std::string::String,
+        pub(crate) coupon: ::core::option::Option<::std::string::String>,
+        pub(crate) region: ::std::string::String,
+        pub(crate) year: u16,
+        pub(crate) dock: ::core::option::Option<u8>,
     }
 }
 
@@ -158,4 +199,35 @@ fn the_renamed_runtime_works_by_global_path_path_and_string() {
     let s = renamed::ByString { n: i8::MIN };
     assert_eq!(s.encode().unwrap(), "0128");
     assert_eq!(renamed::ByString::decode("0128").unwrap(), s);
+}
+
+#[test]
+fn families_and_entities_under_no_implicit_prelude() {
+    use sk::Entity;
+    let f = shadowed::Family::Run(shadowed::RunKey { n: 7 });
+    assert_eq!(f.encode().unwrap(), "RUN#007");
+    assert_eq!(shadowed::Family::decode("PROFILE").unwrap(), shadowed::Family::Profile);
+    assert_eq!(shadowed::Family::decode("RUN#007").unwrap(), f);
+    assert!(shadowed::Family::query().run().n_gte(5).unwrap().matches("RUN#007"));
+
+    let o = shadowed::Order {
+        customer: 42,
+        __placed: 5,
+        id: "o-1".into(),
+        state: "NEW".into(),
+        coupon: None,
+        region: "eu".into(),
+        year: 2026,
+        dock: Some(3),
+    };
+    let keys = o.key_attributes().unwrap();
+    let present: Vec<&str> = keys.present().iter().map(|(n, _)| *n).collect();
+    assert_eq!(present, ["pk", "sk", "gsi1pk", "gsi1sk"]);
+    assert_eq!(o.primary_key().sort.encode().unwrap(), "ORDER#9999999994#o-1");
+    assert!(o.coupons_key().is_none());
+    assert_eq!(shadowed::Order::INDEXES.len(), 3);
+    let c = shadowed::Order::by_region("eu").year(2026u16).dock_gte(1u8);
+    let equal: Vec<&str> = c.equal().iter().map(|(n, _)| *n).collect();
+    assert_eq!(equal, ["region", "year"]);
+    assert_eq!(c.range().map(|(n, _)| *n), Some("dock"));
 }

@@ -83,14 +83,19 @@ fn sort_key(input: &DeriveInput) -> proc_macro2::TokenStream {
 #[proc_macro_derive(Entity, attributes(entity))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    match entity::Entity::from_input(&input) {
-        Ok(entity) => entity_expand::derive(&entity).into(),
-        // The errors, and the entity as far as it was read, expanded, so that its uses (its key
-        // types, `key_attributes`, the index methods) add no errors of their own.
+    entity_derive(&input).into()
+}
+
+/// `#[derive(Entity)]` on parsed input: the impls, or the errors and the entity as far as it was
+/// read, expanded, so that its uses (its key types, `key_attributes`, the index methods) add no
+/// errors of their own.
+fn entity_derive(input: &DeriveInput) -> proc_macro2::TokenStream {
+    match entity::Entity::from_input(input) {
+        Ok(entity) => entity_expand::derive(&entity),
         Err(failed) => {
             let errors = failed.errors.write_errors();
             let partial = failed.partial.as_deref().map(entity_expand::derive);
-            quote::quote!(#errors #partial).into()
+            quote::quote!(#errors #partial)
         }
     }
 }

@@ -143,3 +143,67 @@ fn fallback() {
         }),
     );
 }
+
+fn entity(input: DeriveInput) -> TokenStream {
+    crate::entity_derive(&input)
+}
+
+/// A key family: a literal variant and two key-type variants.
+#[test]
+fn family() {
+    check(
+        "family",
+        key(syn::parse_quote! {
+            enum CustomerItem {
+                #[key(prefix = "PROFILE")]
+                Profile,
+                Order(OrderKey),
+                Address(AddressKey),
+            }
+        }),
+    );
+}
+
+/// An entity with a composite index, a sparse composite index and a multi-attribute index.
+#[test]
+fn entity_with_indexes() {
+    check(
+        "entity_with_indexes",
+        entity(syn::parse_quote! {
+            #[entity(
+                pk(prefix = "CUST", customer_id(width = 8)),
+                sk(prefix = "ORDER", placed_at(width = 10, desc), order_id),
+                index(
+                    gsi1(pk(prefix = "STATUS", status), sk(placed_at(width = 10), order_id)),
+                    coupons(name = "by-coupon", pk(prefix = "COUPON", coupon), sk(order_id)),
+                    by_region(multi, pk(region), sk(year, dock)),
+                )
+            )]
+            pub struct Order {
+                customer_id: u32,
+                order_id: String,
+                placed_at: u64,
+                status: Status,
+                coupon: Option<String>,
+                region: String,
+                year: u16,
+                dock: Option<u8>,
+            }
+        }),
+    );
+}
+
+/// A misspelt entity option: the one error, and the entity as far as it was read.
+#[test]
+fn entity_fallback() {
+    check(
+        "entity_fallback",
+        entity(syn::parse_quote! {
+            #[entity(pk(prfix = "CUST", customer_id), sk(order_id))]
+            struct Order {
+                customer_id: u32,
+                order_id: String,
+            }
+        }),
+    );
+}
