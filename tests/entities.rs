@@ -297,3 +297,31 @@ fn index_keys_and_queries_need_nothing_of_the_entity() {
     assert_eq!(c.attributes().sort, [("written", sortkey_core::ScalarType::N)]);
     assert!(format!("{c:?}").contains("by_day"), "{c:?}");
 }
+
+/// `name = "..."` names an index and its default key attributes wherever it is written in the
+/// index, before its keys or after them.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(
+    pk(id),
+    sk(version(width = 3)),
+    index(
+        before(name = "by-state", pk(state), sk(version(width = 3))),
+        after(pk(owner), sk(version(width = 3)), name = "by-owner"),
+    )
+)]
+struct Document {
+    id: String,
+    version: u16,
+    state: String,
+    owner: String,
+}
+
+#[test]
+fn an_index_name_means_the_same_before_and_after_its_keys() {
+    let d = Document { id: "d".into(), version: 2, state: "DRAFT".into(), owner: "ann".into() };
+    let names: Vec<&str> = Document::INDEXES.iter().map(|i| i.name()).collect();
+    assert_eq!(names, ["by-state", "by-owner"]);
+    let keys = d.key_attributes().unwrap();
+    let present: Vec<&str> = keys.present().iter().map(|(n, _)| *n).collect();
+    assert_eq!(present, ["pk", "sk", "by-statepk", "by-statesk", "by-ownerpk", "by-ownersk"]);
+}

@@ -6,7 +6,8 @@
 //! attribute list is reported, each at its own token.
 
 use darling::util::SpannedValue;
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Data, DeriveInput, Expr, Fields, Generics, Ident, Lit, Path, Token, Type};
@@ -36,6 +37,13 @@ pub(crate) struct KeyInput {
 pub(crate) struct KeyField {
     pub(crate) ident: Ident,
     pub(crate) ty: Type,
+    pub(crate) options: FieldOptions,
+}
+
+/// A segment's options, as `#[key(...)]` on a key's field or `field(...)` in an entity's key
+/// writes them.
+#[derive(Default)]
+pub(crate) struct FieldOptions {
     /// Characters of an integer segment.
     pub(crate) width: Option<SpannedValue<u32>>,
     /// Reverse order: where `desc` is written.
@@ -94,11 +102,11 @@ type Accepted<'a> = (&'static str, &'a mut dyn FnMut(&'static str, &ParseNestedM
 impl KeyInput {
     /// The struct's attributes; the fields are parsed apart ([`KeyField::parse`]).
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<KeyInput> {
-        let owner = Owner { what: "struct", name: input.ident.to_string() };
+        let owner = Owner::new("struct", &input.ident);
         let (mut prefix, mut separator, mut max_len, mut partition, mut krate) = (None, None, None, None, None);
         let mut legacy = Vec::new();
         owner.parse(
-            &input.attrs,
+            List::Attrs(&input.attrs, "key"),
             &mut [
                 ("prefix", &mut |n, m| owner.string(n, m).map(|v| prefix = Some(v))),
                 ("separator", &mut |n, m| owner.char(n, m).map(|v| separator = Some(v))),
@@ -107,6 +115,7 @@ impl KeyInput {
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
                 ("legacy", &mut |n, m| owner.path(n, m).map(|v| legacy.push(v))),
             ],
+            None,
         )?;
         let no_fields = match &input.data {
             Data::Struct(s) => s.fields.is_empty(),
@@ -130,36 +139,72 @@ impl KeyInput {
 impl KeyField {
     /// The attributes of the named field `ident`.
     pub(crate) fn parse(ident: &Ident, field: &syn::Field) -> darling::Result<KeyField> {
-        let name = ident.to_string();
-        let owner = Owner { what: "field", name };
-        let (mut width, mut desc, mut max, mut unit, mut format, mut scale) = (None, None, None, None, None, None);
-        owner.parse(
-            &field.attrs,
+        let owner = Owner::new("field", ident);
+        let (options, result) = FieldOptions::parse(&owner, List::Attrs(&field.attrs, "key"));
+        result.map(|()| KeyField { ident: ident.clone(), ty: field.ty.clone(), options })
+    }
+}
+
+impl FieldOptions {
+    /// The options in `list`, as far as they could be read, and the errors of the rest.
+    pub(crate) fn parse(owner: &Owner, list: List<'_, '_>) -> (FieldOptions, darling::Result<()>) {
+        let mut o = FieldOptions::default();
+        let result = owner.parse(
+            list,
             &mut [
-                ("width", &mut |n, m| owner.int(n, m).map(|v| width = Some(v))),
-                ("desc", &mut |n, m| owner.flag(n, m).map(|v| desc = Some(v))),
-                ("max", &mut |n, m| owner.int(n, m).map(|v| max = Some(v))),
-                ("unit", &mut |n, m| owner.string(n, m).map(|v| unit = Some(v))),
-                ("format", &mut |n, m| owner.string(n, m).map(|v| format = Some(v))),
-                ("scale", &mut |n, m| owner.int(n, m).map(|v| scale = Some(v))),
+                ("width", &mut |n, m| owner.int(n, m).map(|v| o.width = Some(v))),
+                ("desc", &mut |n, m| owner.flag(n, m).map(|v| o.desc = Some(v))),
+                ("max", &mut |n, m| owner.int(n, m).map(|v| o.max = Some(v))),
+                ("unit", &mut |n, m| owner.string(n, m).map(|v| o.unit = Some(v))),
+                ("format", &mut |n, m| owner.string(n, m).map(|v| o.format = Some(v))),
+                ("scale", &mut |n, m| owner.int(n, m).map(|v| o.scale = Some(v))),
             ],
-        )?;
-        Ok(KeyField { ident: ident.clone(), ty: field.ty.clone(), width, desc, max, unit, format, scale })
+            None,
+        );
+        (o, result)
+    }
+
+    /// Whether no option is set.
+    pub(crate) fn is_empty(&self) -> bool {
+        let FieldOptions { width, desc, max, unit, format, scale } = self;
+        width.is_none() && desc.is_none() && max.is_none() && unit.is_none() && format.is_none() && scale.is_none()
+    }
+
+    /// The options as `#[key(...)]` would write them, each literal with the span it was read at,
+    /// so that a rule the key derive checks reports at the user's token.
+    pub(crate) fn to_tokens(&self) -> Vec<TokenStream> {
+        let int = |name: &str, v: String, span: Span| {
+            let (name, lit) = (Ident::new(name, span), syn::LitInt::new(&v, span));
+            quote!(#name = #lit)
+        };
+        let string = |name: &str, v: &SpannedValue<String>| {
+            let (name, lit) = (Ident::new(name, v.span()), syn::LitStr::new(v, v.span()));
+            quote!(#name = #lit)
+        };
+        let mut out = Vec::new();
+        out.extend(self.width.as_ref().map(|w| int("width", w.to_string(), w.span())));
+        out.extend(self.desc.map(|span| Ident::new("desc", span).into_token_stream()));
+        out.extend(self.max.as_ref().map(|m| int("max", m.to_string(), m.span())));
+        out.extend(self.unit.as_ref().map(|u| string("unit", u)));
+        out.extend(self.format.as_ref().map(|f| string("format", f)));
+        out.extend(self.scale.as_ref().map(|s| int("scale", s.to_string(), s.span())));
+        out
     }
 }
 
 impl SegmentInput {
     /// The enum's attributes and its variants'.
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<SegmentInput> {
-        let owner = Owner { what: "enum", name: input.ident.to_string() };
+        let owner = Owner::new("enum", &input.ident);
         let mut errors = darling::Error::accumulator();
         let (mut rename_all, mut krate) = (None, None);
         errors.handle(owner.parse(
-            &input.attrs,
+            List::Attrs(&input.attrs, "key"),
             &mut [
                 ("rename_all", &mut |n, m| owner.string(n, m).map(|v| rename_all = Some(v))),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
             ],
+            None,
         ));
         let variants = match &input.data {
             Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(SegmentVariant::parse(v))).collect(),
@@ -172,9 +217,10 @@ impl SegmentInput {
 
 impl SegmentVariant {
     fn parse(variant: &syn::Variant) -> darling::Result<SegmentVariant> {
-        let owner = Owner { what: "variant", name: variant.ident.to_string() };
+        let owner = Owner::new("variant", &variant.ident);
         let mut rename = None;
-        owner.parse(&variant.attrs, &mut [("rename", &mut |n, m| owner.string(n, m).map(|v| rename = Some(v)))])?;
+        let accepted: &mut [Accepted<'_>] = &mut [("rename", &mut |n, m| owner.string(n, m).map(|v| rename = Some(v)))];
+        owner.parse(List::Attrs(&variant.attrs, "key"), accepted, None)?;
         let is_unit = matches!(variant.fields, Fields::Unit);
         Ok(SegmentVariant { ident: variant.ident.clone(), is_unit, rename })
     }
@@ -183,15 +229,16 @@ impl SegmentVariant {
 impl FamilyInput {
     /// The family's attributes and its variants'.
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<FamilyInput> {
-        let owner = Owner { what: "key family", name: input.ident.to_string() };
+        let owner = Owner::new("key family", &input.ident);
         let mut errors = darling::Error::accumulator();
         let (mut separator, mut krate) = (None, None);
         errors.handle(owner.parse(
-            &input.attrs,
+            List::Attrs(&input.attrs, "key"),
             &mut [
                 ("separator", &mut |n, m| owner.char(n, m).map(|v| separator = Some(v))),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
             ],
+            None,
         ));
         let variants = match &input.data {
             Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(FamilyVariant::parse(v))).collect(),
@@ -204,75 +251,120 @@ impl FamilyInput {
 
 impl FamilyVariant {
     fn parse(variant: &syn::Variant) -> darling::Result<FamilyVariant> {
-        let owner = Owner { what: "variant", name: variant.ident.to_string() };
+        let owner = Owner::new("variant", &variant.ident);
         let mut prefix = None;
-        owner.parse(&variant.attrs, &mut [("prefix", &mut |n, m| owner.string(n, m).map(|v| prefix = Some(v)))])?;
+        let accepted: &mut [Accepted<'_>] = &mut [("prefix", &mut |n, m| owner.string(n, m).map(|v| prefix = Some(v)))];
+        owner.parse(List::Attrs(&variant.attrs, "key"), accepted, None)?;
         Ok(FamilyVariant { ident: variant.ident.clone(), fields: variant.fields.clone(), prefix })
     }
 }
 
-/// What an attribute list is on (`field `score``).
-struct Owner {
-    what: &'static str,
-    name: String,
+/// What an attribute list is on, as messages name it: "field `score`", "the `pk` of entity
+/// `Order`".
+pub(crate) struct Owner {
+    desc: String,
 }
 
+/// Where an attribute list is read from.
+#[derive(Clone, Copy)]
+pub(crate) enum List<'a, 'm> {
+    /// Every `#[name(...)]` among an item's attributes.
+    Attrs(&'a [Attribute], &'static str),
+    /// The parenthesized list after a name inside another list: `pk(...)`.
+    Nested(&'a ParseNestedMeta<'m>),
+}
+
+/// The attributes that may be written more than once, each adding one more: a key's `legacy`
+/// layouts and an entity's `index(...)` lists. Any other name is refused at its second use.
+const REPEATABLE: [&str; 2] = ["legacy", "index"];
+
+/// What reads a list's items before its table does (an entity key's fields, which are the
+/// names not followed by `=`): `None` for an item it does not take, which the table then reads.
+pub(crate) type Open<'a> = &'a mut dyn FnMut(&ParseNestedMeta<'_>) -> Option<darling::Result<()>>;
+
 impl Owner {
-    /// Reads every attribute of the `#[key(...)]` lists in `attrs` with its entry in `accepted`,
-    /// once per name; reports unknown and repeated names and every error an entry returns, all
-    /// of them.
-    fn parse(&self, attrs: &[Attribute], accepted: &mut [Accepted<'_>]) -> darling::Result<()> {
+    /// `what `name``: "field `score`".
+    pub(crate) fn new(what: &str, name: &impl std::fmt::Display) -> Owner {
+        Owner { desc: format!("{what} `{name}`") }
+    }
+
+    /// An owner described by `desc` as it is.
+    pub(crate) fn described(desc: String) -> Owner {
+        Owner { desc }
+    }
+
+    /// How messages name the owner.
+    pub(crate) fn desc(&self) -> &str {
+        &self.desc
+    }
+
+    /// Reads every item of `list` with `open` if it takes it, or else with its entry in
+    /// `accepted`, once per name; reports unknown and repeated names and every error an entry returns, all of them.
+    pub(crate) fn parse(
+        &self,
+        list: List<'_, '_>,
+        accepted: &mut [Accepted<'_>],
+        mut open: Option<Open<'_>>,
+    ) -> darling::Result<()> {
         let mut errors = darling::Error::accumulator();
         let mut seen: Vec<&'static str> = Vec::new();
-        for attr in attrs.iter().filter(|a| a.path().is_ident("key")) {
-            let parsed = attr.parse_nested_meta(|meta| {
-                let written = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
-                match accepted.iter_mut().find(|(a, _)| *a == written) {
-                    None => {
-                        let names: Vec<&'static str> = accepted.iter().map(|(a, _)| *a).collect();
-                        errors.push(self.unknown(&written, &meta.path, &names));
-                        skip_value(&meta)
-                    }
-                    Some((name, _)) if seen.contains(name) => {
-                        errors.push(self.error(name, "appears twice; expected it once".to_owned(), &meta.path));
-                        skip_value(&meta)
-                    }
-                    Some((name, read)) => {
-                        seen.push(name);
-                        // An error in the value is reported; the rest of the list is still read.
-                        if let Err(e) = read(name, &meta) {
-                            errors.push(e);
-                            skip_value(&meta)?;
-                        }
-                        Ok(())
-                    }
-                }
-            });
-            if let Err(e) = parsed {
-                errors.push(darling::Error::from(e));
+        let mut item = |meta: ParseNestedMeta<'_>| {
+            if let Some(result) = open.as_mut().and_then(|open| open(&meta)) {
+                errors.handle(result);
+                return Ok(());
             }
+            let written = meta.path.get_ident().map(ToString::to_string).unwrap_or_else(|| path_text(&meta.path));
+            match accepted.iter_mut().find(|(a, _)| *a == written) {
+                None => {
+                    let names: Vec<&'static str> = accepted.iter().map(|(a, _)| *a).collect();
+                    errors.push(self.unknown(&written, &meta.path, &names));
+                    skip_value(&meta)
+                }
+                Some((name, _)) if seen.contains(name) && !REPEATABLE.contains(name) => {
+                    errors.push(self.error(name, "appears twice; expected it once".to_owned(), &meta.path));
+                    skip_value(&meta)
+                }
+                Some((name, read)) => {
+                    seen.push(name);
+                    // An error in the value is reported; the rest of the list is still read.
+                    if let Err(e) = read(name, &meta) {
+                        errors.push(e);
+                        skip_value(&meta)?;
+                    }
+                    Ok(())
+                }
+            }
+        };
+        // A list that does not parse at all (not `name = value` items) is reported too.
+        let unreadable: Vec<syn::Error> = match list {
+            List::Attrs(attrs, outer) => attrs
+                .iter()
+                .filter(|a| a.path().is_ident(outer))
+                .filter_map(|attr| attr.parse_nested_meta(&mut item).err())
+                .collect(),
+            List::Nested(meta) => meta.parse_nested_meta(&mut item).err().into_iter().collect(),
+        };
+        for e in unreadable {
+            errors.push(e.into());
         }
         errors.finish()
     }
 
     /// `attribute `name` on field `score`: message`, at `span`.
     fn error(&self, name: &str, message: String, span: &impl Spanned) -> darling::Error {
-        darling::Error::custom(format!("attribute `{name}` on {} `{}` {message}", self.what, self.name))
-            .with_span(&span.span())
+        darling::Error::custom(format!("attribute `{name}` on {} {message}", self.desc)).with_span(&span.span())
     }
 
-    fn unknown(&self, written: &str, path: &Path, accepted: &[&'static str]) -> darling::Error {
+    /// `written` is none of the `accepted` names.
+    pub(crate) fn unknown(&self, written: &str, path: &Path, accepted: &[&'static str]) -> darling::Error {
         let list: Vec<String> = accepted.iter().map(|a| format!("`{a}`")).collect();
         let expected = match list.as_slice() {
             [one] => one.clone(),
             _ => format!("one of {}", list.join(", ")),
         };
         let hint = closest(written, accepted).map(|a| format!(" (did you mean `{a}`?)")).unwrap_or_default();
-        darling::Error::custom(format!(
-            "unknown attribute `{written}` on {} `{}`: expected {expected}{hint}",
-            self.what, self.name
-        ))
-        .with_span(&path.span())
+        darling::Error::custom(format!("unknown attribute `{written}` on {}: expected {expected}{hint}", self.desc))
+            .with_span(&path.span())
     }
 
     /// The literal after `name =`, which must exist.
@@ -302,7 +394,11 @@ impl Owner {
     }
 
     /// `name = 10`: an integer literal of type `T`.
-    fn int<T: std::str::FromStr>(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<T>>
+    pub(crate) fn int<T: std::str::FromStr>(
+        &self,
+        name: &str,
+        meta: &ParseNestedMeta<'_>,
+    ) -> darling::Result<SpannedValue<T>>
     where
         T::Err: std::fmt::Display,
     {
@@ -326,7 +422,7 @@ impl Owner {
     }
 
     /// `name = "..."`: a string literal.
-    fn string(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<String>> {
+    pub(crate) fn string(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<String>> {
         let example = match name {
             "prefix" => "prefix = \"RUN\"",
             "unit" => "unit = \"ms\"",
@@ -343,7 +439,7 @@ impl Owner {
     }
 
     /// `name = '|'`: a character literal.
-    fn char(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<char>> {
+    pub(crate) fn char(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<SpannedValue<char>> {
         let example = "separator = '|'";
         match self.literal(name, meta, "a char literal", example)? {
             (Lit::Char(c), _) => Ok(SpannedValue::new(c.value(), c.span())),
@@ -359,7 +455,7 @@ impl Owner {
     }
 
     /// `desc`: a flag, with no value.
-    fn flag(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<Span> {
+    pub(crate) fn flag(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<Span> {
         if meta.input.peek(Token![=]) {
             let expr: Expr = meta.value().and_then(|v| v.parse()).map_err(darling::Error::from)?;
             return Err(self.error(
@@ -372,7 +468,7 @@ impl Owner {
     }
 
     /// `crate = path`: a path such as `::sortkey_core`.
-    fn path(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<Path> {
+    pub(crate) fn path(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<Path> {
         if !meta.input.peek(Token![=]) {
             return Err(self.error(
                 name,
@@ -400,12 +496,14 @@ impl Owner {
 
 /// Consumes whatever value follows an attribute name (`= expr` or `(...)`), so that the rest of
 /// the list can still be read.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {
-        let _nested;
-        syn::parenthesized!(_nested in meta.input);
+        // Consumed whole: syn reports a list's unread tokens as an error of its own.
+        let nested;
+        syn::parenthesized!(nested in meta.input);
+        nested.parse::<TokenStream>()?;
     }
     Ok(())
 }
@@ -433,7 +531,7 @@ fn path_text(path: &Path) -> String {
 
 /// The accepted name nearest to `written`, if it is one or two edits away (Levenshtein, from
 /// `strsim`, the crate darling's own suggestions use).
-fn closest(written: &str, accepted: &[&'static str]) -> Option<&'static str> {
+pub(crate) fn closest<'a>(written: &str, accepted: &[&'a str]) -> Option<&'a str> {
     accepted
         .iter()
         .map(|&a| (strsim::levenshtein(written, a), a))

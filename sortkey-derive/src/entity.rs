@@ -9,16 +9,21 @@
 //! )]
 //! ```
 //!
-//! Each key becomes a key type of its own (`OrderPk`, `OrderSk`, `OrderGsi1Pk`, …) deriving
-//! `SortKey` with the attributes as written, so every rule of key types (widths, `desc`, types
-//! that are segments, lengths) applies, with errors at the user's tokens.
+//! The attributes are read as written by entity_attr.rs; here each key's fields are looked up
+//! in the struct and DynamoDB's rules applied. Each key becomes a key type of its own
+//! (`OrderPk`, `OrderSk`, `OrderGsi1Pk`, …) deriving `SortKey` with the options as read, each
+//! literal at the user's token, so every rule of key types (widths, `desc`, types that are
+//! segments, lengths) applies, with errors there.
 
 use std::collections::BTreeMap;
 
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
-use syn::spanned::Spanned;
-use syn::{Data, DeriveInput, Fields, Ident, LitStr, Path, Token, Type};
+use darling::util::SpannedValue;
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
+
+use crate::attr::{FieldOptions, closest};
+use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, SegmentAttrs};
+use crate::types::option_inner;
 
 /// An entity that passed every check the macro can make.
 pub(crate) struct Entity {
@@ -58,8 +63,9 @@ impl Index {
 pub(crate) struct KeyDecl {
     pub(crate) attribute: String,
     pub(crate) attribute_span: Span,
-    /// `prefix = "…"`, `separator = '…'`, `max_len = …`, passed to the key type as written.
-    pub(crate) options: Vec<TokenStream>,
+    pub(crate) prefix: Option<SpannedValue<String>>,
+    pub(crate) separator: Option<SpannedValue<char>>,
+    pub(crate) max_len: Option<SpannedValue<usize>>,
     pub(crate) segments: Vec<Segment>,
 }
 
@@ -69,8 +75,8 @@ pub(crate) struct Segment {
     pub(crate) field: Ident,
     /// The segment's type: the field's, or `T` of an `Option<T>` field of an index key.
     pub(crate) ty: Type,
-    /// The segment attributes, as written in `field(...)`.
-    pub(crate) attrs: TokenStream,
+    /// The segment's options, as written in `field(...)`.
+    pub(crate) options: FieldOptions,
     /// An `Option` field of an index key: the index is sparse.
     pub(crate) optional: bool,
 }
@@ -91,12 +97,6 @@ impl Role {
     }
 }
 
-/// What an `#[entity(...)]` may contain at the top.
-const ENTITY_ITEMS: &str = "`pk(...)`, `sk(...)`, `index(name(pk(...), sk(...)))` or `crate = path`";
-/// What a key may contain.
-const KEY_ITEMS: &str = "`name = \"...\"`, `prefix = \"...\"`, `separator = '...'`, `max_len = N`, or a field \
-                         such as `order_id` or `placed_at(width = 10, desc)`";
-
 impl Entity {
     /// The entity's name, as messages show it.
     pub(crate) fn name(&self) -> String {
@@ -106,88 +106,29 @@ impl Entity {
     /// Reads and checks a struct deriving `Entity`.
     pub(crate) fn from_input(input: &DeriveInput) -> Result<Entity, Failed> {
         let name = input.ident.to_string();
-        let fields = match &input.data {
-            Data::Struct(s) => match &s.fields {
-                Fields::Named(named) => named.named.iter().map(|f| (f.ident.clone().unwrap(), f.ty.clone())).collect(),
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
-        if fields.is_empty() {
-            let errors = darling::Error::custom(format!(
-                "`#[derive(Entity)]` on `{name}`: expected a struct with named fields, whose fields make up its keys"
-            ))
-            .with_span(&input.ident);
-            return Err(Failed { errors, partial: None });
-        }
-        if let Some(param) = input.generics.params.first() {
-            let errors = darling::Error::custom(format!(
-                "entity `{name}` cannot have generic parameters: its key types are concrete; found a parameter"
-            ))
-            .with_span(param);
-            return Err(Failed { errors, partial: None });
-        }
-        let mut reader = Reader { entity: &name, fields: &fields, errors: darling::Error::accumulator() };
-        let mut pk = None;
-        let mut sk = None;
-        let mut indexes: Vec<Index> = Vec::new();
-        let mut krate = None;
-        for attr in input.attrs.iter().filter(|a| a.path().is_ident("entity")) {
-            let result = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("pk") {
-                    pk = Some(reader.key(&meta, Role::Partition, None, false)?);
-                } else if meta.path.is_ident("sk") {
-                    sk = Some(reader.key(&meta, Role::Sort, None, false)?);
-                } else if meta.path.is_ident("index") {
-                    reader.indexes(&meta, &mut indexes)?;
-                } else if meta.path.is_ident("crate") {
-                    let value = meta.value()?;
-                    krate = Some(match value.parse::<LitStr>() {
-                        Ok(s) => s.parse::<Path>()?,
-                        Err(_) => value.parse::<Path>()?,
-                    });
-                } else {
-                    let path = &meta.path;
-                    let found = quote!(#path).to_string().replace(' ', "");
-                    return Err(
-                        meta.error(format!("unknown attribute `{found}` on entity `{name}`: expected {ENTITY_ITEMS}"))
-                    );
-                }
-                Ok(())
-            });
-            if let Err(e) = result {
-                reader.errors.push(e.into());
+        let fields = check_shape(input, &name).map_err(|errors| Failed { errors, partial: None })?;
+        let (attrs, read) = EntityAttrs::parse(input);
+        let mut rules = Rules { entity: &name, fields: &fields, errors: darling::Error::accumulator() };
+        rules.errors.handle(read);
+        let primary = |role: Role| (format!("the primary key's `{}`", role.word()), role.word().to_owned());
+        let pk = attrs.pk.map(|k| rules.key(k, Role::Partition, primary(Role::Partition), None, false));
+        let sk = attrs.sk.map(|k| rules.key(k, Role::Sort, primary(Role::Sort), None, false));
+        let indexes: Vec<Index> = attrs.indexes.into_iter().filter_map(|i| rules.index(i)).collect();
+        let mut errors = rules.errors;
+        for (key, role) in [(&pk, Role::Partition), (&sk, Role::Sort)] {
+            if key.is_none() {
+                errors.push(missing_key(&name, role.word(), &input.ident));
             }
         }
-        let mut errors = reader.errors;
-        let missing = |what: &str| {
-            darling::Error::custom(format!(
-                "entity `{name}` has no {what}: expected `#[entity({what}(prefix = \"...\", field, ...))]` naming \
-                 the fields of its primary key"
-            ))
-            .with_span(&input.ident)
-        };
-        if pk.is_none() {
-            errors.push(missing("pk"));
-        }
-        if sk.is_none() {
-            errors.push(missing("sk"));
-        }
         check_names(&name, pk.iter().chain(&sk), &indexes, &mut errors);
-        let krate_given = krate.is_some();
         let (Some(pk), Some(sk)) = (pk, sk) else {
             // Not empty: the missing key's error is in it.
             return Err(Failed { errors: darling::Error::multiple(errors.into_inner()), partial: None });
         };
-        let entity = Entity {
-            ident: input.ident.clone(),
-            vis: input.vis.clone(),
-            krate: krate.unwrap_or_else(crate::runtime::default_crate),
-            krate_given,
-            pk,
-            sk,
-            indexes,
-        };
+        let krate_given = attrs.krate.is_some();
+        let krate = attrs.krate.unwrap_or_else(crate::runtime::default_crate);
+        let (ident, vis) = (input.ident.clone(), input.vis.clone());
+        let entity = Entity { ident, vis, krate, krate_given, pk, sk, indexes };
         match errors.finish() {
             Ok(()) => Ok(entity),
             Err(errors) => Err(Failed { errors, partial: Some(Box::new(entity.without_repeats())) }),
@@ -205,6 +146,39 @@ impl Entity {
         });
         self
     }
+}
+
+/// The struct's named fields, or the error that it has none or is generic.
+fn check_shape(input: &DeriveInput, name: &str) -> darling::Result<Vec<(Ident, Type)>> {
+    let fields: Vec<(Ident, Type)> = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(named) => named.named.iter().filter_map(|f| Some((f.ident.clone()?, f.ty.clone()))).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    if fields.is_empty() {
+        return Err(darling::Error::custom(format!(
+            "`#[derive(Entity)]` on `{name}`: expected a struct with named fields, whose fields make up its keys"
+        ))
+        .with_span(&input.ident));
+    }
+    if let Some(param) = input.generics.params.first() {
+        return Err(darling::Error::custom(format!(
+            "entity `{name}` cannot have generic parameters: its key types are concrete; found a parameter"
+        ))
+        .with_span(param));
+    }
+    Ok(fields)
+}
+
+/// The error of a primary key that is not written at all.
+fn missing_key(entity: &str, what: &str, at: &Ident) -> darling::Error {
+    darling::Error::custom(format!(
+        "entity `{entity}` has no {what}: expected `#[entity({what}(prefix = \"...\", field, ...))]` naming the \
+         fields of its primary key"
+    ))
+    .with_span(at)
 }
 
 /// A failed `#[derive(Entity)]`: its errors, and the entity as far as it could be read (every
@@ -285,225 +259,172 @@ fn check_names<'a>(
     }
 }
 
-/// Reads keys and indexes, collecting every error.
-struct Reader<'a> {
+/// Checks what was read against the struct's fields and DynamoDB's rules, collecting every
+/// error; what passes becomes the model.
+struct Rules<'a> {
     entity: &'a str,
     fields: &'a [(Ident, Type)],
     errors: darling::error::Accumulator,
 }
 
-impl Reader<'_> {
-    /// `index(gsi1(pk(...), sk(...)), ...)`: each index named by its Rust name, with
-    /// `name = "..."` when its DynamoDB name differs.
-    fn indexes(&mut self, meta: &syn::meta::ParseNestedMeta<'_>, out: &mut Vec<Index>) -> syn::Result<()> {
-        meta.parse_nested_meta(|m| {
-            let Some(ident) = m.path.get_ident().cloned() else {
-                return Err(m.error("expected `index(gsi1(pk(...), sk(...)))`: an index's Rust name, then its keys"));
-            };
-            let rust = ident.to_string();
-            let mut name = rust.clone();
-            let mut name_span = ident.span();
-            let mut pk = None;
-            let mut sk = None;
-            let mut multi = false;
-            m.parse_nested_meta(|k| {
-                if k.path.is_ident("multi") {
-                    if pk.is_some() || sk.is_some() {
-                        return Err(k.error("expected `multi` before the keys of the index"));
-                    }
-                    multi = true;
-                } else if k.path.is_ident("name") {
-                    let lit: LitStr = k.value()?.parse()?;
-                    (name, name_span) = (lit.value(), lit.span());
-                } else if k.path.is_ident("pk") {
-                    pk = Some(self.key(&k, Role::Partition, Some((&name, name_span)), multi)?);
-                } else if k.path.is_ident("sk") {
-                    sk = Some(self.key(&k, Role::Sort, Some((&name, name_span)), multi)?);
-                } else {
-                    let path = &k.path;
-                    let found = quote!(#path).to_string().replace(' ', "");
-                    return Err(k.error(format!(
-                        "unknown attribute `{found}` in index `{rust}` of entity `{}`: expected `multi`, \
-                         `name = \"...\"`, `pk(...)` and `sk(...)`",
-                        self.entity
-                    )));
-                }
-                Ok(())
-            })?;
-            let starts_well = name.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.');
-            if !(3..=255).contains(&name.len()) || !starts_well || !name.chars().all(valid_name_char) {
-                return Err(syn::Error::new(
-                    name_span,
-                    format!(
-                        "index name {name:?} of entity `{}`: expected 3 to 255 letters, digits, `_`, `-` or `.`, as \
-                         DynamoDB names indexes (`name = \"...\"` sets it apart from the Rust name)",
-                        self.entity
-                    ),
-                ));
+impl Rules<'_> {
+    /// An index with both keys, its name resolved wherever `name = "..."` was written; `None`
+    /// (and an error) for one that lacks a key.
+    fn index(&mut self, index: IndexAttrs) -> Option<Index> {
+        let entity = self.entity;
+        let rust = index.rust.to_string();
+        let (name, name_span) = match &index.name {
+            Some(n) => (n.as_str().to_owned(), n.span()),
+            None => (rust.clone(), index.rust.span()),
+        };
+        self.check_index_name(&name, name_span);
+        let multi = index.multi.is_some();
+        let mut key = |k: Option<KeyAttrs>, role: Role| match k {
+            Some(k) => {
+                let whose = format!("the `{}` of index `{name}`", role.word());
+                Some(self.key(k, role, (whose, format!("{name}{}", role.word())), Some(name_span), multi))
             }
-            match (pk, sk) {
-                (Some(pk), Some(sk)) => {
-                    if let Some(twice) = pk.segments.iter().find(|p| sk.segments.iter().any(|s| s.field == p.field)) {
-                        return Err(syn::Error::new(
-                            twice.field.span(),
-                            format!(
-                                "index `{rust}` of entity `{}` names the field `{}` in both keys: expected each \
-                                 attribute once",
-                                self.entity, twice.field
-                            ),
-                        ));
-                    }
-                    out.push(Index { rust: ident, name, multi, pk, sk })
-                }
-                (pk, _) => {
-                    let what = if pk.is_none() { "pk" } else { "sk" };
-                    return Err(syn::Error::new(
-                        ident.span(),
-                        format!(
-                            "index `{rust}` of entity `{}` has no {what}: expected `{what}(...)` naming its fields",
-                            self.entity
-                        ),
-                    ));
-                }
+            None => {
+                let what = role.word();
+                self.errors.push(
+                    darling::Error::custom(format!(
+                        "index `{rust}` of entity `{entity}` has no {what}: expected `{what}(...)` naming its fields"
+                    ))
+                    .with_span(&index.rust),
+                );
+                None
             }
-            Ok(())
-        })
+        };
+        let (pk, sk) = (key(index.pk, Role::Partition), key(index.sk, Role::Sort));
+        let (pk, sk) = (pk?, sk?);
+        if let Some(twice) = pk.segments.iter().find(|p| sk.segments.iter().any(|s| s.field == p.field)) {
+            self.errors.push(
+                darling::Error::custom(format!(
+                    "index `{rust}` of entity `{entity}` names the field `{}` in both keys: expected each attribute \
+                     once",
+                    twice.field
+                ))
+                .with_span(&twice.field),
+            );
+            return None;
+        }
+        Some(Index { rust: index.rust, name, multi, pk, sk })
     }
 
-    /// `pk(...)` or `sk(...)`, of the table (`index` None) or of an index.
+    /// DynamoDB's rule for index names.
+    fn check_index_name(&mut self, name: &str, span: Span) {
+        let starts_well = name.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.');
+        if !(3..=255).contains(&name.len()) || !starts_well || !name.chars().all(valid_name_char) {
+            self.errors.push(
+                darling::Error::custom(format!(
+                    "index name {name:?} of entity `{}`: expected 3 to 255 letters, digits, `_`, `-` or `.`, as \
+                     DynamoDB names indexes (`name = \"...\"` sets it apart from the Rust name)",
+                    self.entity
+                ))
+                .with_span(&span),
+            );
+        }
+    }
+
+    /// A key's fields looked up in the struct, and the rules of a multi-attribute key.
+    /// `(whose, default)`: how messages name the key, and its attribute's default name.
     fn key(
         &mut self,
-        meta: &syn::meta::ParseNestedMeta<'_>,
+        key: KeyAttrs,
         role: Role,
-        index: Option<(&str, Span)>,
+        (whose, default): (String, String),
+        index_span: Option<Span>,
         multi: bool,
-    ) -> syn::Result<KeyDecl> {
-        let (default_name, span) = match index {
-            None => (role.word().to_owned(), meta.path.span()),
-            Some((name, span)) => (format!("{name}{}", role.word()), span),
-        };
-        let whose = match index {
-            None => format!("the primary key's `{}`", role.word()),
-            Some((name, _)) => format!("the `{}` of index `{name}`", role.word()),
-        };
-        let mut key =
-            KeyDecl { attribute: default_name, attribute_span: span, options: Vec::new(), segments: Vec::new() };
+    ) -> KeyDecl {
         let entity = self.entity;
-        let fields = self.fields;
-        let mut errors = Vec::new();
-        meta.parse_nested_meta(|m| {
-            let Some(ident) = m.path.get_ident().cloned() else {
-                return Err(m.error(format!("expected {KEY_ITEMS} in {whose} of entity `{entity}`")));
+        if multi {
+            self.check_multi(&key, role, &whose);
+        }
+        let (attribute, attribute_span) = match &key.name {
+            Some(n) => (n.as_str().to_owned(), n.span()),
+            None => (default, index_span.unwrap_or(key.span)),
+        };
+        let mut segments: Vec<Segment> = Vec::new();
+        for SegmentAttrs { field, options } in key.segments {
+            let Some((_, ty)) = self.fields.iter().find(|(f, _)| *f == field) else {
+                self.errors.push(self.unknown_field(&whose, &field));
+                continue;
             };
-            if m.input.peek(Token![=]) && multi {
-                return Err(m.error(format!(
+            if segments.iter().any(|s| s.field == field) {
+                self.errors.push(
+                    darling::Error::custom(format!(
+                        "{whose} of entity `{entity}` names the field `{field}` twice: expected each field once"
+                    ))
+                    .with_span(&field),
+                );
+                continue;
+            }
+            let inner = index_span.and_then(|_| option_inner(ty));
+            let ty = inner.cloned().unwrap_or_else(|| ty.clone());
+            segments.push(Segment { field, ty, options, optional: inner.is_some() });
+        }
+        let KeyAttrs { prefix, separator, max_len, .. } = key;
+        KeyDecl { attribute, attribute_span, prefix, separator, max_len, segments }
+    }
+
+    /// A multi-attribute key takes no options, its fields no segment options, and has 1 to 4
+    /// attributes (its sort key may have none).
+    fn check_multi(&mut self, key: &KeyAttrs, role: Role, whose: &str) {
+        let entity = self.entity;
+        for (option, span) in key.options() {
+            self.errors.push(
+                darling::Error::custom(format!(
                     "{whose} of entity `{entity}` is a multi-attribute key: each field is an attribute of its own, \
-                     named after the field, so it takes no options; expected fields only"
-                )));
-            }
-            if m.input.peek(Token![=]) {
-                let word = ident.to_string();
-                match word.as_str() {
-                    "name" => {
-                        let lit: LitStr = m.value()?.parse()?;
-                        key.attribute = lit.value();
-                        key.attribute_span = lit.span();
-                    }
-                    "prefix" | "separator" | "max_len" => {
-                        let value: syn::Expr = m.value()?.parse()?;
-                        key.options.push(quote!(#ident = #value));
-                    }
-                    _ => {
-                        return Err(m.error(format!(
-                            "unknown option `{word}` of {whose} of entity `{entity}`: expected {KEY_ITEMS}"
-                        )));
-                    }
-                }
-                return Ok(());
-            }
-            let attrs = if m.input.peek(syn::token::Paren) {
-                let content;
-                syn::parenthesized!(content in m.input);
-                content.parse::<TokenStream>()?
-            } else {
-                TokenStream::new()
-            };
-            if multi && !attrs.is_empty() {
-                errors.push(syn::Error::new(
-                    ident.span(),
-                    format!(
-                        "{whose} of entity `{entity}`: `{ident}` is an attribute of a multi-attribute key, written as \
-                         it is (numbers as N, no padding); expected the field alone, found segment attributes"
-                    ),
-                ));
-                return Ok(());
-            }
-            let Some((_, ty)) = fields.iter().find(|(f, _)| *f == ident) else {
-                let known: Vec<String> = fields.iter().map(|(f, _)| format!("`{f}`")).collect();
-                errors.push(syn::Error::new(
-                    ident.span(),
-                    format!(
-                        "{whose} of entity `{entity}` names the field `{ident}`, which `{entity}` does not have; \
-                         expected one of {}",
-                        known.join(", ")
-                    ),
-                ));
-                return Ok(());
-            };
-            if key.segments.iter().any(|s| s.field == ident) {
-                errors.push(syn::Error::new(
-                    ident.span(),
-                    format!("{whose} of entity `{entity}` names the field `{ident}` twice: expected each field once"),
-                ));
-                return Ok(());
-            }
-            let inner = index.and_then(|_| option_inner(ty));
-            key.segments.push(Segment {
-                field: ident,
-                ty: inner.cloned().unwrap_or_else(|| ty.clone()),
-                attrs,
-                optional: inner.is_some(),
-            });
-            Ok(())
-        })?;
-        if multi && key.segments.len() > 4 {
-            errors.push(syn::Error::new(
-                key.segments[4].field.span(),
-                format!(
+                     named after the field, so it takes no options; expected fields only, found `{option}`"
+                ))
+                .with_span(&span),
+            );
+        }
+        for s in key.segments.iter().filter(|s| !s.options.is_empty()) {
+            self.errors.push(
+                darling::Error::custom(format!(
+                    "{whose} of entity `{entity}`: `{}` is an attribute of a multi-attribute key, written as it is \
+                     (numbers as N, no padding); expected the field alone, found segment attributes",
+                    s.field
+                ))
+                .with_span(&s.field),
+            );
+        }
+        if let Some(fifth) = key.segments.get(4) {
+            self.errors.push(
+                darling::Error::custom(format!(
                     "{whose} of entity `{entity}` has {} attributes; DynamoDB allows at most 4",
                     key.segments.len()
-                ),
-            ));
+                ))
+                .with_span(&fifth.field),
+            );
         }
-        if multi && role.word() == "pk" && key.segments.is_empty() && errors.is_empty() {
-            errors.push(syn::Error::new(key.attribute_span, format!("{whose} of entity `{entity}` names no field")));
+        if matches!(role, Role::Partition) && key.segments.is_empty() {
+            self.errors.push(
+                darling::Error::custom(format!("{whose} of entity `{entity}` names no field")).with_span(&key.span),
+            );
         }
-        for e in errors {
-            self.errors.push(e.into());
-        }
-        Ok(key)
+    }
+
+    /// A key names a field the struct does not have.
+    fn unknown_field(&self, whose: &str, field: &Ident) -> darling::Error {
+        let entity = self.entity;
+        let names: Vec<String> = self.fields.iter().map(|(f, _)| f.to_string()).collect();
+        let known: Vec<String> = names.iter().map(|f| format!("`{f}`")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let hint = closest(&field.to_string(), &refs).map(|f| format!(" (did you mean `{f}`?)")).unwrap_or_default();
+        darling::Error::custom(format!(
+            "{whose} of entity `{entity}` names the field `{field}`, which `{entity}` does not have; expected one of \
+             {}{hint}",
+            known.join(", ")
+        ))
+        .with_span(field)
     }
 }
 
 /// A character DynamoDB allows in an index name.
 fn valid_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
-}
-
-/// `T` of a type written `Option<T>`.
-fn option_inner(ty: &Type) -> Option<&Type> {
-    let Type::Path(p) = ty else { return None };
-    let last = p.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    match &last.arguments {
-        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match args.args.first()? {
-            syn::GenericArgument::Type(t) => Some(t),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// `gsi1` as `Gsi1`, `by_status` as `ByStatus`: a type name part.
@@ -529,15 +450,5 @@ mod tests {
         assert_eq!(camel("gsi1"), "Gsi1");
         assert_eq!(camel("by_status"), "ByStatus");
         assert_eq!(camel("orders-by.coupon"), "OrdersByCoupon");
-    }
-
-    #[test]
-    fn option_fields_are_found() {
-        let ty: Type = syn::parse_quote!(Option<String>);
-        assert!(option_inner(&ty).is_some());
-        let ty: Type = syn::parse_quote!(std::option::Option<u64>);
-        assert!(option_inner(&ty).is_some());
-        let ty: Type = syn::parse_quote!(Vec<u8>);
-        assert!(option_inner(&ty).is_none());
     }
 }

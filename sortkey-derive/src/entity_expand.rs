@@ -2,10 +2,11 @@
 //! written, the entity's constructors of its keys, and its `Entity` impl.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use crate::entity::{Entity, Index, KeyDecl, camel};
+use crate::types::is_string;
 
 /// The whole expansion of an entity.
 pub(crate) fn derive(entity: &Entity) -> TokenStream {
@@ -185,7 +186,7 @@ fn construct(ty: &Ident, key: &KeyDecl) -> TokenStream {
 fn key_type(entity: &Entity, ty: &Ident, key: &KeyDecl, partition: bool, doc: &str) -> TokenStream {
     let krate = &entity.krate;
     let vis = &entity.vis;
-    let mut options = key.options.clone();
+    let mut options = key_options(key);
     if partition {
         options.push(quote!(partition));
     }
@@ -193,8 +194,8 @@ fn key_type(entity: &Entity, ty: &Ident, key: &KeyDecl, partition: bool, doc: &s
         options.push(quote!(crate = #krate));
     }
     let fields = key.segments.iter().map(|s| {
-        let (f, t, attrs) = (&s.field, &s.ty, &s.attrs);
-        let attr = (!attrs.is_empty()).then(|| quote!(#[key(#attrs)]));
+        let (f, t, options) = (&s.field, &s.ty, s.options.to_tokens());
+        let attr = (!options.is_empty()).then(|| quote!(#[key(#(#options),*)]));
         let doc = format!("The entity's `{f}`.");
         quote! {
             #[doc = #doc]
@@ -210,6 +211,24 @@ fn key_type(entity: &Entity, ty: &Ident, key: &KeyDecl, partition: bool, doc: &s
             #(#fields),*
         }
     }
+}
+
+/// A key's own options as `#[key(...)]` writes them, each literal spanned where it was read.
+fn key_options(key: &KeyDecl) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    if let Some(prefix) = &key.prefix {
+        let lit = syn::LitStr::new(prefix, prefix.span());
+        out.push(quote_spanned!(prefix.span()=> prefix = #lit));
+    }
+    if let Some(separator) = &key.separator {
+        let lit = syn::LitChar::new(**separator, separator.span());
+        out.push(quote_spanned!(separator.span()=> separator = #lit));
+    }
+    if let Some(max_len) = &key.max_len {
+        let lit = syn::LitInt::new(&max_len.to_string(), max_len.span());
+        out.push(quote_spanned!(max_len.span()=> max_len = #lit));
+    }
+    out
 }
 
 /// What a multi-attribute index adds to the expansion.
@@ -364,10 +383,4 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
         }
     };
     Multi { types, method, writes, names }
-}
-
-/// A type written `String` (or `std::string::String`): its attributes are strings, so it has
-/// `begins_with`.
-fn is_string(ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "String"))
 }

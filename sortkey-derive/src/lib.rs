@@ -5,7 +5,9 @@
 //! the layers above it in this list (tests/layering.rs checks it, and that no two depend on each
 //! other):
 //!
-//! 1. what the others build on: `attr.rs` (the attributes as written, darling), `messages.rs`
+//! 1. what the others build on: `attr.rs` (the attributes as written: one table of (name,
+//!    reader) per position, read with syn's `parse_nested_meta` into darling's error accumulator),
+//!    `entity_attr.rs` (`#[entity(...)]` as written, through the same tables), `messages.rs`
 //!    (the texts of the type-dependent rules), `types.rs` (what a field's type is as written),
 //!    `runtime.rs` (how generated code names the runtime: the crate path, its versioned private
 //!    module, the one `const _` wrapper), `generics.rs` (the bounded generics of the impls, from a
@@ -31,6 +33,7 @@ mod attr;
 mod bodies;
 mod checks;
 mod entity;
+mod entity_attr;
 mod entity_expand;
 mod expand;
 mod fallback;

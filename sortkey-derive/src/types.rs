@@ -18,6 +18,28 @@ pub(crate) fn is_text(ty: &Type) -> bool {
     }
 }
 
+/// `T` of a type written `Option<T>` (or `std::option::Option<T>`).
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match args.args.first()? {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `ty` is written `String` (or `std::string::String`): a multi-attribute key's
+/// attribute of it is a string, so it has `begins_with`.
+pub(crate) fn is_string(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "String"))
+}
+
 /// Whether `ty` is spelled as one of the runtime's own segment types: a [`builtin`] one, or
 /// `usize`/`isize` (whose width the macro leaves to the const checks). None of them is a nested
 /// key or an enum, so the checks of those cannot fail for it. A type alias is not built-in,
@@ -126,6 +148,17 @@ pub(crate) fn type_name(ty: &Type) -> String {
 #[cfg(test)]
 mod tests {
     use std::borrow::Cow;
+
+    #[test]
+    fn option_fields_are_found() {
+        use super::option_inner;
+        let ty: syn::Type = syn::parse_quote!(Option<String>);
+        assert!(option_inner(&ty).is_some());
+        let ty: syn::Type = syn::parse_quote!(std::option::Option<u64>);
+        assert!(option_inner(&ty).is_some());
+        let ty: syn::Type = syn::parse_quote!(Vec<u8>);
+        assert!(option_inner(&ty).is_none());
+    }
     use std::time::SystemTime;
 
     use sortkey_core::{KeySegment, Width};

@@ -234,18 +234,18 @@ impl KeyField {
             errors.push(darling::Error::custom(messages::field_named_like_builder(&name)).with_span(&self.ident));
         }
         // A bad width is one error, not a second one about the `max` it cannot hold.
-        let width_ok = self.width.as_ref().map(|width| errors.handle(check_width(&name, width)).is_some());
-        if let (Some(max), Some(width), Some(true)) = (&self.max, &self.width, width_ok) {
+        let width_ok = self.options.width.as_ref().map(|width| errors.handle(check_width(&name, width)).is_some());
+        if let (Some(max), Some(width), Some(true)) = (&self.options.max, &self.options.width, width_ok) {
             errors.handle(check_max_digits(&name, max, **width));
         }
-        if let Some(unit) = &self.unit {
+        if let Some(unit) = &self.options.unit {
             errors.handle(check_unit(&name, unit));
         }
-        if let Some(format) = &self.format {
-            errors.handle(check_format(&name, format, self.width.as_ref(), self.desc));
+        if let Some(format) = &self.options.format {
+            errors.handle(check_format(&name, format, self.options.width.as_ref(), self.options.desc));
         }
         errors.handle(self.check_one_kind(&name));
-        if let Some(scale) = self.scale.as_ref().filter(|s| ***s > MAX_SCALE) {
+        if let Some(scale) = self.options.scale.as_ref().filter(|s| ***s > MAX_SCALE) {
             errors.push(
                 darling::Error::custom(format!(
                     "field `{name}`: scale must be at most {MAX_SCALE}, the most fractional digits a `Decimal` holds; found {}",
@@ -269,12 +269,12 @@ impl KeyField {
         let mut errors = darling::Error::accumulator();
         let ty = type_name(&self.ty);
         let error = |message: String, span: Span| darling::Error::custom(message).with_span(&span);
-        if let Some(desc) = self.desc
+        if let Some(desc) = self.options.desc
             && !b.reversible
         {
             errors.push(error(messages::desc_not_reversible(name, &ty), desc));
         }
-        let resolved = match (b.width, &self.width) {
+        let resolved = match (b.width, &self.options.width) {
             (BuiltinWidth::Fixed, Some(w)) => {
                 errors.push(error(messages::width_not_applicable(name, &ty, **w), w.span()));
                 None
@@ -293,7 +293,7 @@ impl KeyField {
             (BuiltinWidth::Digits { max, .. }, None) => Some(max),
             (BuiltinWidth::Fixed, None) => None,
         };
-        if let Some(m) = &self.max {
+        if let Some(m) = &self.options.max {
             match b.max_value {
                 None => errors.push(error(messages::max_needs_integer(name, &ty), m.span())),
                 Some(type_max) if **m > type_max => {
@@ -302,19 +302,20 @@ impl KeyField {
                 Some(_) => {
                     let signed = matches!(b.width, BuiltinWidth::Digits { signed: true, .. });
                     if let Some(width) = resolved.filter(|_| signed) {
-                        errors.handle(check_signed_max(name, m, width, &ty, self.width.is_some()));
+                        errors.handle(check_signed_max(name, m, width, &ty, self.options.width.is_some()));
                     }
                 }
             }
         }
-        if let Some(scale) = &self.scale {
+        if let Some(scale) = &self.options.scale {
             errors.push(error(messages::scale_needs_decimal(name, &ty), scale.span()));
         }
         if let Some(f) = self.format_is(FormatAttr::Hex).filter(|_| !b.float) {
             errors.push(error(messages::hex_needs_float(name, &ty), f.span()));
         }
         if !b.timestamp {
-            for (attr, value) in [("unit", self.unit.as_ref()), ("format", self.format_is(FormatAttr::Rfc3339))] {
+            for (attr, value) in [("unit", self.options.unit.as_ref()), ("format", self.format_is(FormatAttr::Rfc3339))]
+            {
                 if let Some(v) = value {
                     errors.push(error(messages::needs_timestamp(name, attr, &ty), v.span()));
                 }
@@ -325,14 +326,14 @@ impl KeyField {
 
     /// The `format` attribute, when it names `format`.
     fn format_is(&self, format: FormatAttr) -> Option<&SpannedValue<String>> {
-        self.format.as_ref().filter(|f| FormatAttr::from_attr(f) == Some(format))
+        self.options.format.as_ref().filter(|f| FormatAttr::from_attr(f) == Some(format))
     }
 
     fn into_field(self) -> Field {
-        let time = time_of(self.unit.as_ref(), self.format_is(FormatAttr::Rfc3339));
+        let time = time_of(self.options.unit.as_ref(), self.format_is(FormatAttr::Rfc3339));
         let hex = self.format_is(FormatAttr::Hex).map(SpannedValue::span);
         // The rules let through one kind at most (`check_one_kind`).
-        let encoding = match (time, hex, &self.scale) {
+        let encoding = match (time, hex, &self.options.scale) {
             (Some((time, span)), _, _) => Encoding::Time(time, span),
             (None, Some(span), _) => Encoding::Hex(span),
             (None, None, Some(scale)) => Encoding::Scale(**scale, scale.span()),
@@ -341,9 +342,9 @@ impl KeyField {
         Field {
             ident: self.ident,
             ty: self.ty,
-            width: self.width.map(|w| (*w, w.span())),
-            desc: self.desc,
-            max: self.max.map(|m| (*m, m.span())),
+            width: self.options.width.map(|w| (*w, w.span())),
+            desc: self.options.desc,
+            max: self.options.max.map(|m| (*m, m.span())),
             encoding,
         }
     }
@@ -353,12 +354,13 @@ impl KeyField {
     /// is an error at its attribute, naming both.
     fn check_one_kind(&self, name: &str) -> darling::Result<()> {
         let time = self
+            .options
             .unit
             .as_ref()
             .map(|u| ("unit", u.span()))
             .or(self.format_is(FormatAttr::Rfc3339).map(|f| ("format = \"rfc3339\"", f.span())));
         let hex = self.format_is(FormatAttr::Hex).map(|f| ("format = \"hex\"", f.span()));
-        let scale = self.scale.as_ref().map(|s| ("scale", s.span()));
+        let scale = self.options.scale.as_ref().map(|s| ("scale", s.span()));
         let mut kinds = [time, hex, scale].into_iter().flatten();
         let (Some((first, _)), Some((second, span))) = (kinds.next(), kinds.next()) else { return Ok(()) };
         Err(darling::Error::custom(format!(

@@ -2,11 +2,65 @@
 // `UPDATE_EXPANDED=1 cargo test -p sortkey-derive output_tests`, not by hand.
 
 ::core::compile_error! {
-    "unknown option `prfix` of the primary key's `pk` of entity `Order`: expected `name = \"...\"`, `prefix = \"...\"`, `separator = '...'`, `max_len = N`, or a field such as `order_id` or `placed_at(width = 10, desc)`"
+    "unknown attribute `prfix` on the `pk` of entity `Order`: expected one of `name`, `prefix`, `separator`, `max_len` (did you mean `prefix`?)"
 }
-::core::compile_error! {
-    "entity `Order` has no pk: expected `#[entity(pk(prefix = \"...\", field, ...))]` naming the fields of its primary key"
+///The partition key of [`Order`], attribute `pk`.
+#[derive(
+    ::sortkey_core::SortKey,
+    ::core::fmt::Debug,
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq
+)]
+#[key(partition)]
+struct OrderPk {
+    ///The entity's `customer_id`.
+    pub customer_id: u32,
 }
-::core::compile_error! {
-    "entity `Order` has no sk: expected `#[entity(sk(prefix = \"...\", field, ...))]` naming the fields of its primary key"
+///The sort key of [`Order`], attribute `sk`.
+#[derive(
+    ::sortkey_core::SortKey,
+    ::core::fmt::Debug,
+    ::core::clone::Clone,
+    ::core::cmp::PartialEq
+)]
+#[key()]
+struct OrderSk {
+    ///The entity's `order_id`.
+    pub order_id: String,
 }
+#[automatically_derived]
+impl Order {}
+#[doc(hidden)]
+#[allow(unused_qualifications, non_local_definitions, clippy::all)]
+const _: () = {
+    use ::sortkey_core::__private_0_1_0 as _sortkey;
+    #[automatically_derived]
+    impl _sortkey::Entity for Order {
+        type Partition = OrderPk;
+        type Sort = OrderSk;
+        const NAME: &'static str = "Order";
+        const KEYS: _sortkey::KeyNames = _sortkey::KeyNames::new("pk", "sk");
+        const INDEXES: &'static [_sortkey::IndexNames] = &[];
+        #[inline]
+        fn primary_key(&self) -> _sortkey::ItemKey<OrderPk, OrderSk> {
+            _sortkey::ItemKey {
+                partition: OrderPk {
+                    customer_id: ::core::clone::Clone::clone(&self.customer_id),
+                },
+                sort: OrderSk {
+                    order_id: ::core::clone::Clone::clone(&self.order_id),
+                },
+            }
+        }
+        #[inline]
+        fn key_attributes(
+            &self,
+        ) -> _sortkey::Result<_sortkey::EntityKeys, _sortkey::EncodeError> {
+            let mut __keys = _sortkey::EntityKeys::with_capacity(2usize);
+            let __primary = <Self as _sortkey::Entity>::primary_key(self);
+            _sortkey::encode_attr(&mut __keys, "pk", &__primary.partition)?;
+            _sortkey::encode_attr(&mut __keys, "sk", &__primary.sort)?;
+            _sortkey::Result::Ok(__keys)
+        }
+    }
+};

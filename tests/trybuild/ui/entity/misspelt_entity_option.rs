@@ -1,0 +1,15 @@
+// A misspelt option at the top of `#[entity(...)]` is one error, with a did-you-mean.
+use sortkey_core::Entity;
+
+#[derive(Entity)]
+#[entity(pk(customer_id), sk(order_id), indx(gsi1(pk(status), sk(order_id))))]
+struct Order {
+    customer_id: u32,
+    order_id: String,
+    status: String,
+}
+
+fn main() {
+    let o = Order { customer_id: 1, order_id: "o".into(), status: "NEW".into() };
+    let _ = o.key_attributes();
+}
