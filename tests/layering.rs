@@ -132,7 +132,7 @@ const DERIVE_LAYERS: &[&[&str]] = &[
     &["attr", "entity_attr", "messages", "types", "runtime", "generics"],
     &["model"],
     &["valid"],
-    &["bodies", "checks"],
+    &["bodies", "checks", "templates"],
     &["nested", "query", "expand", "fallback", "segment"],
     &["family", "family_expand", "entity", "entity_expand"],
 ];

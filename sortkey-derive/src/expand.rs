@@ -108,42 +108,16 @@ fn impl_decode_key(key: &Key) -> TokenStream {
 
 /// `FromStr` via `decode`, for types that do not borrow.
 fn impl_from_str(key: &Key) -> TokenStream {
-    if key.lifetime.is_some() {
-        return TokenStream::new();
-    }
-    let ident = &key.ident;
-    let (impl_generics, ty_generics, where_clause) = key.params.owned.split_for_impl();
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics _sortkey::FromStr for #ident #ty_generics #where_clause {
-            type Err = _sortkey::DecodeError;
-
-            #[inline]
-            fn from_str(__key: &::core::primitive::str) -> _sortkey::Result<Self, Self::Err> {
-                <Self as _sortkey::SortKey>::decode(__key)
-            }
-        }
+    match key.lifetime {
+        Some(_) => TokenStream::new(),
+        None => crate::templates::from_str(&key.ident, &key.params.owned),
     }
 }
 
-/// `Display` as the encoding, and (feature `serde` of the runtime) `Serialize`/`Deserialize`
-/// through it for a type without generics, whose decode owns its result.
+/// `Display` as the encoding, and serde through it for a type without generics, whose decode
+/// owns its result.
 fn impl_display(key: &Key) -> TokenStream {
-    let ident = &key.ident;
-    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
-    let serde = key.generics.params.is_empty().then(|| quote!(_sortkey::serde_impls!(#ident);));
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics ::core::fmt::Display for #ident #ty_generics #where_clause {
-            /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
-            #[inline]
-            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                _sortkey::display_key(self, __f)
-            }
-        }
-
-        #serde
-    }
+    crate::templates::display(&key.ident, &key.params.encode, key.generics.params.is_empty())
 }
 
 /// `Legacy` for a key with `#[key(legacy = OldKey)]`: the current layout, then each older one.

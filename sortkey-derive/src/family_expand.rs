@@ -4,9 +4,11 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::Generics;
 
 use crate::checks::assert_at;
 use crate::family::{Family, VariantKind, first_segment, overlap_message, type_span};
+use crate::templates::NestedKey;
 
 /// All the generated items of a family.
 pub(crate) fn derive(family: &Family) -> TokenStream {
@@ -38,21 +40,22 @@ fn literal(kind: &VariantKind) -> TokenStream {
 }
 
 fn items(family: &Family, query: &syn::Ident) -> TokenStream {
-    let ident = &family.ident;
-    let (name, sep) = (family.name(), family.separator);
-    let literals: Vec<TokenStream> = family.variants.iter().map(|v| literal(&v.kind)).collect();
-    let max_lens = family.variants.iter().map(|v| match &v.kind {
-        VariantKind::Unit(lit) => {
-            let len = lit.len();
-            quote!(#len)
-        }
-        VariantKind::Key(ty) => quote!(<#ty as _sortkey::SortKey>::MAX_LEN),
-    });
-    let leasts = family.variants.iter().filter_map(|v| match &v.kind {
-        VariantKind::Key(ty) => Some(quote!(<#ty as _sortkey::KeySegment>::CAPABILITIES.least_byte())),
-        VariantKind::Unit(_) => None,
-    });
-    let firsts: Vec<TokenStream> = family
+    let checks = checks(family);
+    let info = impl_info(family);
+    let sort_key = impl_sort_key(family);
+    let decode_key = impl_decode_key(family);
+    let display = crate::templates::display(&family.ident, &Generics::default(), true);
+    let from_str = crate::templates::from_str(&family.ident, &Generics::default());
+    let segment = impl_segment(family);
+    let query = impl_query(family, query);
+    quote!(#checks #info #sort_key #decode_key #display #from_str #segment #query)
+}
+
+/// What a variant's first segment is compared with: a unit's literal up to its first
+/// separator, or its key type's prefix.
+fn firsts(family: &Family) -> Vec<TokenStream> {
+    let sep = family.separator;
+    family
         .variants
         .iter()
         .map(|v| match &v.kind {
@@ -62,9 +65,42 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
             }
             VariantKind::Key(_) => literal(&v.kind),
         })
-        .collect();
-    let checks = checks(family);
+        .collect()
+}
 
+/// The family's layout and the facts its decode errors report.
+fn impl_info(family: &Family) -> TokenStream {
+    let ident = &family.ident;
+    let (name, sep) = (family.name(), family.separator);
+    let literals = family.variants.iter().map(|v| literal(&v.kind));
+    let variant_layouts = family.variants.iter().map(|v| match &v.kind {
+        VariantKind::Unit(lit) => quote!(_sortkey::VariantLayout::Unit(#lit)),
+        VariantKind::Key(ty) => quote!(_sortkey::VariantLayout::Key(&<#ty as _sortkey::SortKey>::LAYOUT)),
+    });
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            const __SORTKEY_VARIANTS: &'static [_sortkey::VariantLayout] = &[#(#variant_layouts),*];
+            const __SORTKEY_FAMILY: _sortkey::FamilyInfo = _sortkey::FamilyInfo {
+                name: #name,
+                separator: #sep,
+                prefixes: &[#(#literals),*],
+            };
+        }
+    }
+}
+
+/// `SortKey`: the variant's own encoding.
+fn impl_sort_key(family: &Family) -> TokenStream {
+    let ident = &family.ident;
+    let (name, sep) = (family.name(), family.separator);
+    let max_lens = family.variants.iter().map(|v| match &v.kind {
+        VariantKind::Unit(lit) => {
+            let len = lit.len();
+            quote!(#len)
+        }
+        VariantKind::Key(ty) => quote!(<#ty as _sortkey::SortKey>::MAX_LEN),
+    });
     let encode_arms = family.variants.iter().map(|v| {
         let vi = &v.ident;
         match &v.kind {
@@ -72,19 +108,33 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
             VariantKind::Unit(lit) => quote!(#ident::#vi => _sortkey::encode_unit(__out, #name, #lit)),
         }
     });
-    let segment_arms = family.variants.iter().map(|v| {
-        let vi = &v.ident;
-        match &v.kind {
-            VariantKind::Key(ty) => {
-                quote!(#ident::#vi(k) => <#ty as _sortkey::KeySegment>::encode_segment(k, __segment, __out))
+    quote! {
+        #[automatically_derived]
+        impl _sortkey::SortKey for #ident {
+            const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;
+            const SEPARATOR: ::core::primitive::char = #sep;
+            const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::Option::None;
+            const MAX_LEN: ::core::primitive::usize = _sortkey::max_of(&[#(#max_lens),*]);
+            const LAYOUT: _sortkey::Layout = _sortkey::Layout::family(
+                #sep,
+                <Self as _sortkey::SortKey>::MAX_LEN,
+                Self::__SORTKEY_VARIANTS,
+            );
+
+            #[inline]
+            fn encode_into(&self, __out: &mut _sortkey::String) -> _sortkey::Result<(), _sortkey::EncodeError> {
+                match self {
+                    #(#encode_arms,)*
+                }
             }
-            VariantKind::Unit(lit) => quote!(#ident::#vi => {
-                __out.push_str(#lit);
-                _sortkey::Result::Ok(())
-            }),
         }
-    });
-    let decode_arms = family.variants.iter().zip(&firsts).enumerate().map(|(index, (v, first))| {
+    }
+}
+
+/// `DecodeKey`: dispatch on the first byte and the first segment, then the variant's decode.
+fn impl_decode_key(family: &Family) -> TokenStream {
+    let (ident, sep) = (&family.ident, family.separator);
+    let decode_arms = family.variants.iter().zip(firsts(family)).enumerate().map(|(index, (v, first))| {
         let vi = &v.ident;
         let call = match &v.kind {
             VariantKind::Key(ty) => {
@@ -100,23 +150,76 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
             }
         }
     });
-    let segment_decode_arms = family.variants.iter().zip(&firsts).map(|(v, first)| {
+    quote! {
+        #[automatically_derived]
+        impl<'__k> _sortkey::DecodeKey<'__k> for #ident {
+            #[inline]
+            fn decode_borrowed(__key: &'__k ::core::primitive::str) -> _sortkey::Result<Self, _sortkey::DecodeError> {
+                let __first = _sortkey::first_byte(__key);
+                #(#decode_arms)*
+                _sortkey::unknown_variant(__key, &Self::__SORTKEY_FAMILY)
+            }
+        }
+    }
+}
+
+/// `KeySegment` and `DecodeSegment`: the family as a field of another key.
+fn impl_segment(family: &Family) -> TokenStream {
+    let (ident, sep) = (&family.ident, family.separator);
+    let firsts = firsts(family);
+    let leasts = family.variants.iter().filter_map(|v| match &v.kind {
+        VariantKind::Key(ty) => Some(quote!(<#ty as _sortkey::KeySegment>::CAPABILITIES.least_byte())),
+        VariantKind::Unit(_) => None,
+    });
+    let segment_arms = family.variants.iter().map(|v| {
         let vi = &v.ident;
         match &v.kind {
-            VariantKind::Key(ty) => quote! {
-                if _sortkey::has_first_segment(__cursor.rest(), #first, #sep) {
-                    return <#ty as _sortkey::DecodeSegment<'__k>>::decode_segment(__cursor, __segment)
-                        .map(#ident::#vi);
-                }
-            },
-            VariantKind::Unit(lit) => quote! {
-                if _sortkey::has_first_segment(__cursor.rest(), #first, #sep) {
-                    _sortkey::expect_prefix(__cursor, #lit)?;
-                    return _sortkey::Result::Ok(#ident::#vi);
-                }
-            },
+            VariantKind::Key(ty) => {
+                quote!(#ident::#vi(k) => <#ty as _sortkey::KeySegment>::encode_segment(k, __segment, __out))
+            }
+            VariantKind::Unit(lit) => quote!(#ident::#vi => {
+                __out.push_str(#lit);
+                _sortkey::Result::Ok(())
+            }),
         }
     });
+    let decode_arms = family.variants.iter().zip(&firsts).map(|(v, first)| {
+        let vi = &v.ident;
+        let read = match &v.kind {
+            VariantKind::Key(ty) => quote! {
+                return <#ty as _sortkey::DecodeSegment<'__k>>::decode_segment(__cursor, __segment).map(#ident::#vi);
+            },
+            VariantKind::Unit(lit) => quote! {
+                _sortkey::expect_prefix(__cursor, #lit)?;
+                return _sortkey::Result::Ok(#ident::#vi);
+            },
+        };
+        quote!(if _sortkey::has_first_segment(__cursor.rest(), #first, #sep) { #read })
+    });
+    let lifetime: syn::Lifetime = syn::parse_quote!('__k);
+    crate::templates::nested_key(&NestedKey {
+        ident,
+        encode: &Generics::default(),
+        decode: &syn::parse_quote!(<'__k>),
+        own: &Generics::default(),
+        lifetime: &lifetime,
+        width: quote!(_sortkey::nested_width(_sortkey::Option::None)),
+        capabilities: quote!(_sortkey::key_capabilities(_sortkey::least_of(&[#(#leasts),*], &[#(#firsts),*]), #sep)),
+        encode_body: quote! {
+            match self {
+                #(#segment_arms,)*
+            }
+        },
+        decode_body: quote! {
+            #(#decode_arms)*
+            _sortkey::Result::Err(_sortkey::unknown_variant_here(__cursor, __segment, #sep, Self::__SORTKEY_FAMILY.prefixes))
+        },
+    })
+}
+
+/// `query()` and the query builder: one method per variant.
+fn impl_query(family: &Family, query: &syn::Ident) -> TokenStream {
+    let ident = &family.ident;
     let methods = family.variants.iter().map(|v| {
         let (vi, method) = (&v.ident, v.method());
         match &v.kind {
@@ -143,106 +246,7 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
         }
     });
     let query_doc = format!("Starts a typed query condition on `{ident}` keys: see [`{query}`].");
-    let variant_layouts = family.variants.iter().map(|v| match &v.kind {
-        VariantKind::Unit(lit) => quote!(_sortkey::VariantLayout::Unit(#lit)),
-        VariantKind::Key(ty) => quote!(_sortkey::VariantLayout::Key(&<#ty as _sortkey::SortKey>::LAYOUT)),
-    });
     quote! {
-        #checks
-
-        #[automatically_derived]
-        impl #ident {
-            const __SORTKEY_VARIANTS: &'static [_sortkey::VariantLayout] = &[#(#variant_layouts),*];
-            const __SORTKEY_FAMILY: _sortkey::FamilyInfo = _sortkey::FamilyInfo {
-                name: #name,
-                separator: #sep,
-                prefixes: &[#(#literals),*],
-            };
-        }
-
-        #[automatically_derived]
-        impl _sortkey::SortKey for #ident {
-            const PREFIX: _sortkey::Option<&'static ::core::primitive::str> = _sortkey::Option::None;
-            const SEPARATOR: ::core::primitive::char = #sep;
-            const ENCODED_LEN: _sortkey::Option<::core::primitive::usize> = _sortkey::Option::None;
-            const MAX_LEN: ::core::primitive::usize = _sortkey::max_of(&[#(#max_lens),*]);
-            const LAYOUT: _sortkey::Layout = _sortkey::Layout::family(
-                #sep,
-                <Self as _sortkey::SortKey>::MAX_LEN,
-                Self::__SORTKEY_VARIANTS,
-            );
-
-            #[inline]
-            fn encode_into(&self, __out: &mut _sortkey::String) -> _sortkey::Result<(), _sortkey::EncodeError> {
-                match self {
-                    #(#encode_arms,)*
-                }
-            }
-        }
-
-        #[automatically_derived]
-        impl<'__k> _sortkey::DecodeKey<'__k> for #ident {
-            #[inline]
-            fn decode_borrowed(__key: &'__k ::core::primitive::str) -> _sortkey::Result<Self, _sortkey::DecodeError> {
-                let __first = _sortkey::first_byte(__key);
-                #(#decode_arms)*
-                _sortkey::unknown_variant(__key, &Self::__SORTKEY_FAMILY)
-            }
-        }
-
-        #[automatically_derived]
-        impl ::core::fmt::Display for #ident {
-            /// The key's encoding; a value that cannot be encoded is a `fmt::Error`.
-            #[inline]
-            fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                _sortkey::display_key(self, __f)
-            }
-        }
-
-        _sortkey::serde_impls!(#ident);
-
-        #[automatically_derived]
-        impl _sortkey::FromStr for #ident {
-            type Err = _sortkey::DecodeError;
-
-            #[inline]
-            fn from_str(__key: &::core::primitive::str) -> _sortkey::Result<Self, Self::Err> {
-                <Self as _sortkey::SortKey>::decode(__key)
-            }
-        }
-
-        #[automatically_derived]
-        impl _sortkey::KeySegment for #ident {
-            const WIDTH: _sortkey::Width = _sortkey::nested_width(_sortkey::Option::None);
-            const CAPABILITIES: _sortkey::Capabilities =
-                _sortkey::key_capabilities(_sortkey::least_of(&[#(#leasts),*], &[#(#firsts),*]), #sep);
-            const SEGMENT_LAYOUT: _sortkey::SegmentLayout =
-                _sortkey::SegmentLayout::Key(&<Self as _sortkey::SortKey>::LAYOUT);
-
-            #[inline]
-            fn encode_segment(
-                &self,
-                __segment: &_sortkey::Field,
-                __out: &mut _sortkey::String,
-            ) -> _sortkey::Result<(), _sortkey::EncodeError> {
-                match self {
-                    #(#segment_arms,)*
-                }
-            }
-        }
-
-        #[automatically_derived]
-        impl<'__k> _sortkey::DecodeSegment<'__k> for #ident {
-            #[inline]
-            fn decode_segment(
-                __cursor: &mut _sortkey::Cursor<'__k>,
-                __segment: &_sortkey::Field,
-            ) -> _sortkey::Result<Self, _sortkey::DecodeError> {
-                #(#segment_decode_arms)*
-                _sortkey::Result::Err(_sortkey::unknown_variant_here(__cursor, __segment, #sep, Self::__SORTKEY_FAMILY.prefixes))
-            }
-        }
-
         #[automatically_derived]
         impl #ident {
             #[doc = #query_doc]

@@ -17,7 +17,8 @@
 //! 3. the rules: `valid.rs` (the rules the macro can see in the tokens, each at its token, and
 //!    the reading of the attributes into the model);
 //! 4. helpers of the expansion: `bodies.rs` (field specs, encode and decode bodies),
-//!    `checks.rs` (the type-dependent `const` assertions);
+//!    `checks.rs` (the type-dependent `const` assertions), `templates.rs` (the impls a key type
+//!    and a family both get: `Display`, `FromStr`, the nested `KeySegment`/`DecodeSegment`);
 //! 5. the key derive: `nested.rs` (a key as a segment), `query.rs` (the typed builder),
 //!    `expand.rs` (which puts them together), `fallback.rs` (on any error, the errors and stub
 //!    impls, so that the user sees the real mistake and not follow-on errors), `segment.rs` (the
@@ -46,6 +47,7 @@ mod nested;
 mod query;
 mod runtime;
 mod segment;
+mod templates;
 mod types;
 mod valid;
 

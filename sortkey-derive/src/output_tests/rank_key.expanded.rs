@@ -144,8 +144,6 @@ const _: () = {
         const WIDTH: _sortkey::Width = _sortkey::nested_width(
             <Self as _sortkey::SortKey>::ENCODED_LEN,
         );
-        const REVERSIBLE: ::core::primitive::bool = false;
-        const MAX_VALUE: _sortkey::Option<::core::primitive::u128> = _sortkey::Option::None;
         const CAPABILITIES: _sortkey::Capabilities = _sortkey::key_capabilities(
             <String as _sortkey::KeySegment>::CAPABILITIES.least_byte(),
             '#',
