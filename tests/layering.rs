@@ -129,7 +129,7 @@ fn runtime_modules_depend_one_way() {
 /// The derive's layers, as its `lib.rs` documents them: a module uses only modules of its own
 /// layer or of the layers before it.
 const DERIVE_LAYERS: &[&[&str]] = &[
-    &["attr", "entity_attr", "messages", "types", "runtime", "generics"],
+    &["keywords", "attr", "entity_attr", "messages", "types", "runtime", "generics"],
     &["model"],
     &["valid"],
     &["bodies", "checks", "templates"],

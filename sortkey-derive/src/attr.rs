@@ -12,6 +12,8 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Attribute, Data, DeriveInput, Expr, Fields, Generics, Ident, Lit, Path, Token, Type};
 
+use crate::keywords::{FormatAttr, Keyword, RenameRule, TimeUnit};
+
 /// `#[key(...)]` on the struct.
 pub(crate) struct KeyInput {
     pub(crate) ident: Ident,
@@ -51,9 +53,9 @@ pub(crate) struct FieldOptions {
     /// The largest allowed value.
     pub(crate) max: Option<SpannedValue<u128>>,
     /// The precision of a timestamp: `"s"`, `"ms"`, `"us"` or `"ns"`.
-    pub(crate) unit: Option<SpannedValue<String>>,
+    pub(crate) unit: Option<SpannedValue<TimeUnit>>,
     /// How a timestamp or float is written: `"rfc3339"`, `"hex"`.
-    pub(crate) format: Option<SpannedValue<String>>,
+    pub(crate) format: Option<SpannedValue<FormatAttr>>,
     /// The fractional digits of a fixed-point decimal.
     pub(crate) scale: Option<SpannedValue<u32>>,
 }
@@ -63,7 +65,7 @@ pub(crate) struct SegmentInput {
     pub(crate) ident: Ident,
     pub(crate) variants: Vec<SegmentVariant>,
     /// How variant names become encodings: `"snake_case"`, `"kebab-case"`, ...
-    pub(crate) rename_all: Option<SpannedValue<String>>,
+    pub(crate) rename_all: Option<SpannedValue<RenameRule>>,
     /// The path of the runtime crate.
     pub(crate) krate: Option<Path>,
 }
@@ -97,7 +99,8 @@ pub(crate) struct FamilyVariant {
 /// One attribute a position accepts: its name, and what reads its value into the owner's
 /// model. Each position's `parse` has one table of them, in the order the messages list them,
 /// so that adding an attribute is one entry.
-type Accepted<'a> = (&'static str, &'a mut dyn FnMut(&'static str, &ParseNestedMeta<'_>) -> darling::Result<()>);
+pub(crate) type Accepted<'a> =
+    (&'static str, &'a mut dyn FnMut(&'static str, &ParseNestedMeta<'_>) -> darling::Result<()>);
 
 impl KeyInput {
     /// The struct's attributes; the fields are parsed apart ([`KeyField::parse`]).
@@ -155,8 +158,8 @@ impl FieldOptions {
                 ("width", &mut |n, m| owner.int(n, m).map(|v| o.width = Some(v))),
                 ("desc", &mut |n, m| owner.flag(n, m).map(|v| o.desc = Some(v))),
                 ("max", &mut |n, m| owner.int(n, m).map(|v| o.max = Some(v))),
-                ("unit", &mut |n, m| owner.string(n, m).map(|v| o.unit = Some(v))),
-                ("format", &mut |n, m| owner.string(n, m).map(|v| o.format = Some(v))),
+                ("unit", &mut |n, m| owner.keyword(n, m).map(|v| o.unit = Some(v))),
+                ("format", &mut |n, m| owner.keyword(n, m).map(|v| o.format = Some(v))),
                 ("scale", &mut |n, m| owner.int(n, m).map(|v| o.scale = Some(v))),
             ],
             None,
@@ -177,16 +180,16 @@ impl FieldOptions {
             let (name, lit) = (Ident::new(name, span), syn::LitInt::new(&v, span));
             quote!(#name = #lit)
         };
-        let string = |name: &str, v: &SpannedValue<String>| {
-            let (name, lit) = (Ident::new(name, v.span()), syn::LitStr::new(v, v.span()));
+        let string = |name: &str, v: &'static str, span: Span| {
+            let (name, lit) = (Ident::new(name, span), syn::LitStr::new(v, span));
             quote!(#name = #lit)
         };
         let mut out = Vec::new();
         out.extend(self.width.as_ref().map(|w| int("width", w.to_string(), w.span())));
         out.extend(self.desc.map(|span| Ident::new("desc", span).into_token_stream()));
         out.extend(self.max.as_ref().map(|m| int("max", m.to_string(), m.span())));
-        out.extend(self.unit.as_ref().map(|u| string("unit", u)));
-        out.extend(self.format.as_ref().map(|f| string("format", f)));
+        out.extend(self.unit.as_ref().map(|u| string("unit", u.spelling(), u.span())));
+        out.extend(self.format.as_ref().map(|f| string("format", f.spelling(), f.span())));
         out.extend(self.scale.as_ref().map(|s| int("scale", s.to_string(), s.span())));
         out
     }
@@ -201,7 +204,7 @@ impl SegmentInput {
         errors.handle(owner.parse(
             List::Attrs(&input.attrs, "key"),
             &mut [
-                ("rename_all", &mut |n, m| owner.string(n, m).map(|v| rename_all = Some(v))),
+                ("rename_all", &mut |n, m| owner.keyword(n, m).map(|v| rename_all = Some(v))),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
             ],
             None,
@@ -435,6 +438,26 @@ impl Owner {
             (lit, expr) => {
                 Err(self.error(name, format!("expects a string, such as `{example}`; found {}", describe(&lit)), &expr))
             }
+        }
+    }
+
+    /// `name = "..."`: a string that spells one value of `K`.
+    pub(crate) fn keyword<K: Keyword>(
+        &self,
+        name: &str,
+        meta: &ParseNestedMeta<'_>,
+    ) -> darling::Result<SpannedValue<K>> {
+        let text = self.string(name, meta)?;
+        match K::from_spelling(&text) {
+            Some(value) => Ok(SpannedValue::new(value, text.span())),
+            None => Err(darling::Error::custom(format!(
+                "{}: {} must be one of {}; found {:?}",
+                self.desc,
+                K::WHAT,
+                K::listed(),
+                text.as_str()
+            ))
+            .with_span(&text.span())),
         }
     }
 

@@ -23,6 +23,7 @@ use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
 
 use crate::attr::{FieldOptions, closest};
 use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, SegmentAttrs};
+use crate::model::Role;
 use crate::types::option_inner;
 
 /// An entity that passed every check the macro can make.
@@ -81,22 +82,6 @@ pub(crate) struct Segment {
     pub(crate) optional: bool,
 }
 
-/// Which key is being read, for defaults and messages.
-#[derive(Clone, Copy)]
-enum Role {
-    Partition,
-    Sort,
-}
-
-impl Role {
-    fn word(self) -> &'static str {
-        match self {
-            Role::Partition => "pk",
-            Role::Sort => "sk",
-        }
-    }
-}
-
 impl Entity {
     /// The entity's name, as messages show it.
     pub(crate) fn name(&self) -> String {
@@ -111,11 +96,12 @@ impl Entity {
         let mut rules = Rules { entity: &name, fields: &fields, errors: darling::Error::accumulator() };
         rules.errors.handle(read);
         let primary = |role: Role| (format!("the primary key's `{}`", role.word()), role.word().to_owned());
-        let pk = attrs.pk.map(|k| rules.key(k, Role::Partition, primary(Role::Partition), None, false));
+        let pk_role = Role::Partition(input.ident.span());
+        let pk = attrs.pk.map(|k| rules.key(k, pk_role, primary(pk_role), None, false));
         let sk = attrs.sk.map(|k| rules.key(k, Role::Sort, primary(Role::Sort), None, false));
         let indexes: Vec<Index> = attrs.indexes.into_iter().filter_map(|i| rules.index(i)).collect();
         let mut errors = rules.errors;
-        for (key, role) in [(&pk, Role::Partition), (&sk, Role::Sort)] {
+        for (key, role) in [(&pk, pk_role), (&sk, Role::Sort)] {
             if key.is_none() {
                 errors.push(missing_key(&name, role.word(), &input.ident));
             }
@@ -295,7 +281,7 @@ impl Rules<'_> {
                 None
             }
         };
-        let (pk, sk) = (key(index.pk, Role::Partition), key(index.sk, Role::Sort));
+        let (pk, sk) = (key(index.pk, Role::Partition(index.rust.span())), key(index.sk, Role::Sort));
         let (pk, sk) = (pk?, sk?);
         if let Some(twice) = pk.segments.iter().find(|p| sk.segments.iter().any(|s| s.field == p.field)) {
             self.errors.push(
@@ -399,7 +385,7 @@ impl Rules<'_> {
                 .with_span(&fifth.field),
             );
         }
-        if matches!(role, Role::Partition) && key.segments.is_empty() {
+        if matches!(role, Role::Partition(_)) && key.segments.is_empty() {
             self.errors.push(
                 darling::Error::custom(format!("{whose} of entity `{entity}` names no field")).with_span(&key.span),
             );
@@ -425,30 +411,4 @@ impl Rules<'_> {
 /// A character DynamoDB allows in an index name.
 fn valid_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
-}
-
-/// `gsi1` as `Gsi1`, `by_status` as `ByStatus`: a type name part.
-pub(crate) fn camel(name: &str) -> String {
-    name.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut cs = w.chars();
-            match cs.next() {
-                Some(first) => first.to_ascii_uppercase().to_string() + cs.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_become_identifiers() {
-        assert_eq!(camel("gsi1"), "Gsi1");
-        assert_eq!(camel("by_status"), "ByStatus");
-        assert_eq!(camel("orders-by.coupon"), "OrdersByCoupon");
-    }
 }

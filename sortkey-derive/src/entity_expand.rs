@@ -5,7 +5,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use crate::entity::{Entity, Index, KeyDecl, camel};
+use crate::entity::{Entity, Index, KeyDecl};
+use crate::keywords::RenameRule;
 use crate::types::is_string;
 
 /// The whole expansion of an entity.
@@ -159,7 +160,7 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
 
 /// The key types of an index: `OrderGsi1Pk`, `OrderGsi1Sk`.
 fn index_types(ident: &Ident, index: &Index) -> (Ident, Ident) {
-    let camel = camel(&index.snake());
+    let camel = RenameRule::Pascal.apply_to_field(&index.snake());
     (format_ident!("{}{}Pk", ident, camel), format_ident!("{}{}Sk", ident, camel))
 }
 
@@ -249,7 +250,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
     let (ident, krate, vis) = (&entity.ident, &entity.krate, &entity.vis);
     let name = entity.name();
     let iname = &index.name;
-    let query = format_ident!("{}{}Query", ident, camel(&index.snake()));
+    let query = format_ident!("{}{}Query", ident, RenameRule::Pascal.apply_to_field(&index.snake()));
     let scalar = quote!(#krate::KeyScalar);
     let attr_list = |key: &KeyDecl| {
         let items = key.segments.iter().map(|s| {

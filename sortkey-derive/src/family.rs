@@ -12,6 +12,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
 
 use crate::attr::{FamilyInput, FamilyVariant};
+use crate::keywords::RenameRule;
 use crate::model::{DEFAULT_SEPARATOR, SORT_KEY_LIMIT};
 use crate::valid::check_separator;
 
@@ -133,7 +134,7 @@ impl Variant {
     /// The method of the family's query builder that continues with this variant: the
     /// variant's name in snake case.
     pub(crate) fn method(&self) -> Ident {
-        let name = snake_case(&self.ident.to_string());
+        let name = RenameRule::Snake.apply_to_variant(&self.ident.to_string());
         syn::parse_str::<Ident>(&name).unwrap_or_else(|_| Ident::new_raw(&name, self.ident.span()))
     }
 }
@@ -215,22 +216,6 @@ pub(crate) fn overlap_message(
     )
 }
 
-/// `OrderItem` -> `order_item`.
-fn snake_case(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The span errors about a variant's key type point at.
 pub(crate) fn type_span(ty: &Type) -> Span {
     ty.span()
@@ -242,9 +227,10 @@ mod tests {
 
     #[test]
     fn method_names_are_snake_case() {
-        assert_eq!(snake_case("OrderItem"), "order_item");
-        assert_eq!(snake_case("V2"), "v2");
-        assert_eq!(snake_case("Profile"), "profile");
+        let snake = |name: &str| RenameRule::Snake.apply_to_variant(name);
+        assert_eq!(snake("OrderItem"), "order_item");
+        assert_eq!(snake("V2"), "v2");
+        assert_eq!(snake("Profile"), "profile");
     }
 
     #[test]

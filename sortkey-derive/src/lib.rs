@@ -5,7 +5,8 @@
 //! the layers above it in this list (tests/layering.rs checks it, and that no two depend on each
 //! other):
 //!
-//! 1. what the others build on: `attr.rs` (the attributes as written: one table of (name,
+//! 1. what the others build on: `keywords.rs` (the words attribute values are spelled with, as
+//!    enums: `unit`, `format`, `rename_all`, and the one case converter), `attr.rs` (the attributes as written: one table of (name,
 //!    reader) per position, read with syn's `parse_nested_meta` into darling's error accumulator),
 //!    `entity_attr.rs` (`#[entity(...)]` as written, through the same tables), `messages.rs`
 //!    (the texts of the type-dependent rules), `types.rs` (what a field's type is as written),
@@ -41,6 +42,7 @@ mod fallback;
 mod family;
 mod family_expand;
 mod generics;
+mod keywords;
 mod messages;
 mod model;
 mod nested;

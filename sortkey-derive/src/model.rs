@@ -6,6 +6,7 @@ use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Lifetime, Path, Type};
 
 use crate::generics::Parameters;
+pub(crate) use crate::keywords::TimeUnit;
 use crate::messages::ENDS_EVERY_STAGE;
 
 /// DynamoDB's partition key limit: the default and the largest `max_len` of a partition key.
@@ -55,6 +56,15 @@ impl Role {
         }
     }
 
+    /// The entity attribute that declares a key of the role, and the default name of its
+    /// DynamoDB attribute: `pk`, `sk`.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            Role::Sort => "sk",
+            Role::Partition(_) => "pk",
+        }
+    }
+
     /// The role as messages name it.
     pub(crate) fn name(self) -> &'static str {
         match self {
@@ -89,28 +99,6 @@ pub(crate) enum Encoding {
     Hex(Span),
     /// A fixed-point decimal's `scale = N`.
     Scale(u32, Span),
-}
-
-/// The precision of a timestamp field, `#[key(unit = "...")]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TimeUnit {
-    Seconds,
-    Millis,
-    Micros,
-    Nanos,
-}
-
-impl TimeUnit {
-    /// The unit an attribute value names.
-    pub(crate) fn from_attr(unit: &str) -> Option<TimeUnit> {
-        match unit {
-            "s" => Some(TimeUnit::Seconds),
-            "ms" => Some(TimeUnit::Millis),
-            "us" => Some(TimeUnit::Micros),
-            "ns" => Some(TimeUnit::Nanos),
-            _ => None,
-        }
-    }
 }
 
 /// How a timestamp field is written: Unix time (the default) or `format = "rfc3339"`.

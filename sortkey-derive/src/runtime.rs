@@ -4,7 +4,10 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::{Attribute, Ident, Path, Token};
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, Ident, Path};
+
+use crate::attr::{Accepted, List, Owner, skip_value};
 
 /// Where the runtime is unless `#[key(crate = path)]` says otherwise.
 pub(crate) fn default_crate() -> Path {
@@ -41,28 +44,15 @@ pub(crate) fn wrap_in_const(krate: &Path, items: TokenStream) -> TokenStream {
 }
 
 /// The `crate = path` of the `#[key(...)]` attributes, read on its own and leniently (every
-/// other attribute skipped, whatever it holds), so that it is known even when the rest of the
-/// attributes are wrong and the fallback is emitted.
+/// other attribute skipped, whatever it holds, and every error left to the real parse), so that
+/// it is known even when the rest of the attributes are wrong and the fallback is emitted. Read
+/// by the one reader of `crate` (attr.rs), as every position reads it.
 pub(crate) fn crate_path(attrs: &[Attribute]) -> Path {
+    let owner = Owner::new("item", &"");
     let mut found = None;
-    for attr in attrs.iter().filter(|a| a.path().is_ident("key")) {
-        // A malformed attribute is reported by the real parse; here it only ends the search.
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("crate") {
-                let value = meta.value()?;
-                found = Some(match value.parse::<syn::LitStr>() {
-                    Ok(s) => s.parse::<Path>()?,
-                    Err(_) => value.parse::<Path>()?,
-                });
-            } else if meta.input.peek(Token![=]) {
-                meta.value()?.parse::<syn::Expr>()?;
-            } else if meta.input.peek(syn::token::Paren) {
-                let _nested;
-                syn::parenthesized!(_nested in meta.input);
-            }
-            Ok(())
-        });
-    }
+    let mut others = |m: &ParseNestedMeta<'_>| (!m.path.is_ident("crate")).then(|| Ok(skip_value(m)?));
+    let accepted: &mut [Accepted<'_>] = &mut [("crate", &mut |n, m| owner.path(n, m).map(|p| found = Some(p)))];
+    let _reported_by_the_real_parse = owner.parse(List::Attrs(attrs, "key"), accepted, Some(&mut others));
     found.unwrap_or_else(default_crate)
 }
 

@@ -4,66 +4,12 @@
 //! at or below `#` (which no separator could then follow). Whether they fit the separator of a
 //! key that uses the enum before another field is checked there, through its least byte (`Capabilities`).
 
-use darling::util::SpannedValue;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Data, DeriveInput, Ident, Path};
 
 use crate::attr::{SegmentInput, SegmentVariant};
-
-/// How `rename_all` converts variant names, as serde spells the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RenameRule {
-    Lower,
-    Upper,
-    Pascal,
-    Camel,
-    Snake,
-    ScreamingSnake,
-    Kebab,
-    ScreamingKebab,
-}
-
-impl RenameRule {
-    /// Every rule with its attribute value.
-    const ALL: [(&'static str, RenameRule); 8] = [
-        ("lowercase", RenameRule::Lower),
-        ("UPPERCASE", RenameRule::Upper),
-        ("PascalCase", RenameRule::Pascal),
-        ("camelCase", RenameRule::Camel),
-        ("snake_case", RenameRule::Snake),
-        ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnake),
-        ("kebab-case", RenameRule::Kebab),
-        ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebab),
-    ];
-
-    /// `ident` (PascalCase, as variants are) under this rule; words start at upper-case letters.
-    fn apply(self, ident: &str) -> String {
-        let mut words: Vec<String> = Vec::new();
-        for c in ident.chars() {
-            match words.last_mut() {
-                Some(w) if !c.is_uppercase() => w.push(c),
-                _ => words.push(c.to_string()),
-            }
-        }
-        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-        let upper: Vec<String> = words.iter().map(|w| w.to_uppercase()).collect();
-        match self {
-            RenameRule::Lower => lower.concat(),
-            RenameRule::Upper => upper.concat(),
-            RenameRule::Pascal => ident.to_owned(),
-            RenameRule::Camel => {
-                let mut out = lower.first().cloned().unwrap_or_default();
-                out.extend(words.iter().skip(1).cloned());
-                out
-            }
-            RenameRule::Snake => lower.join("_"),
-            RenameRule::ScreamingSnake => upper.join("_"),
-            RenameRule::Kebab => lower.join("-"),
-            RenameRule::ScreamingKebab => upper.join("-"),
-        }
-    }
-}
+use crate::keywords::RenameRule;
 
 /// A validated unit enum: its variants and their encodings.
 pub(crate) struct Segment {
@@ -84,7 +30,7 @@ fn validate(input: &DeriveInput) -> darling::Result<Segment> {
     check_shape(input)?;
     let parsed = SegmentInput::parse(input)?;
     let mut errors = darling::Error::accumulator();
-    let case = parsed.rename_all.as_ref().and_then(|c| errors.handle(check_case(&parsed.ident, c)));
+    let case = parsed.rename_all.as_ref().map(|c| **c);
     let variants = parsed.variants;
     let mut named: Vec<(Ident, String)> = Vec::new();
     for variant in variants {
@@ -132,15 +78,6 @@ fn check_shape(input: &DeriveInput) -> darling::Result<()> {
     Ok(())
 }
 
-fn check_case(ident: &Ident, case: &SpannedValue<String>) -> darling::Result<RenameRule> {
-    let found = RenameRule::ALL.into_iter().find(|(name, _)| *name == case.as_str());
-    found.map(|(_, rule)| rule).ok_or_else(|| {
-        let list = RenameRule::ALL.map(|(name, _)| format!("{name:?}")).join(", ");
-        darling::Error::custom(format!("enum `{ident}`: rename_all must be one of {list}; found {:?}", case.as_str()))
-            .with_span(&case.span())
-    })
-}
-
 /// The encoding of a unit variant: its `rename`, or its name in the `rename_all` case.
 fn variant_name(
     variant: &SegmentVariant,
@@ -159,7 +96,7 @@ fn variant_name(
         Some(r) => (r.to_string(), r.span()),
         None => {
             let ident_name = ident.to_string();
-            (case.map_or_else(|| ident_name.clone(), |rule| rule.apply(&ident_name)), ident.span())
+            (case.map_or_else(|| ident_name.clone(), |rule| rule.apply_to_variant(&ident_name)), ident.span())
         }
     };
     check_name(ident, &name, span)?;

@@ -7,6 +7,7 @@ use syn::{Data, DeriveInput, Fields, GenericParam, Generics};
 
 use crate::attr::{KeyField, KeyInput};
 use crate::generics::Parameters;
+use crate::keywords::FormatAttr;
 use crate::messages::{self, ENDS_EVERY_STAGE};
 use crate::model::{
     DEFAULT_SEPARATOR, Encoding, Field, Key, PARTITION_KEY_LIMIT, Role, SORT_KEY_LIMIT, TimeFormat, TimeUnit,
@@ -17,26 +18,6 @@ use crate::types::{Builtin, BuiltinWidth, builtin, type_name};
 const MAX_WIDTH: u32 = 40;
 /// The most fractional digits a `rust_decimal::Decimal` holds.
 const MAX_SCALE: u32 = 28;
-/// The value of `#[key(format = "...")]`, read once from the attribute's text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FormatAttr {
-    /// `"rfc3339"`: a timestamp as RFC 3339 text.
-    Rfc3339,
-    /// `"hex"`: a float as its order-preserving bits.
-    Hex,
-}
-
-impl FormatAttr {
-    /// The format an attribute value names.
-    fn from_attr(format: &str) -> Option<FormatAttr> {
-        match format {
-            "rfc3339" => Some(FormatAttr::Rfc3339),
-            "hex" => Some(FormatAttr::Hex),
-            _ => None,
-        }
-    }
-}
-
 impl Key {
     /// Checks the input's shape and attributes.
     pub(crate) fn from_input(input: &DeriveInput) -> darling::Result<Key> {
@@ -238,9 +219,6 @@ impl KeyField {
         if let (Some(max), Some(width), Some(true)) = (&self.options.max, &self.options.width, width_ok) {
             errors.handle(check_max_digits(&name, max, **width));
         }
-        if let Some(unit) = &self.options.unit {
-            errors.handle(check_unit(&name, unit));
-        }
         if let Some(format) = &self.options.format {
             errors.handle(check_format(&name, format, self.options.width.as_ref(), self.options.desc));
         }
@@ -314,19 +292,18 @@ impl KeyField {
             errors.push(error(messages::hex_needs_float(name, &ty), f.span()));
         }
         if !b.timestamp {
-            for (attr, value) in [("unit", self.options.unit.as_ref()), ("format", self.format_is(FormatAttr::Rfc3339))]
-            {
-                if let Some(v) = value {
-                    errors.push(error(messages::needs_timestamp(name, attr, &ty), v.span()));
-                }
+            let unit = self.options.unit.as_ref().map(|u| ("unit", u.span()));
+            let rfc3339 = self.format_is(FormatAttr::Rfc3339).map(|f| ("format", f.span()));
+            for (attr, span) in unit.into_iter().chain(rfc3339) {
+                errors.push(error(messages::needs_timestamp(name, attr, &ty), span));
             }
         }
         errors.finish()
     }
 
     /// The `format` attribute, when it names `format`.
-    fn format_is(&self, format: FormatAttr) -> Option<&SpannedValue<String>> {
-        self.options.format.as_ref().filter(|f| FormatAttr::from_attr(f) == Some(format))
+    fn format_is(&self, format: FormatAttr) -> Option<&SpannedValue<FormatAttr>> {
+        self.options.format.as_ref().filter(|f| ***f == format)
     }
 
     fn into_field(self) -> Field {
@@ -373,33 +350,24 @@ impl KeyField {
 }
 
 /// The timestamp attributes, once validated, with the span of the first of them.
-fn time_of(unit: Option<&SpannedValue<String>>, format: Option<&SpannedValue<String>>) -> Option<(TimeFormat, Span)> {
+fn time_of(
+    unit: Option<&SpannedValue<TimeUnit>>,
+    format: Option<&SpannedValue<FormatAttr>>,
+) -> Option<(TimeFormat, Span)> {
     let span = unit.map(SpannedValue::span).or(format.map(SpannedValue::span))?;
-    let unit = unit.and_then(|u| TimeUnit::from_attr(u)).unwrap_or(TimeUnit::Seconds);
+    let unit = unit.map_or(TimeUnit::Seconds, |u| **u);
     let format = if format.is_some() { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
     Some((format, span))
-}
-
-fn check_unit(name: &str, unit: &SpannedValue<String>) -> darling::Result<()> {
-    if TimeUnit::from_attr(unit).is_some() {
-        return Ok(());
-    }
-    Err(darling::Error::custom(format!(
-        "field `{name}`: unit must be one of \"s\", \"ms\", \"us\" or \"ns\", found {:?}",
-        unit.as_str()
-    ))
-    .with_span(&unit.span()))
 }
 
 /// `format = "rfc3339"` is fixed-width text: no `width`, no `desc`.
 fn check_format(
     name: &str,
-    format: &SpannedValue<String>,
+    format: &SpannedValue<FormatAttr>,
     width: Option<&SpannedValue<u32>>,
     desc: Option<Span>,
 ) -> darling::Result<()> {
-    let kind = FormatAttr::from_attr(format);
-    if kind == Some(FormatAttr::Hex) {
+    if **format == FormatAttr::Hex {
         return match width {
             Some(width) => Err(darling::Error::custom(format!(
                 "field `{name}`: `width` does not apply to format = \"hex\", whose length follows from the type \
@@ -409,14 +377,6 @@ fn check_format(
             .with_span(&width.span())),
             None => Ok(()),
         };
-    }
-    if kind.is_none() {
-        return Err(darling::Error::custom(format!(
-            "field `{name}`: format must be \"rfc3339\" (a timestamp as text) or \"hex\" (a float as its bits), or \
-             absent; found {:?}",
-            format.as_str()
-        ))
-        .with_span(&format.span()));
     }
     let mut errors = darling::Error::accumulator();
     if let Some(width) = width {
