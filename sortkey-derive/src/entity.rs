@@ -23,6 +23,8 @@ use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
 
 use crate::attr::{FieldOptions, closest};
 use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, SegmentAttrs};
+use crate::keywords::RenameRule;
+use crate::messages::{ENTITY_METHODS, MULTI_ENDS_EVERY_STAGE};
 use crate::model::Role;
 use crate::types::option_inner;
 
@@ -107,6 +109,7 @@ impl Entity {
             }
         }
         check_names(&name, pk.iter().chain(&sk), &indexes, &mut errors);
+        check_methods(&name, &indexes, &mut errors);
         let (Some(pk), Some(sk)) = (pk, sk) else {
             // Not empty: the missing key's error is in it.
             return Err(Failed { errors: darling::Error::multiple(errors.into_inner()), partial: None });
@@ -121,14 +124,16 @@ impl Entity {
         }
     }
 
-    /// The entity without the indexes whose Rust or DynamoDB name an earlier one has, which are
-    /// errors: what the fallback expands, so that it defines each item once.
+    /// The entity without the indexes whose Rust or DynamoDB name an earlier one has, or whose
+    /// generated names clash, which are errors: what the fallback expands, so that it defines
+    /// each item once.
     fn without_repeats(mut self) -> Entity {
         let mut seen = Vec::new();
+        let mut names = GeneratedNames::default();
         self.indexes.retain(|i| {
             let fresh = !seen.iter().any(|(rust, name): &(String, String)| *rust == i.snake() || *name == i.name);
             seen.push((i.snake(), i.name.clone()));
-            fresh
+            fresh && names.add(i).is_ok()
         });
         self
     }
@@ -241,6 +246,80 @@ fn check_names<'a>(
             None => {
                 owners.insert(attribute, (owner, multi));
             }
+        }
+    }
+}
+
+/// The names an entity's indexes generate (methods on the entity, type name stems), collected
+/// in order so that the first clash is found at the later index.
+#[derive(Default)]
+struct GeneratedNames {
+    methods: Vec<(String, String)>,
+    stems: Vec<(String, String)>,
+}
+
+impl GeneratedNames {
+    /// Adds `index`'s names, or says what one of them clashes with.
+    fn add(&mut self, index: &Index) -> Result<(), String> {
+        let rust = index.snake();
+        let condition = index.sk.segments.iter().find(|s| index.multi && s.field == MULTI_ENDS_EVERY_STAGE);
+        if let Some(f) = condition {
+            return Err(format!(
+                "the sort attribute `{}` of the multi-attribute index `{rust}` would name a method of its query \
+                 builder `{MULTI_ENDS_EVERY_STAGE}`, which ends the query at every stage; expected a field with \
+                 another name",
+                f.field
+            ));
+        }
+        let mut methods = vec![rust.clone()];
+        if !index.multi {
+            methods.push(format!("{rust}_key"));
+        }
+        for method in methods {
+            if ENTITY_METHODS.contains(&method.as_str()) {
+                return Err(format!(
+                    "index `{rust}` would generate the method `{method}`, which every entity has from the `Entity` \
+                     trait; expected another Rust name for the index (`name = \"...\"` keeps its DynamoDB name)"
+                ));
+            }
+            if let Some((_, other)) = self.methods.iter().find(|(m, _)| *m == method) {
+                return Err(format!(
+                    "index `{rust}` would generate the method `{method}`, which index `{other}` generates too; \
+                     expected another Rust name for one of them"
+                ));
+            }
+            self.methods.push((method, rust.clone()));
+        }
+        let stem = RenameRule::Pascal.apply_to_field(&rust);
+        if let Some((_, other)) = self.stems.iter().find(|(s, _)| *s == stem) {
+            return Err(format!(
+                "index `{rust}` would name its key types `...{stem}...`, as index `{other}` does; expected Rust \
+                 names that differ in more than underscores and case"
+            ));
+        }
+        self.stems.push((stem, rust));
+        Ok(())
+    }
+}
+
+/// An index whose generated methods or types clash with the `Entity` trait's, with another
+/// index's or with its own builder's is an error at that index (the field, for a sort attribute
+/// named like a builder method). Indexes repeated by name are reported by `check_names`.
+fn check_methods(entity: &str, indexes: &[Index], errors: &mut darling::error::Accumulator) {
+    let mut names = GeneratedNames::default();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for index in indexes {
+        let repeated = seen.iter().any(|(rust, name)| *rust == index.snake() || *name == index.name);
+        seen.push((index.snake(), index.name.clone()));
+        if repeated {
+            continue;
+        }
+        if let Err(message) = names.add(index) {
+            let at = match index.sk.segments.iter().find(|s| index.multi && s.field == MULTI_ENDS_EVERY_STAGE) {
+                Some(field) => field.field.span(),
+                None => index.rust.span(),
+            };
+            errors.push(darling::Error::custom(format!("entity `{entity}`: {message}")).with_span(&at));
         }
     }
 }

@@ -7,6 +7,7 @@ use syn::Ident;
 
 use crate::entity::{Entity, Index, KeyDecl};
 use crate::keywords::RenameRule;
+use crate::messages::MULTI_ENDS_EVERY_STAGE;
 use crate::types::is_string;
 
 /// The whole expansion of an entity.
@@ -365,6 +366,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
         sort_names.join(", "),
         index.snake()
     );
+    let condition = Ident::new(MULTI_ENDS_EVERY_STAGE, Span::call_site());
     let types = quote! {
         #[doc = #type_doc]
         #[derive(::core::fmt::Debug, ::core::clone::Clone)]
@@ -378,7 +380,7 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
         impl<const N: usize> #query<N> {
             /// The condition with the equalities so far, and no range.
             #[inline]
-            pub fn condition(self) -> #krate::MultiCondition<#ident> {
+            pub fn #condition(self) -> #krate::MultiCondition<#ident> {
                 self.inner.finish()
             }
         }

@@ -80,6 +80,7 @@ impl Family {
         let variants: Vec<Variant> =
             parsed.variants.into_iter().filter_map(|v| errors.handle(Variant::validate(&name, v))).collect();
         errors.handle(check_units_disjoint(&name, &variants, separator));
+        check_methods(&name, &variants, &mut errors);
         errors.finish()?;
         Ok(Family {
             ident: input.ident.clone(),
@@ -136,6 +137,24 @@ impl Variant {
     pub(crate) fn method(&self) -> Ident {
         let name = RenameRule::Snake.apply_to_variant(&self.ident.to_string());
         syn::parse_str::<Ident>(&name).unwrap_or_else(|_| Ident::new_raw(&name, self.ident.span()))
+    }
+}
+
+/// Each variant is a method of the family's query builder, named in snake_case: two variants
+/// whose names convert to one method are an error at the later one.
+fn check_methods(family: &str, variants: &[Variant], errors: &mut darling::error::Accumulator) {
+    for (i, v) in variants.iter().enumerate() {
+        let method = v.method();
+        if let Some(earlier) = variants[..i].iter().find(|e| e.method() == method) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "variant `{}` of key family `{family}` would name the query method `{method}`, as variant `{}` \
+                     does; expected variant names that differ in more than underscores and case",
+                    v.ident, earlier.ident
+                ))
+                .with_span(&v.ident),
+            );
+        }
     }
 }
 

@@ -56,6 +56,15 @@ pub(crate) fn field_named_like_builder(field: &str) -> String {
     )
 }
 
+/// The method that ends a multi-attribute index's query at every stage (`condition()`): the
+/// builder also names a method after each sort attribute, so no sort attribute can have this name.
+pub(crate) const MULTI_ENDS_EVERY_STAGE: &str = "condition";
+
+/// The methods of the `Entity` trait, which every entity has: an index's generated methods
+/// (`<index>()`, `<index>_key()`) may not take these names, or the inherent method would shadow
+/// the trait's. A unit test holds this list to the trait in sortkey-core.
+pub(crate) const ENTITY_METHODS: [&str; 2] = ["primary_key", "key_attributes"];
+
 /// A `width` wider than the field's type can fill; `expected` says how wide it may be.
 pub(crate) fn width_too_wide(field: &str, width: u32, ty: &str, expected: &str) -> String {
     format!("field `{field}`: width {width} is wider than `{ty}` can fill; expected {expected}")
@@ -87,5 +96,22 @@ pub(crate) fn signed_max_too_wide(field: &str, max: u128, ty: &str, width: Optio
             "field `{field}`: max = {max} needs {digits} digits, more than the default width of `{ty}` holds; expected \
              a `width` that holds it"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Against the trait's source: a method added to `Entity` must be added here too.
+    #[test]
+    fn the_entity_methods_are_the_traits() {
+        let source = include_str!("../../sortkey-core/src/entity.rs");
+        let start = source.find("pub trait Entity").expect("the Entity trait");
+        let end = start + source[start..].find("\n}").expect("its end");
+        let mut methods: Vec<&str> =
+            source[start..end].split("fn ").skip(1).filter_map(|rest| rest.split('(').next()).collect();
+        methods.sort_unstable();
+        let mut listed = super::ENTITY_METHODS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(methods, listed);
     }
 }
