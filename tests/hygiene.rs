@@ -222,7 +222,7 @@ fn families_and_entities_under_no_implicit_prelude() {
     };
     let keys = o.key_attributes().unwrap();
     let present: Vec<&str> = keys.present().iter().map(|(n, _)| *n).collect();
-    assert_eq!(present, ["pk", "sk", "gsi1pk", "gsi1sk"]);
+    assert_eq!(present, ["pk", "sk", "gsi1pk", "gsi1sk", "region", "year", "dock"]);
     assert_eq!(o.primary_key().sort.encode().unwrap(), "ORDER#9999999994#o-1");
     assert!(o.coupons_key().is_none());
     assert_eq!(shadowed::Order::INDEXES.len(), 3);

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use sortkey_core::{EncodeError, Entity, EntityKeys, IndexQuery, ItemKey, KeyNames, PartitionQuery};
+use sortkey_core::{EncodeError, Entity, EntityKeys, IndexNames, IndexQuery, ItemKey, KeyNames, PartitionQuery};
 
 use crate::{MemTable, Order, Query};
 
@@ -57,8 +57,8 @@ impl<E: Entity + Clone> EntityTable<E> {
         let (pk, sk) = primary(&keys, E::KEYS);
         if let Some(old) = self.items.get(&pk, &sk) {
             let old_keys = old.key_attributes()?;
-            for index in E::INDEXES {
-                if let Some((ip, is)) = index_key(&old_keys, index.keys()) {
+            for (index, names) in composite(E::INDEXES) {
+                if let Some((ip, is)) = index_key(&old_keys, names) {
                     let table = self.indexes.entry(index.name()).or_default();
                     if let Some(list) = table.get_mut(&ip, &is) {
                         list.retain(|k| *k != (pk.clone(), sk.clone()));
@@ -66,8 +66,8 @@ impl<E: Entity + Clone> EntityTable<E> {
                 }
             }
         }
-        for index in E::INDEXES {
-            if let Some((ip, is)) = index_key(&keys, index.keys()) {
+        for (index, names) in composite(E::INDEXES) {
+            if let Some((ip, is)) = index_key(&keys, names) {
                 let table = self.indexes.entry(index.name()).or_default();
                 match table.get_mut(&ip, &is) {
                     Some(list) => list.push((pk.clone(), sk.clone())),
@@ -101,6 +101,12 @@ impl<E: Entity + Clone> EntityTable<E> {
         let (entries, _) = table.page(pk, Query { order, limit: None }, None, |sk| query.matches(pk, sk));
         entries.into_iter().flat_map(|(_, keys)| keys.iter()).filter_map(|(p, s)| self.items.get(p, s)).collect()
     }
+}
+
+/// The indexes of two composite keys, with their attributes: this table keeps those; a
+/// multi-attribute index is queried through a DynamoDB server.
+fn composite(indexes: &[IndexNames]) -> impl Iterator<Item = (&IndexNames, KeyNames)> {
+    indexes.iter().filter_map(|i| Some((i, i.composite_keys()?)))
 }
 
 /// The item's primary key attributes, which `key_attributes` always holds.

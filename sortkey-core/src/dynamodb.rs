@@ -49,7 +49,7 @@ use aws_sdk_dynamodb::types::{self as ddb, AttributeValue};
 
 pub use crate::backfill::{Backfill, BackfillError, Progress, SegmentCursor};
 use crate::condition::KeyCondition;
-use crate::entity::{Entity, EntityKeys, KeyUpdate};
+use crate::entity::{Entity, EntityKeys, IndexKeys, KeyUpdate};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::index::{IndexKey, IndexQuery, MultiKey};
 use crate::item::{ItemKey, KeyNames, PartitionQuery};
@@ -223,8 +223,7 @@ impl EntityKeys {
     /// example over a `serde_dynamo::to_item` map of its other fields), they write every index
     /// key the item belongs to.
     pub fn to_item(&self) -> Attributes {
-        let strings = self.present().iter().map(|(name, value)| ((*name).to_owned(), AttributeValue::S(value.clone())));
-        strings.chain(self.scalars().iter().map(|(name, value)| ((*name).to_owned(), scalar(value)))).collect()
+        self.present().iter().map(|(name, value)| ((*name).to_owned(), scalar(value))).collect()
     }
 
     /// Writes the key attributes into `item` (a `serde_dynamo::to_item` map of the entity, say)
@@ -339,7 +338,7 @@ impl TableDefinition {
             };
             let expected: Vec<(String, String)> = match index_schema(&index.names) {
                 Ok(keys) => schema(&keys),
-                Err(_) => want(index.names.keys()),
+                Err(e) => vec![(e.to_string(), String::new())],
             };
             if schema(found.key_schema()) != expected {
                 out.push(format!(
@@ -373,7 +372,10 @@ impl TableDefinition {
 
 /// An index's key schema: HASH attributes, then RANGE attributes, in order.
 fn index_schema(index: &crate::entity::IndexNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
-    let Some(multi) = index.multi_keys() else { return key_schema(index.keys()) };
+    let multi = match index.keys() {
+        IndexKeys::Composite(keys) => return key_schema(keys),
+        IndexKeys::Multi(multi) => multi,
+    };
     let hash = multi.partition.iter().map(|(n, _)| (n, ddb::KeyType::Hash));
     let range = multi.sort.iter().map(|(n, _)| (n, ddb::KeyType::Range));
     hash.chain(range).map(|(n, t)| ddb::KeySchemaElement::builder().attribute_name(*n).key_type(t).build()).collect()
@@ -404,7 +406,7 @@ where
         let query = self.partition_query().apply_to_query(query.index_name(self.index().name()), None)?;
         Ok(match start {
             Some(key) => {
-                let mut attrs = key.index.to_attributes(self.index().keys())?;
+                let mut attrs = key.index.to_attributes(self.key_names())?;
                 attrs.extend(key.primary.to_attributes(E::KEYS)?);
                 query.set_exclusive_start_key(Some(attrs))
             }
@@ -426,7 +428,7 @@ where
 
     fn key(&self, item: &Attributes) -> Result<IndexKey<E, P, S>, DecodeError> {
         Ok(IndexKey {
-            index: ItemKey::from_attributes(item, self.index().keys())?,
+            index: ItemKey::from_attributes(item, self.key_names())?,
             primary: ItemKey::from_attributes(item, E::KEYS)?,
         })
     }

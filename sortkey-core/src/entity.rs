@@ -5,39 +5,54 @@
 use crate::error::EncodeError;
 use crate::item::{ItemKey, KeyNames};
 use crate::key::SortKey;
-use crate::multi::{MultiKeys, ScalarValue};
+use crate::multi::{MultiKeys, ScalarType, ScalarValue};
 
-/// A secondary index an entity belongs to: its name and its key attribute names.
+use std::fmt;
+
+/// What a secondary index's key is made of: two composite string attributes (each a key
+/// type's encoding), or the typed attributes of a multi-attribute key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKeys {
+    /// A partition and a sort attribute, each a composite string (`S`).
+    Composite(KeyNames),
+    /// Up to four partition and four sort attributes, each a field of the entity, typed.
+    Multi(MultiKeys),
+}
+
+impl fmt::Display for IndexKeys {
+    /// `(gsi1pk, gsi1sk)`; `(region S, tenant N; year N, dock N)` for a multi-attribute key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexKeys::Composite(keys) => write!(f, "({}, {})", keys.partition(), keys.sort()),
+            IndexKeys::Multi(keys) => {
+                let list = |attrs: &[(&str, ScalarType)]| {
+                    attrs.iter().map(|(n, t)| format!("{n} {}", t.as_str())).collect::<Vec<_>>().join(", ")
+                };
+                write!(f, "({}; {})", list(keys.partition), list(keys.sort))
+            }
+        }
+    }
+}
+
+/// A secondary index an entity belongs to: its name, its key attributes and whether an item
+/// can be absent from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IndexNames {
     name: &'static str,
-    keys: KeyNames,
+    keys: IndexKeys,
     sparse: bool,
-    multi: Option<MultiKeys>,
 }
 
 impl IndexNames {
-    /// The index `name` with key attributes `keys`; `sparse` when an ingredient of its key is
-    /// optional, so that an item can be absent from it.
+    /// The index `name` with the composite key attributes `keys`; `sparse` when an ingredient
+    /// of its key is optional, so that an item can be absent from it.
     pub const fn new(name: &'static str, keys: KeyNames, sparse: bool) -> Self {
-        IndexNames { name, keys, sparse, multi: None }
+        IndexNames { name, keys: IndexKeys::Composite(keys), sparse }
     }
 
     /// The multi-attribute index `name` whose key attributes are `keys`.
     pub const fn multi(name: &'static str, keys: MultiKeys, sparse: bool) -> Self {
-        let (p, s) = (
-            keys.partition[0].0,
-            match keys.sort.first() {
-                Some(first) => first.0,
-                None => "",
-            },
-        );
-        IndexNames { name, keys: KeyNames::new(p, s), sparse, multi: Some(keys) }
-    }
-
-    /// The key attributes of a multi-attribute index, `None` for one of two string keys.
-    pub const fn multi_keys(&self) -> Option<MultiKeys> {
-        self.multi
+        IndexNames { name, keys: IndexKeys::Multi(keys), sparse }
     }
 
     /// The index's name, its `IndexName`.
@@ -45,10 +60,25 @@ impl IndexNames {
         self.name
     }
 
-    /// The index's key attribute names (of a multi-attribute index: its first partition and
-    /// first sort attribute; see [`multi_keys`](Self::multi_keys)).
-    pub const fn keys(&self) -> KeyNames {
+    /// The index's key attributes, composite or multi-attribute.
+    pub const fn keys(&self) -> IndexKeys {
         self.keys
+    }
+
+    /// The key attributes of an index of two composite strings, `None` for a multi-attribute one.
+    pub const fn composite_keys(&self) -> Option<KeyNames> {
+        match self.keys {
+            IndexKeys::Composite(keys) => Some(keys),
+            IndexKeys::Multi(_) => None,
+        }
+    }
+
+    /// The key attributes of a multi-attribute index, `None` for one of two composite strings.
+    pub const fn multi_keys(&self) -> Option<MultiKeys> {
+        match self.keys {
+            IndexKeys::Multi(keys) => Some(keys),
+            IndexKeys::Composite(_) => None,
+        }
     }
 
     /// Whether an item can be absent from the index.
@@ -81,16 +111,17 @@ pub trait Entity {
     fn key_attributes(&self) -> Result<EntityKeys, EncodeError>;
 }
 
-/// The key attributes of one item: the primary key's two, then each index's, in declaration
-/// order, each an encoded string; and the attributes of the sparse indexes the item is not in.
+/// The key attributes of one item, in one list: the primary key's two, then each index's, in
+/// declaration order (a composite key as its encoded string, `S`; a multi-attribute key's
+/// fields as they are, numbers as `N`, each once however many indexes share it); and the
+/// attributes of the sparse indexes the item is not in.
 ///
 /// Written into an item on PutItem (with the `dynamodb` feature, `to_item` gives the map to
 /// merge into a `serde_dynamo::to_item` map), and the `SET`/`REMOVE` of an update
 /// ([`update`](Self::update)).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EntityKeys {
-    present: Vec<(&'static str, String)>,
-    scalars: Vec<(&'static str, ScalarValue)>,
+    present: Vec<(&'static str, ScalarValue)>,
     absent: Vec<&'static str>,
 }
 
@@ -98,20 +129,21 @@ impl EntityKeys {
     /// An empty set, with room for `n` attributes. Generated code fills it.
     #[doc(hidden)]
     pub fn with_capacity(n: usize) -> Self {
-        EntityKeys { present: Vec::with_capacity(n), scalars: Vec::new(), absent: Vec::new() }
+        EntityKeys { present: Vec::with_capacity(n), absent: Vec::new() }
     }
 
     /// Adds the attribute `name` with the encoded key `value`.
     #[doc(hidden)]
     pub fn push(&mut self, name: &'static str, value: String) {
-        self.present.push((name, value));
+        self.present.push((name, ScalarValue::S(value)));
     }
 
-    /// Adds the attribute `name` of a multi-attribute index, typed.
+    /// Adds the attribute `name` of a multi-attribute index, typed, unless an earlier index
+    /// that shares it added it.
     #[doc(hidden)]
     pub fn push_scalar(&mut self, name: &'static str, value: ScalarValue) {
-        if !self.scalars.iter().any(|(n, _)| *n == name) {
-            self.scalars.push((name, value));
+        if !self.present.iter().any(|(n, _)| *n == name) {
+            self.present.push((name, value));
         }
     }
 
@@ -121,15 +153,10 @@ impl EntityKeys {
         self.absent.extend_from_slice(names);
     }
 
-    /// Every key attribute the item has, as `(name, encoded value)`: the primary key first.
-    pub fn present(&self) -> &[(&'static str, String)] {
+    /// Every key attribute the item has, as `(name, value)`: the primary key first, then each
+    /// index's in declaration order.
+    pub fn present(&self) -> &[(&'static str, ScalarValue)] {
         &self.present
-    }
-
-    /// The attributes of multi-attribute indexes the item has, typed: fields of the entity
-    /// written as they are (numbers as `N`), not as one composite string.
-    pub fn scalars(&self) -> &[(&'static str, ScalarValue)] {
-        &self.scalars
     }
 
     /// The key attributes of the sparse indexes the item is absent from.
@@ -137,7 +164,8 @@ impl EntityKeys {
         &self.absent
     }
 
-    /// The encoded value of the attribute `name`, if the item has it.
+    /// The value of the attribute `name` as DynamoDB holds it (an encoded key, or a number's
+    /// decimal text), if the item has it.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.present.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
     }
@@ -148,13 +176,11 @@ impl EntityKeys {
     pub fn update(&self, primary: KeyNames) -> KeyUpdate {
         let is_primary = |n: &str| n == primary.partition() || n == primary.sort();
         let mut update = KeyUpdate::default();
-        let strings = self.present.iter().map(|(n, v)| (n, ScalarValue::S(v.clone())));
-        let scalars = self.scalars.iter().map(|(n, v)| (n, v.clone()));
-        for (i, (name, value)) in strings.chain(scalars).filter(|(n, _)| !is_primary(n)).enumerate() {
+        for (i, (name, value)) in self.present.iter().filter(|(n, _)| !is_primary(n)).enumerate() {
             let (n, v) = (format!("#sk_k{i}"), format!(":sk_k{i}"));
             update.set.push(format!("{n} = {v}"));
             update.names.push((n, (*name).to_owned()));
-            update.values.push((v, value));
+            update.values.push((v, value.clone()));
         }
         for (i, name) in self.absent.iter().enumerate() {
             let n = format!("#sk_r{i}");

@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use crate::condition::{KeyCondition, KeyExpression};
 use crate::entity::{Entity, IndexNames};
 use crate::error::EncodeError;
-use crate::item::{ItemKey, PartitionQuery};
+use crate::item::{ItemKey, KeyNames, PartitionQuery};
 use crate::key::SortKey;
 use crate::multi::ScalarValue;
 
@@ -74,6 +74,7 @@ where
 /// `S`. Generated as `Order::gsi1(&partition)` for each index `gsi1`.
 pub struct IndexQuery<E, P, S> {
     index: IndexNames,
+    keys: KeyNames,
     inner: PartitionQuery<P, S>,
     entity: PhantomData<fn() -> E>,
 }
@@ -86,7 +87,7 @@ impl<E, P, S> fmt::Debug for IndexQuery<E, P, S> {
 
 impl<E, P, S> Clone for IndexQuery<E, P, S> {
     fn clone(&self) -> Self {
-        IndexQuery { index: self.index, inner: self.inner.clone(), entity: PhantomData }
+        IndexQuery { index: self.index, keys: self.keys, inner: self.inner.clone(), entity: PhantomData }
     }
 }
 
@@ -99,10 +100,11 @@ impl<E, P, S> PartialEq for IndexQuery<E, P, S> {
 impl<E, P, S> Eq for IndexQuery<E, P, S> {}
 
 impl<E: Entity, P: SortKey, S> IndexQuery<E, P, S> {
-    /// The query of the partition `partition` of the index `index`. Generated code calls it.
+    /// The query of the partition `partition` of the index `index`, whose composite key
+    /// attributes are `keys`. Generated code calls it with the index's two constants.
     #[doc(hidden)]
-    pub fn new(index: IndexNames, partition: &P) -> Result<Self, EncodeError> {
-        Ok(IndexQuery { index, inner: index.keys().query(partition)?, entity: PhantomData })
+    pub fn new(index: IndexNames, keys: KeyNames, partition: &P) -> Result<Self, EncodeError> {
+        Ok(IndexQuery { index, keys, inner: keys.query(partition)?, entity: PhantomData })
     }
 }
 
@@ -116,6 +118,11 @@ impl<E, P, S> IndexQuery<E, P, S> {
     /// The index's name and key attributes.
     pub fn index(&self) -> IndexNames {
         self.index
+    }
+
+    /// The index's two key attributes.
+    pub fn key_names(&self) -> KeyNames {
+        self.keys
     }
 
     /// The same query as one of the index's partition: names, partition and condition.

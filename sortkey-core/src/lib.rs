@@ -390,7 +390,7 @@ pub mod __private_0_1_0;
 
 pub use condition::{KeyCondition, KeyExpression};
 pub use cursor::Cursor;
-pub use entity::{Entity, EntityKeys, IndexNames, KeyUpdate};
+pub use entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyUpdate};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use family::UnitQuery;
 pub use index::{IndexKey, IndexQuery, MultiKey};

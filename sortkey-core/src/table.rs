@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::entity::{Entity, IndexNames};
+use crate::entity::{Entity, IndexKeys, IndexNames};
 use crate::item::KeyNames;
 use crate::multi::ScalarType;
 
@@ -136,15 +136,13 @@ impl TableDefinition {
                     return Err(TableError {
                         table: self.name,
                         message: format!(
-                            "index `{}` of entity `{}` has the key attributes ({}, {}), but {} gives it ({}, {}); \
-                             expected one key schema per index",
+                            "index `{}` of entity `{}` has the key attributes {}, but {} gives it {}; expected one \
+                             key schema per index",
                             names.name(),
                             E::NAME,
-                            names.keys().partition(),
-                            names.keys().sort(),
+                            names.keys(),
                             entities(&existing.entities),
-                            existing.names.keys().partition(),
-                            existing.names.keys().sort()
+                            existing.names.keys()
                         ),
                     });
                 }
@@ -218,11 +216,11 @@ impl TableDefinition {
         add(self.keys.partition(), ScalarType::S);
         add(self.keys.sort(), ScalarType::S);
         for index in &self.indexes {
-            match index.names.multi_keys() {
-                Some(multi) => multi.partition.iter().chain(multi.sort).for_each(|&(n, t)| add(n, t)),
-                None => {
-                    add(index.names.keys().partition(), ScalarType::S);
-                    add(index.names.keys().sort(), ScalarType::S);
+            match index.names.keys() {
+                IndexKeys::Multi(multi) => multi.partition.iter().chain(multi.sort).for_each(|&(n, t)| add(n, t)),
+                IndexKeys::Composite(keys) => {
+                    add(keys.partition(), ScalarType::S);
+                    add(keys.sort(), ScalarType::S);
                 }
             }
         }

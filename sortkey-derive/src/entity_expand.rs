@@ -5,130 +5,81 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
-use crate::entity::{Entity, Index, KeyDecl};
+use crate::entity::{Entity, Index, KeyDecl, Segment};
 use crate::keywords::RenameRule;
 use crate::messages::MULTI_ENDS_EVERY_STAGE;
 use crate::types::is_string;
+
+/// What one index adds to the expansion.
+struct IndexParts {
+    /// Its key types, or its staged query builder.
+    types: TokenStream,
+    /// The entity's methods: its query, and (composite) its key.
+    methods: TokenStream,
+    /// The writes of its attributes in `key_attributes`.
+    writes: TokenStream,
+    /// Its constants, inside the `const` that names the runtime: its `IndexNames`, and its key
+    /// attributes, each written once.
+    consts: TokenStream,
+    /// The name of its `IndexNames` constant, which `INDEXES` and its query use.
+    names: Ident,
+}
 
 /// The whole expansion of an entity.
 pub(crate) fn derive(entity: &Entity) -> TokenStream {
     let ident = &entity.ident;
     let name = entity.name();
-    let krate = &entity.krate;
-    // The index methods are outside the `const` that names the runtime `_sortkey`.
-    let item = quote!(#krate::ItemKey);
-    let pk_ty = format_ident!("{}Pk", ident);
-    let sk_ty = format_ident!("{}Sk", ident);
-    let mut types = vec![
-        key_type(
-            entity,
-            &pk_ty,
-            &entity.pk,
-            true,
-            &format!("The partition key of [`{name}`], attribute `{}`.", entity.pk.attribute),
-        ),
-        key_type(
-            entity,
-            &sk_ty,
-            &entity.sk,
-            false,
-            &format!("The sort key of [`{name}`], attribute `{}`.", entity.sk.attribute),
-        ),
-    ];
-    let mut methods = Vec::new();
-    let mut writes = Vec::new();
-    let mut index_names = Vec::new();
-    let attrs_count = 2 + 2 * entity.indexes.len();
-    let (pk_attr, sk_attr) = (&entity.pk.attribute, &entity.sk.attribute);
-    let pk_value = construct(&pk_ty, &entity.pk);
-    let sk_value = construct(&sk_ty, &entity.sk);
-    for (position, index) in entity.indexes.iter().enumerate() {
-        if index.multi {
-            let m = multi(entity, index);
-            types.push(m.types);
-            methods.push(m.method);
-            writes.push(m.writes);
-            index_names.push(m.names);
-            continue;
-        }
-        let (ipk, isk) = index_types(ident, index);
-        let query = Ident::new(&index.snake(), index.rust.span());
-        let query_doc = format!(
-            "The Query of one partition of the index `{}` of `{name}`: `.sort(...)` narrows it with a \
-             condition from [`{isk}::query()`]; its pages read back as index and primary keys.",
-            index.name
-        );
-        methods.push(quote! {
-            #[doc = #query_doc]
-            #[inline]
-            pub fn #query(
-                partition: &#ipk,
-            ) -> ::core::result::Result<#krate::IndexQuery<Self, #ipk, #isk>, #krate::EncodeError> {
-                #krate::IndexQuery::new(<Self as #krate::Entity>::INDEXES[#position], partition)
+    let (pk_ty, sk_ty) = (format_ident!("{}Pk", ident), format_ident!("{}Sk", ident));
+    let pk_doc = format!("The partition key of [`{name}`], attribute `{}`.", entity.pk.attribute);
+    let sk_doc = format!("The sort key of [`{name}`], attribute `{}`.", entity.sk.attribute);
+    let pk_type = key_type(entity, &pk_ty, &entity.pk, true, &pk_doc);
+    let sk_type = key_type(entity, &sk_ty, &entity.sk, false, &sk_doc);
+    let parts: Vec<IndexParts> =
+        entity.indexes.iter().map(|i| if i.multi { multi(entity, i) } else { composite(entity, i) }).collect();
+    let (types, methods) = (parts.iter().map(|p| &p.types), parts.iter().map(|p| &p.methods));
+    let consts = parts.iter().map(|p| &p.consts);
+    let impl_entity = impl_entity(entity, (&pk_ty, &sk_ty), &parts);
+    let wrapped = crate::runtime::wrap_in_const(
+        &entity.krate,
+        quote! {
+            #[automatically_derived]
+            impl #ident {
+                #(#consts)*
             }
-        });
-        let what = |role: &str, key: &KeyDecl| {
-            format!("The {role} key of [`{name}`] in the index `{}`, attribute `{}`.", index.name, key.attribute)
-        };
-        types.push(key_type(entity, &ipk, &index.pk, true, &what("partition", &index.pk)));
-        types.push(key_type(entity, &isk, &index.sk, false, &what("sort", &index.sk)));
-        let method = format_ident!("{}_key", index.snake());
-        let (ipk_attr, isk_attr, iname) = (&index.pk.attribute, &index.sk.attribute, &index.name);
-        let (p, s) = (construct(&ipk, &index.pk), construct(&isk, &index.sk));
-        let sparse = index.sparse();
-        index_names.push(quote! {
-            _sortkey::IndexNames::new(#iname, _sortkey::KeyNames::new(#ipk_attr, #isk_attr), #sparse)
-        });
-        if sparse {
-            let binds = index.pk.segments.iter().chain(&index.sk.segments).filter(|s| s.optional).map(|s| {
-                let (f, local) = (&s.field, local(&s.field));
-                quote!(let #local = self.#f.as_ref()?;)
-            });
-            let doc = format!(
-                "The key of this `{name}` in the sparse index `{iname}`: `None` when an optional field of it is \
-                 `None`, and then the item is not in the index."
-            );
-            methods.push(quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #method(&self) -> ::core::option::Option<#item<#ipk, #isk>> {
-                    #(#binds)*
-                    ::core::option::Option::Some(#item { partition: #p, sort: #s })
-                }
-            });
-            writes.push(quote! {
-                match self.#method() {
-                    ::core::option::Option::Some(__k) => {
-                        _sortkey::encode_attr(&mut __keys, #ipk_attr, &__k.partition)?;
-                        _sortkey::encode_attr(&mut __keys, #isk_attr, &__k.sort)?;
-                    }
-                    ::core::option::Option::None => __keys.push_absent(&[#ipk_attr, #isk_attr]),
-                }
-            });
-        } else {
-            let doc = format!("The key of this `{name}` in the index `{iname}`.");
-            methods.push(quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #method(&self) -> #item<#ipk, #isk> {
-                    #item { partition: #p, sort: #s }
-                }
-            });
-            writes.push(quote! {
-                let __k = self.#method();
-                _sortkey::encode_attr(&mut __keys, #ipk_attr, &__k.partition)?;
-                _sortkey::encode_attr(&mut __keys, #isk_attr, &__k.sort)?;
-            });
+
+            #impl_entity
+        },
+    );
+    quote! {
+        #pk_type
+        #sk_type
+        #(#types)*
+
+        #[automatically_derived]
+        impl #ident {
+            #(#methods)*
         }
+
+        #wrapped
     }
-    let impls = quote! {
+}
+
+/// The `Entity` impl: the primary key and every key attribute, from the whole item.
+fn impl_entity(entity: &Entity, (pk_ty, sk_ty): (&Ident, &Ident), parts: &[IndexParts]) -> TokenStream {
+    let (ident, name) = (&entity.ident, entity.name());
+    let (pk_attr, sk_attr) = (&entity.pk.attribute, &entity.sk.attribute);
+    let (pk_value, sk_value) = (construct(pk_ty, &entity.pk), construct(sk_ty, &entity.sk));
+    let attrs_count = 2 + 2 * entity.indexes.len();
+    let index_names = parts.iter().map(|p| &p.names);
+    let writes = parts.iter().map(|p| &p.writes);
+    quote! {
         #[automatically_derived]
         impl _sortkey::Entity for #ident {
             type Partition = #pk_ty;
             type Sort = #sk_ty;
             const NAME: &'static str = #name;
             const KEYS: _sortkey::KeyNames = _sortkey::KeyNames::new(#pk_attr, #sk_attr);
-            const INDEXES: &'static [_sortkey::IndexNames] = &[#(#index_names),*];
+            const INDEXES: &'static [_sortkey::IndexNames] = &[#(Self::#index_names),*];
 
             #[inline]
             fn primary_key(&self) -> _sortkey::ItemKey<#pk_ty, #sk_ty> {
@@ -145,18 +96,103 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
                 _sortkey::Result::Ok(__keys)
             }
         }
-    };
-    let wrapped = crate::runtime::wrap_in_const(krate, impls);
-    quote! {
-        #(#types)*
+    }
+}
 
-        #[automatically_derived]
-        impl #ident {
-            #(#methods)*
+/// The names of an index's constants: `__SORTKEY_INDEX_GSI1`, `__SORTKEY_KEYS_GSI1`.
+fn const_names(index: &Index) -> (Ident, Ident) {
+    let upper = RenameRule::ScreamingSnake.apply_to_field(&index.snake());
+    (format_ident!("__SORTKEY_INDEX_{}", upper), format_ident!("__SORTKEY_KEYS_{}", upper))
+}
+
+/// An index of two composite string keys: its key types, its query and key methods, and the
+/// writes of its two attributes (none, and the attributes recorded absent, when it is sparse and
+/// an ingredient is `None`).
+fn composite(entity: &Entity, index: &Index) -> IndexParts {
+    let (ident, krate, name) = (&entity.ident, &entity.krate, entity.name());
+    let (ipk, isk) = index_types(ident, index);
+    let (names, keys) = const_names(index);
+    let (ipk_attr, isk_attr, iname, sparse) = (&index.pk.attribute, &index.sk.attribute, &index.name, index.sparse());
+    let consts = quote! {
+        const #keys: _sortkey::KeyNames = _sortkey::KeyNames::new(#ipk_attr, #isk_attr);
+        const #names: _sortkey::IndexNames = _sortkey::IndexNames::new(#iname, Self::#keys, #sparse);
+    };
+    let what = |role: &str, key: &KeyDecl| {
+        format!("The {role} key of [`{name}`] in the index `{iname}`, attribute `{}`.", key.attribute)
+    };
+    let types = [
+        key_type(entity, &ipk, &index.pk, true, &what("partition", &index.pk)),
+        key_type(entity, &isk, &index.sk, false, &what("sort", &index.sk)),
+    ];
+    let query = Ident::new(&index.snake(), index.rust.span());
+    let query_doc = format!(
+        "The Query of one partition of the index `{iname}` of `{name}`: `.sort(...)` narrows it with a condition \
+         from [`{isk}::query()`]; its pages read back as index and primary keys."
+    );
+    let (key_method, key_value) = composite_key(entity, index, (&ipk, &isk));
+    let methods = quote! {
+        #[doc = #query_doc]
+        #[inline]
+        pub fn #query(
+            partition: &#ipk,
+        ) -> ::core::result::Result<#krate::IndexQuery<Self, #ipk, #isk>, #krate::EncodeError> {
+            #krate::IndexQuery::new(Self::#names, Self::#keys, partition)
         }
 
-        #wrapped
+        #key_method
+    };
+    let write = quote! {
+        _sortkey::encode_attr(&mut __keys, #ipk_attr, &__k.partition)?;
+        _sortkey::encode_attr(&mut __keys, #isk_attr, &__k.sort)?;
+    };
+    let writes = match sparse {
+        true => quote! {
+            match #key_value {
+                ::core::option::Option::Some(__k) => { #write }
+                ::core::option::Option::None => __keys.push_absent(&[#ipk_attr, #isk_attr]),
+            }
+        },
+        false => quote!(let __k = #key_value; #write),
+    };
+    IndexParts { types: quote!(#(#types)*), methods, writes, consts, names }
+}
+
+/// The entity's `<index>_key()` method of a composite index, and the call of it: `Option` of the
+/// key for a sparse index, whose optional ingredients are bound first.
+fn composite_key(entity: &Entity, index: &Index, (ipk, isk): (&Ident, &Ident)) -> (TokenStream, TokenStream) {
+    let (name, iname, krate) = (entity.name(), &index.name, &entity.krate);
+    let item = quote!(#krate::ItemKey);
+    let method = format_ident!("{}_key", index.snake());
+    let (p, s) = (construct(ipk, &index.pk), construct(isk, &index.sk));
+    let call = quote!(self.#method());
+    if !index.sparse() {
+        let doc = format!("The key of this `{name}` in the index `{iname}`.");
+        let method = quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #method(&self) -> #item<#ipk, #isk> {
+                #item { partition: #p, sort: #s }
+            }
+        };
+        return (method, call);
     }
+    let binds = index.pk.segments.iter().chain(&index.sk.segments).filter(|s| s.optional).map(|s| {
+        let (f, local) = (&s.field, local(&s.field));
+        quote!(let #local = self.#f.as_ref()?;)
+    });
+    let doc = format!(
+        "The key of this `{name}` in the sparse index `{iname}`: `None` when an optional field of it is `None`, \
+         and then the item is not in the index."
+    );
+    let method = quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn #method(&self) -> ::core::option::Option<#item<#ipk, #isk>> {
+            #(#binds)*
+            ::core::option::Option::Some(#item { partition: #p, sort: #s })
+        }
+    };
+    (method, call)
 }
 
 /// The key types of an index: `OrderGsi1Pk`, `OrderGsi1Sk`.
@@ -233,136 +269,64 @@ fn key_options(key: &KeyDecl) -> Vec<TokenStream> {
     out
 }
 
-/// What a multi-attribute index adds to the expansion.
-struct Multi {
-    /// Its staged query builder type.
-    types: TokenStream,
-    /// The entity's constructor of its query.
-    method: TokenStream,
-    /// The writes of its attributes in `key_attributes`.
-    writes: TokenStream,
-    /// Its `IndexNames`.
-    names: TokenStream,
-}
-
 /// A multi-attribute index: every field of its keys an attribute of its own, typed by
 /// `KeyScalar`, and a staged builder whose stage `N` has fixed the first `N` sort attributes.
-fn multi(entity: &Entity, index: &Index) -> Multi {
-    let (ident, krate, vis) = (&entity.ident, &entity.krate, &entity.vis);
-    let name = entity.name();
+fn multi(entity: &Entity, index: &Index) -> IndexParts {
+    let (ident, krate, vis, name) = (&entity.ident, &entity.krate, &entity.vis, entity.name());
     let iname = &index.name;
     let query = format_ident!("{}{}Query", ident, RenameRule::Pascal.apply_to_field(&index.snake()));
-    let scalar = quote!(#krate::KeyScalar);
+    let (names, keys) = const_names(index);
     let attr_list = |key: &KeyDecl| {
         let items = key.segments.iter().map(|s| {
             let (f, t) = (s.field.to_string(), &s.ty);
-            quote!((#f, <#t as #krate::KeyScalar>::TYPE))
+            quote!((#f, <#t as _sortkey::KeyScalar>::TYPE))
         });
         quote!(&[#(#items),*])
     };
-    let (p_list, s_list) = (attr_list(&index.pk), attr_list(&index.sk));
-    let sparse = index.sparse();
-    let keys = quote!(#krate::MultiKeys { partition: #p_list, sort: #s_list });
-    let names = quote!(_sortkey::IndexNames::multi(#iname, #keys, #sparse));
+    let (p_list, s_list, sparse) = (attr_list(&index.pk), attr_list(&index.sk), index.sparse());
+    let consts = quote! {
+        const #keys: _sortkey::MultiKeys = _sortkey::MultiKeys { partition: #p_list, sort: #s_list };
+        const #names: _sortkey::IndexNames = _sortkey::IndexNames::multi(#iname, Self::#keys, #sparse);
+    };
     let writes = index.pk.segments.iter().chain(&index.sk.segments).map(|s| {
         let (f, fname) = (&s.field, s.field.to_string());
-        if s.optional {
-            quote! {
+        match s.optional {
+            true => quote! {
                 match &self.#f {
                     ::core::option::Option::Some(__v) => __keys.push_scalar(#fname, _sortkey::KeyScalar::to_scalar(__v)),
                     ::core::option::Option::None => __keys.push_absent(&[#fname]),
                 }
-            }
-        } else {
-            quote!(__keys.push_scalar(#fname, _sortkey::KeyScalar::to_scalar(&self.#f));)
+            },
+            false => quote!(__keys.push_scalar(#fname, _sortkey::KeyScalar::to_scalar(&self.#f));),
         }
     });
-    let writes = quote!(#(#writes)*);
     let params = index.pk.segments.iter().map(|s| {
         let (f, t) = (&s.field, &s.ty);
         quote!(#f: impl ::core::convert::Into<#t>)
     });
     let values = index.pk.segments.iter().map(|s| {
         let (f, fname, t) = (&s.field, s.field.to_string(), &s.ty);
-        quote!((#fname, #scalar::to_scalar(&::core::convert::Into::<#t>::into(#f))))
+        quote!((#fname, #krate::KeyScalar::to_scalar(&::core::convert::Into::<#t>::into(#f))))
     });
     let method_name = Ident::new(&index.snake(), index.rust.span());
     let sort_names: Vec<String> = index.sk.segments.iter().map(|s| format!("`{}`", s.field)).collect();
     let method_doc = format!(
-        "The Query of the multi-attribute index `{iname}` of `{name}`: `=` on its partition attributes; \
-         then the sort attributes ({}) in order, `=` on each the query fixes and at most one range on the \
-         next, which ends it; `.condition()` ends it at any stage.",
+        "The Query of the multi-attribute index `{iname}` of `{name}`: `=` on its partition attributes; then the \
+         sort attributes ({}) in order, `=` on each the query fixes and at most one range on the next, which \
+         ends it; `.{MULTI_ENDS_EVERY_STAGE}()` ends it at any stage.",
         sort_names.join(", ")
     );
-    let method = quote! {
+    let methods = quote! {
         #[doc = #method_doc]
         #[inline]
         pub fn #method_name(#(#params),*) -> #query<0> {
-            #query { inner: #krate::MultiQuery::new(#iname, #keys, ::std::vec![#(#values),*]) }
+            #query { inner: #krate::MultiQuery::new(Self::#names.name(), Self::#keys, ::std::vec![#(#values),*]) }
         }
     };
-    let stages = index.sk.segments.iter().enumerate().map(|(k, s)| {
-        let (f, fname, t) = (&s.field, s.field.to_string(), &s.ty);
-        let next = k + 1;
-        let op = |suffix: &str, variant: &str| {
-            let m = format_ident!("{}_{}", f, suffix);
-            let v = format_ident!("{}", variant);
-            let doc = format!("The condition with `{fname}` {suffix} `value`.");
-            quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #m(self, value: impl ::core::convert::Into<#t>) -> #krate::MultiCondition<#ident> {
-                    self.inner.range(#fname, #krate::Range::#v(#scalar::to_scalar(&::core::convert::Into::<#t>::into(value))))
-                }
-            }
-        };
-        let (lt, lte, gt, gte) = (op("lt", "Lt"), op("lte", "Le"), op("gt", "Gt"), op("gte", "Ge"));
-        let between = format_ident!("{}_between", f);
-        let begins = is_string(t).then(|| {
-            let m = format_ident!("{}_begins_with", f);
-            let doc = format!("The condition with `{fname}` beginning with `prefix`.");
-            quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #m(self, prefix: &str) -> #krate::MultiCondition<#ident> {
-                    self.inner.range(#fname, #krate::Range::BeginsWith(#krate::ScalarValue::S(::std::borrow::ToOwned::to_owned(prefix))))
-                }
-            }
-        });
-        let eq_doc = format!("`{fname}` equal to `value`; the query continues with the next sort attribute.");
-        let between_doc = format!("The condition with `{fname}` from `low` to `high`, inclusive; an error when `low` is above `high`.");
-        quote! {
-            #[automatically_derived]
-            impl #query<#k> {
-                #[doc = #eq_doc]
-                #[inline]
-                pub fn #f(self, value: impl ::core::convert::Into<#t>) -> #query<#next> {
-                    #query { inner: self.inner.eq(#fname, #scalar::to_scalar(&::core::convert::Into::<#t>::into(value))) }
-                }
-                #lt
-                #lte
-                #gt
-                #gte
-                #[doc = #between_doc]
-                #[inline]
-                pub fn #between(
-                    self,
-                    low: impl ::core::convert::Into<#t>,
-                    high: impl ::core::convert::Into<#t>,
-                ) -> ::core::result::Result<#krate::MultiCondition<#ident>, #krate::QueryError> {
-                    self.inner.between(
-                        #fname,
-                        #scalar::to_scalar(&::core::convert::Into::<#t>::into(low)),
-                        #scalar::to_scalar(&::core::convert::Into::<#t>::into(high)),
-                    )
-                }
-                #begins
-            }
-        }
-    });
+    let stages = index.sk.segments.iter().enumerate().map(|(k, s)| multi_stage(entity, &query, k, s));
     let type_doc = format!(
-        "The staged Query of the multi-attribute index `{iname}` of [`{name}`]: stage `N` has fixed the first \
-         `N` sort attributes ({}). Start it with [`{name}::{}`].",
+        "The staged Query of the multi-attribute index `{iname}` of [`{name}`]: stage `N` has fixed the first `N` \
+         sort attributes ({}). Start it with [`{name}::{}`].",
         sort_names.join(", "),
         index.snake()
     );
@@ -385,5 +349,67 @@ fn multi(entity: &Entity, index: &Index) -> Multi {
             }
         }
     };
-    Multi { types, method, writes, names }
+    IndexParts { types, methods, writes: quote!(#(#writes)*), consts, names }
+}
+
+/// Stage `k` of a multi-attribute query: `=` on the sort attribute `s`, which goes on to stage
+/// `k + 1`, or a range on it, which ends the query.
+fn multi_stage(entity: &Entity, query: &Ident, k: usize, s: &Segment) -> TokenStream {
+    let (ident, krate) = (&entity.ident, &entity.krate);
+    let scalar = quote!(#krate::KeyScalar);
+    let (f, fname, t) = (&s.field, s.field.to_string(), &s.ty);
+    let next = k + 1;
+    let op = |suffix: &str, variant: &str| {
+        let m = format_ident!("{}_{}", f, suffix);
+        let v = format_ident!("{}", variant);
+        let doc = format!("The condition with `{fname}` {suffix} `value`.");
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #m(self, value: impl ::core::convert::Into<#t>) -> #krate::MultiCondition<#ident> {
+                self.inner.range(#fname, #krate::Range::#v(#scalar::to_scalar(&::core::convert::Into::<#t>::into(value))))
+            }
+        }
+    };
+    let ranges = [op("lt", "Lt"), op("lte", "Le"), op("gt", "Gt"), op("gte", "Ge")];
+    let between = format_ident!("{}_between", f);
+    let begins = is_string(t).then(|| {
+        let m = format_ident!("{}_begins_with", f);
+        let doc = format!("The condition with `{fname}` beginning with `prefix`.");
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #m(self, prefix: &str) -> #krate::MultiCondition<#ident> {
+                self.inner.range(#fname, #krate::Range::BeginsWith(#krate::ScalarValue::S(::std::borrow::ToOwned::to_owned(prefix))))
+            }
+        }
+    });
+    let eq_doc = format!("`{fname}` equal to `value`; the query continues with the next sort attribute.");
+    let between_doc =
+        format!("The condition with `{fname}` from `low` to `high`, inclusive; an error when `low` is above `high`.");
+    quote! {
+        #[automatically_derived]
+        impl #query<#k> {
+            #[doc = #eq_doc]
+            #[inline]
+            pub fn #f(self, value: impl ::core::convert::Into<#t>) -> #query<#next> {
+                #query { inner: self.inner.eq(#fname, #scalar::to_scalar(&::core::convert::Into::<#t>::into(value))) }
+            }
+            #(#ranges)*
+            #[doc = #between_doc]
+            #[inline]
+            pub fn #between(
+                self,
+                low: impl ::core::convert::Into<#t>,
+                high: impl ::core::convert::Into<#t>,
+            ) -> ::core::result::Result<#krate::MultiCondition<#ident>, #krate::QueryError> {
+                self.inner.between(
+                    #fname,
+                    #scalar::to_scalar(&::core::convert::Into::<#t>::into(low)),
+                    #scalar::to_scalar(&::core::convert::Into::<#t>::into(high)),
+                )
+            }
+            #begins
+        }
+    }
 }

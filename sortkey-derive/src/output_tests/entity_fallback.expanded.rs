@@ -35,6 +35,8 @@ impl Order {}
 const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
+    impl Order {}
+    #[automatically_derived]
     impl _sortkey::Entity for Order {
         type Partition = OrderPk;
         type Sort = OrderSk;

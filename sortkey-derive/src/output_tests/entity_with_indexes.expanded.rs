@@ -314,7 +314,8 @@ impl Order {
         ::sortkey_core::EncodeError,
     > {
         ::sortkey_core::IndexQuery::new(
-            <Self as ::sortkey_core::Entity>::INDEXES[0usize],
+            Self::__SORTKEY_INDEX_GSI1,
+            Self::__SORTKEY_KEYS_GSI1,
             partition,
         )
     }
@@ -340,7 +341,8 @@ impl Order {
         ::sortkey_core::EncodeError,
     > {
         ::sortkey_core::IndexQuery::new(
-            <Self as ::sortkey_core::Entity>::INDEXES[1usize],
+            Self::__SORTKEY_INDEX_COUPONS,
+            Self::__SORTKEY_KEYS_COUPONS,
             partition,
         )
     }
@@ -368,16 +370,8 @@ impl Order {
     ) -> OrderByRegionQuery<0> {
         OrderByRegionQuery {
             inner: ::sortkey_core::MultiQuery::new(
-                "by_region",
-                ::sortkey_core::MultiKeys {
-                    partition: &[
-                        ("region", <String as ::sortkey_core::KeyScalar>::TYPE),
-                    ],
-                    sort: &[
-                        ("year", <u16 as ::sortkey_core::KeyScalar>::TYPE),
-                        ("dock", <u8 as ::sortkey_core::KeyScalar>::TYPE),
-                    ],
-                },
+                Self::__SORTKEY_INDEX_BY_REGION.name(),
+                Self::__SORTKEY_KEYS_BY_REGION,
                 ::std::vec![
                     ("region", ::sortkey_core::KeyScalar::to_scalar(&
                     ::core::convert::Into:: < String > ::into(region)))
@@ -391,35 +385,48 @@ impl Order {
 const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
+    impl Order {
+        const __SORTKEY_KEYS_GSI1: _sortkey::KeyNames = _sortkey::KeyNames::new(
+            "gsi1pk",
+            "gsi1sk",
+        );
+        const __SORTKEY_INDEX_GSI1: _sortkey::IndexNames = _sortkey::IndexNames::new(
+            "gsi1",
+            Self::__SORTKEY_KEYS_GSI1,
+            false,
+        );
+        const __SORTKEY_KEYS_COUPONS: _sortkey::KeyNames = _sortkey::KeyNames::new(
+            "by-couponpk",
+            "by-couponsk",
+        );
+        const __SORTKEY_INDEX_COUPONS: _sortkey::IndexNames = _sortkey::IndexNames::new(
+            "by-coupon",
+            Self::__SORTKEY_KEYS_COUPONS,
+            true,
+        );
+        const __SORTKEY_KEYS_BY_REGION: _sortkey::MultiKeys = _sortkey::MultiKeys {
+            partition: &[("region", <String as _sortkey::KeyScalar>::TYPE)],
+            sort: &[
+                ("year", <u16 as _sortkey::KeyScalar>::TYPE),
+                ("dock", <u8 as _sortkey::KeyScalar>::TYPE),
+            ],
+        };
+        const __SORTKEY_INDEX_BY_REGION: _sortkey::IndexNames = _sortkey::IndexNames::multi(
+            "by_region",
+            Self::__SORTKEY_KEYS_BY_REGION,
+            true,
+        );
+    }
+    #[automatically_derived]
     impl _sortkey::Entity for Order {
         type Partition = OrderPk;
         type Sort = OrderSk;
         const NAME: &'static str = "Order";
         const KEYS: _sortkey::KeyNames = _sortkey::KeyNames::new("pk", "sk");
         const INDEXES: &'static [_sortkey::IndexNames] = &[
-            _sortkey::IndexNames::new(
-                "gsi1",
-                _sortkey::KeyNames::new("gsi1pk", "gsi1sk"),
-                false,
-            ),
-            _sortkey::IndexNames::new(
-                "by-coupon",
-                _sortkey::KeyNames::new("by-couponpk", "by-couponsk"),
-                true,
-            ),
-            _sortkey::IndexNames::multi(
-                "by_region",
-                ::sortkey_core::MultiKeys {
-                    partition: &[
-                        ("region", <String as ::sortkey_core::KeyScalar>::TYPE),
-                    ],
-                    sort: &[
-                        ("year", <u16 as ::sortkey_core::KeyScalar>::TYPE),
-                        ("dock", <u8 as ::sortkey_core::KeyScalar>::TYPE),
-                    ],
-                },
-                true,
-            ),
+            Self::__SORTKEY_INDEX_GSI1,
+            Self::__SORTKEY_INDEX_COUPONS,
+            Self::__SORTKEY_INDEX_BY_REGION,
         ];
         #[inline]
         fn primary_key(&self) -> _sortkey::ItemKey<OrderPk, OrderSk> {
