@@ -173,3 +173,33 @@ fn a_cycle_is_found() {
     assert_eq!(edges("impls/time", "use crate::spec::Field; use super::int;", &names), ["impls/int", "spec"]);
     assert_eq!(edges("private/builder", "use super::names::x;", &names), ["private/names"]);
 }
+
+/// What only generated code calls lives in the versioned private module: no other file of the
+/// runtime has a `#[doc(hidden)]` item, which a user could call and break on (lib.rs's one
+/// declares the private module itself).
+#[test]
+fn hidden_items_are_in_the_private_module_only() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sortkey-core/src");
+    let mut stack = vec![src.clone()];
+    let mut found = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).expect("readable source directory") {
+            let path = entry.expect("readable entry").path();
+            let rel = path.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
+            if path.is_dir() {
+                if rel != "private" {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let text = fs::read_to_string(&path).expect("readable source file");
+            for (i, _) in text.match_indices("#[doc(hidden)]") {
+                let next = text[i..].lines().nth(1).unwrap_or_default().trim();
+                if !(rel == "lib.rs" && next == "#[path = \"private/mod.rs\"]") {
+                    found.push(format!("{rel}: {next}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "#[doc(hidden)] items outside the private module: {found:#?}");
+}

@@ -127,29 +127,25 @@ pub struct EntityKeys {
 
 impl EntityKeys {
     /// An empty set, with room for `n` attributes. Generated code fills it.
-    #[doc(hidden)]
-    pub fn with_capacity(n: usize) -> Self {
+    pub(crate) fn with_capacity(n: usize) -> Self {
         EntityKeys { present: Vec::with_capacity(n), absent: Vec::new() }
     }
 
     /// Adds the attribute `name` with the encoded key `value`.
-    #[doc(hidden)]
-    pub fn push(&mut self, name: &'static str, value: String) {
+    pub(crate) fn push(&mut self, name: &'static str, value: String) {
         self.present.push((name, ScalarValue::S(value)));
     }
 
     /// Adds the attribute `name` of a multi-attribute index, typed, unless an earlier index
     /// that shares it added it.
-    #[doc(hidden)]
-    pub fn push_scalar(&mut self, name: &'static str, value: ScalarValue) {
+    pub(crate) fn push_scalar(&mut self, name: &'static str, value: ScalarValue) {
         if !self.present.iter().any(|(n, _)| *n == name) {
             self.present.push((name, value));
         }
     }
 
     /// Records that the item is absent from an index whose key attributes are `names`.
-    #[doc(hidden)]
-    pub fn push_absent(&mut self, names: &[&'static str]) {
+    pub(crate) fn push_absent(&mut self, names: &[&'static str]) {
         self.absent.extend_from_slice(names);
     }
 

@@ -16,8 +16,7 @@ pub struct UnitQuery {
 
 impl UnitQuery {
     /// The query of the unit variant written as `literal`.
-    #[doc(hidden)]
-    pub const fn new(literal: &'static str) -> Self {
+    pub(crate) const fn new(literal: &'static str) -> Self {
         UnitQuery { literal }
     }
 

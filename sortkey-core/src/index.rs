@@ -102,8 +102,7 @@ impl<E, P, S> Eq for IndexQuery<E, P, S> {}
 impl<E: Entity, P: SortKey, S> IndexQuery<E, P, S> {
     /// The query of the partition `partition` of the index `index`, whose composite key
     /// attributes are `keys`. Generated code calls it with the index's two constants.
-    #[doc(hidden)]
-    pub fn new(index: IndexNames, keys: KeyNames, partition: &P) -> Result<Self, EncodeError> {
+    pub(crate) fn new(index: IndexNames, keys: KeyNames, partition: &P) -> Result<Self, EncodeError> {
         Ok(IndexQuery { index, keys, inner: keys.query(partition)?, entity: PhantomData })
     }
 }

@@ -398,7 +398,7 @@ pub use item::{ItemKey, KeyNames, PartitionQuery};
 pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
 pub use layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, UPDATE_LOCK_VAR, VariantLayout, check_lock_file};
 pub use legacy::{Legacy, Versioned, merge_layouts};
-pub use multi::{KeyScalar, MultiCondition, MultiKeys, MultiQuery, Range, ScalarType, ScalarValue};
+pub use multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, ScalarValue};
 pub use segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
 pub use spec::{Field, TimeFormat, TimeUnit, Width};
 pub use table::{Billing, IndexDefinition, Projection, TableDefinition, TableError};

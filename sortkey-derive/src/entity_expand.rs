@@ -88,7 +88,7 @@ fn impl_entity(entity: &Entity, (pk_ty, sk_ty): (&Ident, &Ident), parts: &[Index
 
             #[inline]
             fn key_attributes(&self) -> _sortkey::Result<_sortkey::EntityKeys, _sortkey::EncodeError> {
-                let mut __keys = _sortkey::EntityKeys::with_capacity(#attrs_count);
+                let mut __keys = _sortkey::entity_keys(#attrs_count);
                 let __primary = <Self as _sortkey::Entity>::primary_key(self);
                 _sortkey::encode_attr(&mut __keys, #pk_attr, &__primary.partition)?;
                 _sortkey::encode_attr(&mut __keys, #sk_attr, &__primary.sort)?;
@@ -110,6 +110,7 @@ fn const_names(index: &Index) -> (Ident, Ident) {
 /// an ingredient is `None`).
 fn composite(entity: &Entity, index: &Index) -> IndexParts {
     let (ident, krate, name) = (&entity.ident, &entity.krate, entity.name());
+    let private = crate::runtime::private(krate);
     let (ipk, isk) = index_types(ident, index);
     let (names, keys) = const_names(index);
     let (ipk_attr, isk_attr, iname, sparse) = (&index.pk.attribute, &index.sk.attribute, &index.name, index.sparse());
@@ -136,7 +137,7 @@ fn composite(entity: &Entity, index: &Index) -> IndexParts {
         pub fn #query(
             partition: &#ipk,
         ) -> ::core::result::Result<#krate::IndexQuery<Self, #ipk, #isk>, #krate::EncodeError> {
-            #krate::IndexQuery::new(Self::#names, Self::#keys, partition)
+            #private::index_query(Self::#names, Self::#keys, partition)
         }
 
         #key_method
@@ -149,7 +150,7 @@ fn composite(entity: &Entity, index: &Index) -> IndexParts {
         true => quote! {
             match #key_value {
                 ::core::option::Option::Some(__k) => { #write }
-                ::core::option::Option::None => __keys.push_absent(&[#ipk_attr, #isk_attr]),
+                ::core::option::Option::None => _sortkey::push_absent(&mut __keys, &[#ipk_attr, #isk_attr]),
             }
         },
         false => quote!(let __k = #key_value; #write),
@@ -273,6 +274,7 @@ fn key_options(key: &KeyDecl) -> Vec<TokenStream> {
 /// `KeyScalar`, and a staged builder whose stage `N` has fixed the first `N` sort attributes.
 fn multi(entity: &Entity, index: &Index) -> IndexParts {
     let (ident, krate, vis, name) = (&entity.ident, &entity.krate, &entity.vis, entity.name());
+    let private = crate::runtime::private(krate);
     let iname = &index.name;
     let query = format_ident!("{}{}Query", ident, RenameRule::Pascal.apply_to_field(&index.snake()));
     let (names, keys) = const_names(index);
@@ -293,11 +295,11 @@ fn multi(entity: &Entity, index: &Index) -> IndexParts {
         match s.optional {
             true => quote! {
                 match &self.#f {
-                    ::core::option::Option::Some(__v) => __keys.push_scalar(#fname, _sortkey::KeyScalar::to_scalar(__v)),
-                    ::core::option::Option::None => __keys.push_absent(&[#fname]),
+                    ::core::option::Option::Some(__v) => _sortkey::push_scalar(&mut __keys, #fname, _sortkey::KeyScalar::to_scalar(__v)),
+                    ::core::option::Option::None => _sortkey::push_absent(&mut __keys, &[#fname]),
                 }
             },
-            false => quote!(__keys.push_scalar(#fname, _sortkey::KeyScalar::to_scalar(&self.#f));),
+            false => quote!(_sortkey::push_scalar(&mut __keys, #fname, _sortkey::KeyScalar::to_scalar(&self.#f));),
         }
     });
     let params = index.pk.segments.iter().map(|s| {
@@ -320,7 +322,7 @@ fn multi(entity: &Entity, index: &Index) -> IndexParts {
         #[doc = #method_doc]
         #[inline]
         pub fn #method_name(#(#params),*) -> #query<0> {
-            #query { inner: #krate::MultiQuery::new(Self::#names.name(), Self::#keys, ::std::vec![#(#values),*]) }
+            #query { inner: #private::MultiQuery::new(Self::#names.name(), Self::#keys, ::std::vec![#(#values),*]) }
         }
     };
     let stages = index.sk.segments.iter().enumerate().map(|(k, s)| multi_stage(entity, &query, k, s));
@@ -335,7 +337,7 @@ fn multi(entity: &Entity, index: &Index) -> IndexParts {
         #[doc = #type_doc]
         #[derive(::core::fmt::Debug, ::core::clone::Clone)]
         #vis struct #query<const N: usize> {
-            inner: #krate::MultiQuery<#ident>,
+            inner: #private::MultiQuery<#ident>,
         }
 
         #(#stages)*

@@ -239,7 +239,7 @@ fn impl_query(family: &Family, query: &syn::Ident) -> TokenStream {
                     #[doc = #doc]
                     #[inline]
                     pub fn #method(self) -> _sortkey::UnitQuery {
-                        _sortkey::UnitQuery::new(#lit)
+                        _sortkey::unit_query(#lit)
                     }
                 }
             }

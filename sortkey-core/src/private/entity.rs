@@ -1,8 +1,48 @@
 //! What the code of an entity calls: its keys encoded into their attributes.
 
-use crate::entity::EntityKeys;
+use crate::entity::{Entity, EntityKeys, IndexNames};
 use crate::error::EncodeError;
+use crate::family::UnitQuery;
+use crate::index::IndexQuery;
+use crate::item::KeyNames;
 use crate::key::SortKey;
+use crate::multi::ScalarValue;
+
+/// An empty set of key attributes, with room for `n`.
+#[inline]
+pub fn entity_keys(n: usize) -> EntityKeys {
+    EntityKeys::with_capacity(n)
+}
+
+/// Adds the attribute `name` of a multi-attribute index, typed (once, however many indexes
+/// share it).
+#[inline]
+pub fn push_scalar(keys: &mut EntityKeys, name: &'static str, value: ScalarValue) {
+    keys.push_scalar(name, value);
+}
+
+/// Records that the item is absent from an index whose key attributes are `names`.
+#[inline]
+pub fn push_absent(keys: &mut EntityKeys, names: &[&'static str]) {
+    keys.push_absent(names);
+}
+
+/// The query of the partition `partition` of the composite index `index`, whose key attributes
+/// are `keys`: an entity's `<index>()` method.
+#[inline]
+pub fn index_query<E: Entity, P: SortKey, S>(
+    index: IndexNames,
+    keys: KeyNames,
+    partition: &P,
+) -> Result<IndexQuery<E, P, S>, EncodeError> {
+    IndexQuery::new(index, keys, partition)
+}
+
+/// The query of a family's unit variant written as `literal`.
+#[inline]
+pub const fn unit_query(literal: &'static str) -> UnitQuery {
+    UnitQuery::new(literal)
+}
 
 /// Encodes `key` as the attribute `name` of an entity's item.
 #[inline]

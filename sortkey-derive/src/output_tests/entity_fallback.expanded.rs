@@ -58,7 +58,7 @@ const _: () = {
         fn key_attributes(
             &self,
         ) -> _sortkey::Result<_sortkey::EntityKeys, _sortkey::EncodeError> {
-            let mut __keys = _sortkey::EntityKeys::with_capacity(2usize);
+            let mut __keys = _sortkey::entity_keys(2usize);
             let __primary = <Self as _sortkey::Entity>::primary_key(self);
             _sortkey::encode_attr(&mut __keys, "pk", &__primary.partition)?;
             _sortkey::encode_attr(&mut __keys, "sk", &__primary.sort)?;

@@ -83,7 +83,7 @@ pub struct OrderCouponsSk {
 ///The staged Query of the multi-attribute index `by_region` of [`Order`]: stage `N` has fixed the first `N` sort attributes (`year`, `dock`). Start it with [`Order::by_region`].
 #[derive(::core::fmt::Debug, ::core::clone::Clone)]
 pub struct OrderByRegionQuery<const N: usize> {
-    inner: ::sortkey_core::MultiQuery<Order>,
+    inner: ::sortkey_core::__private_0_1_0::MultiQuery<Order>,
 }
 #[automatically_derived]
 impl OrderByRegionQuery<0usize> {
@@ -313,7 +313,7 @@ impl Order {
         ::sortkey_core::IndexQuery<Self, OrderGsi1Pk, OrderGsi1Sk>,
         ::sortkey_core::EncodeError,
     > {
-        ::sortkey_core::IndexQuery::new(
+        ::sortkey_core::__private_0_1_0::index_query(
             Self::__SORTKEY_INDEX_GSI1,
             Self::__SORTKEY_KEYS_GSI1,
             partition,
@@ -340,7 +340,7 @@ impl Order {
         ::sortkey_core::IndexQuery<Self, OrderCouponsPk, OrderCouponsSk>,
         ::sortkey_core::EncodeError,
     > {
-        ::sortkey_core::IndexQuery::new(
+        ::sortkey_core::__private_0_1_0::index_query(
             Self::__SORTKEY_INDEX_COUPONS,
             Self::__SORTKEY_KEYS_COUPONS,
             partition,
@@ -369,7 +369,7 @@ impl Order {
         region: impl ::core::convert::Into<String>,
     ) -> OrderByRegionQuery<0> {
         OrderByRegionQuery {
-            inner: ::sortkey_core::MultiQuery::new(
+            inner: ::sortkey_core::__private_0_1_0::MultiQuery::new(
                 Self::__SORTKEY_INDEX_BY_REGION.name(),
                 Self::__SORTKEY_KEYS_BY_REGION,
                 ::std::vec![
@@ -444,7 +444,7 @@ const _: () = {
         fn key_attributes(
             &self,
         ) -> _sortkey::Result<_sortkey::EntityKeys, _sortkey::EncodeError> {
-            let mut __keys = _sortkey::EntityKeys::with_capacity(8usize);
+            let mut __keys = _sortkey::entity_keys(8usize);
             let __primary = <Self as _sortkey::Entity>::primary_key(self);
             _sortkey::encode_attr(&mut __keys, "pk", &__primary.partition)?;
             _sortkey::encode_attr(&mut __keys, "sk", &__primary.sort)?;
@@ -457,16 +457,30 @@ const _: () = {
                     _sortkey::encode_attr(&mut __keys, "by-couponsk", &__k.sort)?;
                 }
                 ::core::option::Option::None => {
-                    __keys.push_absent(&["by-couponpk", "by-couponsk"])
+                    _sortkey::push_absent(&mut __keys, &["by-couponpk", "by-couponsk"])
                 }
             }
-            __keys.push_scalar("region", _sortkey::KeyScalar::to_scalar(&self.region));
-            __keys.push_scalar("year", _sortkey::KeyScalar::to_scalar(&self.year));
+            _sortkey::push_scalar(
+                &mut __keys,
+                "region",
+                _sortkey::KeyScalar::to_scalar(&self.region),
+            );
+            _sortkey::push_scalar(
+                &mut __keys,
+                "year",
+                _sortkey::KeyScalar::to_scalar(&self.year),
+            );
             match &self.dock {
                 ::core::option::Option::Some(__v) => {
-                    __keys.push_scalar("dock", _sortkey::KeyScalar::to_scalar(__v))
+                    _sortkey::push_scalar(
+                        &mut __keys,
+                        "dock",
+                        _sortkey::KeyScalar::to_scalar(__v),
+                    )
                 }
-                ::core::option::Option::None => __keys.push_absent(&["dock"]),
+                ::core::option::Option::None => {
+                    _sortkey::push_absent(&mut __keys, &["dock"])
+                }
             }
             _sortkey::Result::Ok(__keys)
         }

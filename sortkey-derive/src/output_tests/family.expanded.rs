@@ -300,7 +300,7 @@ const _: () = {
         ///Queries the one `Profile` key, "PROFILE".
         #[inline]
         pub fn profile(self) -> _sortkey::UnitQuery {
-            _sortkey::UnitQuery::new("PROFILE")
+            _sortkey::unit_query("PROFILE")
         }
         ///Queries `Order` keys: continues with the builder of its key type.
         #[inline]
