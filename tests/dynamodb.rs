@@ -1073,3 +1073,33 @@ fn backfill_rewrites_old_layouts_once_over_parallel_segments() {
         assert_eq!((again.rewritten, again.superseded, again.current), (0, 0, 60), "idempotent: {again:?}");
     });
 }
+
+/// A backfill's errors have a kind to match on and a one-line message: an item in no known
+/// layout is `Decode` (naming the key, with the cursor before its page), a missing table is the
+/// server's `ResourceNotFoundException` on `Scan`, not the raw HTTP response.
+#[test]
+fn backfill_errors_have_a_kind_and_one_line() {
+    use backfill::*;
+    use sortkey_core::dynamodb::{Backfill, BackfillErrorKind, SegmentCursor};
+    let Some(server) = server_or_skip("backfill_errors_have_a_kind_and_one_line") else { return };
+    let client = client(&server.endpoint);
+    runtime().block_on(async {
+        create_table(&client).await;
+        let bad = item(1, "NOT#A#RANK#KEY".into(), "old");
+        client.put_item().table_name(TABLE).set_item(Some(bad)).send().await.unwrap();
+        let e = backfill(&client).run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap_err();
+        assert_eq!(e.kind(), &BackfillErrorKind::Decode);
+        assert!(
+            e.to_string().starts_with("backfill of segment 0 of 1: the item `NOT#A#RANK#KEY` is in no known layout")
+        );
+        assert_eq!(e.cursor, SegmentCursor::start(0, 1), "nothing of the page is done");
+
+        let missing = Backfill::new(&client, "no_such_table", KeyNames::DEFAULT);
+        let e = missing.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap_err();
+        let code = Some("ResourceNotFoundException".to_owned());
+        assert_eq!(e.kind(), &BackfillErrorKind::Server { operation: "Scan", code });
+        let line = e.to_string();
+        assert!(line.starts_with("backfill of segment 0 of 1: Scan failed: ResourceNotFoundException"), "{line}");
+        assert!(!line.contains('\n') && line.len() < 300, "one short line: {line}");
+    });
+}

@@ -8,6 +8,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, TransactWriteItem};
 
@@ -70,12 +71,49 @@ impl Progress {
     }
 }
 
-/// An error of a backfill: a request that failed, or an item whose key no layout reads.
+/// What went wrong in a backfill, to match on: retry after `Throttled`, fix the data after
+/// `Decode`, and so on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BackfillErrorKind {
+    /// DynamoDB throttled a request beyond the SDK's retries (`ProvisionedThroughputExceeded`,
+    /// `RequestLimitExceeded`, `ThrottlingException`), or left keys unprocessed ten times.
+    Throttled,
+    /// A condition failed where the backfill expects none to.
+    ConditionalCheck,
+    /// A transaction was cancelled for another reason than a failed condition: the reasons'
+    /// codes, one per action (`"None"` for those that passed).
+    Cancelled {
+        /// The cancellation reasons' codes.
+        reasons: Vec<String>,
+    },
+    /// An item the backfill cannot move: no string sort key, no partition key, a sort key in no
+    /// known layout, or one whose value has no current key.
+    Decode,
+    /// Any other failure of a request: the operation and, when the server answered, its error
+    /// code.
+    Server {
+        /// The DynamoDB operation, such as `"Scan"`.
+        operation: &'static str,
+        /// The server's error code, such as `"ResourceNotFoundException"`.
+        code: Option<String>,
+    },
+}
+
+/// An error of a backfill: what kind it is, what happened in one line, and where to resume.
 #[derive(Debug)]
 pub struct BackfillError {
+    kind: BackfillErrorKind,
     message: String,
     /// The cursor to resume from: what was done before the error is done.
     pub cursor: SegmentCursor,
+}
+
+impl BackfillError {
+    /// What kind of error it is.
+    pub fn kind(&self) -> &BackfillErrorKind {
+        &self.kind
+    }
 }
 
 impl fmt::Display for BackfillError {
@@ -85,6 +123,62 @@ impl fmt::Display for BackfillError {
 }
 
 impl std::error::Error for BackfillError {}
+
+/// A failure inside a segment's run, before the cursor is attached.
+#[derive(Debug)]
+struct Failure {
+    kind: BackfillErrorKind,
+    message: String,
+}
+
+impl Failure {
+    /// An item the backfill cannot move.
+    fn decode(message: String) -> Failure {
+        Failure { kind: BackfillErrorKind::Decode, message }
+    }
+
+    /// A transaction cancelled for another reason than a failed condition (a conflict with
+    /// another transaction, throttling, a validation error), which says nothing about the item;
+    /// `None` when every reason is a failed condition or none.
+    fn cancelled(reasons: &[String]) -> Option<Failure> {
+        let other = |r: &&String| !matches!(r.as_str(), "None" | "ConditionalCheckFailed" | "");
+        reasons.iter().find(other)?;
+        let kind = match reasons.iter().any(|r| r == "ThrottlingError") {
+            true => BackfillErrorKind::Throttled,
+            false => BackfillErrorKind::Cancelled { reasons: reasons.to_vec() },
+        };
+        Some(Failure { kind, message: format!("TransactWriteItems was cancelled: {}", reasons.join(", ")) })
+    }
+
+    /// A request that could not be built.
+    fn build(operation: &'static str, e: impl fmt::Display) -> Failure {
+        let kind = BackfillErrorKind::Server { operation, code: None };
+        Failure { kind, message: format!("{operation}: the request could not be built: {e}") }
+    }
+
+    /// A request the SDK or the server refused, in one line: the server's code and message,
+    /// not the raw response.
+    fn sdk<E, R>(operation: &'static str, e: &SdkError<E, R>) -> Failure
+    where
+        E: ProvideErrorMetadata + std::error::Error + 'static,
+        R: fmt::Debug,
+    {
+        let code = e.code().map(str::to_owned);
+        let kind = match code.as_deref() {
+            Some("ProvisionedThroughputExceededException" | "RequestLimitExceeded" | "ThrottlingException") => {
+                BackfillErrorKind::Throttled
+            }
+            Some("ConditionalCheckFailedException") => BackfillErrorKind::ConditionalCheck,
+            _ => BackfillErrorKind::Server { operation, code: code.clone() },
+        };
+        let message = match (&code, e.message()) {
+            (Some(code), Some(m)) => format!("{operation} failed: {code}: {m}"),
+            (Some(code), None) => format!("{operation} failed: {code}"),
+            (None, _) => format!("{operation} failed: {}", DisplayErrorContext(e)),
+        };
+        Failure { kind, message }
+    }
+}
 
 /// The rewrite of a table's items from older layouts of the sort key type `K` to its current one.
 ///
@@ -149,11 +243,9 @@ impl<'c> Backfill<'c> {
                 .consistent_read(true)
                 .send()
                 .await
-                .map_err(|e| {
-                    self.error(&cursor, format!("Scan failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
-                })?;
+                .map_err(|e| self.error(&cursor, Failure::sdk("Scan", &e)))?;
             let mut done = Progress::default();
-            self.rewrite_page::<K>(scan.items(), &mut done).await.map_err(|m| self.error(&cursor, m))?;
+            self.rewrite_page::<K>(scan.items(), &mut done).await.map_err(|f| self.error(&cursor, f))?;
             total.add(&done);
             cursor.after = match scan.last_evaluated_key() {
                 Some(k) if !k.is_empty() => {
@@ -179,22 +271,24 @@ impl<'c> Backfill<'c> {
     /// current keys. Someone may have written a current key already (then the old item is
     /// stale): one BatchGetItem looks for all of the page's current keys first, which spares
     /// the transactions that would fail, and their cost.
-    async fn rewrite_page<K: Legacy>(&self, items: &[Attributes], done: &mut Progress) -> Result<(), String> {
+    async fn rewrite_page<K: Legacy>(&self, items: &[Attributes], done: &mut Progress) -> Result<(), Failure> {
         let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
         let mut moves = Vec::new();
         for item in items {
             done.scanned += 1;
             let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
-                return Err(format!("an item without a string `{sk_name}`"));
+                return Err(Failure::decode(format!("an item without a string `{sk_name}`")));
             };
-            let read = K::decode_any(sk).map_err(|e| format!("the item `{sk}` is in no known layout: {e}"))?;
+            let read = K::decode_any(sk)
+                .map_err(|e| Failure::decode(format!("the item `{sk}` is in no known layout: {e}")))?;
             if read.is_current() {
                 done.current += 1;
                 continue;
             }
-            let new_sk = read.key.encode().map_err(|e| format!("the item `{sk}` has no current key: {e}"))?;
+            let new_sk =
+                read.key.encode().map_err(|e| Failure::decode(format!("the item `{sk}` has no current key: {e}")))?;
             let Some(pk) = item.get(pk_name).cloned() else {
-                return Err(format!("the item `{sk}` has no `{pk_name}`"));
+                return Err(Failure::decode(format!("the item `{sk}` has no `{pk_name}`")));
             };
             moves.push((item, pk, AttributeValue::S(new_sk)));
         }
@@ -231,7 +325,7 @@ impl<'c> Backfill<'c> {
         &self,
         batch: Vec<(&Attributes, AttributeValue)>,
         done: &mut Progress,
-    ) -> Result<(), String> {
+    ) -> Result<(), Failure> {
         if batch.len() <= 1 {
             for (item, sk) in batch {
                 self.rewrite(item, sk, false, done).await?;
@@ -251,16 +345,14 @@ impl<'c> Backfill<'c> {
                     self.rewrite(item, sk, false, done).await?;
                 }
             }
-            Err(e) => {
-                return Err(format!("TransactWriteItems failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(&e)));
-            }
+            Err(e) => return Err(Failure::sdk("TransactWriteItems", &e)),
         }
         Ok(())
     }
 
     /// The two actions of one move: a Put of `item` under the sort key `new_sk` if no item has
     /// that key, and a Delete of the old item if it is unchanged.
-    fn move_actions(&self, item: &Attributes, new_sk: AttributeValue) -> Result<(Put, Delete), String> {
+    fn move_actions(&self, item: &Attributes, new_sk: AttributeValue) -> Result<(Put, Delete), Failure> {
         let delete = self.unchanged_delete(item)?;
         let mut moved = item.clone();
         moved.insert(self.keys.sort().to_owned(), new_sk);
@@ -270,12 +362,12 @@ impl<'c> Backfill<'c> {
             .condition_expression("attribute_not_exists(#pk)")
             .expression_attribute_names("#pk", self.keys.partition())
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Failure::build("TransactWriteItems", e))?;
         Ok((put, delete))
     }
 
     /// The keys of those of `keys` that exist, read consistently, 100 per BatchGetItem.
-    async fn existing(&self, mut keys: Vec<Attributes>) -> Result<Vec<Attributes>, String> {
+    async fn existing(&self, mut keys: Vec<Attributes>) -> Result<Vec<Attributes>, Failure> {
         let mut found = Vec::new();
         let mut retries = 0;
         while !keys.is_empty() {
@@ -287,14 +379,14 @@ impl<'c> Backfill<'c> {
                 .expression_attribute_names("#pk", self.keys.partition())
                 .expression_attribute_names("#sk", self.keys.sort())
                 .build()
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Failure::build("BatchGetItem", e))?;
             let out = self
                 .client
                 .batch_get_item()
                 .request_items(&self.table, request)
                 .send()
                 .await
-                .map_err(|e| format!("BatchGetItem failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))?;
+                .map_err(|e| Failure::sdk("BatchGetItem", &e))?;
             found.extend(out.responses().and_then(|r| r.get(&self.table)).into_iter().flatten().cloned());
             keys = rest;
             // Keys the service did not process this time go round again, after a backoff.
@@ -304,7 +396,8 @@ impl<'c> Backfill<'c> {
                 retries += 1;
                 if retries > 10 {
                     let left = unprocessed.keys().len();
-                    return Err(format!("BatchGetItem left {left} keys unprocessed 10 times"));
+                    let message = format!("BatchGetItem left {left} keys unprocessed 10 times");
+                    return Err(Failure { kind: BackfillErrorKind::Throttled, message });
                 }
                 tokio::time::sleep(Duration::from_millis(50 * retries)).await;
                 keys.extend(unprocessed.keys().iter().cloned());
@@ -321,7 +414,7 @@ impl<'c> Backfill<'c> {
         new_sk: AttributeValue,
         found: bool,
         done: &mut Progress,
-    ) -> Result<(), String> {
+    ) -> Result<(), Failure> {
         if found {
             return self.delete_stale(self.unchanged_delete(item)?, done).await;
         }
@@ -333,9 +426,10 @@ impl<'c> Backfill<'c> {
         match self.client.transact_write_items().set_transact_items(Some(both)).send().await {
             Ok(_) => done.rewritten += 1,
             Err(e) => {
-                let reasons = cancelled(&e).ok_or_else(|| {
-                    format!("TransactWriteItems failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(&e))
-                })?;
+                let reasons = cancelled(&e).ok_or_else(|| Failure::sdk("TransactWriteItems", &e))?;
+                if let Some(failure) = Failure::cancelled(&reasons) {
+                    return Err(failure);
+                }
                 match (reasons.first().map(String::as_str), reasons.get(1).map(String::as_str)) {
                     // The current key was written since the look: the old item is stale.
                     (Some("ConditionalCheckFailed"), Some("None") | None) => {
@@ -350,7 +444,7 @@ impl<'c> Backfill<'c> {
     }
 
     /// Deletes an old item whose current key exists, if it is unchanged since the Scan.
-    async fn delete_stale(&self, delete: Delete, done: &mut Progress) -> Result<(), String> {
+    async fn delete_stale(&self, delete: Delete, done: &mut Progress) -> Result<(), Failure> {
         let mut request = self
             .client
             .delete_item()
@@ -364,13 +458,13 @@ impl<'c> Backfill<'c> {
             Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
                 done.changed += 1
             }
-            Err(e) => return Err(format!("DeleteItem failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e))),
+            Err(e) => return Err(Failure::sdk("DeleteItem", &e)),
         }
         Ok(())
     }
 
     /// A Delete of `item` that applies only while every attribute still has its scanned value.
-    fn unchanged_delete(&self, item: &Attributes) -> Result<Delete, String> {
+    fn unchanged_delete(&self, item: &Attributes) -> Result<Delete, Failure> {
         let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
         let key: HashMap<String, AttributeValue> =
             item.iter().filter(|(n, _)| *n == pk_name || *n == sk_name).map(|(n, v)| (n.clone(), v.clone())).collect();
@@ -384,7 +478,7 @@ impl<'c> Backfill<'c> {
                 .expression_attribute_names(format!("#u{i}"), name.as_str())
                 .expression_attribute_values(format!(":u{i}"), item[name.as_str()].clone());
         }
-        delete.condition_expression(conditions.join(" AND ")).build().map_err(|e| e.to_string())
+        delete.condition_expression(conditions.join(" AND ")).build().map_err(|e| Failure::build("DeleteItem", e))
     }
 
     fn key(&self, pk: String, sk: String) -> Attributes {
@@ -395,8 +489,8 @@ impl<'c> Backfill<'c> {
         HashMap::from([(self.keys.partition().to_owned(), pk), (self.keys.sort().to_owned(), sk)])
     }
 
-    fn error(&self, cursor: &SegmentCursor, message: String) -> BackfillError {
-        BackfillError { message, cursor: cursor.clone() }
+    fn error(&self, cursor: &SegmentCursor, failure: Failure) -> BackfillError {
+        BackfillError { kind: failure.kind, message: failure.message, cursor: cursor.clone() }
     }
 }
 
@@ -407,7 +501,7 @@ const TRANSACTION_BYTES: usize = 3 * 1024 * 1024;
 
 /// The cancellation reasons' codes (one per action, `"None"` for those that passed) of a
 /// cancelled transaction; `None` for any other error.
-fn cancelled<R>(e: &aws_sdk_dynamodb::error::SdkError<TransactWriteItemsError, R>) -> Option<Vec<String>> {
+fn cancelled<R>(e: &SdkError<TransactWriteItemsError, R>) -> Option<Vec<String>> {
     match e.as_service_error()? {
         TransactWriteItemsError::TransactionCanceledException(c) => {
             Some(c.cancellation_reasons().iter().map(|r| r.code().unwrap_or_default().to_owned()).collect())
@@ -430,5 +524,22 @@ fn value_size(value: &AttributeValue) -> usize {
         AttributeValue::L(v) => 3 + v.iter().map(|x| 1 + value_size(x)).sum::<usize>(),
         AttributeValue::M(m) => 3 + m.iter().map(|(k, x)| 1 + k.len() + value_size(x)).sum::<usize>(),
         _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cancellation_is_an_error_only_when_a_reason_is_not_a_condition() {
+        let reasons = |r: &[&str]| r.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert!(Failure::cancelled(&reasons(&["ConditionalCheckFailed", "None"])).is_none());
+        assert!(Failure::cancelled(&reasons(&["None", "ConditionalCheckFailed"])).is_none());
+        let conflict = Failure::cancelled(&reasons(&["TransactionConflict", "None"])).unwrap();
+        assert_eq!(conflict.kind, BackfillErrorKind::Cancelled { reasons: reasons(&["TransactionConflict", "None"]) });
+        assert_eq!(conflict.message, "TransactWriteItems was cancelled: TransactionConflict, None");
+        let throttled = Failure::cancelled(&reasons(&["ThrottlingError", "None"])).unwrap();
+        assert_eq!(throttled.kind, BackfillErrorKind::Throttled);
     }
 }

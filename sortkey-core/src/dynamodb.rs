@@ -47,7 +47,7 @@ use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{self as ddb, AttributeValue};
 
-pub use crate::backfill::{Backfill, BackfillError, Progress, SegmentCursor};
+pub use crate::backfill::{Backfill, BackfillError, BackfillErrorKind, Progress, SegmentCursor};
 use crate::condition::KeyCondition;
 use crate::entity::{Entity, EntityKeys, IndexKeys, KeyUpdate};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
