@@ -115,15 +115,38 @@ fn check(crate_dir: &str) -> BTreeMap<String, Vec<String>> {
     graph
 }
 
+/// The runtime's layers, one folder each (and `error.rs` first), as its `lib.rs` documents
+/// them: a module uses only modules of its own layer or of the layers before it.
+const RUNTIME_LAYERS: &[&str] = &["error", "encoding", "query", "table", "migrate", "dynamodb", "private"];
+
 #[test]
 fn runtime_modules_depend_one_way() {
     let graph = check("sortkey-core");
-    // The lower layers know nothing of the ones above them.
+    let layer = |m: &str| RUNTIME_LAYERS.iter().position(|l| m.split('/').next() == Some(l));
+    for (module, deps) in &graph {
+        let Some(own) = layer(module) else {
+            panic!("sortkey-core: module `{module}` is in no layer: put it in a layer's folder (RUNTIME_LAYERS)");
+        };
+        for dep in deps {
+            let theirs = layer(dep).unwrap_or(usize::MAX);
+            assert!(
+                theirs <= own,
+                "sortkey-core: `{module}` (layer `{}`) uses `{dep}`, of a later layer; expected only its own layer \
+                 or earlier ones, as lib.rs documents",
+                RUNTIME_LAYERS[own]
+            );
+        }
+    }
+    // Within the encoding, the lower modules know nothing of the ones above them.
     assert_eq!(graph["error"], Vec::<String>::new());
-    assert_eq!(graph["digits"], Vec::<String>::new());
-    assert!(graph["segment"].iter().all(|m| ["error", "spec", "cursor", "layout"].contains(&m.as_str())), "{graph:#?}");
+    assert_eq!(graph["encoding/digits"], Vec::<String>::new());
+    let within = |m: &str, allowed: &[&str]| graph[m].iter().all(|d| allowed.contains(&d.as_str()));
+    assert!(
+        within("encoding/segment", &["error", "encoding/spec", "encoding/cursor", "encoding/layout"]),
+        "{graph:#?}"
+    );
     // A layout describes segments and keys; it knows neither trait.
-    assert!(graph["layout"].iter().all(|m| ["spec", "role"].contains(&m.as_str())), "{graph:#?}");
+    assert!(within("encoding/layout", &["encoding/spec", "encoding/role"]), "{graph:#?}");
 }
 
 /// The derive's layers, as its `lib.rs` documents them: a module uses only modules of its own

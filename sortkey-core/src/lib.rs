@@ -354,30 +354,19 @@
 
 #![warn(missing_docs)]
 
-// Dependencies run one way (tests/layering.rs checks it): error <- spec <- cursor (and digits)
-// <- segment <- impls; key and condition need only error; the private module and dynamodb sit
+// The layers, each a folder (tests/layering.rs checks that no module uses one of a later
+// layer): `error` (what everything reports); `encoding/` (digits, spec, cursor, role, layout,
+// segment, key, impls/: a key and its segments as text); `query/` (condition, and the public
+// `query` algebra: conditions on encoded keys); `table/` (item, family, entity, index, multi,
+// definition: keys in a table, entities and their indexes, the table's definition); `migrate/`
+// (legacy, vectors, backfill: older layouts, test vectors, rewriting a table); `dynamodb/` (the
+// SDK glue, one file per area it extends); and the private module that generated code calls,
 // on top of all of them.
-#[cfg(feature = "dynamodb")]
-mod backfill;
-mod condition;
-mod cursor;
-mod digits;
-mod entity;
+mod encoding;
 mod error;
-mod family;
-mod impls;
-mod index;
-mod item;
-mod key;
-mod layout;
-mod legacy;
-mod multi;
+mod migrate;
 pub mod query;
-mod role;
-mod segment;
-mod spec;
 mod table;
-pub mod vectors;
 
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;
@@ -388,20 +377,24 @@ pub mod dynamodb;
 #[path = "private/mod.rs"]
 pub mod __private_0_1_0;
 
-pub use condition::{KeyCondition, KeyExpression};
-pub use cursor::Cursor;
-pub use entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyUpdate};
+pub use encoding::cursor::Cursor;
+pub use encoding::key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
+pub use encoding::layout::{
+    FieldLayout, Layout, LayoutMismatch, SegmentLayout, UPDATE_LOCK_VAR, VariantLayout, check_lock_file,
+};
+pub use encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
+pub use encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
-pub use family::UnitQuery;
-pub use index::{IndexKey, IndexQuery, MultiKey};
-pub use item::{ItemKey, KeyNames, PartitionQuery};
-pub use key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
-pub use layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, UPDATE_LOCK_VAR, VariantLayout, check_lock_file};
-pub use legacy::{Legacy, Versioned, merge_layouts};
-pub use multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, ScalarValue};
-pub use segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
-pub use spec::{Field, TimeFormat, TimeUnit, Width};
-pub use table::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
+pub use migrate::legacy::{Legacy, Versioned, merge_layouts};
+pub use query::condition::{KeyCondition, KeyExpression};
+pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
+pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyUpdate};
+pub use table::family::UnitQuery;
+pub use table::index::{IndexKey, IndexQuery, MultiKey};
+pub use table::item::{ItemKey, KeyNames, PartitionQuery};
+pub use table::multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, ScalarValue};
+
+pub use migrate::vectors;
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
 #[cfg(feature = "chrono")]

@@ -104,7 +104,7 @@ mod tests {
     /// Against the trait's source: a method added to `Entity` must be added here too.
     #[test]
     fn the_entity_methods_are_the_traits() {
-        let source = include_str!("../../sortkey-core/src/entity.rs");
+        let source = include_str!("../../sortkey-core/src/table/entity.rs");
         let start = source.find("pub trait Entity").expect("the Entity trait");
         let end = start + source[start..].find("\n}").expect("its end");
         let mut methods: Vec<&str> =

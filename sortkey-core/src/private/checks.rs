@@ -1,8 +1,8 @@
 //! The `const` functions the derive's compile-time checks and constants call: widths, lengths,
 //! `max`, separators of nested keys and enum names before another field.
 
-use crate::segment::Capabilities;
-use crate::spec::{TimeFormat, Width};
+use crate::encoding::segment::Capabilities;
+use crate::encoding::spec::{TimeFormat, Width};
 
 /// The width a field uses: the one it sets or the type's default.
 pub const fn resolve_width(width: Width, given: Option<u32>) -> u32 {

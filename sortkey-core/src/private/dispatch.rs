@@ -13,10 +13,10 @@
 
 use core::marker::PhantomData;
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::segment::{DecodeSegment, KeySegment};
+use crate::encoding::spec::Field;
 use crate::error::DecodeError;
-use crate::segment::{DecodeSegment, KeySegment};
-use crate::spec::Field;
 
 /// The field type `T`, as a receiver for method lookup.
 pub struct Decode<T: ?Sized>(PhantomData<fn() -> PhantomData<T>>);

@@ -1,12 +1,12 @@
 //! What the code of an entity calls: its keys encoded into their attributes.
 
-use crate::entity::{Entity, EntityKeys, IndexNames};
+use crate::encoding::key::SortKey;
 use crate::error::EncodeError;
-use crate::family::UnitQuery;
-use crate::index::IndexQuery;
-use crate::item::KeyNames;
-use crate::key::SortKey;
-use crate::multi::ScalarValue;
+use crate::table::entity::{Entity, EntityKeys, IndexNames};
+use crate::table::family::UnitQuery;
+use crate::table::index::IndexQuery;
+use crate::table::item::KeyNames;
+use crate::table::multi::ScalarValue;
 
 /// An empty set of key attributes, with room for `n`.
 #[inline]

@@ -1,16 +1,16 @@
 //! What the code of a key family calls: the dispatch on the first segment, the error of an
 //! unknown one, and the constants the family's checks and limits are computed from.
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::key::KeyRole;
+use crate::encoding::spec::Field;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::key::KeyRole;
-use crate::spec::Field;
 
 /// The text up to the first `separator` (all of `key` when there is none): the segment that
 /// tells a family's variants apart.
 #[inline]
 pub fn first_segment(key: &str, separator: char) -> &str {
-    let sep = crate::spec::separator_byte(separator);
+    let sep = crate::encoding::spec::separator_byte(separator);
     match key.bytes().position(|b| b == sep) {
         Some(end) => &key[..end],
         None => key,
@@ -22,7 +22,8 @@ pub fn first_segment(key: &str, separator: char) -> &str {
 #[inline(always)]
 pub fn has_first_segment(key: &str, first: &str, separator: char) -> bool {
     let (key, first) = (key.as_bytes(), first.as_bytes());
-    key.starts_with(first) && key.get(first.len()).is_none_or(|&b| b == crate::spec::separator_byte(separator))
+    key.starts_with(first)
+        && key.get(first.len()).is_none_or(|&b| b == crate::encoding::spec::separator_byte(separator))
 }
 
 /// Decodes a keyed variant and wraps it in the family's variant, out of line: the family's own
@@ -31,7 +32,7 @@ pub fn has_first_segment(key: &str, first: &str, separator: char) -> bool {
 #[inline(never)]
 pub fn decode_variant<'k, T, F>(key: &'k str, wrap: impl FnOnce(T) -> F) -> Result<F, DecodeError>
 where
-    T: crate::key::DecodeKey<'k>,
+    T: crate::encoding::key::DecodeKey<'k>,
 {
     T::decode_borrowed(key).map(wrap)
 }
@@ -56,7 +57,7 @@ pub const fn prefix_of(prefix: Option<&'static str>) -> &'static str {
 /// Whether two variants' keys start with the same first segment: the family's variants must not.
 pub const fn same_first_segment(a: &str, b: &str, separator: char) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    let sep = crate::spec::separator_byte(separator);
+    let sep = crate::encoding::spec::separator_byte(separator);
     let mut i = 0;
     loop {
         let end_a = i == a.len() || a[i] == sep;

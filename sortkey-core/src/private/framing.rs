@@ -1,10 +1,10 @@
 //! Key framing: the whole-key rules around a key's segments (not empty, at most `max_len`),
 //! its prefix, its separators and its end.
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::segment::{DecodeSegment, KeySegment};
+use crate::encoding::spec::Field;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::segment::{DecodeSegment, KeySegment};
-use crate::spec::Field;
 
 /// The field a whole key is written and read as: its own last field is the key's last segment.
 /// `SortKey::encode_into` and `DecodeKey::decode_borrowed` hand it to the key's own

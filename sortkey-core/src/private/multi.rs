@@ -5,7 +5,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use crate::error::{QueryError, QueryErrorKind};
-use crate::multi::{MultiCondition, MultiKeys, Range, ScalarValue};
+use crate::table::multi::{MultiCondition, MultiKeys, Range, ScalarValue};
 
 /// A multi-attribute query being built: the equalities so far. The staged builder an entity
 /// derives for each multi-attribute index wraps it; each of its methods is one call here.

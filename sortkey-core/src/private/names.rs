@@ -1,9 +1,9 @@
 //! Unit enum variants as segments: `#[derive(KeySegment)]` on an enum writes and reads names.
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::segment::KeySegment;
+use crate::encoding::spec::Field;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::segment::KeySegment;
-use crate::spec::Field;
 
 /// Writes a unit enum variant's `name`, as text: the derive rejects, at compile time, names that
 /// a non-final position cannot hold; the text segment's check covers a [`Field`] built by hand.

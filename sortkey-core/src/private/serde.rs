@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::key::SortKey;
+use crate::encoding::key::SortKey;
 
 /// `Display` of a key type: its encoding. A value that cannot be encoded is a `fmt::Error`,
 /// never a string that is not its key.
@@ -24,7 +24,7 @@ mod with_serde {
     use serde_core::de::{self, Deserializer, Visitor};
     use serde_core::ser::{self, Serializer};
 
-    use crate::key::{DecodeKey, SortKey};
+    use crate::encoding::key::{DecodeKey, SortKey};
 
     pub use serde_core;
 

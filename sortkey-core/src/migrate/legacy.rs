@@ -3,9 +3,9 @@
 //! reports which layout a key was in. Ranges during a migration run once per live layout; the
 //! results merge in the current layout's order, each item once.
 
+use crate::encoding::key::{DecodeKey, SortKey};
+use crate::encoding::layout::Layout;
 use crate::error::DecodeError;
-use crate::key::{DecodeKey, SortKey};
-use crate::layout::Layout;
 
 /// A key decoded from whichever of its layouts it was written in.
 #[derive(Debug, Clone, PartialEq, Eq)]

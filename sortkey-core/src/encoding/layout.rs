@@ -22,8 +22,8 @@
 
 use std::fmt;
 
-use crate::role::KeyRole;
-use crate::spec::{Field, TimeFormat};
+use crate::encoding::role::KeyRole;
+use crate::encoding::spec::{Field, TimeFormat};
 
 /// The layout of one key type or key family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

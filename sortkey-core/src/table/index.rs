@@ -5,12 +5,12 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
-use crate::condition::{KeyCondition, KeyExpression};
-use crate::entity::{Entity, IndexNames};
+use crate::encoding::key::SortKey;
 use crate::error::EncodeError;
-use crate::item::{ItemKey, KeyNames, PartitionQuery};
-use crate::key::SortKey;
-use crate::multi::ScalarValue;
+use crate::query::condition::{KeyCondition, KeyExpression};
+use crate::table::entity::{Entity, IndexNames};
+use crate::table::item::{ItemKey, KeyNames, PartitionQuery};
+use crate::table::multi::ScalarValue;
 
 /// The key of an item as an index holds it: its key in the index and its primary key. A page
 /// of an index query reads back as these, and its cursor is one. It is `Debug`, `Clone`, `Eq`

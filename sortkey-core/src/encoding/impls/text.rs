@@ -7,11 +7,11 @@
 
 use std::borrow::Cow;
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::layout::SegmentLayout;
+use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment};
+use crate::encoding::spec::{Field, Width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::SegmentLayout;
-use crate::segment::{Capabilities, DecodeSegment, KeySegment};
-use crate::spec::{Field, Width};
 
 /// Checks the non-final text rule and appends `text`.
 #[inline]
@@ -179,7 +179,7 @@ mod tests {
     const MID: Field = Field::new("K", "name", '#');
     const LAST: Field = MID.with_last(true);
 
-    use crate::segment::testing::enc;
+    use crate::encoding::segment::testing::enc;
 
     #[test]
     fn non_final_text_rejects_separator_and_below() {

@@ -5,9 +5,9 @@
 
 use std::fmt;
 
-use crate::entity::{Entity, IndexKeys, IndexNames};
-use crate::item::KeyNames;
-use crate::multi::ScalarType;
+use crate::table::entity::{Entity, IndexKeys, IndexNames};
+use crate::table::item::KeyNames;
+use crate::table::multi::ScalarType;
 
 /// What a secondary index copies from the items.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]

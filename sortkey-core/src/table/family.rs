@@ -1,8 +1,8 @@
 //! What key families (`#[derive(SortKey)]` on an enum) add to the runtime: the query of a unit
 //! variant, whose only key is its literal.
 
-use crate::condition::KeyCondition;
 use crate::error::QueryError;
+use crate::query::condition::KeyCondition;
 
 /// The query of a unit variant of a key family (`#[key(prefix = "PROFILE")] Profile`): the
 /// variant has exactly one key, its literal, so both endings give `= literal`.

@@ -1,9 +1,9 @@
 //! The per-field contract: how one value becomes one segment of a key and back.
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::layout::SegmentLayout;
+use crate::encoding::spec::{Field, Width};
 use crate::error::{DecodeError, EncodeError};
-use crate::layout::SegmentLayout;
-use crate::spec::{Field, Width};
 
 /// A type that can be one segment of a sort key.
 ///

@@ -10,11 +10,11 @@
 //! `Option<T>` takes the attributes of `T` (`width`, `max`, `unit`, `format`) but not `desc`:
 //! `None` would stay first, which is not the reversed order.
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::layout::SegmentLayout;
+use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment};
+use crate::encoding::spec::{Field, Width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::layout::SegmentLayout;
-use crate::segment::{Capabilities, DecodeSegment, KeySegment};
-use crate::spec::{Field, Width};
 
 impl<T: KeySegment> KeySegment for Option<T> {
     const WIDTH: Width = T::WIDTH;

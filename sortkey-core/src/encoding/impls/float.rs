@@ -24,11 +24,11 @@
 //! bit flipped for a negative one, as 16 (`f64`) or 8 (`f32`) lowercase hex digits: fixed
 //! width, any position. `desc` encodes the negation, in both forms.
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::layout::SegmentLayout;
+use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
+use crate::encoding::spec::Field;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::SegmentLayout;
-use crate::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
-use crate::spec::Field;
 
 /// What the encodings need of `f32` and `f64`.
 trait Float: Copy + PartialEq + ryu::Float + core::str::FromStr + core::ops::Neg<Output = Self> {
@@ -222,7 +222,7 @@ fn encode_decimal<F: Float>(v: F, out: &mut String) {
         buf[len] = b'~';
         len += 1;
     }
-    crate::digits::push_ascii_prefix(out, &buf, len);
+    crate::encoding::digits::push_ascii_prefix(out, &buf, len);
 }
 
 fn decode<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F, DecodeError> {
@@ -345,7 +345,7 @@ fn decode_decimal<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment::testing::{dec, enc};
+    use crate::encoding::segment::testing::{dec, enc};
 
     const F: Field = Field::new("K", "x", '#').with_last(true);
 

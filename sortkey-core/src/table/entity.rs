@@ -2,10 +2,10 @@
 //! keys from its own fields (`#[derive(Entity)]`), so that every key attribute of an item is
 //! written from the whole item and none can go stale.
 
+use crate::encoding::key::SortKey;
 use crate::error::EncodeError;
-use crate::item::{ItemKey, KeyNames};
-use crate::key::SortKey;
-use crate::multi::{MultiKeys, ScalarType, ScalarValue};
+use crate::table::item::{ItemKey, KeyNames};
+use crate::table::multi::{MultiKeys, ScalarType, ScalarValue};
 
 use std::fmt;
 

@@ -1,9 +1,9 @@
 //! The decode cursor: a position in a key, the reads segment decoders make from it, and the
 //! errors that carry the byte offset.
 
-use crate::digits::all_digits;
+use crate::encoding::digits::all_digits;
+use crate::encoding::spec::Field;
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::spec::Field;
 
 /// A position in a key being decoded.
 ///

@@ -12,8 +12,8 @@ use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkErro
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, TransactWriteItem};
 
-use crate::item::KeyNames;
-use crate::legacy::Legacy;
+use crate::migrate::legacy::Legacy;
+use crate::table::item::KeyNames;
 
 /// An item or key as the SDK gives it.
 type Attributes = HashMap<String, AttributeValue>;

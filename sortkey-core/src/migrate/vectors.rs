@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::key::{DecodeKey, SortKey};
+use crate::encoding::key::{DecodeKey, SortKey};
 
 /// One test vector: a value's fields, as a JSON object, and the key it is.
 #[derive(Debug, Clone, PartialEq, Eq)]

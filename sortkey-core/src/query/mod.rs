@@ -49,11 +49,13 @@
 //! # Ok::<(), sortkey_core::QueryError>(())
 //! ```
 
-use crate::condition::KeyCondition;
+pub(crate) mod condition;
+
+use crate::encoding::key::KeyRole;
+use crate::encoding::segment::KeySegment;
+use crate::encoding::spec::Field;
 use crate::error::{EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
-use crate::key::KeyRole;
-use crate::segment::KeySegment;
-use crate::spec::Field;
+use crate::query::condition::KeyCondition;
 
 /// A comparison a query puts on the next field, in the field's own order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +109,7 @@ impl QueryHead {
         max_len: usize,
         role: KeyRole,
     ) -> Self {
-        let separator = crate::spec::separator_byte(separator);
+        let separator = crate::encoding::spec::separator_byte(separator);
         let segments = usize::from(prefix.is_some());
         // A sort key, and so a bound of a sort key condition, has at most 1024 bytes in DynamoDB,
         // whatever `max_len` a hand-written type claims; a partition key's `=` value has 2048.

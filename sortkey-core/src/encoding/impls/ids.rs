@@ -11,15 +11,15 @@
 //! keeps the pinned trybuild output of `tests/trybuild/ui` valid under `--all-features`.
 
 #[cfg(any(feature = "uuid", feature = "ulid"))]
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+#[cfg(any(feature = "uuid", feature = "ulid"))]
+use crate::encoding::layout::SegmentLayout;
+#[cfg(any(feature = "uuid", feature = "ulid"))]
+use crate::encoding::segment::{DecodeSegment, KeySegment};
+#[cfg(any(feature = "uuid", feature = "ulid"))]
+use crate::encoding::spec::{Field, Width};
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-#[cfg(any(feature = "uuid", feature = "ulid"))]
-use crate::layout::SegmentLayout;
-#[cfg(any(feature = "uuid", feature = "ulid"))]
-use crate::segment::{DecodeSegment, KeySegment};
-#[cfg(any(feature = "uuid", feature = "ulid"))]
-use crate::spec::{Field, Width};
 
 /// Takes `N` bytes and checks that `render(parse(text))` gives them back.
 #[cfg(any(feature = "uuid", feature = "ulid"))]

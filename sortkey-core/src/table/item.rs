@@ -4,9 +4,9 @@
 
 use std::marker::PhantomData;
 
-use crate::condition::{KeyCondition, KeyExpression};
+use crate::encoding::key::SortKey;
 use crate::error::EncodeError;
-use crate::key::SortKey;
+use crate::query::condition::{KeyCondition, KeyExpression};
 
 /// The names of the key attributes of a table or index: `pk` and `sk` unless given.
 ///

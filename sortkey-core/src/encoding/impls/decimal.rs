@@ -12,11 +12,11 @@
 use rust_decimal::Decimal;
 
 use super::int::{decode_signed, encode_signed};
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::layout::SegmentLayout;
+use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
+use crate::encoding::spec::{Field, Width};
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
-use crate::layout::SegmentLayout;
-use crate::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
-use crate::spec::{Field, Width};
 
 /// The largest mantissa of a `Decimal`, `2^96 - 1`.
 const MAX_MANTISSA: u128 = (1 << 96) - 1;
@@ -95,7 +95,7 @@ impl<'k> DecodeSegment<'k> for Decimal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment::testing::{dec, enc};
+    use crate::encoding::segment::testing::{dec, enc};
 
     const F: Field = Field::new("K", "price", '#').with_width(8).with_scale(2);
 

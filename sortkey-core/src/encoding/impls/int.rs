@@ -7,12 +7,12 @@
 //! `|v| < 10^(w-1)`. `desc` complements every digit of an unsigned value and encodes `-v`
 //! for a signed one. No step uses `format!`.
 
-use crate::cursor::Cursor;
-use crate::digits::{BUF, fits_digits, parse_digits, push_digits};
+use crate::encoding::cursor::Cursor;
+use crate::encoding::digits::{BUF, fits_digits, parse_digits, push_digits};
+use crate::encoding::layout::SegmentLayout;
+use crate::encoding::segment::{DecodeSegment, KeySegment};
+use crate::encoding::spec::{Field, Width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::SegmentLayout;
-use crate::segment::{DecodeSegment, KeySegment};
-use crate::spec::{Field, Width};
 
 /// The largest value of `digits` digits, in decimal, for error messages.
 #[cold]
@@ -274,8 +274,8 @@ signed!(isize => 5);
 mod tests {
     use super::*;
 
-    use crate::segment::testing::{dec, enc};
-    use crate::spec::Field;
+    use crate::encoding::segment::testing::{dec, enc};
+    use crate::encoding::spec::Field;
 
     const F: Field = Field::new("K", "f", '#');
 

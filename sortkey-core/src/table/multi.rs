@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::condition::KeyExpression;
+use crate::query::condition::KeyExpression;
 
 /// The DynamoDB type of a key attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

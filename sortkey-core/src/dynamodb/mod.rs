@@ -47,15 +47,15 @@ use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{self as ddb, AttributeValue};
 
-pub use crate::backfill::{Backfill, BackfillError, BackfillErrorKind, Progress, SegmentCursor};
-use crate::condition::KeyCondition;
-use crate::entity::{Entity, EntityKeys, IndexKeys, KeyUpdate};
+use crate::encoding::key::{DecodeKey, SortKey};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::index::{IndexKey, IndexQuery, MultiKey};
-use crate::item::{ItemKey, KeyNames, PartitionQuery};
-use crate::key::{DecodeKey, SortKey};
-use crate::multi::{MultiCondition, ScalarType, ScalarValue};
-use crate::table::{Billing, Projection, TableDefinition};
+pub use crate::migrate::backfill::{Backfill, BackfillError, BackfillErrorKind, Progress, SegmentCursor};
+use crate::query::condition::KeyCondition;
+use crate::table::definition::{Billing, Projection, TableDefinition};
+use crate::table::entity::{Entity, EntityKeys, IndexKeys, KeyUpdate};
+use crate::table::index::{IndexKey, IndexQuery, MultiKey};
+use crate::table::item::{ItemKey, KeyNames, PartitionQuery};
+use crate::table::multi::{MultiCondition, ScalarType, ScalarValue};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.
 pub type Attributes = HashMap<String, AttributeValue>;
@@ -371,7 +371,7 @@ impl TableDefinition {
 }
 
 /// An index's key schema: HASH attributes, then RANGE attributes, in order.
-fn index_schema(index: &crate::entity::IndexNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
+fn index_schema(index: &crate::table::entity::IndexNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
     let multi = match index.keys() {
         IndexKeys::Composite(keys) => return key_schema(keys),
         IndexKeys::Multi(multi) => multi,

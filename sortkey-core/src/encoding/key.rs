@@ -1,8 +1,8 @@
 //! The trait a derived key type implements.
 
+use crate::encoding::layout::Layout;
+pub use crate::encoding::role::{KeyRole, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 use crate::error::{DecodeError, EncodeError};
-use crate::layout::Layout;
-pub use crate::role::{KeyRole, PARTITION_KEY_LIMIT, SORT_KEY_LIMIT};
 
 /// A composite sort key: a struct whose fields, in declaration order, are the segments of one string.
 ///

@@ -9,11 +9,11 @@
 
 use std::time::{Duration, SystemTime};
 
-use crate::cursor::Cursor;
+use crate::encoding::cursor::Cursor;
+use crate::encoding::layout::SegmentLayout;
+use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
+use crate::encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::layout::SegmentLayout;
-use crate::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
-use crate::spec::{Field, TimeFormat, TimeUnit, Width};
 
 const MAX_NANOS: u128 = 253_402_300_799_999_999_999;
 const RANGE: &str = "an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z";
@@ -238,7 +238,7 @@ mod tests {
 
     const F: Field = Field::new("K", "at", '#').with_width(12);
 
-    use crate::segment::testing::{dec, enc};
+    use crate::encoding::segment::testing::{dec, enc};
 
     fn at(secs: u64, nanos: u32) -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::new(secs, nanos)

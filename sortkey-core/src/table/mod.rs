@@ -1,0 +1,11 @@
+//! Keys in a table: an item's primary key and a partition's query (`item`), key families'
+//! unit variants (`family`), entities and their key attributes (`entity`), index queries and
+//! keys (`index`), multi-attribute index keys (`multi`) and the table's definition
+//! (`definition`). Built on the encoding and the query algebra.
+
+pub(crate) mod definition;
+pub(crate) mod entity;
+pub(crate) mod family;
+pub(crate) mod index;
+pub(crate) mod item;
+pub(crate) mod multi;
