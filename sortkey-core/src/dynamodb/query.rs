@@ -1,0 +1,128 @@
+//! Queries on a Query builder: a condition, a partition's query and an index's query, with
+//! their pages read back as typed keys.
+
+use aws_sdk_dynamodb::operation::query::QueryOutput;
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::encoding::key::{DecodeKey, SortKey};
+use crate::error::{DecodeError, EncodeError};
+use crate::query::condition::KeyCondition;
+use crate::table::entity::Entity;
+use crate::table::index::{IndexKey, IndexQuery};
+use crate::table::item::{ItemKey, PartitionQuery};
+
+use super::Attributes;
+
+impl KeyCondition {
+    /// Sets the query's `KeyConditionExpression`, `ExpressionAttributeNames` and
+    /// `ExpressionAttributeValues`: the partition key attribute `partition_key` equal to
+    /// `partition_value`, and this condition on the sort key attribute `sort_key`.
+    ///
+    /// The placeholders are `#pk`, `#sk`, `:pk`, `:sk0` and `:sk1`; add your own filter
+    /// expressions with other names.
+    pub fn apply_to_query(
+        &self,
+        query: QueryFluentBuilder,
+        partition_key: &str,
+        partition_value: AttributeValue,
+        sort_key: &str,
+    ) -> QueryFluentBuilder {
+        let expr = self.with_partition_key(partition_key, "", sort_key);
+        let query =
+            expr.names.into_iter().fold(query.key_condition_expression(expr.expression), |q, (placeholder, name)| {
+                q.expression_attribute_names(placeholder, name)
+            });
+        expr.values.into_iter().fold(query, |q, (placeholder, value)| {
+            let value = if placeholder == ":pk" { partition_value.clone() } else { AttributeValue::S(value) };
+            q.expression_attribute_values(placeholder, value)
+        })
+    }
+}
+
+impl<P: SortKey, S: SortKey> PartitionQuery<P, S> {
+    /// Sets the query's `KeyConditionExpression` with its names and values and, to resume after
+    /// a page, `ExclusiveStartKey` from `start` (a key [`next_start`](Self::next_start) gave).
+    pub fn apply_to_query(
+        &self,
+        query: QueryFluentBuilder,
+        start: Option<&ItemKey<P, S>>,
+    ) -> Result<QueryFluentBuilder, EncodeError> {
+        let expr = self.expression();
+        let query = expr
+            .names
+            .into_iter()
+            .fold(query.key_condition_expression(expr.expression), |q, (p, n)| q.expression_attribute_names(p, n));
+        let query =
+            expr.values.into_iter().fold(query, |q, (p, v)| q.expression_attribute_values(p, AttributeValue::S(v)));
+        Ok(match start {
+            Some(key) => query.set_exclusive_start_key(Some(key.to_attributes(self.names())?)),
+            None => query,
+        })
+    }
+
+    /// The typed keys of the items of a page, in the order DynamoDB returned them.
+    pub fn keys(&self, page: &QueryOutput) -> Result<Vec<ItemKey<P, S>>, DecodeError>
+    where
+        P: for<'k> DecodeKey<'k>,
+        S: for<'k> DecodeKey<'k>,
+    {
+        page.items().iter().map(|item| ItemKey::from_attributes(item, self.names())).collect()
+    }
+
+    /// Where the next page starts: the page's `LastEvaluatedKey`, decoded; `None` after the
+    /// last page.
+    pub fn next_start(&self, page: &QueryOutput) -> Result<Option<ItemKey<P, S>>, DecodeError>
+    where
+        P: for<'k> DecodeKey<'k>,
+        S: for<'k> DecodeKey<'k>,
+    {
+        page.last_evaluated_key().map(|key| ItemKey::from_attributes(key, self.names())).transpose()
+    }
+}
+
+impl<E, P, S> IndexQuery<E, P, S>
+where
+    E: Entity,
+    E::Partition: for<'k> DecodeKey<'k>,
+    E::Sort: for<'k> DecodeKey<'k>,
+    P: SortKey + for<'k> DecodeKey<'k>,
+    S: SortKey + for<'k> DecodeKey<'k>,
+{
+    /// Sets `IndexName`, the `KeyConditionExpression` with its names and values and, to resume
+    /// after a page, `ExclusiveStartKey` from `start` (index key and primary key).
+    pub fn apply_to_query(
+        &self,
+        query: QueryFluentBuilder,
+        start: Option<&IndexKey<E, P, S>>,
+    ) -> Result<QueryFluentBuilder, EncodeError> {
+        let query = self.partition_query().apply_to_query(query.index_name(self.index().name()), None)?;
+        Ok(match start {
+            Some(key) => {
+                let mut attrs = key.index.to_attributes(self.key_names())?;
+                attrs.extend(key.primary.to_attributes(E::KEYS)?);
+                query.set_exclusive_start_key(Some(attrs))
+            }
+            None => query,
+        })
+    }
+
+    /// The typed keys (index and primary) of the items of a page, in the order DynamoDB
+    /// returned them.
+    pub fn keys(&self, page: &QueryOutput) -> Result<Vec<IndexKey<E, P, S>>, DecodeError> {
+        page.items().iter().map(|item| self.key(item)).collect()
+    }
+
+    /// Where the next page starts: the page's `LastEvaluatedKey` (index key and primary key),
+    /// decoded; `None` after the last page.
+    pub fn next_start(&self, page: &QueryOutput) -> Result<Option<IndexKey<E, P, S>>, DecodeError> {
+        page.last_evaluated_key().map(|key| self.key(key)).transpose()
+    }
+
+    fn key(&self, item: &Attributes) -> Result<IndexKey<E, P, S>, DecodeError> {
+        Ok(IndexKey {
+            index: ItemKey::from_attributes(item, self.key_names())?,
+            primary: ItemKey::from_attributes(item, E::KEYS)?,
+        })
+    }
+}
