@@ -103,6 +103,28 @@ pub(crate) fn query_impls(key: &Key) -> TokenStream {
 }
 
 /// The methods of stage `k`, whose next field is field `k`.
+/// How a stage's methods hand the field's value to its segment impl.
+struct Encoder {
+    /// The type whose `KeySegment` impl writes the value: `str` for text.
+    seg_ty: TokenStream,
+    /// `&` where the value is taken by value (everything but text, which is `&str` already).
+    by_ref: Option<TokenStream>,
+    /// The impl's `encode_segment`.
+    encode: TokenStream,
+}
+
+/// The arguments carry the field's span, so that a type error points at the field. The value is
+/// written by the field type's impl, named by its qualified path: a type that is no segment is
+/// then the one error the key's other uses of the type report as well.
+fn encoder(field: &Field) -> Encoder {
+    let span = field.ty.span();
+    let text = is_text(&field.ty);
+    let seg_ty = if text { quote_spanned!(span=> ::core::primitive::str) } else { field.ty.to_token_stream() };
+    let by_ref = (!text).then(|| quote_spanned!(span=> &));
+    let encode = quote_spanned!(span=> <#seg_ty as _sortkey::KeySegment>::encode_segment);
+    Encoder { seg_ty, by_ref, encode }
+}
+
 fn stage(key: &Key, k: usize) -> TokenStream {
     let (ident, query) = (&key.ident, query_ident(key));
     let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
@@ -117,14 +139,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         quote!(&<#ident #ty_generics>::#field_const)
     };
     let param = param_type(field);
-    // The arguments carry the field's span too, so that a type error points at the field.
-    let span = field.ty.span();
-    // The value is written by the field type's impl, named by its qualified path: a type that
-    // is no segment is then the one error the key's other uses of the type report as well.
-    let seg_ty =
-        if is_text(&field.ty) { quote_spanned!(span=> ::core::primitive::str) } else { field.ty.to_token_stream() };
-    let by_ref = (!is_text(&field.ty)).then(|| quote_spanned!(span=> &));
-    let encode = quote_spanned!(span=> <#seg_ty as _sortkey::KeySegment>::encode_segment);
+    let (span, Encoder { seg_ty, by_ref, encode }) = (field.ty.span(), encoder(field));
     let f = &field.ident;
     let name = f.to_string();
     let (range_generics, range_bound) = sort_key_only(key);
