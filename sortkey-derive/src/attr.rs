@@ -199,21 +199,15 @@ impl SegmentInput {
     /// The enum's attributes and its variants'.
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<SegmentInput> {
         let owner = Owner::new("enum", &input.ident);
-        let mut errors = darling::Error::accumulator();
         let (mut rename_all, mut krate) = (None, None);
-        errors.handle(owner.parse(
-            List::Attrs(&input.attrs, "key"),
+        let variants = owner.parse_enum(
+            input,
             &mut [
                 ("rename_all", &mut |n, m| owner.keyword(n, m).map(|v| rename_all = Some(v))),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
             ],
-            None,
-        ));
-        let variants = match &input.data {
-            Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(SegmentVariant::parse(v))).collect(),
-            _ => Vec::new(),
-        };
-        errors.finish()?;
+            SegmentVariant::parse,
+        )?;
         Ok(SegmentInput { ident: input.ident.clone(), variants, rename_all, krate })
     }
 }
@@ -233,21 +227,15 @@ impl FamilyInput {
     /// The family's attributes and its variants'.
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<FamilyInput> {
         let owner = Owner::new("key family", &input.ident);
-        let mut errors = darling::Error::accumulator();
         let (mut separator, mut krate) = (None, None);
-        errors.handle(owner.parse(
-            List::Attrs(&input.attrs, "key"),
+        let variants = owner.parse_enum(
+            input,
             &mut [
                 ("separator", &mut |n, m| owner.char(n, m).map(|v| separator = Some(v))),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
             ],
-            None,
-        ));
-        let variants = match &input.data {
-            Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(FamilyVariant::parse(v))).collect(),
-            _ => Vec::new(),
-        };
-        errors.finish()?;
+            FamilyVariant::parse,
+        )?;
         Ok(FamilyInput { separator, krate, variants })
     }
 }
@@ -351,6 +339,23 @@ impl Owner {
             errors.push(e.into());
         }
         errors.finish()
+    }
+
+    /// An enum's `#[key(...)]` with `accepted`, and each variant's with `variant`: the variants
+    /// read, or every error of the enum and its variants.
+    fn parse_enum<V>(
+        &self,
+        input: &DeriveInput,
+        accepted: &mut [Accepted<'_>],
+        variant: fn(&syn::Variant) -> darling::Result<V>,
+    ) -> darling::Result<Vec<V>> {
+        let mut errors = darling::Error::accumulator();
+        errors.handle(self.parse(List::Attrs(&input.attrs, "key"), accepted, None));
+        let variants = match &input.data {
+            Data::Enum(e) => e.variants.iter().filter_map(|v| errors.handle(variant(v))).collect(),
+            _ => Vec::new(),
+        };
+        errors.finish_with(variants)
     }
 
     /// `attribute `name` on field `score`: message`, at `span`.

@@ -17,12 +17,11 @@
 
 use std::collections::BTreeMap;
 
-use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
 
 use crate::attr::{FieldOptions, closest};
-use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, SegmentAttrs};
+use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, KeyOptions, SegmentAttrs};
 use crate::keywords::RenameRule;
 use crate::messages::{ENTITY_METHODS, MULTI_ENDS_EVERY_STAGE};
 use crate::model::Role;
@@ -66,9 +65,8 @@ impl Index {
 pub(crate) struct KeyDecl {
     pub(crate) attribute: String,
     pub(crate) attribute_span: Span,
-    pub(crate) prefix: Option<SpannedValue<String>>,
-    pub(crate) separator: Option<SpannedValue<char>>,
-    pub(crate) max_len: Option<SpannedValue<usize>>,
+    /// `prefix`, `separator`, `max_len`, as read.
+    pub(crate) options: KeyOptions,
     pub(crate) segments: Vec<Segment>,
 }
 
@@ -428,8 +426,7 @@ impl Rules<'_> {
             let ty = inner.cloned().unwrap_or_else(|| ty.clone());
             segments.push(Segment { field, ty, options, optional: inner.is_some() });
         }
-        let KeyAttrs { prefix, separator, max_len, .. } = key;
-        KeyDecl { attribute, attribute_span, prefix, separator, max_len, segments }
+        KeyDecl { attribute, attribute_span, options: key.options, segments }
     }
 
     /// A multi-attribute key takes no options, its fields no segment options, and has 1 to 4

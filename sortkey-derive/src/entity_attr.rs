@@ -6,7 +6,8 @@
 //! expansion go on with them, and one mistake is one error.
 
 use darling::util::SpannedValue;
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::quote_spanned;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident, Path, Token};
@@ -43,10 +44,44 @@ pub(crate) struct KeyAttrs {
     pub(crate) span: Span,
     /// `name = "..."`: the attribute's name.
     pub(crate) name: Option<SpannedValue<String>>,
+    pub(crate) options: KeyOptions,
+    pub(crate) segments: Vec<SegmentAttrs>,
+}
+
+/// The key type's own options, as `#[key(...)]` on a key struct takes them.
+#[derive(Default)]
+pub(crate) struct KeyOptions {
     pub(crate) prefix: Option<SpannedValue<String>>,
     pub(crate) separator: Option<SpannedValue<char>>,
     pub(crate) max_len: Option<SpannedValue<usize>>,
-    pub(crate) segments: Vec<SegmentAttrs>,
+}
+
+impl KeyOptions {
+    /// The options written, each with its name and span.
+    pub(crate) fn written(&self) -> impl Iterator<Item = (&'static str, Span)> + '_ {
+        let prefix = self.prefix.as_ref().map(|v| ("prefix", v.span()));
+        let separator = self.separator.as_ref().map(|v| ("separator", v.span()));
+        let max_len = self.max_len.as_ref().map(|v| ("max_len", v.span()));
+        [prefix, separator, max_len].into_iter().flatten()
+    }
+
+    /// The options as `#[key(...)]` writes them, each literal spanned where it was read.
+    pub(crate) fn to_tokens(&self) -> Vec<TokenStream> {
+        let mut out = Vec::new();
+        if let Some(prefix) = &self.prefix {
+            let lit = syn::LitStr::new(prefix, prefix.span());
+            out.push(quote_spanned!(prefix.span()=> prefix = #lit));
+        }
+        if let Some(separator) = &self.separator {
+            let lit = syn::LitChar::new(**separator, separator.span());
+            out.push(quote_spanned!(separator.span()=> separator = #lit));
+        }
+        if let Some(max_len) = &self.max_len {
+            let lit = syn::LitInt::new(&max_len.to_string(), max_len.span());
+            out.push(quote_spanned!(max_len.span()=> max_len = #lit));
+        }
+        out
+    }
 }
 
 /// A field named in a key, with its segment options: `placed_at(width = 10, desc)`.
@@ -150,21 +185,15 @@ impl KeyAttrs {
             segments.push(SegmentAttrs { field: ident, options });
             Some(result)
         };
-        let mut key = KeyAttrs {
-            span: meta.path.span(),
-            name: None,
-            prefix: None,
-            separator: None,
-            max_len: None,
-            segments: Vec::new(),
-        };
+        let mut key =
+            KeyAttrs { span: meta.path.span(), name: None, options: KeyOptions::default(), segments: Vec::new() };
         let result = owner.parse(
             List::Nested(meta),
             &mut [
                 ("name", &mut |n, m| owner.string(n, m).map(|v| key.name = Some(v))),
-                ("prefix", &mut |n, m| owner.string(n, m).map(|v| key.prefix = Some(v))),
-                ("separator", &mut |n, m| owner.char(n, m).map(|v| key.separator = Some(v))),
-                ("max_len", &mut |n, m| owner.int(n, m).map(|v| key.max_len = Some(v))),
+                ("prefix", &mut |n, m| owner.string(n, m).map(|v| key.options.prefix = Some(v))),
+                ("separator", &mut |n, m| owner.char(n, m).map(|v| key.options.separator = Some(v))),
+                ("max_len", &mut |n, m| owner.int(n, m).map(|v| key.options.max_len = Some(v))),
             ],
             Some(&mut field),
         );
@@ -174,11 +203,7 @@ impl KeyAttrs {
 
     /// The options written, each with its name and span: a multi-attribute key takes none.
     pub(crate) fn options(&self) -> impl Iterator<Item = (&'static str, Span)> + '_ {
-        let name = self.name.as_ref().map(|v| ("name", v.span()));
-        let prefix = self.prefix.as_ref().map(|v| ("prefix", v.span()));
-        let separator = self.separator.as_ref().map(|v| ("separator", v.span()));
-        let max_len = self.max_len.as_ref().map(|v| ("max_len", v.span()));
-        [name, prefix, separator, max_len].into_iter().flatten()
+        self.name.as_ref().map(|v| ("name", v.span())).into_iter().chain(self.options.written())
     }
 }
 

@@ -2,7 +2,7 @@
 //! written, the entity's constructors of its keys, and its `Entity` impl.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::entity::{Entity, Index, KeyDecl, Segment};
@@ -225,7 +225,7 @@ fn construct(ty: &Ident, key: &KeyDecl) -> TokenStream {
 fn key_type(entity: &Entity, ty: &Ident, key: &KeyDecl, partition: bool, doc: &str) -> TokenStream {
     let krate = &entity.krate;
     let vis = &entity.vis;
-    let mut options = key_options(key);
+    let mut options = key.options.to_tokens();
     if partition {
         options.push(quote!(partition));
     }
@@ -250,24 +250,6 @@ fn key_type(entity: &Entity, ty: &Ident, key: &KeyDecl, partition: bool, doc: &s
             #(#fields),*
         }
     }
-}
-
-/// A key's own options as `#[key(...)]` writes them, each literal spanned where it was read.
-fn key_options(key: &KeyDecl) -> Vec<TokenStream> {
-    let mut out = Vec::new();
-    if let Some(prefix) = &key.prefix {
-        let lit = syn::LitStr::new(prefix, prefix.span());
-        out.push(quote_spanned!(prefix.span()=> prefix = #lit));
-    }
-    if let Some(separator) = &key.separator {
-        let lit = syn::LitChar::new(**separator, separator.span());
-        out.push(quote_spanned!(separator.span()=> separator = #lit));
-    }
-    if let Some(max_len) = &key.max_len {
-        let lit = syn::LitInt::new(&max_len.to_string(), max_len.span());
-        out.push(quote_spanned!(max_len.span()=> max_len = #lit));
-    }
-    out
 }
 
 /// A multi-attribute index: every field of its keys an attribute of its own, typed by
