@@ -433,3 +433,205 @@ fn readme_queries_produce_the_documented_shapes() {
     let e = RankKey::query().score(10_000_000_000).begins_with().unwrap_err();
     assert_eq!(e.field(), Some("score"));
 }
+
+/// Sparse items for both kinds of index: an index query matches an entity's key attributes
+/// exactly when the entity has every key attribute of the index (no `None` ingredient) and its
+/// fields satisfy the call, evaluated here on the fields.
+mod sparse {
+    use super::*;
+    use sortkey_core::{Entity, MultiCondition, QueryError};
+
+    #[derive(sortkey_core::Entity, Debug, Clone)]
+    #[entity(
+        pk(prefix = "S", id),
+        sk(n(width = 3)),
+        index(
+            by_tag(pk(prefix = "T", tag), sk(level(width = 2), n(width = 3))),
+            by_zone(multi, pk(zone), sk(level, dock)),
+        )
+    )]
+    pub(super) struct Part {
+        pub(super) id: String,
+        pub(super) n: u16,
+        pub(super) tag: Option<String>,
+        pub(super) zone: String,
+        pub(super) level: u8,
+        pub(super) dock: Option<u8>,
+    }
+
+    pub(super) fn part() -> impl Strategy<Value = Part> {
+        let tag = prop::option::of(prop::sample::select(vec!["a".to_owned(), "b".to_owned()]));
+        let zone = prop::sample::select(vec!["x".to_owned(), "y".to_owned()]);
+        (0..4u16, tag, zone, 0..5u8, prop::option::of(0..5u8)).prop_map(|(n, tag, zone, level, dock)| Part {
+            id: format!("p{n}"),
+            n,
+            tag,
+            zone,
+            level,
+            dock,
+        })
+    }
+
+    /// A call on the index's second sort field (`n` for `by_tag`, `dock` for `by_zone`) or on
+    /// its first: the partition value, the first field fixed or not, and a range or none.
+    #[derive(Debug, Clone)]
+    pub(super) struct SparseCall {
+        pub(super) partition: &'static str,
+        pub(super) first: Option<u8>,
+        pub(super) op: Option<(Comparison, u16)>,
+        pub(super) between: Option<(u16, u16)>,
+    }
+
+    pub(super) fn sparse_call() -> impl Strategy<Value = SparseCall> {
+        let ops = prop::sample::select(vec![Comparison::Lt, Comparison::Le, Comparison::Gt, Comparison::Ge]);
+        (
+            prop::sample::select(vec!["a", "x", "b", "y"]),
+            prop::option::of(0..5u8),
+            prop::option::of((ops, 0..5u16)),
+            prop::option::of((0..5u16, 0..5u16)),
+        )
+            .prop_map(|(partition, first, op, between)| SparseCall { partition, first, op, between })
+    }
+
+    pub(super) fn holds(op: Comparison, v: u16, bound: u16) -> bool {
+        match op {
+            Comparison::Lt => v < bound,
+            Comparison::Le => v <= bound,
+            Comparison::Gt => v > bound,
+            Comparison::Ge => v >= bound,
+        }
+    }
+
+    /// The call's predicate on a value of the ranged field; `None` when the call has no range.
+    pub(super) fn in_range(call: &SparseCall, v: u16) -> bool {
+        match (call.op, call.between) {
+            (Some((op, bound)), _) => holds(op, v, bound),
+            (None, Some((low, high))) => low <= v && v <= high,
+            (None, None) => true,
+        }
+    }
+
+    /// The composite index's condition for the call (`None`: the whole partition), or the
+    /// builder's refusal of an empty range.
+    pub(super) fn tag_condition(call: &SparseCall) -> Result<Option<KeyCondition>, QueryError> {
+        if call.first.is_none() && call.op.is_none() && call.between.is_none() {
+            return Ok(None);
+        }
+        let q = PartByTagSk::query();
+        match call.first {
+            Some(level) => {
+                let q = q.level(level);
+                match (call.op, call.between) {
+                    (Some((op, b)), _) => match op {
+                        Comparison::Lt => q.n_lt(b),
+                        Comparison::Le => q.n_lte(b),
+                        Comparison::Gt => q.n_gt(b),
+                        Comparison::Ge => q.n_gte(b),
+                    },
+                    (None, Some((low, high))) => q.n_between(low, high),
+                    (None, None) => q.begins_with(),
+                }
+                .map(Some)
+            }
+            None => {
+                let level = |b: u16| b as u8;
+                match (call.op, call.between) {
+                    (Some((op, b)), _) => match op {
+                        Comparison::Lt => q.level_lt(level(b)),
+                        Comparison::Le => q.level_lte(level(b)),
+                        Comparison::Gt => q.level_gt(level(b)),
+                        Comparison::Ge => q.level_gte(level(b)),
+                    },
+                    (None, Some((low, high))) => q.level_between(level(low), level(high)),
+                    (None, None) => unreachable!("the whole partition, above"),
+                }
+                .map(Some)
+            }
+        }
+    }
+
+    /// The multi-attribute index's condition for the call.
+    pub(super) fn zone_condition(call: &SparseCall) -> Result<MultiCondition<Part>, QueryError> {
+        let q = Part::by_zone(call.partition);
+        let dock = |b: u16| b as u8;
+        match call.first {
+            Some(level) => {
+                let q = q.level(level);
+                match (call.op, call.between) {
+                    (Some((op, b)), _) => Ok(match op {
+                        Comparison::Lt => q.dock_lt(dock(b)),
+                        Comparison::Le => q.dock_lte(dock(b)),
+                        Comparison::Gt => q.dock_gt(dock(b)),
+                        Comparison::Ge => q.dock_gte(dock(b)),
+                    }),
+                    (None, Some((low, high))) => q.dock_between(dock(low), dock(high)),
+                    (None, None) => Ok(q.condition()),
+                }
+            }
+            None => match (call.op, call.between) {
+                (Some((op, b)), _) => Ok(match op {
+                    Comparison::Lt => q.level_lt(dock(b)),
+                    Comparison::Le => q.level_lte(dock(b)),
+                    Comparison::Gt => q.level_gt(dock(b)),
+                    Comparison::Ge => q.level_gte(dock(b)),
+                }),
+                (None, Some((low, high))) => q.level_between(dock(low), dock(high)),
+                (None, None) => Ok(q.condition()),
+            },
+        }
+    }
+
+    /// The composite index's predicate, on the fields.
+    pub(super) fn tag_predicate(call: &SparseCall, p: &Part) -> bool {
+        let Some(tag) = &p.tag else { return false };
+        tag == call.partition
+            && match call.first {
+                Some(level) => p.level == level && in_range(call, p.n),
+                None => in_range(call, u16::from(p.level)),
+            }
+    }
+
+    /// The multi-attribute index's predicate, on the fields.
+    pub(super) fn zone_predicate(call: &SparseCall, p: &Part) -> bool {
+        let Some(dock) = p.dock else { return false };
+        p.zone == call.partition
+            && match call.first {
+                Some(level) => p.level == level && in_range(call, u16::from(dock)),
+                None => in_range(call, u16::from(p.level)),
+            }
+    }
+
+    pub(super) fn keys(p: &Part) -> sortkey_core::EntityKeys {
+        p.key_attributes().expect("every part encodes")
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn law_sparse_indexes(parts in prop::collection::vec(sparse::part(), 1..24), call in sparse::sparse_call()) {
+        use sparse::*;
+        if let Ok(cond) = tag_condition(&call) {
+            let pk = PartByTagPk { tag: call.partition.to_owned() };
+            let query = Part::by_tag(&pk).unwrap();
+            let query = match cond {
+                Some(cond) => query.sort(cond),
+                None => query,
+            };
+            for p in &parts {
+                prop_assert_eq!(query.matches_keys(&keys(p)), tag_predicate(&call, p), "{:?} {:?}", call, p);
+            }
+        } else {
+            prop_assert!(call.between.is_some_and(|(l, h)| l > h) && call.op.is_none(), "{:?}", call);
+        }
+        match zone_condition(&call) {
+            Ok(cond) => {
+                for p in &parts {
+                    prop_assert_eq!(cond.matches_keys(&keys(p)), zone_predicate(&call, p), "{} {:?}", cond, p);
+                }
+            }
+            Err(_) => prop_assert!(call.between.is_some_and(|(l, h)| l > h) && call.op.is_none(), "{:?}", call),
+        }
+    }
+}

@@ -126,3 +126,16 @@ where
         })
     }
 }
+
+impl<E, P, S> IndexQuery<E, P, S> {
+    /// Whether `item` is in the query's result, by DynamoDB's rules: an item without the
+    /// index's two key attributes as strings is not in the index (as a sparse index leaves it
+    /// out), one with them is when [`matches`](Self::matches) says so.
+    pub fn matches_item(&self, item: &Attributes) -> bool {
+        let keys = self.key_names();
+        match (item.get(keys.partition()), item.get(keys.sort())) {
+            (Some(AttributeValue::S(partition)), Some(AttributeValue::S(sort))) => self.matches(partition, sort),
+            _ => false,
+        }
+    }
+}

@@ -8,9 +8,9 @@ use std::marker::PhantomData;
 use crate::encoding::key::SortKey;
 use crate::error::EncodeError;
 use crate::query::condition::{KeyCondition, KeyExpression};
-use crate::table::entity::{Entity, IndexNames};
+use crate::table::entity::{Entity, EntityKeys, IndexNames};
 use crate::table::item::{ItemKey, KeyNames, PartitionQuery};
-use crate::table::multi::ScalarValue;
+use crate::table::multi::{MultiCondition, ScalarValue};
 
 /// The key of an item as an index holds it: its key in the index and its primary key. A page
 /// of an index query reads back as these, and its cursor is one. It is `Debug`, `Clone`, `Eq`
@@ -138,6 +138,17 @@ impl<E, P, S> IndexQuery<E, P, S> {
     pub fn matches(&self, partition: &str, sort: &str) -> bool {
         self.inner.matches(partition, sort)
     }
+
+    /// Whether the item whose key attributes are `keys` (its entity's
+    /// [`key_attributes`](crate::Entity::key_attributes)) is in the query's result, by
+    /// DynamoDB's rules: an item without the index's two key attributes (absent from a sparse
+    /// index) is not; one with them is when [`matches`](Self::matches) says so.
+    pub fn matches_keys(&self, keys: &EntityKeys) -> bool {
+        match (keys.get(self.keys.partition()), keys.get(self.keys.sort())) {
+            (Some(partition), Some(sort)) => self.matches(partition, sort),
+            _ => false,
+        }
+    }
 }
 
 /// The key of an item as a multi-attribute index holds it: the index's key attributes, typed,
@@ -186,3 +197,14 @@ where
 }
 
 impl<E: Entity> Eq for MultiKey<E> where ItemKey<E::Partition, E::Sort>: Eq {}
+
+/// The index query of a multi-attribute index, against an entity's key attributes (here, where
+/// both are known).
+impl<E> MultiCondition<E> {
+    /// Whether the item whose key attributes are `keys` (its entity's
+    /// [`key_attributes`](crate::Entity::key_attributes)) is in the query's result, by
+    /// DynamoDB's rules: see [`matches`](Self::matches).
+    pub fn matches_keys(&self, keys: &EntityKeys) -> bool {
+        self.matches(|name| keys.present().iter().find(|(n, _)| *n == name).map(|(_, v)| v))
+    }
+}

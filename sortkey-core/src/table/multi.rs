@@ -234,8 +234,14 @@ impl<E> MultiCondition<E> {
     }
 
     /// Whether an item with the attributes `get` gives is in the query's result, by DynamoDB's
-    /// rules: every named attribute present with the type and value the condition says.
+    /// rules: the item is in the index only when it has every key attribute of the index (a
+    /// sparse index leaves out an item that lacks one, whatever the condition names), and then
+    /// every attribute the condition names has the type and value it says.
     pub fn matches<'a>(&self, get: impl Fn(&str) -> Option<&'a ScalarValue>) -> bool {
+        let mut attributes = self.attributes.partition.iter().chain(self.attributes.sort);
+        if !attributes.all(|(name, ty)| get(name).is_some_and(|v| v.scalar_type() == *ty)) {
+            return false;
+        }
         let equal = self.equal.iter().all(|(name, want)| get(name) == Some(want));
         equal
             && self.range.as_ref().is_none_or(|(name, range)| {
@@ -339,7 +345,8 @@ mod tests {
 
     #[test]
     fn numbers_compare_by_value() {
-        let c = MultiCondition::<()>::new("i", KEYS, vec![("a", n(1))], Some(("b", Range::Lt(n(10)))));
+        const AB: MultiKeys = MultiKeys { partition: &[("a", ScalarType::N)], sort: &[("b", ScalarType::N)] };
+        let c = MultiCondition::<()>::new("i", AB, vec![("a", n(1))], Some(("b", Range::Lt(n(10)))));
         let item = |b: i64| std::collections::HashMap::from([("a", n(1)), ("b", n(b))]);
         let (nine, ten) = (item(9), item(10));
         assert!(c.matches(|name| nine.get(name)));
@@ -347,5 +354,20 @@ mod tests {
         assert_eq!(n(9).compare(&n(10)), Some(Ordering::Less), "not as text");
         let missing = std::collections::HashMap::from([("a", n(1))]);
         assert!(!c.matches(|name| missing.get(name)), "an item without the attribute is not in the index");
+    }
+
+    #[test]
+    fn an_item_without_a_key_attribute_the_condition_does_not_name_is_not_in_the_index() {
+        // `year` is a sort attribute; the condition names `region` alone.
+        let c = MultiCondition::<()>::new("by_region", KEYS, vec![("region", ScalarValue::S("eu".into()))], None);
+        let sparse = std::collections::HashMap::from([("region", ScalarValue::S("eu".into()))]);
+        assert!(!c.matches(|name| sparse.get(name)), "DynamoDB leaves it out of the index");
+        let whole = std::collections::HashMap::from([("region", ScalarValue::S("eu".into())), ("year", n(2025))]);
+        assert!(c.matches(|name| whole.get(name)));
+        let mistyped = std::collections::HashMap::from([
+            ("region", ScalarValue::S("eu".into())),
+            ("year", ScalarValue::S("2025".into())),
+        ]);
+        assert!(!c.matches(|name| mistyped.get(name)), "a key attribute of another type than the index's");
     }
 }
