@@ -351,7 +351,46 @@ fn entities_sharing_a_multi_attribute_index_declare_the_same_attributes() {
     assert_eq!(
         e,
         "table `ships`: index `by_region` of entity `Crate` has the key attributes (region S, tenant N; year N, dock \
-         N), but entity `Shipment` gives it (region S, tenant N; year N, week N, dock S); expected one key schema \
-         per index"
+         N), but entity `Shipment` gives it (region S, tenant N; year N, week N, dock S): its sort attribute 2 is \
+         `dock` N here and `week` N there; expected one key schema per index"
     );
+}
+
+/// Two entities that type one attribute differently in different indexes: the table could
+/// define it once only, so the definition refuses the second.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(pk(prefix = "LOT", id), sk(prefix = "V", version), index(by_year(multi, pk(region), sk(year))))]
+struct Lot {
+    id: String,
+    version: u32,
+    region: String,
+    year: String,
+}
+
+#[test]
+fn one_attribute_has_one_type_across_the_table() {
+    let e = TableDefinition::of::<Shipment>("ships").with::<Lot>().unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "table `ships`: entity `Lot` types the attribute `year` S in index `by_year`, but entity `Shipment` types it N \
+         in index `by_region`; expected one type per attribute, as a table defines each attribute once"
+    );
+}
+
+#[test]
+fn a_multi_attribute_key_refuses_an_empty_string() {
+    let s = Shipment {
+        id: "s1".into(),
+        version: 1,
+        region: String::new(),
+        tenant: 7,
+        year: 2025,
+        week: 9,
+        dock: Some(String::new()),
+        status: Status::Placed,
+    };
+    let e = s.key_attributes().unwrap_err();
+    assert_eq!((e.key(), e.field(), e.kind()), ("Shipment", Some("region"), &sortkey_core::EncodeErrorKind::Empty));
+    let e = Shipment { region: "eu".into(), ..s }.key_attributes().unwrap_err();
+    assert_eq!(e.field(), Some("dock"), "a sparse attribute that is present must not be empty either");
 }

@@ -277,11 +277,11 @@ fn multi(entity: &Entity, index: &Index) -> IndexParts {
         match s.optional {
             true => quote! {
                 match &self.#f {
-                    ::core::option::Option::Some(__v) => _sortkey::push_scalar(&mut __keys, #fname, _sortkey::KeyScalar::to_scalar(__v)),
+                    ::core::option::Option::Some(__v) => _sortkey::push_scalar(&mut __keys, #name, #fname, _sortkey::KeyScalar::to_scalar(__v))?,
                     ::core::option::Option::None => _sortkey::push_absent(&mut __keys, &[#fname]),
                 }
             },
-            false => quote!(_sortkey::push_scalar(&mut __keys, #fname, _sortkey::KeyScalar::to_scalar(&self.#f));),
+            false => quote!(_sortkey::push_scalar(&mut __keys, #name, #fname, _sortkey::KeyScalar::to_scalar(&self.#f))?;),
         }
     });
     let params = index.pk.segments.iter().map(|s| {

@@ -1,7 +1,7 @@
 //! What the code of an entity calls: its keys encoded into their attributes.
 
 use crate::encoding::key::SortKey;
-use crate::error::EncodeError;
+use crate::error::{EncodeError, EncodeErrorKind};
 use crate::table::entity::{Entity, EntityKeys, IndexNames};
 use crate::table::family::UnitQuery;
 use crate::table::index::IndexQuery;
@@ -14,11 +14,21 @@ pub fn entity_keys(n: usize) -> EntityKeys {
     EntityKeys::with_capacity(n)
 }
 
-/// Adds the attribute `name` of a multi-attribute index, typed (once, however many indexes
-/// share it).
+/// Adds the attribute `name` of a multi-attribute index of the entity `entity`, typed (once,
+/// however many indexes share it); an empty string is an `Empty` error naming the field, as
+/// DynamoDB refuses an empty key attribute.
 #[inline]
-pub fn push_scalar(keys: &mut EntityKeys, name: &'static str, value: ScalarValue) {
+pub fn push_scalar(
+    keys: &mut EntityKeys,
+    entity: &'static str,
+    name: &'static str,
+    value: ScalarValue,
+) -> Result<(), EncodeError> {
+    if matches!(&value, ScalarValue::S(s) if s.is_empty()) {
+        return Err(EncodeError::new(entity, name, EncodeErrorKind::Empty));
+    }
     keys.push_scalar(name, value);
+    Ok(())
 }
 
 /// Records that the item is absent from an index whose key attributes are `names`.

@@ -133,18 +133,17 @@ impl TableDefinition {
         for &names in E::INDEXES {
             match self.indexes.iter_mut().find(|i| i.names.name() == names.name()) {
                 Some(existing) if existing.names.keys() != names.keys() => {
-                    return Err(TableError {
-                        table: self.name,
-                        message: format!(
-                            "index `{}` of entity `{}` has the key attributes {}, but {} gives it {}; expected one \
-                             key schema per index",
-                            names.name(),
-                            E::NAME,
-                            names.keys(),
-                            entities(&existing.entities),
-                            existing.names.keys()
-                        ),
-                    });
+                    let message = format!(
+                        "index `{}` of entity `{}` has the key attributes {}, but {} gives it {}: {}; expected one \
+                         key schema per index",
+                        names.name(),
+                        E::NAME,
+                        names.keys(),
+                        entities(&existing.entities),
+                        existing.names.keys(),
+                        first_difference(names.keys(), existing.names.keys())
+                    );
+                    return Err(TableError { table: self.name, message });
                 }
                 Some(existing) => existing.entities.push(E::NAME),
                 None => {
@@ -152,8 +151,43 @@ impl TableDefinition {
                 }
             }
         }
+        if let Err(message) = self.check_types(E::NAME) {
+            return Err(TableError { table: self.name, message });
+        }
         self.entities.push(E::NAME);
         Ok(self)
+    }
+
+    /// One type per attribute across the table, as DynamoDB's `AttributeDefinitions` hold one:
+    /// an attribute that the entity `entity`'s indexes type otherwise than another index of the
+    /// table is an error naming both.
+    fn check_types(&self, entity: &str) -> Result<(), String> {
+        let mut seen: Vec<(&str, ScalarType, &IndexDefinition)> = Vec::new();
+        for index in &self.indexes {
+            for (name, ty) in typed_attributes(index.names.keys()) {
+                match seen.iter().find(|(n, _, _)| *n == name) {
+                    Some(&(_, other, first)) if other != ty => {
+                        // The entity being added is on one side; the table as it was, the other.
+                        let ((new, new_ty), (old, old_ty)) = match index.entities.contains(&entity) {
+                            true => ((index, ty), (first, other)),
+                            false => ((first, other), (index, ty)),
+                        };
+                        return Err(format!(
+                            "entity `{entity}` types the attribute `{name}` {} in index `{}`, but {} types it {} in \
+                             index `{}`; expected one type per attribute, as a table defines each attribute once",
+                            new_ty.as_str(),
+                            new.names.name(),
+                            entities(&old.entities),
+                            old_ty.as_str(),
+                            old.names.name()
+                        ));
+                    }
+                    Some(_) => {}
+                    None => seen.push((name, ty, index)),
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Sets what the index `index` projects; an error when the table has no such index.
@@ -216,15 +250,53 @@ impl TableDefinition {
         add(self.keys.partition(), ScalarType::S);
         add(self.keys.sort(), ScalarType::S);
         for index in &self.indexes {
-            match index.names.keys() {
-                IndexKeys::Multi(multi) => multi.partition.iter().chain(multi.sort).for_each(|&(n, t)| add(n, t)),
-                IndexKeys::Composite(keys) => {
-                    add(keys.partition(), ScalarType::S);
-                    add(keys.sort(), ScalarType::S);
-                }
-            }
+            typed_attributes(index.names.keys()).into_iter().for_each(|(n, t)| add(n, t));
         }
         out
+    }
+}
+
+/// An index's key attributes with their types: `S` for a composite key's two.
+fn typed_attributes(keys: IndexKeys) -> Vec<(&'static str, ScalarType)> {
+    match keys {
+        IndexKeys::Composite(keys) => vec![(keys.partition(), ScalarType::S), (keys.sort(), ScalarType::S)],
+        IndexKeys::Multi(multi) => multi.partition.iter().chain(multi.sort).copied().collect(),
+    }
+}
+
+/// Where two key schemas of one index part: the first attribute, role or type that differs.
+fn first_difference(mine: IndexKeys, theirs: IndexKeys) -> String {
+    match (mine, theirs) {
+        (IndexKeys::Composite(a), IndexKeys::Composite(b)) if a.partition() != b.partition() => {
+            format!("its partition attribute is `{}` here and `{}` there", a.partition(), b.partition())
+        }
+        (IndexKeys::Composite(a), IndexKeys::Composite(b)) => {
+            format!("its sort attribute is `{}` here and `{}` there", a.sort(), b.sort())
+        }
+        (IndexKeys::Multi(_), IndexKeys::Composite(_)) => {
+            "it is a multi-attribute key here and two composite strings there".to_owned()
+        }
+        (IndexKeys::Composite(_), IndexKeys::Multi(_)) => {
+            "it is two composite strings here and a multi-attribute key there".to_owned()
+        }
+        (IndexKeys::Multi(a), IndexKeys::Multi(b)) => {
+            let roles = [("partition", a.partition, b.partition), ("sort", a.sort, b.sort)];
+            for (role, mine, theirs) in roles {
+                let at = (0..mine.len().max(theirs.len())).find(|&i| mine.get(i) != theirs.get(i));
+                let Some(i) = at else { continue };
+                let show = |a: Option<&(&str, ScalarType)>| match a {
+                    Some((n, t)) => format!("`{n}` {}", t.as_str()),
+                    None => "none".to_owned(),
+                };
+                return format!(
+                    "its {role} attribute {} is {} here and {} there",
+                    i + 1,
+                    show(mine.get(i)),
+                    show(theirs.get(i))
+                );
+            }
+            "they differ".to_owned()
+        }
     }
 }
 

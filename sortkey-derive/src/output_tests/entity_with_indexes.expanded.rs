@@ -462,21 +462,24 @@ const _: () = {
             }
             _sortkey::push_scalar(
                 &mut __keys,
+                "Order",
                 "region",
                 _sortkey::KeyScalar::to_scalar(&self.region),
-            );
+            )?;
             _sortkey::push_scalar(
                 &mut __keys,
+                "Order",
                 "year",
                 _sortkey::KeyScalar::to_scalar(&self.year),
-            );
+            )?;
             match &self.dock {
                 ::core::option::Option::Some(__v) => {
                     _sortkey::push_scalar(
                         &mut __keys,
+                        "Order",
                         "dock",
                         _sortkey::KeyScalar::to_scalar(__v),
-                    )
+                    )?
                 }
                 ::core::option::Option::None => {
                     _sortkey::push_absent(&mut __keys, &["dock"])
