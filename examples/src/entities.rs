@@ -109,13 +109,18 @@ fn composite(indexes: &[IndexNames]) -> impl Iterator<Item = (&IndexNames, KeyNa
     indexes.iter().filter_map(|i| Some((i, i.composite_keys()?)))
 }
 
-/// The item's primary key attributes, which `key_attributes` always holds.
+/// The item's primary key attributes, which `key_attributes` always holds (an empty sort key
+/// for a table keyed by a partition key alone).
 fn primary(keys: &EntityKeys, names: KeyNames) -> (String, String) {
-    let get = |n| keys.get(n).unwrap_or_default().to_owned();
-    (get(names.partition()), get(names.sort()))
+    index_key(keys, names).unwrap_or_default()
 }
 
-/// The item's key in an index, when it is in it.
+/// The item's key in an index, when it is in it (an empty sort key for an index keyed by a
+/// partition key alone).
 fn index_key(keys: &EntityKeys, names: KeyNames) -> Option<(String, String)> {
-    Some((keys.get(names.partition())?.to_owned(), keys.get(names.sort())?.to_owned()))
+    let sort = match names.sort() {
+        Some(name) => keys.get(name)?.to_owned(),
+        None => String::new(),
+    };
+    Some((keys.get(names.partition())?.to_owned(), sort))
 }

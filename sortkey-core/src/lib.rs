@@ -391,7 +391,7 @@ pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinitio
 pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyUpdate};
 pub use table::family::UnitQuery;
 pub use table::index::{IndexKey, IndexQuery, MultiKey};
-pub use table::item::{ItemKey, KeyNames, PartitionQuery};
+pub use table::item::{ItemKey, KeyNames, NoSort, PartitionQuery};
 pub use table::multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, ScalarValue};
 
 pub use migrate::vectors;

@@ -60,13 +60,15 @@ impl<P: SortKey, S: SortKey> ItemKey<P, S> {
     /// `ExclusiveStartKey`, or the key attributes to merge into an item for PutItem.
     pub fn to_attributes(&self, names: KeyNames) -> Result<Attributes, EncodeError> {
         let (pk, sk) = self.encode()?;
-        Ok(HashMap::from([
-            (names.partition().to_owned(), AttributeValue::S(pk)),
-            (names.sort().to_owned(), AttributeValue::S(sk)),
-        ]))
+        let mut out = HashMap::from([(names.partition().to_owned(), AttributeValue::S(pk))]);
+        if let Some(sort) = names.sort() {
+            out.insert(sort.to_owned(), AttributeValue::S(sk));
+        }
+        Ok(out)
     }
 
-    /// Decodes the key attributes `names` of an item, a `Key` or a `LastEvaluatedKey` strictly;
+    /// Decodes the key attributes `names` of an item, a `Key` or a `LastEvaluatedKey` strictly
+    /// (the partition alone when `names` has no sort attribute);
     /// other attributes are ignored. A missing attribute is a `MissingAttribute` error and one
     /// of another type than `S` a `NotAString` error, each naming the attribute.
     pub fn from_attributes(item: &Attributes, names: KeyNames) -> Result<Self, DecodeError>
@@ -74,7 +76,12 @@ impl<P: SortKey, S: SortKey> ItemKey<P, S> {
         P: for<'k> DecodeKey<'k>,
         S: for<'k> DecodeKey<'k>,
     {
-        Ok(ItemKey { partition: attribute(item, names.partition())?, sort: attribute(item, names.sort())? })
+        let sort = match names.sort() {
+            Some(name) => attribute(item, name)?,
+            // A key of a partition key alone: its sort type is `NoSort`, which reads nothing.
+            None => S::decode("")?,
+        };
+        Ok(ItemKey { partition: attribute(item, names.partition())?, sort })
     }
 }
 

@@ -133,8 +133,12 @@ impl<E, P, S> IndexQuery<E, P, S> {
     /// out), one with them is when [`matches`](Self::matches) says so.
     pub fn matches_item(&self, item: &Attributes) -> bool {
         let keys = self.key_names();
-        match (item.get(keys.partition()), item.get(keys.sort())) {
-            (Some(AttributeValue::S(partition)), Some(AttributeValue::S(sort))) => self.matches(partition, sort),
+        let sort = match keys.sort() {
+            Some(name) => item.get(name).and_then(|v| v.as_s().ok()).map(String::as_str),
+            None => Some(""),
+        };
+        match (item.get(keys.partition()), sort) {
+            (Some(AttributeValue::S(partition)), Some(sort)) => self.matches(partition, sort),
             _ => false,
         }
     }

@@ -70,7 +70,8 @@ impl TableDefinition {
             keys.iter().map(|k| (k.attribute_name().to_owned(), k.key_type().as_str().to_owned())).collect()
         };
         let want = |k: KeyNames| {
-            vec![(k.partition().to_owned(), "HASH".to_owned()), (k.sort().to_owned(), "RANGE".to_owned())]
+            let sort = k.sort().map(|s| (s.to_owned(), "RANGE".to_owned()));
+            std::iter::once((k.partition().to_owned(), "HASH".to_owned())).chain(sort).collect::<Vec<_>>()
         };
         if schema(table.key_schema()) != want(self.keys()) {
             out.push(format!("key schema: expected {:?}, found {:?}", want(self.keys()), schema(table.key_schema())));
@@ -133,11 +134,13 @@ fn index_schema(index: &crate::table::entity::IndexNames) -> Result<Vec<ddb::Key
     hash.chain(range).map(|(n, t)| ddb::KeySchemaElement::builder().attribute_name(*n).key_type(t).build()).collect()
 }
 
+/// A key schema of a partition attribute and, when there is one, a sort attribute.
 fn key_schema(keys: KeyNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
-    Ok(vec![
-        ddb::KeySchemaElement::builder().attribute_name(keys.partition()).key_type(ddb::KeyType::Hash).build()?,
-        ddb::KeySchemaElement::builder().attribute_name(keys.sort()).key_type(ddb::KeyType::Range).build()?,
-    ])
+    let sort = keys.sort().map(|s| (s, ddb::KeyType::Range));
+    std::iter::once((keys.partition(), ddb::KeyType::Hash))
+        .chain(sort)
+        .map(|(n, t)| ddb::KeySchemaElement::builder().attribute_name(n).key_type(t).build())
+        .collect()
 }
 
 fn scalar_attribute_type(t: ScalarType) -> ddb::ScalarAttributeType {

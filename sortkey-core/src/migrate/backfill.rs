@@ -227,6 +227,13 @@ impl<'c> Backfill<'c> {
         pages: Option<usize>,
         mut progress: impl FnMut(&Progress),
     ) -> Result<(SegmentCursor, Progress), BackfillError> {
+        if self.keys.sort().is_none() {
+            let message = format!(
+                "table `{}` has a partition key alone ({}); a backfill rewrites sort keys, expected a sort key attribute",
+                self.table, self.keys
+            );
+            return Err(self.error(&cursor, Failure::decode(message)));
+        }
         let mut total = Progress::default();
         let started = Instant::now();
         let mut page = 0;
@@ -250,7 +257,7 @@ impl<'c> Backfill<'c> {
             cursor.after = match scan.last_evaluated_key() {
                 Some(k) if !k.is_empty() => {
                     let get = |n: &str| k.get(n).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
-                    Some((get(self.keys.partition()), get(self.keys.sort())))
+                    Some((get(self.keys.partition()), get(self.sort_name())))
                 }
                 _ => None,
             };
@@ -272,7 +279,7 @@ impl<'c> Backfill<'c> {
     /// stale): one BatchGetItem looks for all of the page's current keys first, which spares
     /// the transactions that would fail, and their cost.
     async fn rewrite_page<K: Legacy>(&self, items: &[Attributes], done: &mut Progress) -> Result<(), Failure> {
-        let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
+        let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
         let mut moves = Vec::new();
         for item in items {
             done.scanned += 1;
@@ -355,7 +362,7 @@ impl<'c> Backfill<'c> {
     fn move_actions(&self, item: &Attributes, new_sk: AttributeValue) -> Result<(Put, Delete), Failure> {
         let delete = self.unchanged_delete(item)?;
         let mut moved = item.clone();
-        moved.insert(self.keys.sort().to_owned(), new_sk);
+        moved.insert(self.sort_name().to_owned(), new_sk);
         let put = Put::builder()
             .table_name(&self.table)
             .set_item(Some(moved))
@@ -377,7 +384,7 @@ impl<'c> Backfill<'c> {
                 .consistent_read(true)
                 .projection_expression("#pk, #sk")
                 .expression_attribute_names("#pk", self.keys.partition())
-                .expression_attribute_names("#sk", self.keys.sort())
+                .expression_attribute_names("#sk", self.sort_name())
                 .build()
                 .map_err(|e| Failure::build("BatchGetItem", e))?;
             let out = self
@@ -465,7 +472,7 @@ impl<'c> Backfill<'c> {
 
     /// A Delete of `item` that applies only while every attribute still has its scanned value.
     fn unchanged_delete(&self, item: &Attributes) -> Result<Delete, Failure> {
-        let (pk_name, sk_name) = (self.keys.partition(), self.keys.sort());
+        let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
         let key: HashMap<String, AttributeValue> =
             item.iter().filter(|(n, _)| *n == pk_name || *n == sk_name).map(|(n, v)| (n.clone(), v.clone())).collect();
         let mut names: Vec<&String> = item.keys().collect();
@@ -481,12 +488,17 @@ impl<'c> Backfill<'c> {
         delete.condition_expression(conditions.join(" AND ")).build().map_err(|e| Failure::build("DeleteItem", e))
     }
 
+    /// The sort key attribute, which `run_segment` checks the table has.
+    fn sort_name(&self) -> &'static str {
+        self.keys.sort().unwrap_or_default()
+    }
+
     fn key(&self, pk: String, sk: String) -> Attributes {
         self.key_of(AttributeValue::S(pk), AttributeValue::S(sk))
     }
 
     fn key_of(&self, pk: AttributeValue, sk: AttributeValue) -> Attributes {
-        HashMap::from([(self.keys.partition().to_owned(), pk), (self.keys.sort().to_owned(), sk)])
+        HashMap::from([(self.keys.partition().to_owned(), pk), (self.sort_name().to_owned(), sk)])
     }
 
     fn error(&self, cursor: &SegmentCursor, failure: Failure) -> BackfillError {

@@ -26,7 +26,7 @@ pub use crate::query::{Comparison, Encoder, QueryHead};
 pub use crate::table::entity::{Entity, EntityKeys, IndexNames};
 pub use crate::table::family::UnitQuery;
 pub use crate::table::index::IndexQuery;
-pub use crate::table::item::{ItemKey, KeyNames};
+pub use crate::table::item::{ItemKey, KeyNames, NoSort};
 pub use crate::table::multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, ScalarValue};
 pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};

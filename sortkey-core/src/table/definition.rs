@@ -119,14 +119,11 @@ impl TableDefinition {
             return Err(TableError {
                 table: self.name,
                 message: format!(
-                    "entity `{}` has the primary key attributes ({}, {}), but {} has ({}, {}); expected one key \
-                     schema per table",
+                    "entity `{}` has the primary key attributes {}, but {} has {}; expected one key schema per table",
                     E::NAME,
-                    E::KEYS.partition(),
-                    E::KEYS.sort(),
+                    E::KEYS,
                     entities(&self.entities),
-                    self.keys.partition(),
-                    self.keys.sort()
+                    self.keys
                 ),
             });
         }
@@ -248,7 +245,9 @@ impl TableDefinition {
             }
         };
         add(self.keys.partition(), ScalarType::S);
-        add(self.keys.sort(), ScalarType::S);
+        if let Some(sort) = self.keys.sort() {
+            add(sort, ScalarType::S);
+        }
         for index in &self.indexes {
             typed_attributes(index.names.keys()).into_iter().for_each(|(n, t)| add(n, t));
         }
@@ -259,7 +258,10 @@ impl TableDefinition {
 /// An index's key attributes with their types: `S` for a composite key's two.
 fn typed_attributes(keys: IndexKeys) -> Vec<(&'static str, ScalarType)> {
     match keys {
-        IndexKeys::Composite(keys) => vec![(keys.partition(), ScalarType::S), (keys.sort(), ScalarType::S)],
+        IndexKeys::Composite(keys) => {
+            let sort = keys.sort().map(|s| (s, ScalarType::S));
+            std::iter::once((keys.partition(), ScalarType::S)).chain(sort).collect()
+        }
         IndexKeys::Multi(multi) => multi.partition.iter().chain(multi.sort).copied().collect(),
     }
 }
@@ -271,7 +273,8 @@ fn first_difference(mine: IndexKeys, theirs: IndexKeys) -> String {
             format!("its partition attribute is `{}` here and `{}` there", a.partition(), b.partition())
         }
         (IndexKeys::Composite(a), IndexKeys::Composite(b)) => {
-            format!("its sort attribute is `{}` here and `{}` there", a.sort(), b.sort())
+            let show = |s: Option<&str>| s.map_or_else(|| "none".to_owned(), |s| format!("`{s}`"));
+            format!("its sort attribute is {} here and {} there", show(a.sort()), show(b.sort()))
         }
         (IndexKeys::Multi(_), IndexKeys::Composite(_)) => {
             "it is a multi-attribute key here and two composite strings there".to_owned()

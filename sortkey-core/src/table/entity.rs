@@ -20,10 +20,11 @@ pub enum IndexKeys {
 }
 
 impl fmt::Display for IndexKeys {
-    /// `(gsi1pk, gsi1sk)`; `(region S, tenant N; year N, dock N)` for a multi-attribute key.
+    /// `(gsi1pk, gsi1sk)` (`(gsi1pk)` for a partition key alone); `(region S, tenant N; year N,
+    /// dock N)` for a multi-attribute key.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            IndexKeys::Composite(keys) => write!(f, "({}, {})", keys.partition(), keys.sort()),
+            IndexKeys::Composite(keys) => write!(f, "{keys}"),
             IndexKeys::Multi(keys) => {
                 let list = |attrs: &[(&str, ScalarType)]| {
                     attrs.iter().map(|(n, t)| format!("{n} {}", t.as_str())).collect::<Vec<_>>().join(", ")
@@ -170,7 +171,7 @@ impl EntityKeys {
     /// every index key the item has, `REMOVE` of those of the sparse indexes it is absent from.
     /// The primary key, which an update cannot change, is left out: it is the update's `Key`.
     pub fn update(&self, primary: KeyNames) -> KeyUpdate {
-        let is_primary = |n: &str| n == primary.partition() || n == primary.sort();
+        let is_primary = |n: &str| n == primary.partition() || Some(n) == primary.sort();
         let mut update = KeyUpdate::default();
         for (i, (name, value)) in self.present.iter().filter(|(n, _)| !is_primary(n)).enumerate() {
             let (n, v) = (format!("#sk_k{i}"), format!(":sk_k{i}"));

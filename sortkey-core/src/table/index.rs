@@ -5,7 +5,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
-use crate::encoding::key::SortKey;
+use crate::encoding::key::{Queryable, SortKey};
 use crate::error::EncodeError;
 use crate::query::condition::{KeyCondition, KeyExpression};
 use crate::table::entity::{Entity, EntityKeys, IndexNames};
@@ -107,12 +107,16 @@ impl<E: Entity, P: SortKey, S> IndexQuery<E, P, S> {
     }
 }
 
-impl<E, P, S> IndexQuery<E, P, S> {
+impl<E, P, S: Queryable> IndexQuery<E, P, S> {
     /// Narrows the query with a condition on the index's sort key, from its key type's builder.
+    /// An index with a partition key alone has no such method.
     pub fn sort(mut self, condition: KeyCondition) -> Self {
         self.inner = self.inner.sort(condition);
         self
     }
+}
+
+impl<E, P, S> IndexQuery<E, P, S> {
 
     /// The index's name and key attributes.
     pub fn index(&self) -> IndexNames {
@@ -144,7 +148,11 @@ impl<E, P, S> IndexQuery<E, P, S> {
     /// DynamoDB's rules: an item without the index's two key attributes (absent from a sparse
     /// index) is not; one with them is when [`matches`](Self::matches) says so.
     pub fn matches_keys(&self, keys: &EntityKeys) -> bool {
-        match (keys.get(self.keys.partition()), keys.get(self.keys.sort())) {
+        let sort = match self.keys.sort() {
+            Some(name) => keys.get(name),
+            None => Some(""),
+        };
+        match (keys.get(self.keys.partition()), sort) {
             (Some(partition), Some(sort)) => self.matches(partition, sort),
             _ => false,
         }

@@ -4,8 +4,8 @@
 
 use std::marker::PhantomData;
 
-use crate::encoding::key::SortKey;
-use crate::error::EncodeError;
+use crate::encoding::key::{DecodeKey, Queryable, SortKey};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::query::condition::{KeyCondition, KeyExpression};
 
 /// The names of the key attributes of a table or index: `pk` and `sk` unless given.
@@ -15,13 +15,15 @@ use crate::query::condition::{KeyCondition, KeyExpression};
 /// ```
 /// use sortkey_core::KeyNames;
 /// const TABLE: KeyNames = KeyNames::new("PK", "SK");
-/// assert_eq!((TABLE.partition(), TABLE.sort()), ("PK", "SK"));
+/// assert_eq!((TABLE.partition(), TABLE.sort()), ("PK", Some("SK")));
 /// assert_eq!(KeyNames::default(), KeyNames::new("pk", "sk"));
+/// // A table keyed by a partition key alone, or an index of one ("users by email"):
+/// assert_eq!(KeyNames::partition_only("email").sort(), None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeyNames {
     partition: &'static str,
-    sort: &'static str,
+    sort: Option<&'static str>,
 }
 
 impl KeyNames {
@@ -30,7 +32,13 @@ impl KeyNames {
 
     /// The partition key attribute `partition` and the sort key attribute `sort`.
     pub const fn new(partition: &'static str, sort: &'static str) -> Self {
-        KeyNames { partition, sort }
+        KeyNames { partition, sort: Some(sort) }
+    }
+
+    /// A key of the partition key attribute `partition` alone: a table's simple primary key, or
+    /// an index with a partition key only (its items are then keyed by [`NoSort`]).
+    pub const fn partition_only(partition: &'static str) -> Self {
+        KeyNames { partition, sort: None }
     }
 
     /// The partition key attribute's name.
@@ -38,14 +46,59 @@ impl KeyNames {
         self.partition
     }
 
-    /// The sort key attribute's name.
-    pub const fn sort(&self) -> &'static str {
+    /// The sort key attribute's name; `None` for a key of a partition key alone.
+    pub const fn sort(&self) -> Option<&'static str> {
         self.sort
     }
 
     /// The query of the partition `partition`, every item in it until a sort condition narrows it.
     pub fn query<P: SortKey, S>(&self, partition: &P) -> Result<PartitionQuery<P, S>, EncodeError> {
         Ok(PartitionQuery { names: *self, partition: partition.encode()?, sort: None, key: PhantomData })
+    }
+}
+
+impl std::fmt::Display for KeyNames {
+    /// `(pk, sk)`, or `(pk)` for a partition key alone.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.sort {
+            Some(sort) => write!(f, "({}, {sort})", self.partition),
+            None => write!(f, "({})", self.partition),
+        }
+    }
+}
+
+/// The sort key of a table or an index whose key is a partition key alone: it has no
+/// attribute, encodes to nothing and decodes from nothing. An entity without `sk(...)` has it as
+/// its [`Sort`](crate::Entity::Sort), and an index without one as its sort key type; it has no
+/// query builder, so such a query is `=` on the partition alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct NoSort;
+
+impl SortKey for NoSort {
+    const PREFIX: Option<&'static str> = None;
+    const SEPARATOR: char = '#';
+    const ENCODED_LEN: Option<usize> = Some(0);
+    const MAX_LEN: usize = 0;
+
+    fn encode_into(&self, _out: &mut String) -> Result<(), EncodeError> {
+        Ok(())
+    }
+}
+
+impl DecodeKey<'_> for NoSort {
+    /// Only the empty string: a key of a partition key alone has no sort value to read.
+    fn decode_borrowed(key: &str) -> Result<Self, DecodeError> {
+        match key.is_empty() {
+            true => Ok(NoSort),
+            false => Err(DecodeError::new(
+                "NoSort",
+                None,
+                0,
+                DecodeErrorKind::TrailingInput,
+                "no sort key (the key is a partition key alone)",
+                key,
+            )),
+        }
     }
 }
 
@@ -141,12 +194,17 @@ impl<P, S> PartialEq for PartitionQuery<P, S> {
 
 impl<P, S> Eq for PartitionQuery<P, S> {}
 
-impl<P, S> PartitionQuery<P, S> {
-    /// Narrows the query with a condition on the sort key, from the sort key type's builder.
+impl<P, S: Queryable> PartitionQuery<P, S> {
+    /// Narrows the query with a condition on the sort key, from the sort key type's builder. A
+    /// key without a sort key ([`NoSort`]) has no builder and no such method: its query is `=`
+    /// on the partition alone.
     pub fn sort(mut self, condition: KeyCondition) -> Self {
         self.sort = Some(condition);
         self
     }
+}
+
+impl<P, S> PartitionQuery<P, S> {
 
     /// The attribute names the query uses.
     pub fn names(&self) -> KeyNames {
@@ -167,7 +225,9 @@ impl<P, S> PartitionQuery<P, S> {
     /// condition on `#sk` when there is one.
     pub fn expression(&self) -> KeyExpression {
         match &self.sort {
-            Some(cond) => cond.with_partition_key(self.names.partition, &self.partition, self.names.sort),
+            // A query whose names have no sort attribute (`KeyNames::partition_only`) and a
+            // condition nonetheless names the empty attribute, which DynamoDB refuses by name.
+            Some(cond) => cond.with_partition_key(self.names.partition, &self.partition, self.names.sort.unwrap_or("")),
             None => KeyExpression {
                 expression: "#pk = :pk".to_owned(),
                 names: vec![("#pk".to_owned(), self.names.partition.to_owned())],
@@ -186,9 +246,18 @@ impl<P, S> PartitionQuery<P, S> {
 mod tests {
     use super::*;
 
+    /// A sort key type with a builder, as derived ones have.
+    struct Sorted;
+
+    impl Queryable for Sorted {
+        type Query = ();
+
+        fn query() {}
+    }
+
     #[test]
     fn a_partition_alone_is_one_equality() {
-        let q: PartitionQuery<(), ()> = PartitionQuery {
+        let q: PartitionQuery<(), Sorted> = PartitionQuery {
             names: KeyNames::new("PK", "SK"),
             partition: "CUST#1".into(),
             sort: None,
@@ -200,5 +269,25 @@ mod tests {
         assert!(q.matches("CUST#1", "anything") && !q.matches("CUST#2", "anything"));
         let q = q.sort(KeyCondition::BeginsWith("ORDER#".into()));
         assert!(q.matches("CUST#1", "ORDER#1") && !q.matches("CUST#1", "PROFILE"));
+    }
+}
+
+#[cfg(test)]
+mod no_sort {
+    use super::*;
+
+    #[test]
+    fn a_key_of_a_partition_key_alone_has_no_sort_attribute() {
+        let names = KeyNames::partition_only("email");
+        assert_eq!((names.partition(), names.sort()), ("email", None));
+        assert_eq!(names.to_string(), "(email)");
+        assert_eq!(KeyNames::DEFAULT.to_string(), "(pk, sk)");
+        assert_eq!(NoSort.encode().unwrap(), "");
+        assert_eq!(NoSort::decode("").unwrap(), NoSort);
+        let e = NoSort::decode("x").unwrap_err();
+        assert_eq!(e.kind(), DecodeErrorKind::TrailingInput);
+        let q: PartitionQuery<NoSort, NoSort> = names.query(&NoSort).unwrap();
+        assert_eq!(q.expression().expression, "#pk = :pk");
+        assert!(q.matches("", ""));
     }
 }
