@@ -394,3 +394,39 @@ fn a_multi_attribute_key_refuses_an_empty_string() {
     let e = Shipment { region: "eu".into(), ..s }.key_attributes().unwrap_err();
     assert_eq!(e.field(), Some("dock"), "a sparse attribute that is present must not be empty either");
 }
+
+/// A table keyed by a partition key alone, with an index of a partition key alone ("users by
+/// email") and a multi-attribute index without a sort attribute: every key shape DynamoDB allows.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(pk(prefix = "USER", id), index(by_email(pk(email)), by_team(multi, pk(team))))]
+struct User {
+    id: String,
+    email: String,
+    team: Option<String>,
+}
+
+#[test]
+fn a_partition_key_alone_for_the_table_and_for_an_index() {
+    use sortkey_core::{IndexKeys, KeyNames, NoSort};
+    let u = User { id: "u1".into(), email: "ann@example.com".into(), team: None };
+    assert_eq!(User::KEYS, KeyNames::partition_only("pk"));
+    assert_eq!(u.primary_key().sort, NoSort);
+    let keys = u.key_attributes().unwrap();
+    let present: Vec<(&str, &str)> = keys.present().iter().map(|(n, v)| (*n, v.as_str())).collect();
+    assert_eq!(present, [("pk", "USER#u1"), ("by_emailpk", "ann@example.com")]);
+    assert_eq!(keys.absent(), ["team"]);
+    assert_eq!(User::INDEXES[0].keys(), IndexKeys::Composite(KeyNames::partition_only("by_emailpk")));
+    assert_eq!(u.by_email_key().partition, UserByEmailPk { email: "ann@example.com".into() });
+
+    let query = User::by_email(&UserByEmailPk { email: "ann@example.com".into() }).unwrap();
+    assert_eq!(query.expression().expression, "#pk = :pk");
+    assert!(query.matches_keys(&keys));
+    let other = User { email: "bob@example.com".into(), ..u.clone() };
+    assert!(!query.matches_keys(&other.key_attributes().unwrap()));
+    let team = User::by_team("red").condition();
+    assert!(!team.matches_keys(&keys), "no team: not in the index");
+    assert!(team.matches_keys(&User { team: Some("red".into()), ..u }.key_attributes().unwrap()));
+
+    let table = TableDefinition::of::<User>("users");
+    assert_eq!(table.attributes(), ["pk", "by_emailpk", "team"]);
+}

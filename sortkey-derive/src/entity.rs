@@ -35,7 +35,8 @@ pub(crate) struct Entity {
     pub(crate) krate: Path,
     pub(crate) krate_given: bool,
     pub(crate) pk: KeyDecl,
-    pub(crate) sk: KeyDecl,
+    /// `None`: the table's primary key is a partition key alone (its sort type `NoSort`).
+    pub(crate) sk: Option<KeyDecl>,
     pub(crate) indexes: Vec<Index>,
 }
 
@@ -46,13 +47,25 @@ pub(crate) struct Index {
     /// `multi`: each field of its keys is an attribute of its own, typed `S` or `N`.
     pub(crate) multi: bool,
     pub(crate) pk: KeyDecl,
-    pub(crate) sk: KeyDecl,
+    /// `None`: the index has a partition key alone (for a multi-attribute index: no sort
+    /// attribute).
+    pub(crate) sk: Option<KeyDecl>,
 }
 
 impl Index {
     /// Whether an ingredient of its key is optional, so that an item can be absent from it.
     pub(crate) fn sparse(&self) -> bool {
-        self.pk.segments.iter().chain(&self.sk.segments).any(|s| s.optional)
+        self.segments().any(|s| s.optional)
+    }
+
+    /// The segments of its sort key, none when it has a partition key alone.
+    pub(crate) fn sort_segments(&self) -> &[Segment] {
+        self.sk.as_ref().map_or(&[], |k| &k.segments)
+    }
+
+    /// Every segment of its keys, partition first.
+    pub(crate) fn segments(&self) -> impl Iterator<Item = &Segment> {
+        self.pk.segments.iter().chain(self.sort_segments())
     }
 
     /// The index's Rust name: `gsi1`, `by_status`.
@@ -101,14 +114,12 @@ impl Entity {
         let sk = attrs.sk.map(|k| rules.key(k, Role::Sort, primary(Role::Sort), None, false));
         let indexes: Vec<Index> = attrs.indexes.into_iter().filter_map(|i| rules.index(i)).collect();
         let mut errors = rules.errors;
-        for (key, role) in [(&pk, pk_role), (&sk, Role::Sort)] {
-            if key.is_none() {
-                errors.push(missing_key(&name, role.word(), &input.ident));
-            }
+        if pk.is_none() {
+            errors.push(missing_key(&name, pk_role.word(), &input.ident));
         }
         check_names(&name, pk.iter().chain(&sk), &indexes, &mut errors);
         check_methods(&name, &indexes, &mut errors);
-        let (Some(pk), Some(sk)) = (pk, sk) else {
+        let Some(pk) = pk else {
             // Not empty: the missing key's error is in it.
             return Err(Failed { errors: darling::Error::multiple(errors.into_inner()), partial: None });
         };
@@ -220,7 +231,7 @@ fn check_names<'a>(
     // A repeated index is one mistake, reported above, not also two repeated attributes.
     for index in unique {
         let owner = format!("index `{}`", index.name);
-        for key in [&index.pk, &index.sk] {
+        for key in std::iter::once(&index.pk).chain(&index.sk) {
             if index.multi {
                 for s in &key.segments {
                     named.push((s.field.to_string(), owner.clone(), s.field.span(), true));
@@ -260,7 +271,7 @@ impl GeneratedNames {
     /// Adds `index`'s names, or says what one of them clashes with.
     fn add(&mut self, index: &Index) -> Result<(), String> {
         let rust = index.snake();
-        let condition = index.sk.segments.iter().find(|s| index.multi && s.field == MULTI_ENDS_EVERY_STAGE);
+        let condition = index.sort_segments().iter().find(|s| index.multi && s.field == MULTI_ENDS_EVERY_STAGE);
         if let Some(f) = condition {
             return Err(format!(
                 "the sort attribute `{}` of the multi-attribute index `{rust}` would name a method of its query \
@@ -313,7 +324,7 @@ fn check_methods(entity: &str, indexes: &[Index], errors: &mut darling::error::A
             continue;
         }
         if let Err(message) = names.add(index) {
-            let at = match index.sk.segments.iter().find(|s| index.multi && s.field == MULTI_ENDS_EVERY_STAGE) {
+            let at = match index.sort_segments().iter().find(|s| index.multi && s.field == MULTI_ENDS_EVERY_STAGE) {
                 Some(field) => field.field.span(),
                 None => index.rust.span(),
             };
@@ -331,8 +342,9 @@ struct Rules<'a> {
 }
 
 impl Rules<'_> {
-    /// An index with both keys, its name resolved wherever `name = "..."` was written; `None`
-    /// (and an error) for one that lacks a key.
+    /// An index with its partition key and, if it has one, its sort key, its name resolved
+    /// wherever `name = "..."` was written; `None` (and an error) for one without a partition
+    /// key.
     fn index(&mut self, index: IndexAttrs) -> Option<Index> {
         let entity = self.entity;
         let rust = index.rust.to_string();
@@ -342,25 +354,24 @@ impl Rules<'_> {
         };
         self.check_index_name(&name, name_span);
         let multi = index.multi.is_some();
-        let mut key = |k: Option<KeyAttrs>, role: Role| match k {
-            Some(k) => {
-                let whose = format!("the `{}` of index `{name}`", role.word());
-                Some(self.key(k, role, (whose, format!("{name}{}", role.word())), Some(name_span), multi))
-            }
-            None => {
-                let what = role.word();
-                self.errors.push(
-                    darling::Error::custom(format!(
-                        "index `{rust}` of entity `{entity}` has no {what}: expected `{what}(...)` naming its fields"
-                    ))
-                    .with_span(&index.rust),
-                );
-                None
-            }
+        let mut key = |k: KeyAttrs, role: Role| {
+            let whose = format!("the `{}` of index `{name}`", role.word());
+            self.key(k, role, (whose, format!("{name}{}", role.word())), Some(name_span), multi)
         };
-        let (pk, sk) = (key(index.pk, Role::Partition(index.rust.span())), key(index.sk, Role::Sort));
-        let (pk, sk) = (pk?, sk?);
-        if let Some(twice) = pk.segments.iter().find(|p| sk.segments.iter().any(|s| s.field == p.field)) {
+        let pk = index.pk.map(|k| key(k, Role::Partition(index.rust.span())));
+        let sk = index.sk.map(|k| key(k, Role::Sort));
+        let Some(pk) = pk else {
+            self.errors.push(
+                darling::Error::custom(format!(
+                    "index `{rust}` of entity `{entity}` has no pk: expected `pk(...)` naming its fields (its \
+                     `sk(...)` may be left out, for an index of a partition key alone)"
+                ))
+                .with_span(&index.rust),
+            );
+            return None;
+        };
+        let sort = sk.as_ref().map_or(&[][..], |k| &k.segments);
+        if let Some(twice) = pk.segments.iter().find(|p| sort.iter().any(|s| s.field == p.field)) {
             self.errors.push(
                 darling::Error::custom(format!(
                     "index `{rust}` of entity `{entity}` names the field `{}` in both keys: expected each attribute \

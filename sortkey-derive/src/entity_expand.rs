@@ -2,7 +2,7 @@
 //! written, the entity's constructors of its keys, and its `Entity` impl.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 use syn::Ident;
 
 use crate::entity::{Entity, Index, KeyDecl, Segment};
@@ -29,16 +29,18 @@ struct IndexParts {
 pub(crate) fn derive(entity: &Entity) -> TokenStream {
     let ident = &entity.ident;
     let name = entity.name();
-    let (pk_ty, sk_ty) = (format_ident!("{}Pk", ident), format_ident!("{}Sk", ident));
+    let pk_ty = format_ident!("{}Pk", ident);
     let pk_doc = format!("The partition key of [`{name}`], attribute `{}`.", entity.pk.attribute);
-    let sk_doc = format!("The sort key of [`{name}`], attribute `{}`.", entity.sk.attribute);
     let pk_type = key_type(entity, &pk_ty, &entity.pk, true, &pk_doc);
-    let sk_type = key_type(entity, &sk_ty, &entity.sk, false, &sk_doc);
+    let sort = sort_side(entity, format_ident!("{}Sk", ident), entity.sk.as_ref(), |attribute| {
+        format!("The sort key of [`{name}`], attribute `{attribute}`.")
+    });
+    let sk_type = &sort.definition;
     let parts: Vec<IndexParts> =
         entity.indexes.iter().map(|i| if i.multi { multi(entity, i) } else { composite(entity, i) }).collect();
     let (types, methods) = (parts.iter().map(|p| &p.types), parts.iter().map(|p| &p.methods));
     let consts = parts.iter().map(|p| &p.consts);
-    let impl_entity = impl_entity(entity, (&pk_ty, &sk_ty), &parts);
+    let impl_entity = impl_entity(entity, &pk_ty, &sort, &parts);
     let wrapped = crate::runtime::wrap_in_const(
         &entity.krate,
         quote! {
@@ -65,10 +67,12 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
 }
 
 /// The `Entity` impl: the primary key and every key attribute, from the whole item.
-fn impl_entity(entity: &Entity, (pk_ty, sk_ty): (&Ident, &Ident), parts: &[IndexParts]) -> TokenStream {
+fn impl_entity(entity: &Entity, pk_ty: &Ident, sort: &SortSide, parts: &[IndexParts]) -> TokenStream {
     let (ident, name) = (&entity.ident, entity.name());
-    let (pk_attr, sk_attr) = (&entity.pk.attribute, &entity.sk.attribute);
-    let (pk_value, sk_value) = (construct(pk_ty, &entity.pk), construct(sk_ty, &entity.sk));
+    let pk_attr = &entity.pk.attribute;
+    let (pk_value, sk_ty, sk_value) = (construct(pk_ty, &entity.pk), &sort.ty, &sort.value);
+    let keys = key_names(pk_attr, sort.attribute.as_deref());
+    let sk_write = sort.attribute.as_ref().map(|a| quote!(_sortkey::encode_attr(&mut __keys, #a, &__primary.sort)?;));
     let attrs_count = 2 + 2 * entity.indexes.len();
     let index_names = parts.iter().map(|p| &p.names);
     let writes = parts.iter().map(|p| &p.writes);
@@ -78,7 +82,7 @@ fn impl_entity(entity: &Entity, (pk_ty, sk_ty): (&Ident, &Ident), parts: &[Index
             type Partition = #pk_ty;
             type Sort = #sk_ty;
             const NAME: &'static str = #name;
-            const KEYS: _sortkey::KeyNames = _sortkey::KeyNames::new(#pk_attr, #sk_attr);
+            const KEYS: _sortkey::KeyNames = #keys;
             const INDEXES: &'static [_sortkey::IndexNames] = &[#(Self::#index_names),*];
 
             #[inline]
@@ -91,11 +95,51 @@ fn impl_entity(entity: &Entity, (pk_ty, sk_ty): (&Ident, &Ident), parts: &[Index
                 let mut __keys = _sortkey::entity_keys(#attrs_count);
                 let __primary = <Self as _sortkey::Entity>::primary_key(self);
                 _sortkey::encode_attr(&mut __keys, #pk_attr, &__primary.partition)?;
-                _sortkey::encode_attr(&mut __keys, #sk_attr, &__primary.sort)?;
+                #sk_write
                 #(#writes)*
                 _sortkey::Result::Ok(__keys)
             }
         }
+    }
+}
+
+/// The sort side of a key: its key type and its value from the entity, or `NoSort` for a key
+/// of a partition key alone.
+struct SortSide {
+    /// The key type's definition (none for `NoSort`).
+    definition: TokenStream,
+    /// The type: `OrderSk`, or the runtime's `NoSort`.
+    ty: TokenStream,
+    /// Its value, built from `self`.
+    value: TokenStream,
+    /// The attribute's name, `None` for `NoSort`.
+    attribute: Option<String>,
+}
+
+/// The sort side of the key `key` (`None`: a partition key alone), its type named `ty`.
+fn sort_side(entity: &Entity, ty: Ident, key: Option<&KeyDecl>, doc: impl Fn(&str) -> String) -> SortSide {
+    let krate = &entity.krate;
+    match key {
+        Some(key) => SortSide {
+            definition: key_type(entity, &ty, key, false, &doc(&key.attribute)),
+            value: construct(&ty, key),
+            ty: ty.into_token_stream(),
+            attribute: Some(key.attribute.clone()),
+        },
+        None => SortSide {
+            definition: TokenStream::new(),
+            ty: quote!(#krate::NoSort),
+            value: quote!(#krate::NoSort),
+            attribute: None,
+        },
+    }
+}
+
+/// `KeyNames::new(pk, sk)`, or `KeyNames::partition_only(pk)`.
+fn key_names(partition: &str, sort: Option<&str>) -> TokenStream {
+    match sort {
+        Some(sort) => quote!(_sortkey::KeyNames::new(#partition, #sort)),
+        None => quote!(_sortkey::KeyNames::partition_only(#partition)),
     }
 }
 
@@ -113,24 +157,28 @@ fn composite(entity: &Entity, index: &Index) -> IndexParts {
     let private = crate::runtime::private(krate);
     let (ipk, isk) = index_types(ident, index);
     let (names, keys) = const_names(index);
-    let (ipk_attr, isk_attr, iname, sparse) = (&index.pk.attribute, &index.sk.attribute, &index.name, index.sparse());
+    let (ipk_attr, iname, sparse) = (&index.pk.attribute, &index.name, index.sparse());
+    let sort = sort_side(entity, isk, index.sk.as_ref(), |attribute| {
+        format!("The sort key of [`{name}`] in the index `{iname}`, attribute `{attribute}`.")
+    });
+    let key_names = key_names(ipk_attr, sort.attribute.as_deref());
     let consts = quote! {
-        const #keys: _sortkey::KeyNames = _sortkey::KeyNames::new(#ipk_attr, #isk_attr);
+        const #keys: _sortkey::KeyNames = #key_names;
         const #names: _sortkey::IndexNames = _sortkey::IndexNames::new(#iname, Self::#keys, #sparse);
     };
-    let what = |role: &str, key: &KeyDecl| {
-        format!("The {role} key of [`{name}`] in the index `{iname}`, attribute `{}`.", key.attribute)
-    };
-    let types = [
-        key_type(entity, &ipk, &index.pk, true, &what("partition", &index.pk)),
-        key_type(entity, &isk, &index.sk, false, &what("sort", &index.sk)),
-    ];
+    let pk_doc = format!("The partition key of [`{name}`] in the index `{iname}`, attribute `{ipk_attr}`.");
+    let types = [key_type(entity, &ipk, &index.pk, true, &pk_doc), sort.definition.clone()];
     let query = Ident::new(&index.snake(), index.rust.span());
+    let isk = &sort.ty;
+    let narrows = match &index.sk {
+        Some(_) => format!("`.sort(...)` narrows it with a condition from [`{isk}::query()`]"),
+        None => "the index has a partition key alone, so it is `=` on the partition".to_owned(),
+    };
     let query_doc = format!(
-        "The Query of one partition of the index `{iname}` of `{name}`: `.sort(...)` narrows it with a condition \
-         from [`{isk}::query()`]; its pages read back as index and primary keys."
+        "The Query of one partition of the index `{iname}` of `{name}`: {narrows}; its pages read back as index \
+         and primary keys."
     );
-    let (key_method, key_value) = composite_key(entity, index, (&ipk, &isk));
+    let (key_method, key_value) = composite_key(entity, index, &ipk, &sort);
     let methods = quote! {
         #[doc = #query_doc]
         #[inline]
@@ -142,15 +190,17 @@ fn composite(entity: &Entity, index: &Index) -> IndexParts {
 
         #key_method
     };
+    let sk_write = sort.attribute.as_ref().map(|a| quote!(_sortkey::encode_attr(&mut __keys, #a, &__k.sort)?;));
     let write = quote! {
         _sortkey::encode_attr(&mut __keys, #ipk_attr, &__k.partition)?;
-        _sortkey::encode_attr(&mut __keys, #isk_attr, &__k.sort)?;
+        #sk_write
     };
+    let attributes = std::iter::once(ipk_attr).chain(&sort.attribute);
     let writes = match sparse {
         true => quote! {
             match #key_value {
                 ::core::option::Option::Some(__k) => { #write }
-                ::core::option::Option::None => _sortkey::push_absent(&mut __keys, &[#ipk_attr, #isk_attr]),
+                ::core::option::Option::None => _sortkey::push_absent(&mut __keys, &[#(#attributes),*]),
             }
         },
         false => quote!(let __k = #key_value; #write),
@@ -160,11 +210,11 @@ fn composite(entity: &Entity, index: &Index) -> IndexParts {
 
 /// The entity's `<index>_key()` method of a composite index, and the call of it: `Option` of the
 /// key for a sparse index, whose optional ingredients are bound first.
-fn composite_key(entity: &Entity, index: &Index, (ipk, isk): (&Ident, &Ident)) -> (TokenStream, TokenStream) {
+fn composite_key(entity: &Entity, index: &Index, ipk: &Ident, sort: &SortSide) -> (TokenStream, TokenStream) {
     let (name, iname, krate) = (entity.name(), &index.name, &entity.krate);
     let item = quote!(#krate::ItemKey);
     let method = format_ident!("{}_key", index.snake());
-    let (p, s) = (construct(ipk, &index.pk), construct(isk, &index.sk));
+    let (p, isk, s) = (construct(ipk, &index.pk), &sort.ty, &sort.value);
     let call = quote!(self.#method());
     if !index.sparse() {
         let doc = format!("The key of this `{name}` in the index `{iname}`.");
@@ -177,7 +227,7 @@ fn composite_key(entity: &Entity, index: &Index, (ipk, isk): (&Ident, &Ident)) -
         };
         return (method, call);
     }
-    let binds = index.pk.segments.iter().chain(&index.sk.segments).filter(|s| s.optional).map(|s| {
+    let binds = index.segments().filter(|s| s.optional).map(|s| {
         let (f, local) = (&s.field, local(&s.field));
         quote!(let #local = self.#f.as_ref()?;)
     });
@@ -267,12 +317,16 @@ fn multi(entity: &Entity, index: &Index) -> IndexParts {
         });
         quote!(&[#(#items),*])
     };
-    let (p_list, s_list, sparse) = (attr_list(&index.pk), attr_list(&index.sk), index.sparse());
+    let sort_list = index.sort_segments().iter().map(|s| {
+        let (f, t) = (s.field.to_string(), &s.ty);
+        quote!((#f, <#t as _sortkey::KeyScalar>::TYPE))
+    });
+    let (p_list, s_list, sparse) = (attr_list(&index.pk), quote!(&[#(#sort_list),*]), index.sparse());
     let consts = quote! {
         const #keys: _sortkey::MultiKeys = _sortkey::MultiKeys { partition: #p_list, sort: #s_list };
         const #names: _sortkey::IndexNames = _sortkey::IndexNames::multi(#iname, Self::#keys, #sparse);
     };
-    let writes = index.pk.segments.iter().chain(&index.sk.segments).map(|s| {
+    let writes = index.segments().map(|s| {
         let (f, fname) = (&s.field, s.field.to_string());
         match s.optional {
             true => quote! {
@@ -293,7 +347,7 @@ fn multi(entity: &Entity, index: &Index) -> IndexParts {
         quote!((#fname, #krate::KeyScalar::to_scalar(&::core::convert::Into::<#t>::into(#f))))
     });
     let method_name = Ident::new(&index.snake(), index.rust.span());
-    let sort_names: Vec<String> = index.sk.segments.iter().map(|s| format!("`{}`", s.field)).collect();
+    let sort_names: Vec<String> = index.sort_segments().iter().map(|s| format!("`{}`", s.field)).collect();
     let method_doc = format!(
         "The Query of the multi-attribute index `{iname}` of `{name}`: `=` on its partition attributes; then the \
          sort attributes ({}) in order, `=` on each the query fixes and at most one range on the next, which \
@@ -307,7 +361,7 @@ fn multi(entity: &Entity, index: &Index) -> IndexParts {
             #query { inner: #private::MultiQuery::new(Self::#names.name(), Self::#keys, ::std::vec![#(#values),*]) }
         }
     };
-    let stages = index.sk.segments.iter().enumerate().map(|(k, s)| multi_stage(entity, &query, k, s));
+    let stages = index.sort_segments().iter().enumerate().map(|(k, s)| multi_stage(entity, &query, k, s));
     let type_doc = format!(
         "The staged Query of the multi-attribute index `{iname}` of [`{name}`]: stage `N` has fixed the first `N` \
          sort attributes ({}). Start it with [`{name}::{}`].",

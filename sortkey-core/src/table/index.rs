@@ -117,7 +117,6 @@ impl<E, P, S: Queryable> IndexQuery<E, P, S> {
 }
 
 impl<E, P, S> IndexQuery<E, P, S> {
-
     /// The index's name and key attributes.
     pub fn index(&self) -> IndexNames {
         self.index

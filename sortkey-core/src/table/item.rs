@@ -205,7 +205,6 @@ impl<P, S: Queryable> PartitionQuery<P, S> {
 }
 
 impl<P, S> PartitionQuery<P, S> {
-
     /// The attribute names the query uses.
     pub fn names(&self) -> KeyNames {
         self.names
