@@ -14,6 +14,8 @@
 
 use std::time::{Duration, SystemTime};
 
+#[cfg(feature = "dynamodb")]
+use sortkey_core::dynamodb::{EntityItem, PutMode};
 use sortkey_core::{Entity, KeySegment, SortKey, TableDefinition};
 use sortkey_examples::{EntityTable, Order as Direction, Target, TextTable};
 
@@ -213,9 +215,8 @@ impl Shop {
             Shop::Memory(t) => t.put(order.clone())?,
             #[cfg(feature = "dynamodb")]
             Shop::Dynamo(r, _) => {
-                let mut item: sortkey_core::dynamodb::Attributes = serde_dynamo::aws_sdk_dynamodb_1::to_item(order)?;
-                item.extend(order.key_attributes()?.to_item());
-                r.block_on(r.client.put_item().table_name(&r.table).set_item(Some(item)).send())?;
+                let put = order.apply_to_put(r.client.put_item().table_name(&r.table), PutMode::Overwrite)?;
+                r.block_on(put.send())?;
             }
         }
         Ok(())
@@ -230,7 +231,9 @@ impl Shop {
                 loop {
                     let page =
                         query.apply_to_query(r.client.query().table_name(&r.table), start.as_ref())?.send().await?;
-                    out.extend(serde_dynamo::aws_sdk_dynamodb_1::from_items::<Order>(page.items().to_vec())?);
+                    for item in page.items() {
+                        out.push(Order::from_item(item)?);
+                    }
                     match query.next_start(&page)? {
                         Some(next) => start = Some(next),
                         None => return Ok(out),
@@ -253,7 +256,9 @@ impl Shop {
                 loop {
                     let q = r.client.query().table_name(&r.table).limit(2);
                     let page = query.apply_to_query(q, start.as_ref())?.send().await?;
-                    out.extend(serde_dynamo::aws_sdk_dynamodb_1::from_items::<Order>(page.items().to_vec())?);
+                    for item in page.items() {
+                        out.push(Order::from_item(item)?);
+                    }
                     match query.next_start(&page)? {
                         Some(next) => start = Some(next),
                         None => return Ok(out),

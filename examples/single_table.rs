@@ -254,31 +254,28 @@ impl Item {
         ItemKey::new(CustomerPk { customer_id }, sort)
     }
 
-    /// The DynamoDB item: the entity's attributes through serde_dynamo and its key attributes.
+    /// The DynamoDB item: the entity's whole item (its fields and every key attribute).
     #[cfg(feature = "dynamodb")]
     fn to_item(&self) -> Result<sortkey_core::dynamodb::Attributes> {
-        use serde_dynamo::aws_sdk_dynamodb_1::to_item;
-        let (mut item, keys): (sortkey_core::dynamodb::Attributes, _) = match self {
-            Item::Profile(p) => (to_item(p)?, p.key_attributes()?),
-            Item::Order(o) => (to_item(o)?, o.key_attributes()?),
-            Item::Totals(t) => (to_item(t)?, t.key_attributes()?),
-            Item::Address(a) => (to_item(a)?, a.key_attributes()?),
-        };
-        item.extend(keys.to_item());
-        Ok(item)
+        use sortkey_core::dynamodb::EntityItem;
+        Ok(match self {
+            Item::Profile(p) => p.to_item()?,
+            Item::Order(o) => o.to_item()?,
+            Item::Totals(t) => t.to_item()?,
+            Item::Address(a) => a.to_item()?,
+        })
     }
 
     /// The entity of a DynamoDB item whose sort key decoded as `sort`: the family's variant
     /// says which struct to read.
     #[cfg(feature = "dynamodb")]
     fn from_item(sort: &CustomerItem, item: &sortkey_core::dynamodb::Attributes) -> Result<Item> {
-        use serde_dynamo::aws_sdk_dynamodb_1::from_item;
-        let item = item.clone();
+        use sortkey_core::dynamodb::EntityItem;
         Ok(match sort {
-            CustomerItem::Profile(_) => Item::Profile(from_item(item)?),
-            CustomerItem::Order(_) => Item::Order(from_item(item)?),
-            CustomerItem::Totals(_) => Item::Totals(from_item(item)?),
-            CustomerItem::Address(_) => Item::Address(from_item(item)?),
+            CustomerItem::Profile(_) => Item::Profile(Profile::from_item(item)?),
+            CustomerItem::Order(_) => Item::Order(Order::from_item(item)?),
+            CustomerItem::Totals(_) => Item::Totals(Totals::from_item(item)?),
+            CustomerItem::Address(_) => Item::Address(Address::from_item(item)?),
         })
     }
 }

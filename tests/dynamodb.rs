@@ -42,7 +42,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use sortkey_core::Entity;
-use sortkey_core::dynamodb::KeyAttribute;
+use sortkey_core::dynamodb::{EntityItem, KeyAttribute, PutMode};
 use sortkey_core::rust_decimal::Decimal;
 use sortkey_core::{
     DecodeErrorKind, EncodeError, ItemKey, KeyCondition, KeyNames, QueryError, SortKey, TableDefinition,
@@ -685,11 +685,9 @@ struct OrderEntity {
     coupon: Option<String>,
 }
 
-/// The whole item: its fields through serde_dynamo, every key attribute from the entity.
+/// The whole item: its fields and every key attribute, from the entity.
 fn entity_item(o: &OrderEntity) -> sortkey_core::dynamodb::Attributes {
-    let mut item: sortkey_core::dynamodb::Attributes = serde_dynamo::aws_sdk_dynamodb_1::to_item(o).unwrap();
-    item.extend(o.key_attributes().unwrap().to_item());
-    item
+    o.to_item().unwrap()
 }
 
 /// The order ids an index query returns, page after page of `limit`, checking that each page's
@@ -709,7 +707,7 @@ where
         let q = client.query().table_name("orders").scan_index_forward(forward).limit(limit);
         let page = query.apply_to_query(q, start.as_ref()).unwrap().send().await.expect("index query");
         for (key, item) in query.keys(&page).expect("typed index keys").iter().zip(page.items()) {
-            let order: OrderEntity = serde_dynamo::aws_sdk_dynamodb_1::from_item(item.clone()).unwrap();
+            let order = OrderEntity::from_item(item).unwrap();
             assert_eq!(key.primary, order.primary_key());
             ids.push(order.order_id);
         }
@@ -865,8 +863,7 @@ fn multi_attribute_index_through_the_server() {
         assert_eq!(def.differences(described.table().unwrap()), Vec::<String>::new());
         let mut items = Vec::new();
         for s in &ships {
-            let mut item: sortkey_core::dynamodb::Attributes = serde_dynamo::aws_sdk_dynamodb_1::to_item(s).unwrap();
-            s.key_attributes().unwrap().write_into(&mut item);
+            let item = s.to_item().unwrap();
             client.put_item().table_name("ships").set_item(Some(item.clone())).send().await.expect("put");
             items.push(item);
         }
@@ -1133,10 +1130,13 @@ fn a_partition_key_alone_through_the_server() {
         let described = client.describe_table().table_name("users").send().await.unwrap();
         assert_eq!(def.differences(described.table().unwrap()), Vec::<String>::new());
         for u in &users {
-            let mut item: sortkey_core::dynamodb::Attributes = serde_dynamo::aws_sdk_dynamodb_1::to_item(u).unwrap();
-            u.key_attributes().unwrap().write_into(&mut item);
-            client.put_item().table_name("users").set_item(Some(item)).send().await.expect("put");
+            let put = u.apply_to_put(client.put_item().table_name("users"), PutMode::Create).unwrap();
+            put.send().await.expect("put");
         }
+        // A create of an item that exists is refused by the server, and changes nothing.
+        let again = User { name: "other".into(), ..users[3].clone() };
+        let e = again.apply_to_put(client.put_item().table_name("users"), PutMode::Create).unwrap().send().await;
+        assert!(e.unwrap_err().into_service_error().is_conditional_check_failed_exception());
         let key = sortkey_core::dynamodb::entity_key(&users[3]).unwrap();
         assert_eq!(key.len(), 1, "the key is the partition alone: {key:?}");
         let got = client.get_item().table_name("users").set_key(Some(key)).send().await.unwrap();
@@ -1160,4 +1160,67 @@ fn a_partition_key_alone_through_the_server() {
         ids.sort();
         assert_eq!(ids, ["u1", "u3", "u5"]);
     });
+}
+
+mod lanes {
+    /// A lane named by its `KeySegment` derive in snake_case, and by serde the same way.
+    #[derive(sortkey_core::KeySegment, serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
+    #[key(rename_all = "snake_case")]
+    #[serde(rename_all = "snake_case")]
+    pub(super) enum Lane {
+        FastLane,
+        SlowLane,
+    }
+
+    /// The same names in the key only: serde writes `FastLane`, the key `fast_lane`.
+    #[derive(sortkey_core::KeySegment, serde::Serialize, serde::Deserialize, Debug, Clone, Copy, PartialEq)]
+    #[key(rename_all = "snake_case")]
+    pub(super) enum Unaligned {
+        FastLane,
+    }
+
+    #[derive(sortkey_core::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+    #[entity(pk(prefix = "TRUCK", id), index(by_lane(multi, pk(lane), sk(dock))))]
+    pub(super) struct Truck {
+        pub(super) id: String,
+        pub(super) lane: Lane,
+        pub(super) dock: Option<u8>,
+    }
+
+    #[derive(sortkey_core::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+    #[entity(pk(prefix = "VAN", id), index(by_lane(multi, pk(lane))))]
+    pub(super) struct Van {
+        pub(super) id: String,
+        pub(super) lane: Unaligned,
+    }
+}
+
+/// The whole item, without a server: the serde fields and every key attribute, a sparse
+/// attribute that is `None` left out (not `NULL`), and the item reads back to the same value; a
+/// field whose key and serde names disagree is an error naming it, never an item that does not
+/// read back.
+#[test]
+fn whole_items_read_back() {
+    use lanes::*;
+    let t = Truck { id: "t1".into(), lane: Lane::FastLane, dock: None };
+    let item = t.to_item().unwrap();
+    assert_eq!(item["pk"], AttributeValue::S("TRUCK#t1".into()));
+    assert_eq!(item["lane"], AttributeValue::S("fast_lane".into()));
+    assert!(!item.contains_key("dock"), "a sparse None is left out, not NULL: {item:?}");
+    assert_eq!(Truck::from_item(&item).unwrap(), t);
+    let docked = Truck { dock: Some(4), ..t };
+    let item = docked.to_item().unwrap();
+    assert_eq!(item["dock"], AttributeValue::N("4".into()));
+    assert_eq!(Truck::from_item(&item).unwrap(), docked);
+
+    let e = Van { id: "v1".into(), lane: Unaligned::FastLane }.to_item().unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &sortkey_core::dynamodb::ItemErrorKind::Disagrees {
+            attribute: "lane".into(),
+            key: "\"fast_lane\" (S)".into(),
+            serde: "\"FastLane\" (S)".into()
+        }
+    );
+    assert!(e.to_string().starts_with("item of entity `Van`: the key writes the attribute `lane` as"), "{e}");
 }

@@ -45,12 +45,14 @@ use aws_sdk_dynamodb::types::AttributeValue;
 pub use crate::migrate::backfill::{Backfill, BackfillError, BackfillErrorKind, Progress, SegmentCursor};
 
 mod entity;
+mod item;
 mod keys;
 mod multi;
 mod query;
 mod table;
 
 pub use entity::entity_key;
+pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.
