@@ -1224,3 +1224,99 @@ fn whole_items_read_back() {
     );
     assert!(e.to_string().starts_with("item of entity `Van`: the key writes the attribute `lane` as"), "{e}");
 }
+
+/// An account with a version: every write conditions on the version read and writes the next.
+#[derive(Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "ACCT", id),
+    sk(prefix = "R", region),
+    index(by_status(pk(prefix = "S", status), sk(id))),
+    version = revision
+)]
+struct Account {
+    id: String,
+    region: String,
+    status: String,
+    revision: u64,
+}
+
+/// Whole updates and optimistic locking against the server: a create that exists, an update of
+/// a missing item (which creates nothing), a stale copy's update (a version conflict), a changed
+/// primary key refused as an update and made as a move; and an update of an entity with a sparse
+/// multi-attribute index, whose fields are key attributes too (no overlapping paths).
+#[test]
+fn whole_updates_and_versions_through_the_server() {
+    use sortkey_core::dynamodb::{ItemErrorKind, move_item, put_item, update_item};
+    let Some(server) = server_or_skip("whole_updates_and_versions_through_the_server") else { return };
+    let client = client(&server.endpoint);
+    let def = TableDefinition::of::<Account>("accounts");
+    let get = |a: &Account| {
+        let key = sortkey_core::dynamodb::entity_key(a).unwrap();
+        let client = client.clone();
+        async move {
+            let out = client.get_item().table_name("accounts").set_key(Some(key)).send().await.unwrap();
+            out.item().map(|i| Account::from_item(i).unwrap())
+        }
+    };
+    runtime().block_on(async {
+        create(&client, &def).await;
+        let a = Account { id: "a1".into(), region: "eu".into(), status: "OPEN".into(), revision: 0 };
+        put_item(&client, "accounts", &a, PutMode::Create).await.unwrap();
+        let e = put_item(&client, "accounts", &a, PutMode::Create).await.unwrap_err();
+        assert_eq!(e.kind(), &ItemErrorKind::AlreadyExists);
+        let stored = get(&a).await.unwrap();
+        assert_eq!(stored.revision, 1, "written at the next version");
+
+        let closed = Account { status: "CLOSED".into(), ..stored.clone() };
+        update_item(&client, "accounts", &closed).await.unwrap();
+        assert_eq!(get(&a).await.unwrap(), Account { revision: 2, ..closed.clone() });
+        let e = update_item(&client, "accounts", &Account { status: "FROZEN".into(), ..stored.clone() }).await;
+        assert_eq!(e.unwrap_err().kind(), &ItemErrorKind::VersionConflict { expected: 1 });
+
+        let ghost = Account { id: "ghost".into(), ..closed.clone() };
+        let e = update_item(&client, "accounts", &ghost).await.unwrap_err();
+        assert_eq!(e.kind(), &ItemErrorKind::Missing);
+        assert_eq!(get(&ghost).await, None, "an update never creates an item");
+
+        let current = get(&a).await.unwrap();
+        let moved = Account { region: "us".into(), ..current.clone() };
+        let e = moved.update_from(&current).unwrap_err();
+        assert!(matches!(e.kind(), ItemErrorKind::PrimaryKeyChanged { .. }), "{e}");
+        let e = move_item(&client, "accounts", &stored, &moved).await.unwrap_err();
+        assert_eq!(e.kind(), &ItemErrorKind::Changed, "a stale read moves nothing");
+        move_item(&client, "accounts", &current, &moved).await.unwrap();
+        assert_eq!(get(&current).await, None);
+        assert_eq!(get(&moved).await.unwrap(), Account { revision: 3, ..moved.clone() });
+
+        // The index holds the moved item once, under its new primary key.
+        let q = Account::by_status(&AccountByStatusPk { status: "CLOSED".into() }).unwrap();
+        let page = q.apply_to_query(client.query().table_name("accounts"), None).unwrap().send().await.unwrap();
+        let keys = q.keys(&page).unwrap();
+        assert_eq!(keys.len(), 1);
+        assert_eq!(keys[0].primary, moved.primary_key());
+    });
+
+    let ships = TableDefinition::of::<Shipment>("ships_updates");
+    let s = Shipment {
+        id: "s1".into(),
+        version: 1,
+        region: "eu".into(),
+        tenant: 7,
+        year: 2025,
+        week: 9,
+        dock: Some("A1".into()),
+    };
+    runtime().block_on(async {
+        create(&client, &ships).await;
+        put_item(&client, "ships_updates", &s, PutMode::Create).await.unwrap();
+        let undocked = Shipment { week: 10, dock: None, ..s.clone() };
+        let request = undocked.update_request().unwrap();
+        assert_eq!(request.remove.len(), 1, "the sparse attribute it leaves is removed: {request:?}");
+        update_item(&client, "ships_updates", &undocked).await.unwrap();
+        let key = sortkey_core::dynamodb::entity_key(&s).unwrap();
+        let got = client.get_item().table_name("ships_updates").set_key(Some(key)).send().await.unwrap();
+        let item = got.item().unwrap();
+        assert!(!item.contains_key("dock"));
+        assert_eq!(Shipment::from_item(item).unwrap(), undocked);
+    });
+}

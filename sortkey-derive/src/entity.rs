@@ -38,6 +38,8 @@ pub(crate) struct Entity {
     /// `None`: the table's primary key is a partition key alone (its sort type `NoSort`).
     pub(crate) sk: Option<KeyDecl>,
     pub(crate) indexes: Vec<Index>,
+    /// `version = field`: the field, which every write conditions on.
+    pub(crate) version: Option<Ident>,
 }
 
 /// A secondary index: its Rust name, its DynamoDB name and its two keys.
@@ -113,6 +115,7 @@ impl Entity {
         let pk = attrs.pk.map(|k| rules.key(k, pk_role, primary(pk_role), None, false));
         let sk = attrs.sk.map(|k| rules.key(k, Role::Sort, primary(Role::Sort), None, false));
         let indexes: Vec<Index> = attrs.indexes.into_iter().filter_map(|i| rules.index(i)).collect();
+        let version = attrs.version.and_then(|path| rules.errors.handle(check_version(&name, &fields, &path)));
         let mut errors = rules.errors;
         if pk.is_none() {
             errors.push(missing_key(&name, pk_role.word(), &input.ident));
@@ -126,7 +129,7 @@ impl Entity {
         let krate_given = attrs.krate.is_some();
         let krate = attrs.krate.unwrap_or_else(crate::runtime::default_crate);
         let (ident, vis) = (input.ident.clone(), input.vis.clone());
-        let entity = Entity { ident, vis, krate, krate_given, pk, sk, indexes };
+        let entity = Entity { ident, vis, krate, krate_given, pk, sk, indexes, version };
         match errors.finish() {
             Ok(()) => Ok(entity),
             Err(errors) => Err(Failed { errors, partial: Some(Box::new(entity.without_repeats())) }),
@@ -170,6 +173,25 @@ fn check_shape(input: &DeriveInput, name: &str) -> darling::Result<Vec<(Ident, T
         .with_span(param));
     }
     Ok(fields)
+}
+
+/// `version = field`: a field of the entity (its integer type is checked where the expansion
+/// reads it as a `u64`).
+fn check_version(entity: &str, fields: &[(Ident, Type)], path: &Path) -> darling::Result<Ident> {
+    let found = path.get_ident().filter(|i| fields.iter().any(|(f, _)| f == *i));
+    found.cloned().ok_or_else(|| {
+        let names: Vec<String> = fields.iter().map(|(f, _)| f.to_string()).collect();
+        let known: Vec<String> = names.iter().map(|f| format!("`{f}`")).collect();
+        let written = quote::ToTokens::to_token_stream(path).to_string();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let hint = closest(&written, &refs).map(|f| format!(" (did you mean `{f}`?)")).unwrap_or_default();
+        darling::Error::custom(format!(
+            "`version` of entity `{entity}` names `{written}`, which is no field of it; expected one of {}, an \
+             integer field that every write of the entity conditions on{hint}",
+            known.join(", ")
+        ))
+        .with_span(path)
+    })
 }
 
 /// The error of a primary key that is not written at all.

@@ -21,6 +21,8 @@ pub(crate) type Read<T> = (T, darling::Result<()>);
 pub(crate) struct EntityAttrs {
     /// `crate = path`.
     pub(crate) krate: Option<Path>,
+    /// `version = field`: the field whose value every write conditions on.
+    pub(crate) version: Option<Path>,
     pub(crate) pk: Option<KeyAttrs>,
     pub(crate) sk: Option<KeyAttrs>,
     pub(crate) indexes: Vec<IndexAttrs>,
@@ -96,7 +98,7 @@ impl EntityAttrs {
         let entity = input.ident.to_string();
         let owner = Owner::new("entity", &entity);
         let (pk_owner, sk_owner) = key_owners(&format!("entity `{entity}`"));
-        let mut out = EntityAttrs { krate: None, pk: None, sk: None, indexes: Vec::new() };
+        let mut out = EntityAttrs { krate: None, version: None, pk: None, sk: None, indexes: Vec::new() };
         let result = owner.parse(
             List::Attrs(&input.attrs, "entity"),
             &mut [
@@ -108,6 +110,7 @@ impl EntityAttrs {
                     result
                 }),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| out.krate = Some(v))),
+                ("version", &mut |n, m| owner.path(n, m).map(|v| out.version = Some(v))),
             ],
             None,
         );

@@ -2,7 +2,7 @@
 //! written, the entity's constructors of its keys, and its `Entity` impl.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, format_ident, quote};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use crate::entity::{Entity, Index, KeyDecl, Segment};
@@ -76,6 +76,19 @@ fn impl_entity(entity: &Entity, pk_ty: &Ident, sort: &SortSide, parts: &[IndexPa
     let attrs_count = 2 + 2 * entity.indexes.len();
     let index_names = parts.iter().map(|p| &p.names);
     let writes = parts.iter().map(|p| &p.writes);
+    let version = entity.version.as_ref().map(|field| {
+        let attribute = field.to_string();
+        // Spanned on the field, so that a type that is no unsigned integer is an error there.
+        let read = quote_spanned!(field.span()=> ::core::convert::Into::<::core::primitive::u64>::into(self.#field));
+        quote! {
+            const VERSION: ::core::option::Option<&'static str> = ::core::option::Option::Some(#attribute);
+
+            #[inline]
+            fn version(&self) -> ::core::option::Option<::core::primitive::u64> {
+                ::core::option::Option::Some(#read)
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl _sortkey::Entity for #ident {
@@ -99,6 +112,8 @@ fn impl_entity(entity: &Entity, pk_ty: &Ident, sort: &SortSide, parts: &[IndexPa
                 #(#writes)*
                 _sortkey::Result::Ok(__keys)
             }
+
+            #version
         }
     }
 }

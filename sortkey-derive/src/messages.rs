@@ -63,7 +63,7 @@ pub(crate) const MULTI_ENDS_EVERY_STAGE: &str = "condition";
 /// The methods of the `Entity` trait, which every entity has: an index's generated methods
 /// (`<index>()`, `<index>_key()`) may not take these names, or the inherent method would shadow
 /// the trait's. A unit test holds this list to the trait in sortkey-core.
-pub(crate) const ENTITY_METHODS: [&str; 2] = ["primary_key", "key_attributes"];
+pub(crate) const ENTITY_METHODS: [&str; 3] = ["primary_key", "key_attributes", "version"];
 
 /// A `width` wider than the field's type can fill; `expected` says how wide it may be.
 pub(crate) fn width_too_wide(field: &str, width: u32, ty: &str, expected: &str) -> String {

@@ -13,6 +13,7 @@ use crate::table::entity::Entity;
 
 use super::Attributes;
 use super::multi::scalar;
+use super::request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
 
 /// What went wrong writing or reading an entity's item; it names the entity.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,10 +41,33 @@ pub enum ItemErrorKind {
         /// What serde writes.
         serde: String,
     },
+    /// An update whose primary key is not the one the item was read under: a changed primary key
+    /// is a move (`move_from`), not an update, which would create or change another item.
+    PrimaryKeyChanged {
+        /// The primary key read, `(partition, sort)` encoded.
+        from: (String, String),
+        /// The primary key of the new value.
+        to: (String, String),
+    },
+    /// A create of an item whose key exists already.
+    AlreadyExists,
+    /// An update of an item that does not exist: nothing was written (an update never creates
+    /// an item).
+    Missing,
+    /// The item's version is not the one this value was read at: someone wrote it meanwhile,
+    /// and nothing was written (optimistic locking).
+    VersionConflict {
+        /// The version this value was read at.
+        expected: u64,
+    },
+    /// A move whose old item changed since it was read, or whose new key exists: nothing moved.
+    Changed,
+    /// The request failed otherwise: the SDK's or the server's message.
+    Request(String),
 }
 
 impl ItemError {
-    fn new(entity: &'static str, kind: ItemErrorKind) -> Self {
+    pub(super) fn new(entity: &'static str, kind: ItemErrorKind) -> Self {
         ItemError { entity, kind }
     }
 
@@ -64,6 +88,21 @@ impl fmt::Display for ItemError {
         match &self.kind {
             ItemErrorKind::Encode(e) => write!(f, "{e}"),
             ItemErrorKind::Serde(m) => write!(f, "serde: {m}"),
+            ItemErrorKind::PrimaryKeyChanged { from, to } => write!(
+                f,
+                "the primary key changed from {from:?} to {to:?}; expected the same key for an update (a changed \
+                 key is a move: `move_from`)"
+            ),
+            ItemErrorKind::AlreadyExists => f.write_str("an item with its key exists already; expected none"),
+            ItemErrorKind::Missing => f.write_str("no item has its key; an update never creates one"),
+            ItemErrorKind::VersionConflict { expected } => write!(
+                f,
+                "the item is no longer at version {expected}: it was written meanwhile; read it again and retry"
+            ),
+            ItemErrorKind::Changed => {
+                f.write_str("the old item changed since it was read, or the new key exists; nothing moved")
+            }
+            ItemErrorKind::Request(m) => write!(f, "{m}"),
             ItemErrorKind::Disagrees { attribute, key, serde } => write!(
                 f,
                 "the key writes the attribute `{attribute}` as {key} and serde writes it as {serde}; expected the \
@@ -128,23 +167,144 @@ pub trait EntityItem: Entity + Sized {
             .map_err(|e| ItemError::new(Self::NAME, ItemErrorKind::Serde(e.to_string())))
     }
 
-    /// Sets the table's item on a PutItem: [`to_item`](Self::to_item), and with
-    /// [`PutMode::Create`] the condition that no item has its key.
+    /// The PutItem of the item, as data: [`to_item`](Self::to_item) under the conditions of
+    /// `mode` and, for an entity with a version, written at the next version and conditioned on
+    /// the one this value was read at (on no item having its key, for version 0).
+    fn put_request(&self, mode: PutMode) -> Result<PutRequest, ItemError>
+    where
+        Self: Serialize,
+    {
+        let mut item = self.to_item()?;
+        let mut conditions = Conditions::default();
+        let versioned = versioned(self, &mut item, &mut conditions);
+        if matches!(mode, PutMode::Create) || versioned == Some(0) {
+            conditions.names.push(("#e_pk".to_owned(), Self::KEYS.partition().to_owned()));
+            conditions.all.push("attribute_not_exists(#e_pk)".to_owned());
+        }
+        Ok(PutRequest { item, conditions })
+    }
+
+    /// Sets the item on a PutItem: [`put_request`](Self::put_request) applied.
     fn apply_to_put(&self, put: PutItemFluentBuilder, mode: PutMode) -> Result<PutItemFluentBuilder, ItemError>
     where
         Self: Serialize,
     {
-        let put = put.set_item(Some(self.to_item()?));
-        Ok(match mode {
-            PutMode::Overwrite => put,
-            PutMode::Create => put
-                .condition_expression("attribute_not_exists(#pk)")
-                .expression_attribute_names("#pk", Self::KEYS.partition()),
-        })
+        Ok(self.put_request(mode)?.apply_to(put))
+    }
+
+    /// The UpdateItem that makes the stored item this value, as data: `SET` of every attribute of
+    /// [`to_item`](Self::to_item) but the primary key (each once, so no two paths overlap),
+    /// `REMOVE` of the attributes of the sparse indexes it leaves, on the condition that the item
+    /// exists (an update never creates a partial item) and, with a version, that it is at the
+    /// version read (then it writes the next).
+    fn update_request(&self) -> Result<UpdateRequest, ItemError>
+    where
+        Self: Serialize,
+    {
+        let mut item = self.to_item()?;
+        let mut conditions = Conditions::default();
+        conditions.names.push(("#e_pk".to_owned(), Self::KEYS.partition().to_owned()));
+        conditions.all.push("attribute_exists(#e_pk)".to_owned());
+        versioned(self, &mut item, &mut conditions);
+        let key = take_key::<Self>(&mut item);
+        let mut set = Vec::with_capacity(item.len());
+        for (i, (name, value)) in sorted(item).into_iter().enumerate() {
+            set.push(format!("#e_s{i} = :e_s{i}"));
+            conditions.names.push((format!("#e_s{i}"), name));
+            conditions.values.push((format!(":e_s{i}"), value));
+        }
+        let keys = self.key_attributes().map_err(|e| ItemError::new(Self::NAME, ItemErrorKind::Encode(e)))?;
+        let mut remove = Vec::new();
+        for (i, name) in keys.absent().iter().enumerate() {
+            remove.push(format!("#e_r{i}"));
+            conditions.names.push((format!("#e_r{i}"), (*name).to_owned()));
+        }
+        Ok(UpdateRequest { key, set, remove, conditions })
+    }
+
+    /// The update of the item that was read as `old` to this value: an error of its own kind when
+    /// the primary key changed, which is a move ([`move_from`](Self::move_from)), not an update.
+    fn update_from(&self, old: &Self) -> Result<UpdateRequest, ItemError>
+    where
+        Self: Serialize,
+    {
+        let (from, to) = (primary(old)?, primary(self)?);
+        if from != to {
+            return Err(ItemError::new(Self::NAME, ItemErrorKind::PrimaryKeyChanged { from, to }));
+        }
+        self.update_request()
+    }
+
+    /// The move of the item that was read as `old` to this value under a changed primary key:
+    /// in one transaction, the delete of the old item on the condition that it is as read, and
+    /// the put of the new one on the condition that no item has its key.
+    ///
+    /// "As read" is exact with a version (the old item's version is the one read). Without
+    /// one, it is every attribute `old` writes having the value read: DynamoDB cannot say that
+    /// an item has no other attributes, so an attribute another writer added since the read is
+    /// not seen, and is not carried over to the new item. Declare a version
+    /// (`#[entity(version = field)]`) where that matters.
+    fn move_from(&self, old: &Self) -> Result<MoveRequest, ItemError>
+    where
+        Self: Serialize,
+    {
+        let mut before = old.to_item()?;
+        let mut conditions = Conditions::default();
+        if versioned(old, &mut before, &mut conditions).is_none() {
+            for (i, (name, value)) in sorted(before.clone()).into_iter().enumerate() {
+                conditions.all.push(format!("#e_o{i} = :e_o{i}"));
+                conditions.names.push((format!("#e_o{i}"), name));
+                conditions.values.push((format!(":e_o{i}"), value));
+            }
+        }
+        let delete = DeleteRequest { key: take_key::<Self>(&mut before), conditions };
+        let mut item = self.to_item()?;
+        // The new key carries on from the old item's version.
+        if let (Some(attribute), Some(version)) = (Self::VERSION, old.version()) {
+            item.insert(attribute.to_owned(), AttributeValue::N((version + 1).to_string()));
+        }
+        let mut conditions = Conditions::default();
+        conditions.names.push(("#e_pk".to_owned(), Self::KEYS.partition().to_owned()));
+        conditions.all.push("attribute_not_exists(#e_pk)".to_owned());
+        Ok(MoveRequest { delete, put: PutRequest { item, conditions } })
     }
 }
 
 impl<E: Entity> EntityItem for E {}
+
+/// For an entity with a version: writes the next version into `item`, conditions on the one
+/// read (`attribute_not_exists` of the version attribute at version 0), and gives the version
+/// read; `None` without one.
+fn versioned<E: Entity>(entity: &E, item: &mut Attributes, conditions: &mut Conditions) -> Option<u64> {
+    let (attribute, version) = (E::VERSION?, entity.version()?);
+    item.insert(attribute.to_owned(), AttributeValue::N((version + 1).to_string()));
+    conditions.names.push(("#e_v".to_owned(), attribute.to_owned()));
+    match version {
+        0 => conditions.all.push("attribute_not_exists(#e_v)".to_owned()),
+        v => {
+            conditions.all.push("#e_v = :e_v".to_owned());
+            conditions.values.push((":e_v".to_owned(), AttributeValue::N(v.to_string())));
+        }
+    }
+    Some(version)
+}
+
+/// Takes the primary key attributes out of `item`: the key of an update or a delete.
+fn take_key<E: Entity>(item: &mut Attributes) -> Attributes {
+    std::iter::once(E::KEYS.partition()).chain(E::KEYS.sort()).filter_map(|n| item.remove_entry(n)).collect()
+}
+
+/// An item's attributes by name, so that a request's placeholders are the same every time.
+fn sorted(item: Attributes) -> Vec<(String, AttributeValue)> {
+    let mut attributes: Vec<(String, AttributeValue)> = item.into_iter().collect();
+    attributes.sort_by(|a, b| a.0.cmp(&b.0));
+    attributes
+}
+
+/// An entity's primary key, encoded, for messages and comparisons.
+fn primary<E: Entity>(entity: &E) -> Result<(String, String), ItemError> {
+    entity.primary_key().encode().map_err(|e| ItemError::new(E::NAME, ItemErrorKind::Encode(e)))
+}
 
 /// An attribute value as messages show it: `"fast_lane" (S)`, `2025 (N)`.
 fn shown(value: &AttributeValue) -> String {

@@ -49,11 +49,15 @@ mod item;
 mod keys;
 mod multi;
 mod query;
+mod request;
 mod table;
+mod write;
 
 pub use entity::entity_key;
 pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
+pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
+pub use write::{move_item, put_item, update_item};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.
 pub type Attributes = HashMap<String, AttributeValue>;

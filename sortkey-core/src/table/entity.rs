@@ -110,6 +110,16 @@ pub trait Entity {
     /// the sparse indexes it is absent from. An error when any key cannot be encoded: then no
     /// attribute is given, never a part of the keys.
     fn key_attributes(&self) -> Result<EntityKeys, EncodeError>;
+
+    /// The attribute of the entity's version (`#[entity(version = field)]`), which makes every
+    /// write conditional on the version read (optimistic locking); `None` without one.
+    const VERSION: Option<&'static str> = None;
+
+    /// The version this value was read at (0 for one never written); `None` without a version
+    /// attribute. A write of it conditions on this version and writes the next.
+    fn version(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// The key attributes of one item, in one list: the primary key's two, then each index's, in

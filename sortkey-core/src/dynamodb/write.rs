@@ -1,0 +1,101 @@
+//! Sending an entity's writes, with their failures as errors of their own kind: a create of an
+//! existing item, an update of a missing one, a lost race of optimistic locking, a move whose old
+//! item changed.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
+use serde_core::Serialize;
+
+use crate::table::entity::Entity;
+
+use super::item::{EntityItem, ItemError, ItemErrorKind, PutMode};
+
+/// Writes `entity`'s whole item to `table` ([`EntityItem::put_request`]). A failed condition is
+/// `AlreadyExists` (a create, or an entity at version 0) or `VersionConflict` (an entity read at
+/// another version than the stored one).
+pub async fn put_item<E: EntityItem + Serialize>(
+    client: &Client,
+    table: &str,
+    entity: &E,
+    mode: PutMode,
+) -> Result<(), ItemError> {
+    let request = entity.put_request(mode)?;
+    match request.apply_to(client.put_item().table_name(table)).send().await {
+        Ok(_) => Ok(()),
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
+            Err(conflict(entity, ItemErrorKind::AlreadyExists))
+        }
+        Err(e) => Err(request_error::<E, _, _>("PutItem", &e)),
+    }
+}
+
+/// Makes the stored item `entity` ([`EntityItem::update_request`]). A failed condition is
+/// `Missing` when no item has its key (nothing was created) or `VersionConflict` when the stored
+/// item is at another version.
+pub async fn update_item<E: EntityItem + Serialize>(client: &Client, table: &str, entity: &E) -> Result<(), ItemError> {
+    let request = entity.update_request()?;
+    let update = request
+        .apply_to(client.update_item().table_name(table))
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
+    match update.send().await {
+        Ok(_) => Ok(()),
+        Err(SdkError::ServiceError(e)) if e.err().is_conditional_check_failed_exception() => {
+            let exists = match e.err() {
+                aws_sdk_dynamodb::operation::update_item::UpdateItemError::ConditionalCheckFailedException(c) => {
+                    c.item().is_some_and(|i| !i.is_empty())
+                }
+                _ => false,
+            };
+            Err(match exists {
+                true => conflict(entity, ItemErrorKind::Missing),
+                false => ItemError::new(E::NAME, ItemErrorKind::Missing),
+            })
+        }
+        Err(e) => Err(request_error::<E, _, _>("UpdateItem", &e)),
+    }
+}
+
+/// Moves the item read as `old` to `entity`'s changed primary key in one transaction
+/// ([`EntityItem::move_from`]): a cancelled transaction (the old item changed, or the new key
+/// exists) is `Changed`, and nothing moved.
+pub async fn move_item<E: EntityItem + Serialize>(
+    client: &Client,
+    table: &str,
+    old: &E,
+    entity: &E,
+) -> Result<(), ItemError> {
+    let request = entity.move_from(old)?;
+    let transaction = request
+        .apply_to(table, client.transact_write_items())
+        .map_err(|e| ItemError::new(E::NAME, ItemErrorKind::Request(e.to_string())))?;
+    match transaction.send().await {
+        Ok(_) => Ok(()),
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_transaction_canceled_exception()) => {
+            Err(ItemError::new(E::NAME, ItemErrorKind::Changed))
+        }
+        Err(e) => Err(request_error::<E, _, _>("TransactWriteItems", &e)),
+    }
+}
+
+/// A failed condition of a write of `entity`: for an entity read at a version, the version
+/// moved on (`VersionConflict`); otherwise `otherwise`.
+fn conflict<E: Entity>(entity: &E, otherwise: ItemErrorKind) -> ItemError {
+    match entity.version().filter(|v| *v > 0) {
+        Some(expected) => ItemError::new(E::NAME, ItemErrorKind::VersionConflict { expected }),
+        None => ItemError::new(E::NAME, otherwise),
+    }
+}
+
+/// Any other failure of a request, in one line: the server's code and message.
+fn request_error<E: Entity, Err: ProvideErrorMetadata + std::error::Error + 'static, R: std::fmt::Debug>(
+    operation: &str,
+    e: &SdkError<Err, R>,
+) -> ItemError {
+    let message = match (e.code(), e.message()) {
+        (Some(code), Some(m)) => format!("{operation} failed: {code}: {m}"),
+        (Some(code), None) => format!("{operation} failed: {code}"),
+        (None, _) => format!("{operation} failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)),
+    };
+    ItemError::new(E::NAME, ItemErrorKind::Request(message))
+}
