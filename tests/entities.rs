@@ -430,3 +430,30 @@ fn a_partition_key_alone_for_the_table_and_for_an_index() {
     let table = TableDefinition::of::<User>("users");
     assert_eq!(table.attributes(), ["pk", "by_emailpk", "team"]);
 }
+
+#[test]
+fn requests_are_data_without_a_client() {
+    use sortkey_core::{KeyType, ScalarType, ScalarValue};
+    let o = order(Some("SUMMER"));
+    let cond = OrderGsi1Sk::query().placed_at_gte(1719100000).unwrap();
+    let request = Order::gsi1(&OrderGsi1Pk { status: Status::Shipped }).unwrap().sort(cond).request(None).unwrap();
+    assert_eq!(request.index_name, Some("gsi1"));
+    assert_eq!(request.key_condition_expression, "#pk = :pk AND #sk >= :sk0");
+    assert_eq!(request.values[0], (":pk".to_owned(), ScalarValue::S("STATUS#SHIPPED".into())));
+    assert_eq!(request.exclusive_start_key, None);
+    let start = sortkey_core::IndexKey { index: o.gsi1_key(), primary: o.primary_key() };
+    let paged = Order::gsi1(&OrderGsi1Pk { status: Status::Shipped }).unwrap().request(Some(&start)).unwrap();
+    let names: Vec<&str> = paged.exclusive_start_key.as_ref().unwrap().iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["gsi1pk", "gsi1sk", "pk", "sk"]);
+    assert_eq!(o.primary_key().key_values(Order::KEYS).unwrap()[0].0, "pk");
+
+    let multi = Shipment::by_region("eu", 7u32).year(2025u16).week_gte(5u8).request(None).unwrap();
+    assert_eq!(multi.index_name, Some("by_region"));
+    assert_eq!(multi.values[1], (":m1".to_owned(), ScalarValue::N("7".into())));
+
+    let create = TableDefinition::of::<Shipment>("ships").create_request();
+    assert_eq!(create.key_schema, [("pk", KeyType::Hash), ("sk", KeyType::Range)]);
+    assert_eq!(create.indexes[0].key_schema[1], ("tenant", KeyType::Hash));
+    assert_eq!(create.indexes[0].key_schema[2], ("year", KeyType::Range));
+    assert!(create.attribute_definitions.contains(&("week", ScalarType::N)));
+}

@@ -50,18 +50,7 @@ impl<E: Entity> MultiCondition<E> {
         query: QueryFluentBuilder,
         start: Option<&MultiKey<E>>,
     ) -> Result<QueryFluentBuilder, EncodeError> {
-        let expr = self.expression();
-        let query = query.index_name(self.index()).key_condition_expression(expr.expression);
-        let query = expr.names.into_iter().fold(query, |q, (p, n)| q.expression_attribute_names(p, n));
-        let query = self.values().into_iter().fold(query, |q, (p, v)| q.expression_attribute_values(p, scalar(&v)));
-        Ok(match start {
-            Some(key) => {
-                let mut attrs = key.primary.to_attributes(E::KEYS)?;
-                attrs.extend(key.index.iter().map(|(name, value)| ((*name).to_owned(), scalar(value))));
-                query.set_exclusive_start_key(Some(attrs))
-            }
-            None => query,
-        })
+        Ok(self.request(start)?.apply_to(query))
     }
 
     /// The typed keys (index attributes and primary key) of the items of a page, in the order

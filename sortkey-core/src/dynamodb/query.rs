@@ -13,6 +13,8 @@ use crate::table::index::{IndexKey, IndexQuery};
 use crate::table::item::{ItemKey, PartitionQuery};
 
 use super::Attributes;
+use super::multi::scalar;
+use crate::table::request::QueryRequest;
 
 impl KeyCondition {
     /// Sets the query's `KeyConditionExpression`, `ExpressionAttributeNames` and
@@ -48,17 +50,7 @@ impl<P: SortKey, S: SortKey> PartitionQuery<P, S> {
         query: QueryFluentBuilder,
         start: Option<&ItemKey<P, S>>,
     ) -> Result<QueryFluentBuilder, EncodeError> {
-        let expr = self.expression();
-        let query = expr
-            .names
-            .into_iter()
-            .fold(query.key_condition_expression(expr.expression), |q, (p, n)| q.expression_attribute_names(p, n));
-        let query =
-            expr.values.into_iter().fold(query, |q, (p, v)| q.expression_attribute_values(p, AttributeValue::S(v)));
-        Ok(match start {
-            Some(key) => query.set_exclusive_start_key(Some(key.to_attributes(self.names())?)),
-            None => query,
-        })
+        Ok(self.request(start)?.apply_to(query))
     }
 
     /// The typed keys of the items of a page, in the order DynamoDB returned them.
@@ -96,15 +88,7 @@ where
         query: QueryFluentBuilder,
         start: Option<&IndexKey<E, P, S>>,
     ) -> Result<QueryFluentBuilder, EncodeError> {
-        let query = self.partition_query().apply_to_query(query.index_name(self.index().name()), None)?;
-        Ok(match start {
-            Some(key) => {
-                let mut attrs = key.index.to_attributes(self.key_names())?;
-                attrs.extend(key.primary.to_attributes(E::KEYS)?);
-                query.set_exclusive_start_key(Some(attrs))
-            }
-            None => query,
-        })
+        Ok(self.request(start)?.apply_to(query))
     }
 
     /// The typed keys (index and primary) of the items of a page, in the order DynamoDB
@@ -141,5 +125,18 @@ impl<E, P, S> IndexQuery<E, P, S> {
             (Some(AttributeValue::S(partition)), Some(sort)) => self.matches(partition, sort),
             _ => false,
         }
+    }
+}
+
+impl QueryRequest {
+    /// Sets the request on a Query (the table is the caller's): `IndexName`, the
+    /// `KeyConditionExpression` with its names and typed values, and `ExclusiveStartKey`.
+    pub fn apply_to(&self, query: QueryFluentBuilder) -> QueryFluentBuilder {
+        let query = query.set_index_name(self.index_name.map(str::to_owned));
+        let query = query.key_condition_expression(&self.key_condition_expression);
+        let query = self.names.iter().fold(query, |q, (p, n)| q.expression_attribute_names(p, n));
+        let query = self.values.iter().fold(query, |q, (p, v)| q.expression_attribute_values(p, scalar(v)));
+        let start = self.exclusive_start_key.as_ref().map(|k| k.iter().map(|(n, v)| (n.clone(), scalar(v))).collect());
+        query.set_exclusive_start_key(start)
     }
 }

@@ -6,59 +6,15 @@ use aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilde
 use aws_sdk_dynamodb::types::{self as ddb};
 
 use crate::table::definition::{Billing, Projection, TableDefinition};
-use crate::table::entity::IndexKeys;
-use crate::table::item::KeyNames;
 use crate::table::multi::ScalarType;
+use crate::table::request::{CreateTableRequest, KeySchema, KeyType, index_schema};
 
 impl TableDefinition {
     /// Sets the table's name, `AttributeDefinitions`, `KeySchema`, global secondary indexes
-    /// (with their key schema and projection) and billing mode on a CreateTable.
+    /// (with their key schema and projection) and billing mode on a CreateTable: its
+    /// [`create_request`](Self::create_request) applied.
     pub fn apply_to_create(&self, create: CreateTableFluentBuilder) -> Result<CreateTableFluentBuilder, BuildError> {
-        let mut create = create.table_name(self.name());
-        for (name, t) in self.attribute_types() {
-            let def = ddb::AttributeDefinition::builder()
-                .attribute_name(name)
-                .attribute_type(scalar_attribute_type(t))
-                .build()?;
-            create = create.attribute_definitions(def);
-        }
-        for key in key_schema(self.keys())? {
-            create = create.key_schema(key);
-        }
-        let throughput = match self.billing_mode() {
-            Billing::PayPerRequest => {
-                create = create.billing_mode(ddb::BillingMode::PayPerRequest);
-                None
-            }
-            Billing::Provisioned { read, write } => {
-                let t = ddb::ProvisionedThroughput::builder()
-                    .read_capacity_units(read)
-                    .write_capacity_units(write)
-                    .build()?;
-                create = create.billing_mode(ddb::BillingMode::Provisioned).provisioned_throughput(t.clone());
-                Some(t)
-            }
-        };
-        for index in self.indexes() {
-            let projection = match &index.projection {
-                Projection::All => ddb::Projection::builder().projection_type(ddb::ProjectionType::All).build(),
-                Projection::KeysOnly => {
-                    ddb::Projection::builder().projection_type(ddb::ProjectionType::KeysOnly).build()
-                }
-                Projection::Include(attrs) => ddb::Projection::builder()
-                    .projection_type(ddb::ProjectionType::Include)
-                    .set_non_key_attributes(Some(attrs.clone()))
-                    .build(),
-            };
-            let gsi = ddb::GlobalSecondaryIndex::builder()
-                .index_name(index.names.name())
-                .set_key_schema(Some(index_schema(&index.names)?))
-                .projection(projection)
-                .set_provisioned_throughput(throughput.clone())
-                .build()?;
-            create = create.global_secondary_indexes(gsi);
-        }
-        Ok(create)
+        self.create_request().apply_to(create)
     }
 
     /// How a described table differs from this definition: its key schema, attribute types and
@@ -69,12 +25,13 @@ impl TableDefinition {
         let schema = |keys: &[ddb::KeySchemaElement]| -> Vec<(String, String)> {
             keys.iter().map(|k| (k.attribute_name().to_owned(), k.key_type().as_str().to_owned())).collect()
         };
-        let want = |k: KeyNames| {
-            let sort = k.sort().map(|s| (s.to_owned(), "RANGE".to_owned()));
-            std::iter::once((k.partition().to_owned(), "HASH".to_owned())).chain(sort).collect::<Vec<_>>()
+        let want = |k: &KeySchema| -> Vec<(String, String)> {
+            k.iter().map(|(n, t)| ((*n).to_owned(), t.as_str().to_owned())).collect()
         };
-        if schema(table.key_schema()) != want(self.keys()) {
-            out.push(format!("key schema: expected {:?}, found {:?}", want(self.keys()), schema(table.key_schema())));
+        let request = self.create_request();
+        if schema(table.key_schema()) != want(&request.key_schema) {
+            let expected = want(&request.key_schema);
+            out.push(format!("key schema: expected {expected:?}, found {:?}", schema(table.key_schema())));
         }
         for (name, t) in self.attribute_types() {
             let found = table.attribute_definitions().iter().find(|d| d.attribute_name() == name);
@@ -89,10 +46,7 @@ impl TableDefinition {
                 out.push(format!("index `{}`: expected it, found none", index.names.name()));
                 continue;
             };
-            let expected: Vec<(String, String)> = match index_schema(&index.names) {
-                Ok(keys) => schema(&keys),
-                Err(e) => vec![(e.to_string(), String::new())],
-            };
+            let expected = want(&index_schema(&index.names));
             if schema(found.key_schema()) != expected {
                 out.push(format!(
                     "index `{}` key schema: expected {expected:?}, found {:?}",
@@ -123,24 +77,67 @@ impl TableDefinition {
     }
 }
 
-/// An index's key schema: HASH attributes, then RANGE attributes, in order.
-fn index_schema(index: &crate::table::entity::IndexNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
-    let multi = match index.keys() {
-        IndexKeys::Composite(keys) => return key_schema(keys),
-        IndexKeys::Multi(multi) => multi,
-    };
-    let hash = multi.partition.iter().map(|(n, _)| (n, ddb::KeyType::Hash));
-    let range = multi.sort.iter().map(|(n, _)| (n, ddb::KeyType::Range));
-    hash.chain(range).map(|(n, t)| ddb::KeySchemaElement::builder().attribute_name(*n).key_type(t).build()).collect()
+impl CreateTableRequest {
+    /// Sets the request on a CreateTable.
+    pub fn apply_to(&self, create: CreateTableFluentBuilder) -> Result<CreateTableFluentBuilder, BuildError> {
+        let mut create = create.table_name(&self.table_name);
+        for (name, t) in &self.attribute_definitions {
+            let def = ddb::AttributeDefinition::builder()
+                .attribute_name(*name)
+                .attribute_type(scalar_attribute_type(*t))
+                .build()?;
+            create = create.attribute_definitions(def);
+        }
+        create = create.set_key_schema(Some(schema_elements(&self.key_schema)?));
+        let throughput = match self.billing {
+            Billing::PayPerRequest => {
+                create = create.billing_mode(ddb::BillingMode::PayPerRequest);
+                None
+            }
+            Billing::Provisioned { read, write } => {
+                let t = ddb::ProvisionedThroughput::builder()
+                    .read_capacity_units(read)
+                    .write_capacity_units(write)
+                    .build()?;
+                create = create.billing_mode(ddb::BillingMode::Provisioned).provisioned_throughput(t.clone());
+                Some(t)
+            }
+        };
+        for index in &self.indexes {
+            let gsi = ddb::GlobalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(schema_elements(&index.key_schema)?))
+                .projection(projection(&index.projection))
+                .set_provisioned_throughput(throughput.clone())
+                .build()?;
+            create = create.global_secondary_indexes(gsi);
+        }
+        Ok(create)
+    }
 }
 
-/// A key schema of a partition attribute and, when there is one, a sort attribute.
-fn key_schema(keys: KeyNames) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
-    let sort = keys.sort().map(|s| (s, ddb::KeyType::Range));
-    std::iter::once((keys.partition(), ddb::KeyType::Hash))
-        .chain(sort)
-        .map(|(n, t)| ddb::KeySchemaElement::builder().attribute_name(n).key_type(t).build())
+/// A key schema as the SDK's elements.
+fn schema_elements(schema: &KeySchema) -> Result<Vec<ddb::KeySchemaElement>, BuildError> {
+    let key_type = |t: &KeyType| match t {
+        KeyType::Hash => ddb::KeyType::Hash,
+        KeyType::Range => ddb::KeyType::Range,
+    };
+    schema
+        .iter()
+        .map(|(n, t)| ddb::KeySchemaElement::builder().attribute_name(*n).key_type(key_type(t)).build())
         .collect()
+}
+
+/// A projection as the SDK's.
+fn projection(projection: &Projection) -> ddb::Projection {
+    match projection {
+        Projection::All => ddb::Projection::builder().projection_type(ddb::ProjectionType::All).build(),
+        Projection::KeysOnly => ddb::Projection::builder().projection_type(ddb::ProjectionType::KeysOnly).build(),
+        Projection::Include(attrs) => ddb::Projection::builder()
+            .projection_type(ddb::ProjectionType::Include)
+            .set_non_key_attributes(Some(attrs.clone()))
+            .build(),
+    }
 }
 
 fn scalar_attribute_type(t: ScalarType) -> ddb::ScalarAttributeType {

@@ -1,7 +1,8 @@
 //! Keys in a table: an item's primary key and a partition's query (`item`), key families'
 //! unit variants (`family`), entities and their key attributes (`entity`), index queries and
-//! keys (`index`), multi-attribute index keys (`multi`) and the table's definition
-//! (`definition`). Built on the encoding and the query algebra.
+//! keys (`index`), multi-attribute index keys (`multi`), the table's definition
+//! (`definition`) and requests as plain data (`request`). Built on the encoding and the query
+//! algebra.
 
 pub(crate) mod definition;
 pub(crate) mod entity;
@@ -9,3 +10,4 @@ pub(crate) mod family;
 pub(crate) mod index;
 pub(crate) mod item;
 pub(crate) mod multi;
+pub(crate) mod request;
