@@ -457,3 +457,50 @@ fn requests_are_data_without_a_client() {
     assert_eq!(create.indexes[0].key_schema[2], ("year", KeyType::Range));
     assert!(create.attribute_definitions.contains(&("week", ScalarType::N)));
 }
+
+/// The partition key every entity of a customer's partition shares: one type, so that a family
+/// query and an item key need no stand-in.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "CUST", partition)]
+struct CustomerPk {
+    #[key(width = 8)]
+    customer_id: u32,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(pk(type = CustomerPk, prefix = "CUST", customer_id(width = 8)), sk(prefix = "ORDER", order_id))]
+struct ShopOrder {
+    customer_id: u32,
+    order_id: String,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(pk(type = CustomerPk, prefix = "CUST", customer_id(width = 8)), sk(prefix = "ADDR", label))]
+struct ShopAddress {
+    customer_id: u32,
+    label: String,
+}
+
+/// Every item of a customer's partition.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+enum ShopItem {
+    Order(ShopOrderSk),
+    Address(ShopAddressSk),
+}
+
+#[test]
+fn entities_of_a_partition_share_one_partition_key_type() {
+    let o = ShopOrder { customer_id: 42, order_id: "o-1".into() };
+    let a = ShopAddress { customer_id: 42, label: "home".into() };
+    // Both entities' partition keys are the one type.
+    let (po, pa): (CustomerPk, CustomerPk) = (o.primary_key().partition, a.primary_key().partition);
+    assert_eq!(po, pa);
+    assert_eq!(po.encode().unwrap(), "CUST#00000042");
+    let key: ItemKeyOf = sortkey_core::ItemKey::new(po, ShopItem::Order(o.primary_key().sort));
+    assert_eq!(key.encode().unwrap(), ("CUST#00000042".to_owned(), "ORDER#o-1".to_owned()));
+    let everything = KeyNames::DEFAULT.query::<CustomerPk, ShopItem>(&pa).unwrap();
+    let addresses = everything.clone().sort(ShopItem::query().address().begins_with().unwrap());
+    assert!(addresses.matches("CUST#00000042", "ADDR#home") && !addresses.matches("CUST#00000042", "ORDER#o-1"));
+}
+
+type ItemKeyOf = sortkey_core::ItemKey<CustomerPk, ShopItem>;

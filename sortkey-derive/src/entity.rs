@@ -82,6 +82,9 @@ pub(crate) struct KeyDecl {
     pub(crate) attribute_span: Span,
     /// `prefix`, `separator`, `max_len`, as read.
     pub(crate) options: KeyOptions,
+    /// `type = CustomerPk`: the user's own key type, which must encode as declared (the
+    /// primary partition key only).
+    pub(crate) ty: Option<Path>,
     pub(crate) segments: Vec<Segment>,
 }
 
@@ -459,7 +462,25 @@ impl Rules<'_> {
             let ty = inner.cloned().unwrap_or_else(|| ty.clone());
             segments.push(Segment { field, ty, options, optional: inner.is_some() });
         }
-        KeyDecl { attribute, attribute_span, options: key.options, segments }
+        let ty = key.ty.filter(|ty| self.check_own_type(ty, role, index_span.is_some(), &whose));
+        KeyDecl { attribute, attribute_span, options: key.options, ty, segments }
+    }
+
+    /// `type = ...` names a shared type for the primary partition key only: the key every
+    /// entity of a partition has.
+    fn check_own_type(&mut self, ty: &Path, role: Role, in_index: bool, whose: &str) -> bool {
+        let fine = matches!(role, Role::Partition(_)) && !in_index;
+        if !fine {
+            self.errors.push(
+                darling::Error::custom(format!(
+                    "{whose} of entity `{}` names a key type of its own; expected `type = ...` on the primary \
+                     key's `pk` only, the partition key the entities of a partition share",
+                    self.entity
+                ))
+                .with_span(ty),
+            );
+        }
+        fine
     }
 
     /// A multi-attribute key takes no options, its fields no segment options, and has 1 to 4

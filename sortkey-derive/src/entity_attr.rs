@@ -46,6 +46,9 @@ pub(crate) struct KeyAttrs {
     pub(crate) span: Span,
     /// `name = "..."`: the attribute's name.
     pub(crate) name: Option<SpannedValue<String>>,
+    /// `type = CustomerPk`: a key type of the user's own, shared by the entities of a
+    /// partition, instead of one generated for the entity.
+    pub(crate) ty: Option<Path>,
     pub(crate) options: KeyOptions,
     pub(crate) segments: Vec<SegmentAttrs>,
 }
@@ -188,12 +191,18 @@ impl KeyAttrs {
             segments.push(SegmentAttrs { field: ident, options });
             Some(result)
         };
-        let mut key =
-            KeyAttrs { span: meta.path.span(), name: None, options: KeyOptions::default(), segments: Vec::new() };
+        let mut key = KeyAttrs {
+            span: meta.path.span(),
+            name: None,
+            ty: None,
+            options: KeyOptions::default(),
+            segments: Vec::new(),
+        };
         let result = owner.parse(
             List::Nested(meta),
             &mut [
                 ("name", &mut |n, m| owner.string(n, m).map(|v| key.name = Some(v))),
+                ("type", &mut |n, m| owner.path(n, m).map(|v| key.ty = Some(v))),
                 ("prefix", &mut |n, m| owner.string(n, m).map(|v| key.options.prefix = Some(v))),
                 ("separator", &mut |n, m| owner.char(n, m).map(|v| key.options.separator = Some(v))),
                 ("max_len", &mut |n, m| owner.int(n, m).map(|v| key.options.max_len = Some(v))),
@@ -206,7 +215,9 @@ impl KeyAttrs {
 
     /// The options written, each with its name and span: a multi-attribute key takes none.
     pub(crate) fn options(&self) -> impl Iterator<Item = (&'static str, Span)> + '_ {
-        self.name.as_ref().map(|v| ("name", v.span())).into_iter().chain(self.options.written())
+        let name = self.name.as_ref().map(|v| ("name", v.span()));
+        let ty = self.ty.as_ref().map(|v| ("type", v.span()));
+        name.into_iter().chain(ty).chain(self.options.written())
     }
 }
 

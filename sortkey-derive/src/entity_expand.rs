@@ -4,6 +4,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::Ident;
+use syn::spanned::Spanned;
 
 use crate::entity::{Entity, Index, KeyDecl, Segment};
 use crate::keywords::RenameRule;
@@ -29,9 +30,7 @@ struct IndexParts {
 pub(crate) fn derive(entity: &Entity) -> TokenStream {
     let ident = &entity.ident;
     let name = entity.name();
-    let pk_ty = format_ident!("{}Pk", ident);
-    let pk_doc = format!("The partition key of [`{name}`], attribute `{}`.", entity.pk.attribute);
-    let pk_type = key_type(entity, &pk_ty, &entity.pk, true, &pk_doc);
+    let (pk_ty, pk_type) = partition_type(entity);
     let sort = sort_side(entity, format_ident!("{}Sk", ident), entity.sk.as_ref(), |attribute| {
         format!("The sort key of [`{name}`], attribute `{attribute}`.")
     });
@@ -66,8 +65,35 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
     }
 }
 
+/// The primary partition key's type and its definition: `OrderPk`, or the user's own type
+/// (`type = CustomerPk`) with the declared layout derived on a hidden type and a `const`
+/// assertion, at the type, that the user's type encodes alike.
+fn partition_type(entity: &Entity) -> (TokenStream, TokenStream) {
+    let (ident, name, pk) = (&entity.ident, entity.name(), &entity.pk);
+    let doc = format!("The partition key of [`{name}`], attribute `{}`.", pk.attribute);
+    let Some(own) = &pk.ty else {
+        let ty = format_ident!("{}Pk", ident);
+        return (ty.to_token_stream(), key_type(entity, &ty, pk, true, &doc));
+    };
+    let declared = format_ident!("__{}PkDeclared", ident);
+    let hidden = key_type(entity, &declared, pk, true, "The layout the entity declares for its partition key.");
+    let message = format!(
+        "entity `{name}`: the partition key type `{}` does not encode as the entity's `pk(...)` declares; expected \
+         the same prefix, fields and options on both",
+        own.to_token_stream().to_string().replace(' ', "")
+    );
+    let krate = &entity.krate;
+    let check = quote_spanned! {own.span()=>
+        const _: () = ::core::assert!(
+            <#own as #krate::SortKey>::LAYOUT.encodes_like(&<#declared as #krate::SortKey>::LAYOUT),
+            #message
+        );
+    };
+    (own.to_token_stream(), quote!(#[doc(hidden)] #hidden #check))
+}
+
 /// The `Entity` impl: the primary key and every key attribute, from the whole item.
-fn impl_entity(entity: &Entity, pk_ty: &Ident, sort: &SortSide, parts: &[IndexParts]) -> TokenStream {
+fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[IndexParts]) -> TokenStream {
     let (ident, name) = (&entity.ident, entity.name());
     let pk_attr = &entity.pk.attribute;
     let (pk_value, sk_ty, sk_value) = (construct(pk_ty, &entity.pk), &sort.ty, &sort.value);
@@ -273,7 +299,7 @@ fn local(field: &Ident) -> Ident {
 }
 
 /// `KeyType { field: <clone of self.field>, ... }` (a bound local for an optional ingredient).
-fn construct(ty: &Ident, key: &KeyDecl) -> TokenStream {
+fn construct(ty: &impl ToTokens, key: &KeyDecl) -> TokenStream {
     let fields = key.segments.iter().map(|s| {
         let f = &s.field;
         if s.optional {

@@ -28,16 +28,16 @@ use crate::encoding::spec::{Field, TimeFormat};
 /// The layout of one key type or key family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
-    prefix: Option<&'static str>,
-    separator: char,
-    max_len: usize,
-    role: KeyRole,
-    body: Body,
+    pub(crate) prefix: Option<&'static str>,
+    pub(crate) separator: char,
+    pub(crate) max_len: usize,
+    pub(crate) role: KeyRole,
+    pub(crate) body: Body,
 }
 
 /// What follows the prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Body {
+pub(crate) enum Body {
     /// The fields of a key type, in order.
     Fields(&'static [FieldLayout]),
     /// The variants of a family.
@@ -49,8 +49,8 @@ enum Body {
 /// One field of a key type: its spec (name, width and the other attributes) and its type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldLayout {
-    field: Field,
-    segment: SegmentLayout,
+    pub(crate) field: Field,
+    pub(crate) segment: SegmentLayout,
 }
 
 impl FieldLayout {
