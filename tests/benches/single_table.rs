@@ -10,7 +10,10 @@
 //!   own encode and decode, the work the typed item adds;
 //! - `key_attributes`: every key attribute of an `Order` entity (primary key and two GSIs, one
 //!   sparse) as an attribute map, against `format!` of the same six strings and `HashMap`
-//!   insertion by hand.
+//!   insertion by hand;
+//! - `entity_to_item`: the entity's whole item (`EntityItem::to_item`: serde fields, key
+//!   attributes, the check that both agree) against `serde_dynamo::to_item` with the same key
+//!   attributes inserted by hand.
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -20,7 +23,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use criterion::{Criterion, criterion_group};
 use serde::{Deserialize, Serialize};
 use serde_dynamo::aws_sdk_dynamodb_1::{from_item, to_item};
-use sortkey_core::dynamodb::Attributes;
+use sortkey_core::dynamodb::{Attributes, EntityItem};
 use sortkey_core::{Entity, KeySegment, SortKey};
 
 #[derive(SortKey, Debug, Clone, PartialEq)]
@@ -141,14 +144,15 @@ fn bench_serde_dynamo(c: &mut Criterion) {
     g.finish();
 }
 
-#[derive(KeySegment, Debug, Clone, Copy, PartialEq)]
+#[derive(KeySegment, Serialize, Debug, Clone, Copy, PartialEq)]
 #[key(rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 enum Status {
     Shipped,
 }
 
 /// The orders example's entity.
-#[derive(Entity, Debug, Clone, PartialEq)]
+#[derive(Entity, Serialize, Debug, Clone, PartialEq)]
 #[entity(
     pk(prefix = "CUST", customer_id),
     sk(prefix = "ORDER", placed_at(width = 15, desc), order_no(width = 8)),
@@ -194,6 +198,18 @@ fn bench_entity(c: &mut Criterion) {
     let mut g = c.benchmark_group("key_attributes");
     g.bench_function("derive", |b| b.iter(|| black_box(&o).key_attributes().unwrap().to_item()));
     g.bench_function("hand", |b| b.iter(|| hand_key_attributes(black_box(&o))));
+    g.finish();
+    // The whole item: `EntityItem::to_item` against serde_dynamo's map with the same key
+    // attributes inserted by hand.
+    let hand_item = |o: &OrderEntity| {
+        let mut item: Attributes = to_item(o).unwrap();
+        item.extend(hand_key_attributes(o));
+        item
+    };
+    assert_eq!(o.to_item().unwrap(), hand_item(&o), "the same item");
+    let mut g = c.benchmark_group("entity_to_item");
+    g.bench_function("derive", |b| b.iter(|| black_box(&o).to_item().unwrap()));
+    g.bench_function("hand", |b| b.iter(|| hand_item(black_box(&o))));
     g.finish();
 }
 
