@@ -799,24 +799,10 @@ fn entities_and_their_indexes_through_the_server() {
     });
 }
 
-/// UpdateItem of an order's status, coupon and every index key: the keys from KeyUpdate.
+/// The whole update of an order: every field and index key of the new value, the sparse index's
+/// attributes removed when it leaves it, on the condition that the item exists.
 async fn update(client: &Client, o: &OrderEntity) {
-    let keys = o.key_attributes().unwrap().update(OrderEntity::KEYS);
-    let (set, remove): (&[&str], &[&str]) = match &o.coupon {
-        Some(_) => (&["#st = :st", "#cp = :cp"], &[]),
-        None => (&["#st = :st"], &["#cp"]),
-    };
-    let mut u = client
-        .update_item()
-        .table_name("orders")
-        .set_key(Some(sortkey_core::dynamodb::entity_key(o).unwrap()))
-        .expression_attribute_names("#st", "status")
-        .expression_attribute_names("#cp", "coupon")
-        .expression_attribute_values(":st", serde_dynamo::aws_sdk_dynamodb_1::to_attribute_value(o.status).unwrap());
-    if let Some(c) = &o.coupon {
-        u = u.expression_attribute_values(":cp", AttributeValue::S(c.clone()));
-    }
-    keys.apply_to_update(u, set, remove).send().await.expect("update item");
+    sortkey_core::dynamodb::update_item(client, "orders", o).await.expect("update item");
 }
 
 /// A shipment with a multi-attribute index: partition (region, tenant), sort (year, week, dock).
