@@ -135,7 +135,7 @@ fn main() -> Result<()> {
         for (placeholder, name) in &update.names {
             println!("    {placeholder} = {name}");
         }
-        shop.put(o)?;
+        shop.update(o)?;
     }
     show("Shipped in the last 30 days, after the update (gsi1)", shop.query_index(&shipped)?)?;
     show("SUMMER, after the update (gsi2)", shop.query_index(&summer)?)?;
@@ -217,6 +217,19 @@ impl Shop {
             Shop::Dynamo(r, _) => {
                 let put = order.apply_to_put(r.client.put_item().table_name(&r.table), PutMode::Overwrite)?;
                 r.block_on(put.send())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Updates a stored order to `order`: on DynamoDB the whole update (every field and index
+    /// key, the sparse index's attributes removed when it leaves it, never creating an item).
+    fn update(&mut self, order: &Order) -> Result<()> {
+        match self {
+            Shop::Memory(t) => t.put(order.clone())?,
+            #[cfg(feature = "dynamodb")]
+            Shop::Dynamo(r, _) => {
+                r.block_on(sortkey_core::dynamodb::update_item(&r.client, &r.table, order))?;
             }
         }
         Ok(())
