@@ -202,8 +202,12 @@ impl Board {
                 use sortkey_core::dynamodb::{Backfill, Progress, SegmentCursor};
                 let total = self_count(r)?;
                 let bar = bar(total);
-                let backfill =
-                    Backfill::new(&r.client, &r.table, sortkey_core::KeyNames::DEFAULT).page_size(10).rate(500.0);
+                // Nothing else writes the runs while the example migrates them, so the moves
+                // compare the attributes the Scan saw (a service would declare a version).
+                let backfill = Backfill::new(&r.client, &r.table, sortkey_core::KeyNames::DEFAULT)
+                    .page_size(10)
+                    .rate(500.0)
+                    .compare_attributes(&[]);
                 let mut sum = Progress::default();
                 for cursor in SegmentCursor::all(2) {
                     let mut seen = 0;

@@ -976,7 +976,7 @@ mod backfill {
     }
 
     pub(super) fn backfill(client: &Client) -> Backfill<'_> {
-        Backfill::new(client, TABLE, KeyNames::DEFAULT).page_size(5).rate(2000.0)
+        Backfill::new(client, TABLE, KeyNames::DEFAULT).page_size(5).rate(2000.0).compare_attributes(&[])
     }
 }
 
@@ -1077,7 +1077,7 @@ fn backfill_errors_have_a_kind_and_one_line() {
         );
         assert_eq!(e.cursor, SegmentCursor::start(0, 1), "nothing of the page is done");
 
-        let missing = Backfill::new(&client, "no_such_table", KeyNames::DEFAULT);
+        let missing = Backfill::new(&client, "no_such_table", KeyNames::DEFAULT).compare_attributes(&[]);
         let e = missing.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap_err();
         let code = Some("ResourceNotFoundException".to_owned());
         assert_eq!(e.kind(), &BackfillErrorKind::Server { operation: "Scan", code });
@@ -1304,5 +1304,97 @@ fn whole_updates_and_versions_through_the_server() {
         let item = got.item().unwrap();
         assert!(!item.contains_key("dock"));
         assert_eq!(Shipment::from_item(item).unwrap(), undocked);
+    });
+}
+
+/// The lost attribute: an application adds `note` to every old item after the backfill's Scan
+/// read it (an UpdateItem guarded by `attribute_exists`, bumping `rev`), then the backfill moves
+/// the items it read. Comparing the scanned attributes alone (the gap `compare_attributes`
+/// documents) deletes the notes with the old items; declaring `note` as an attribute the
+/// application may add, or the version `rev`, leaves every item for the next pass, which moves it
+/// with its note.
+#[test]
+fn backfill_never_deletes_a_write_made_after_the_scan() {
+    use backfill::*;
+    use sortkey_core::dynamodb::{Backfill, SegmentCursor};
+    let Some(server) = server_or_skip("backfill_never_deletes_a_write_made_after_the_scan") else { return };
+    let client = client(&server.endpoint);
+    const N: u64 = 20;
+    // The application's write after the Scan: a note and, where the application keeps a
+    // version, the next version.
+    let refill = |client: Client, bump: bool| async move {
+        for (sk, _) in everything(&client).await {
+            let pk = format!("SEASON#{}", decode(&sk).key.score / 10 % 4);
+            let key = std::collections::HashMap::from([
+                ("pk".to_owned(), AttributeValue::S(pk)),
+                ("sk".to_owned(), AttributeValue::S(sk)),
+            ]);
+            client.delete_item().table_name(TABLE).set_key(Some(key)).send().await.unwrap();
+        }
+        for i in 0..N {
+            let sk = RankKeyV1 { score: i * 10, player: format!("p{i:02}") }.encode().unwrap();
+            let mut it = item(i % 4, sk, "old");
+            it.insert("rev".into(), AttributeValue::N("1".into()));
+            client.put_item().table_name(TABLE).set_item(Some(it)).send().await.unwrap();
+        }
+        let scan = client.scan().table_name(TABLE).consistent_read(true).send().await.unwrap();
+        let scanned = scan.items().to_vec();
+        let expression = if bump { "SET note = :n, rev = rev + :one" } else { "SET note = :n" };
+        let mut values = std::collections::HashMap::from([(":n".to_owned(), AttributeValue::S("acknowledged".into()))]);
+        if bump {
+            values.insert(":one".to_owned(), AttributeValue::N("1".into()));
+        }
+        for it in &scanned {
+            let key = std::collections::HashMap::from([
+                ("pk".to_owned(), it["pk"].clone()),
+                ("sk".to_owned(), it["sk"].clone()),
+            ]);
+            client
+                .update_item()
+                .table_name(TABLE)
+                .set_key(Some(key))
+                .update_expression(expression)
+                .condition_expression("attribute_exists(pk)")
+                .set_expression_attribute_values(Some(values.clone()))
+                .send()
+                .await
+                .unwrap();
+        }
+        scanned
+    };
+    let notes = |client: Client| async move {
+        let scan = client.scan().table_name(TABLE).consistent_read(true).send().await.unwrap();
+        scan.items().iter().filter(|i| i.contains_key("note")).count() as u64
+    };
+    runtime().block_on(async {
+        create_table(&client).await;
+        let base = || Backfill::new(&client, TABLE, KeyNames::DEFAULT).page_size(50);
+        // No move check chosen: the backfill refuses to run rather than pick one.
+        let e = base().rewrite_items::<RankKey>(&[]).await.unwrap_err();
+        assert_eq!(e.kind(), &sortkey_core::dynamodb::BackfillErrorKind::Config);
+
+        // The gap, reproduced: the scanned attributes alone do not see the note.
+        let scanned = refill(client.clone(), false).await;
+        let done = base().compare_attributes(&[]).rewrite_items::<RankKey>(&scanned).await.unwrap();
+        assert_eq!((done.rewritten, done.changed), (N, 0));
+        assert_eq!(notes(client.clone()).await, 0, "every acknowledged note was lost with its old item");
+
+        for check in ["may_add", "version"] {
+            let scanned = refill(client.clone(), check == "version").await;
+            let bf = match check {
+                "may_add" => base().compare_attributes(&["note"]),
+                _ => base().version_attribute("rev"),
+            };
+            let done = bf.rewrite_items::<RankKey>(&scanned).await.unwrap();
+            assert_eq!((done.rewritten, done.changed), (0, N), "{check}: every item left for the next pass");
+            assert_eq!(notes(client.clone()).await, N, "{check}: no note lost");
+            // The next pass reads the items as they are now, and moves them with their notes.
+            let (cursor, again) = bf.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap();
+            assert!(cursor.done);
+            assert_eq!(again.rewritten, N, "{check}: {again:?}");
+            assert_eq!(notes(client.clone()).await, N, "{check}: the moved items carry their notes");
+            let old = everything(&client).await.iter().filter(|(sk, _)| !decode(sk).is_current()).count();
+            assert_eq!(old, 0, "{check}: every item in the current layout");
+        }
     });
 }

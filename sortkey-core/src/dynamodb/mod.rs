@@ -42,7 +42,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-pub use crate::migrate::backfill::{Backfill, BackfillError, BackfillErrorKind, Progress, SegmentCursor};
+pub use crate::migrate::backfill::{Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor};
 
 mod entity;
 mod item;

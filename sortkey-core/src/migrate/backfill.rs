@@ -90,6 +90,9 @@ pub enum BackfillErrorKind {
     /// An item the backfill cannot move: no string sort key, no partition key, a sort key in no
     /// known layout, or one whose value has no current key.
     Decode,
+    /// The backfill cannot run as configured: no [`MoveCheck`] was chosen, or the table has no
+    /// sort key.
+    Config,
     /// Any other failure of a request: the operation and, when the server answered, its error
     /// code.
     Server {
@@ -180,11 +183,33 @@ impl Failure {
     }
 }
 
+/// How a move makes sure that the old item it deletes is the one it copied, so that no write of
+/// the application made after the Scan is lost with it. DynamoDB cannot say that an item has no
+/// attributes but some, so only a version is exact; there is no default, the caller chooses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveCheck {
+    /// The item's version attribute, which every write of the application sets to a new value
+    /// (the entities' `#[entity(version = ...)]` writes do): the Delete is conditioned on the
+    /// version the Scan saw (on its absence, for an item written without one) and on the item
+    /// existing. Exact: any write made since the Scan is seen, and the item is left for the next
+    /// pass.
+    Version(String),
+    /// Without a version: every attribute the Scan saw must still have its value, and each of
+    /// `may_add` (the attributes the application may add to an item) that the item lacked must
+    /// still be absent. The gap: an attribute outside `may_add` that a writer adds after the Scan
+    /// is not seen, and is deleted with the old item. Choose this only where the application
+    /// writes no attribute outside `may_add` during the migration.
+    Attributes {
+        /// The attributes the application may add to an item that lacks them.
+        may_add: Vec<String>,
+    },
+}
+
 /// The rewrite of a table's items from older layouts of the sort key type `K` to its current one.
 ///
 /// Each old item moves by two actions of a `TransactWriteItems`: a Put of the item under its
 /// current key if no item has that key (`attribute_not_exists`), and a Delete of the old item if
-/// it is unchanged since the Scan (every attribute compared). The moves of a Scan page go in
+/// it is unchanged since the Scan, as the [`MoveCheck`] the caller chose says. The moves of a Scan page go in
 /// transactions of up to 50 (100 actions, under 4 MB, no key twice); when a condition fails, that
 /// transaction changes nothing and its moves are made one by one. When the current key exists already (a consistent
 /// BatchGetItem per Scan page looks first), it was written by someone else and is kept: the old
@@ -197,13 +222,29 @@ pub struct Backfill<'c> {
     keys: KeyNames,
     items_per_second: Option<f64>,
     page_size: i32,
+    check: Option<MoveCheck>,
 }
 
 impl<'c> Backfill<'c> {
     /// A backfill of `table`, whose primary key attributes are `keys`; its sort key holds the
     /// layouts of the key type it runs with.
     pub fn new(client: &'c Client, table: &str, keys: KeyNames) -> Self {
-        Backfill { client, table: table.to_owned(), keys, items_per_second: None, page_size: 100 }
+        Backfill { client, table: table.to_owned(), keys, items_per_second: None, page_size: 100, check: None }
+    }
+
+    /// Moves condition their Delete on the version attribute `name` ([`MoveCheck::Version`]):
+    /// exact, provided every write of the application sets a new version.
+    pub fn version_attribute(mut self, name: &str) -> Self {
+        self.check = Some(MoveCheck::Version(name.to_owned()));
+        self
+    }
+
+    /// Moves condition their Delete on the attributes the Scan saw and on `may_add` being still
+    /// absent ([`MoveCheck::Attributes`]), with the gap that this says.
+    pub fn compare_attributes(mut self, may_add: &[&str]) -> Self {
+        let may_add = may_add.iter().map(|a| (*a).to_owned()).collect();
+        self.check = Some(MoveCheck::Attributes { may_add });
+        self
     }
 
     /// At most `items` items per second, per worker (scanned items count).
@@ -227,12 +268,8 @@ impl<'c> Backfill<'c> {
         pages: Option<usize>,
         mut progress: impl FnMut(&Progress),
     ) -> Result<(SegmentCursor, Progress), BackfillError> {
-        if self.keys.sort().is_none() {
-            let message = format!(
-                "table `{}` has a partition key alone ({}); a backfill rewrites sort keys, expected a sort key attribute",
-                self.table, self.keys
-            );
-            return Err(self.error(&cursor, Failure::decode(message)));
+        if let Err(failure) = self.check_config() {
+            return Err(self.error(&cursor, failure));
         }
         let mut total = Progress::default();
         let started = Instant::now();
@@ -470,20 +507,79 @@ impl<'c> Backfill<'c> {
         Ok(())
     }
 
-    /// A Delete of `item` that applies only while every attribute still has its scanned value.
+    /// Moves items, each whole as a Scan read it (`items`, of any segment): what `run_segment`
+    /// does with each page, for items read another way (a DynamoDB export, a stream). Errors
+    /// carry the cursor of one segment of one.
+    pub async fn rewrite_items<K: Legacy>(&self, items: &[Attributes]) -> Result<Progress, BackfillError> {
+        let cursor = SegmentCursor::start(0, 1);
+        self.check_config().map_err(|f| self.error(&cursor, f))?;
+        let mut done = Progress::default();
+        self.rewrite_page::<K>(items, &mut done).await.map_err(|f| self.error(&cursor, f))?;
+        Ok(done)
+    }
+
+    /// A move check is chosen and the table has a sort key.
+    fn check_config(&self) -> Result<(), Failure> {
+        let message = match (&self.check, self.keys.sort()) {
+            (None, _) => format!(
+                "backfill of table `{}`: no move check chosen; expected `version_attribute(name)` (exact) or \
+                 `compare_attributes(&[...])` (with the gap its docs say), so that no write made after the Scan is \
+                 lost with the old item",
+                self.table
+            ),
+            (_, None) => format!(
+                "table `{}` has a partition key alone ({}); a backfill rewrites sort keys, expected a sort key attribute",
+                self.table, self.keys
+            ),
+            _ => return Ok(()),
+        };
+        Err(Failure { kind: BackfillErrorKind::Config, message })
+    }
+
+    /// A Delete of `item` that applies only while the item is the one the Scan read, as the
+    /// move check says.
     fn unchanged_delete(&self, item: &Attributes) -> Result<Delete, Failure> {
         let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
         let key: HashMap<String, AttributeValue> =
             item.iter().filter(|(n, _)| *n == pk_name || *n == sk_name).map(|(n, v)| (n.clone(), v.clone())).collect();
-        let mut names: Vec<&String> = item.keys().collect();
-        names.sort();
         let mut delete = Delete::builder().table_name(&self.table).set_key(Some(key));
         let mut conditions = Vec::new();
-        for (i, name) in names.iter().enumerate() {
-            conditions.push(format!("#u{i} = :u{i}"));
-            delete = delete
-                .expression_attribute_names(format!("#u{i}"), name.as_str())
-                .expression_attribute_values(format!(":u{i}"), item[name.as_str()].clone());
+        let mut name = |i: usize, attribute: &str| {
+            delete = std::mem::take(&mut delete).expression_attribute_names(format!("#u{i}"), attribute);
+            format!("#u{i}")
+        };
+        let mut values = Vec::new();
+        match &self.check {
+            Some(MoveCheck::Version(version)) => {
+                conditions.push(format!("attribute_exists({})", name(0, pk_name)));
+                let v = name(1, version);
+                match item.get(version) {
+                    Some(value) => {
+                        conditions.push(format!("{v} = :u1"));
+                        values.push((":u1".to_owned(), value.clone()));
+                    }
+                    None => conditions.push(format!("attribute_not_exists({v})")),
+                }
+            }
+            Some(MoveCheck::Attributes { may_add }) => {
+                let mut names: Vec<&String> = item.keys().collect();
+                names.sort();
+                for (i, attribute) in names.iter().enumerate() {
+                    conditions.push(format!("{} = :u{i}", name(i, attribute)));
+                    values.push((format!(":u{i}"), item[attribute.as_str()].clone()));
+                }
+                let absent = may_add.iter().filter(|a| !item.contains_key(*a));
+                for (i, attribute) in absent.enumerate() {
+                    conditions.push(format!("attribute_not_exists({})", name(names.len() + i, attribute)));
+                }
+            }
+            None => {
+                let message = "no move check chosen".to_owned();
+                return Err(Failure { kind: BackfillErrorKind::Config, message });
+            }
+        }
+        for (placeholder, value) in values {
+            delete = delete.expression_attribute_values(placeholder, value);
         }
         delete.condition_expression(conditions.join(" AND ")).build().map_err(|e| Failure::build("DeleteItem", e))
     }
