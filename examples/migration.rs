@@ -211,7 +211,7 @@ impl Board {
                 let mut sum = Progress::default();
                 for cursor in SegmentCursor::all(2) {
                     let mut seen = 0;
-                    let (cursor, done) = r.block_on(backfill.run_segment::<RankKey>(cursor, None, |p| {
+                    let (cursor, done) = r.block_on(backfill.run_segment::<RankKey>(cursor, None, |p, _| {
                         bar.inc(p.scanned - seen);
                         seen = p.scanned;
                     }))?;

@@ -1005,10 +1005,10 @@ fn backfill_rewrites_old_layouts_once_over_parallel_segments() {
         let bf = backfill(&client);
         let [seg0, seg1]: [SegmentCursor; 2] = start(2).try_into().unwrap();
         // Worker 0 is interrupted after one page; worker 1 is cancelled mid-flight.
-        let (first, p0) = bf.run_segment::<RankKey>(seg0, Some(1), |_| {}).await.unwrap();
+        let (first, p0) = bf.run_segment::<RankKey>(seg0, Some(1), |_, _| {}).await.unwrap();
         assert!(!first.done, "interrupted half-way: {first:?} {p0:?}");
         let cancelled =
-            tokio::time::timeout(Duration::from_millis(30), bf.run_segment::<RankKey>(seg1.clone(), None, |_| {}))
+            tokio::time::timeout(Duration::from_millis(30), bf.run_segment::<RankKey>(seg1.clone(), None, |_, _| {}))
                 .await;
         assert!(cancelled.is_err(), "cancelled before its end");
         // The request the cancelled task had sent may still run on the server. DynamoDB would
@@ -1025,8 +1025,8 @@ fn backfill_rewrites_old_layouts_once_over_parallel_segments() {
         // Both resume, together: worker 0 from its cursor, worker 1 from its start.
         let mut pages = 0;
         let (a, b) = tokio::join!(
-            bf.run_segment::<RankKey>(first, None, |_| pages += 1),
-            bf.run_segment::<RankKey>(seg1, None, |_| {})
+            bf.run_segment::<RankKey>(first, None, |_, _| pages += 1),
+            bf.run_segment::<RankKey>(seg1, None, |_, _| {})
         );
         let ((a_cursor, a_done), (b_cursor, b_done)) = (a.unwrap(), b.unwrap());
         assert!(a_cursor.done && b_cursor.done && pages > 0);
@@ -1049,7 +1049,7 @@ fn backfill_rewrites_old_layouts_once_over_parallel_segments() {
         // A rerun over every segment does nothing.
         let mut again = Progress::default();
         for cursor in start(2) {
-            let (c, p) = bf.run_segment::<RankKey>(cursor, None, |_| {}).await.unwrap();
+            let (c, p) = bf.run_segment::<RankKey>(cursor, None, |_, _| {}).await.unwrap();
             assert!(c.done);
             again = sum(again, p);
         }
@@ -1070,7 +1070,8 @@ fn backfill_errors_have_a_kind_and_one_line() {
         create_table(&client).await;
         let bad = item(1, "NOT#A#RANK#KEY".into(), "old");
         client.put_item().table_name(TABLE).set_item(Some(bad)).send().await.unwrap();
-        let e = backfill(&client).run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap_err();
+        let e =
+            backfill(&client).run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_, _| {}).await.unwrap_err();
         assert_eq!(e.kind(), &BackfillErrorKind::Decode);
         assert!(
             e.to_string().starts_with("backfill of segment 0 of 1: the item `NOT#A#RANK#KEY` is in no known layout")
@@ -1078,7 +1079,7 @@ fn backfill_errors_have_a_kind_and_one_line() {
         assert_eq!(e.cursor, SegmentCursor::start(0, 1), "nothing of the page is done");
 
         let missing = Backfill::new(&client, "no_such_table", KeyNames::DEFAULT).compare_attributes(&[]);
-        let e = missing.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap_err();
+        let e = missing.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_, _| {}).await.unwrap_err();
         let code = Some("ResourceNotFoundException".to_owned());
         assert_eq!(e.kind(), &BackfillErrorKind::Server { operation: "Scan", code });
         let line = e.to_string();
@@ -1389,7 +1390,7 @@ fn backfill_never_deletes_a_write_made_after_the_scan() {
             assert_eq!((done.rewritten, done.changed), (0, N), "{check}: every item left for the next pass");
             assert_eq!(notes(client.clone()).await, N, "{check}: no note lost");
             // The next pass reads the items as they are now, and moves them with their notes.
-            let (cursor, again) = bf.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap();
+            let (cursor, again) = bf.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_, _| {}).await.unwrap();
             assert!(cursor.done);
             assert_eq!(again.rewritten, N, "{check}: {again:?}");
             assert_eq!(notes(client.clone()).await, N, "{check}: the moved items carry their notes");
@@ -1397,4 +1398,98 @@ fn backfill_never_deletes_a_write_made_after_the_scan() {
             assert_eq!(old, 0, "{check}: every item in the current layout");
         }
     });
+}
+
+/// A checkpoint that fails its third save, as a worker killed after a page's moves and before
+/// their checkpoint would.
+struct Crashing {
+    inner: sortkey_core::dynamodb::FileCheckpoint,
+    saves: u32,
+}
+
+impl sortkey_core::dynamodb::Checkpoint for Crashing {
+    async fn load(
+        &mut self,
+        segment: i32,
+        total: i32,
+    ) -> Result<
+        (sortkey_core::dynamodb::SegmentCursor, sortkey_core::dynamodb::Progress),
+        sortkey_core::dynamodb::CheckpointError,
+    > {
+        self.inner.load(segment, total).await
+    }
+
+    async fn save(
+        &mut self,
+        cursor: &sortkey_core::dynamodb::SegmentCursor,
+        progress: &sortkey_core::dynamodb::Progress,
+    ) -> Result<(), sortkey_core::dynamodb::CheckpointError> {
+        self.saves += 1;
+        if self.saves == 3 {
+            return Err(sortkey_core::dynamodb::CheckpointError::Store("killed".into()));
+        }
+        self.inner.save(cursor, progress).await
+    }
+}
+
+/// Checkpoints: a worker saves its cursor after every page into a file and, killed after a
+/// page's moves and before their save, resumes from the file on the next run, which moves
+/// nothing twice; a lease table gives a segment to one worker at a time, and another takes it
+/// over from the last save once the lease expires, the first then losing it on its next save.
+#[test]
+fn backfill_checkpoints_and_leases() {
+    use backfill::*;
+    use sortkey_core::dynamodb::{
+        BackfillErrorKind, Checkpoint, CheckpointError, FileCheckpoint, SegmentCursor, TableCheckpoint,
+    };
+    let Some(server) = server_or_skip("backfill_checkpoints_and_leases") else { return };
+    let client = client(&server.endpoint);
+    let dir = std::env::temp_dir().join(format!("sortkey-checkpoint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    runtime().block_on(async {
+        create_table(&client).await;
+        for i in 0..40u64 {
+            let sk = RankKeyV1 { score: i * 10, player: format!("p{i:02}") }.encode().unwrap();
+            client.put_item().table_name(TABLE).set_item(Some(item(i % 8, sk, "old"))).send().await.unwrap();
+        }
+        let bf = backfill(&client);
+        let mut crashing = Crashing { inner: FileCheckpoint::new(&dir), saves: 0 };
+        let e = bf.run_checkpointed::<RankKey, _>(0, 1, &mut crashing).await.unwrap_err();
+        assert!(matches!(e.kind(), BackfillErrorKind::Checkpoint(CheckpointError::Store(_))), "{e}");
+        let (saved, _) = FileCheckpoint::new(&dir).load(0, 1).await.unwrap();
+        assert!(saved.after.is_some() && !saved.done, "two pages saved: {saved:?}");
+        let (cursor, rest) = bf.run_checkpointed::<RankKey, _>(0, 1, &mut FileCheckpoint::new(&dir)).await.unwrap();
+        assert!(cursor.done, "{rest:?}");
+        let all = everything(&client).await;
+        assert_eq!(all.len(), 40, "none lost, none twice");
+        assert!(all.iter().all(|(sk, _)| decode(sk).is_current()), "every item moved");
+
+        create(&client, &TableDefinition::new("leases", KeyNames::DEFAULT)).await;
+        let lease = |owner: &str| {
+            TableCheckpoint::new(
+                client.clone(),
+                "leases",
+                KeyNames::DEFAULT,
+                "rank-v2",
+                owner,
+                Duration::from_millis(400),
+            )
+        };
+        let (mut a, mut b) = (lease("a"), lease("b"));
+        let (start, _) = a.load(3, 4).await.unwrap();
+        assert_eq!(start, SegmentCursor::start(3, 4));
+        let mut moved = start.clone();
+        moved.after = Some(("SEASON#1".into(), "RUN#x".into()));
+        a.save(&moved, &Default::default()).await.unwrap();
+        match b.load(3, 4).await {
+            Err(CheckpointError::Taken { segment: 3, owner, .. }) => assert_eq!(owner, "a"),
+            other => panic!("expected the segment taken by a, found {other:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let (resumed, _) = b.load(3, 4).await.expect("an expired lease is taken over");
+        assert_eq!(resumed, moved, "from a's last save");
+        let e = a.save(&moved, &Default::default()).await.unwrap_err();
+        assert!(matches!(e, CheckpointError::Taken { ref owner, .. } if owner == "b"), "{e}");
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
 }

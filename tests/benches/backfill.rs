@@ -93,7 +93,7 @@ async fn check_and_clear(client: &Client) {
 
 async fn run_backfill(client: &Client) {
     let bf = Backfill::new(client, TABLE, KeyNames::DEFAULT).compare_attributes(&[]);
-    let (cursor, done) = bf.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_| {}).await.unwrap();
+    let (cursor, done) = bf.run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_, _| {}).await.unwrap();
     assert!(cursor.done && done.rewritten == ITEMS, "{done:?}");
 }
 

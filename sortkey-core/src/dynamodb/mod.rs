@@ -43,6 +43,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 pub use crate::migrate::backfill::{Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor};
+pub use crate::migrate::checkpoint::{Checkpoint, CheckpointError, FileCheckpoint, TableCheckpoint};
 
 mod entity;
 mod item;

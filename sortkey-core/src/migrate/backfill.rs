@@ -12,14 +12,16 @@ use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkErro
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, TransactWriteItem};
 
+use crate::migrate::checkpoint::{Checkpoint, CheckpointError};
 use crate::migrate::legacy::Legacy;
 use crate::table::item::KeyNames;
 
 /// An item or key as the SDK gives it.
 type Attributes = HashMap<String, AttributeValue>;
 
-/// Where one Scan segment of a backfill stands: resume a backfill by handing this back.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where one Scan segment of a backfill stands: resume a backfill by handing this back. It
+/// serializes (serde), so that a worker keeps it in a [`Checkpoint`] after every page.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SegmentCursor {
     /// The segment, `0..total`.
     pub segment: i32,
@@ -44,8 +46,8 @@ impl SegmentCursor {
     }
 }
 
-/// What a backfill has done so far.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What a backfill has done so far. It serializes (serde), beside the cursor in a checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Progress {
     /// Items read by the Scan.
     pub scanned: u64,
@@ -93,6 +95,8 @@ pub enum BackfillErrorKind {
     /// The backfill cannot run as configured: no [`MoveCheck`] was chosen, or the table has no
     /// sort key.
     Config,
+    /// The checkpoint could not be read or written, or another worker holds the segment.
+    Checkpoint(CheckpointError),
     /// Any other failure of a request: the operation and, when the server answered, its error
     /// code.
     Server {
@@ -260,13 +264,51 @@ impl<'c> Backfill<'c> {
     }
 
     /// Runs the segment of `cursor` for at most `pages` Scan pages (`None`: to its end), calling
-    /// `progress` after each page with the totals so far; returns the cursor to resume from (or
-    /// `done`) and what this call did.
+    /// `progress` after each page with the totals so far and the cursor to resume from; returns
+    /// that cursor (or `done`) and what this call did.
     pub async fn run_segment<K: Legacy>(
+        &self,
+        cursor: SegmentCursor,
+        pages: Option<usize>,
+        mut progress: impl FnMut(&Progress, &SegmentCursor),
+    ) -> Result<(SegmentCursor, Progress), BackfillError> {
+        let mut each_page = async |p: &Progress, c: &SegmentCursor| {
+            progress(p, c);
+            Ok(())
+        };
+        self.run::<K>(cursor, pages, &mut each_page).await
+    }
+
+    /// Runs segment `segment` of `total` to its end from where `checkpoint` says it stands,
+    /// saving the cursor and the totals in it after every page (one rate limit over the whole
+    /// run); returns the final cursor and what this call did. A checkpoint that cannot be
+    /// written, or whose segment another worker holds, stops the run (`Checkpoint`), after a
+    /// page whose moves are done and not yet saved: a rerun from the last save moves nothing
+    /// twice.
+    pub async fn run_checkpointed<K: Legacy, C: Checkpoint>(
+        &self,
+        segment: i32,
+        total: i32,
+        checkpoint: &mut C,
+    ) -> Result<(SegmentCursor, Progress), BackfillError> {
+        let start = SegmentCursor::start(segment, total);
+        let failed =
+            |e: CheckpointError| Failure { kind: BackfillErrorKind::Checkpoint(e.clone()), message: e.to_string() };
+        let (cursor, before) = checkpoint.load(segment, total).await.map_err(|e| self.error(&start, failed(e)))?;
+        let mut each_page = async |p: &Progress, c: &SegmentCursor| {
+            let mut sum = before;
+            sum.add(p);
+            checkpoint.save(c, &sum).await.map_err(failed)
+        };
+        self.run::<K>(cursor, None, &mut each_page).await
+    }
+
+    /// The run of `pages` Scan pages of a segment, `each_page` awaited after each.
+    async fn run<K: Legacy>(
         &self,
         mut cursor: SegmentCursor,
         pages: Option<usize>,
-        mut progress: impl FnMut(&Progress),
+        each_page: &mut impl AsyncFnMut(&Progress, &SegmentCursor) -> Result<(), Failure>,
     ) -> Result<(SegmentCursor, Progress), BackfillError> {
         if let Err(failure) = self.check_config() {
             return Err(self.error(&cursor, failure));
@@ -291,6 +333,7 @@ impl<'c> Backfill<'c> {
             let mut done = Progress::default();
             self.rewrite_page::<K>(scan.items(), &mut done).await.map_err(|f| self.error(&cursor, f))?;
             total.add(&done);
+            let before = cursor.clone();
             cursor.after = match scan.last_evaluated_key() {
                 Some(k) if !k.is_empty() => {
                     let get = |n: &str| k.get(n).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
@@ -300,7 +343,8 @@ impl<'c> Backfill<'c> {
             };
             cursor.done = cursor.after.is_none();
             page += 1;
-            progress(&total);
+            // A failed save leaves the caller the cursor of the last page it saved.
+            each_page(&total, &cursor).await.map_err(|f| self.error(&before, f))?;
             if let Some(rate) = self.items_per_second {
                 let due = Duration::from_secs_f64(total.scanned as f64 / rate);
                 if let Some(wait) = due.checked_sub(started.elapsed()) {

@@ -1,0 +1,247 @@
+//! Where a backfill worker keeps its place: a [`Checkpoint`] saves a segment's cursor and totals
+//! after every page, so a worker that dies resumes where it saved, and (in a table) leases the
+//! segment, so that two workers never run one segment and a dead worker's segment is taken over
+//! once its lease expires, as the Kinesis Client Library's lease table does.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::migrate::backfill::{Progress, SegmentCursor};
+use crate::table::item::KeyNames;
+
+/// Why a checkpoint could not be loaded or saved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckpointError {
+    /// Another worker holds the segment's lease until `until` (milliseconds since the Unix
+    /// epoch): this worker must not run it (or, on a save, has lost it and must stop).
+    Taken {
+        /// The segment.
+        segment: i32,
+        /// The worker that holds it.
+        owner: String,
+        /// When its lease expires.
+        until: u64,
+    },
+    /// The checkpoint could not be read or written: what went wrong, in one line.
+    Store(String),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Taken { segment, owner, until } => write!(
+                f,
+                "segment {segment} is leased to worker `{owner}` until {until} ms since the epoch; expected it free, \
+                 or held by this worker"
+            ),
+            CheckpointError::Store(m) => write!(f, "checkpoint: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// A place to keep a segment's cursor and totals between pages and runs.
+pub trait Checkpoint {
+    /// The cursor and totals saved for segment `segment` of `total` (its start and zero when
+    /// nothing was saved), taking the segment for this worker where the checkpoint leases.
+    fn load(
+        &mut self,
+        segment: i32,
+        total: i32,
+    ) -> impl Future<Output = Result<(SegmentCursor, Progress), CheckpointError>> + Send;
+
+    /// Saves the cursor and totals after a page (renewing a lease).
+    fn save(
+        &mut self,
+        cursor: &SegmentCursor,
+        progress: &Progress,
+    ) -> impl Future<Output = Result<(), CheckpointError>> + Send;
+}
+
+/// The cursor and totals of one segment, as a checkpoint stores them.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Saved {
+    cursor: SegmentCursor,
+    progress: Progress,
+}
+
+/// A checkpoint in a JSON file per segment (`<dir>/segment-<n>-of-<total>.json`), written to a
+/// temporary file and renamed, so that a worker killed mid-write leaves the previous save. No
+/// lease: one worker per segment is the caller's to arrange (a job index per worker).
+#[derive(Debug, Clone)]
+pub struct FileCheckpoint {
+    dir: PathBuf,
+    path: Option<PathBuf>,
+}
+
+impl FileCheckpoint {
+    /// Checkpoints in the directory `dir`, which must exist.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        FileCheckpoint { dir: dir.into(), path: None }
+    }
+}
+
+impl Checkpoint for FileCheckpoint {
+    async fn load(&mut self, segment: i32, total: i32) -> Result<(SegmentCursor, Progress), CheckpointError> {
+        let path = self.dir.join(format!("segment-{segment}-of-{total}.json"));
+        self.path = Some(path.clone());
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let saved: Saved = serde_json::from_str(&text)
+                    .map_err(|e| CheckpointError::Store(format!("{}: {e}", path.display())))?;
+                Ok((saved.cursor, saved.progress))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Ok((SegmentCursor::start(segment, total), Progress::default()))
+            }
+            Err(e) => Err(CheckpointError::Store(format!("{}: {e}", path.display()))),
+        }
+    }
+
+    async fn save(&mut self, cursor: &SegmentCursor, progress: &Progress) -> Result<(), CheckpointError> {
+        let path = self
+            .path
+            .clone()
+            .unwrap_or_else(|| self.dir.join(format!("segment-{}-of-{}.json", cursor.segment, cursor.total)));
+        let text = serde_json::to_string(&Saved { cursor: cursor.clone(), progress: *progress })
+            .map_err(|e| CheckpointError::Store(e.to_string()))?;
+        let temporary = path.with_extension("json.tmp");
+        let store = |e: std::io::Error| CheckpointError::Store(format!("{}: {e}", path.display()));
+        std::fs::write(&temporary, text).map_err(store)?;
+        std::fs::rename(&temporary, &path).map_err(store)
+    }
+}
+
+/// A checkpoint in an item of a DynamoDB table (the backfilled table itself, or one of its own),
+/// one item per segment under the partition `BACKFILL#<name>`, which is also the segment's lease:
+/// `load` takes it only when it is free, this worker's, or expired; every `save` renews it on the
+/// condition that this worker still holds it. A worker that dies stops renewing, and another
+/// takes the segment over after `lease`, from the last cursor saved.
+#[derive(Debug, Clone)]
+pub struct TableCheckpoint {
+    client: Client,
+    table: String,
+    keys: KeyNames,
+    name: String,
+    owner: String,
+    lease: Duration,
+    segment: Option<(i32, i32)>,
+}
+
+impl TableCheckpoint {
+    /// Checkpoints of the backfill `name` in `table` (whose key attributes are `keys`, a
+    /// partition and a sort key of type `S`), for the worker `owner`, each lease lasting `lease`
+    /// from the last save.
+    pub fn new(client: Client, table: &str, keys: KeyNames, name: &str, owner: &str, lease: Duration) -> Self {
+        let (table, name, owner) = (table.to_owned(), name.to_owned(), owner.to_owned());
+        TableCheckpoint { client, table, keys, name, owner, lease, segment: None }
+    }
+
+    /// The key of the segment's item.
+    fn key(&self, segment: i32, total: i32) -> HashMap<String, AttributeValue> {
+        let mut key =
+            HashMap::from([(self.keys.partition().to_owned(), AttributeValue::S(format!("BACKFILL#{}", self.name)))]);
+        if let Some(sort) = self.keys.sort() {
+            key.insert(sort.to_owned(), AttributeValue::S(format!("SEGMENT#{segment:06}#OF#{total:06}")));
+        }
+        key
+    }
+
+    /// The lease's end, from now.
+    fn until(&self) -> u64 {
+        now_ms() + self.lease.as_millis() as u64
+    }
+
+    /// The holder of `segment` according to its item, when the condition on it failed.
+    async fn holder(&self, segment: i32, total: i32) -> CheckpointError {
+        let got = self.client.get_item().table_name(&self.table).set_key(Some(self.key(segment, total)));
+        let item = got.consistent_read(true).send().await.ok().and_then(|o| o.item().cloned()).unwrap_or_default();
+        let owner = item.get("owner").and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+        let until = item.get("lease_until").and_then(|v| v.as_n().ok()).and_then(|n| n.parse().ok()).unwrap_or(0);
+        CheckpointError::Taken { segment, owner, until }
+    }
+}
+
+impl Checkpoint for TableCheckpoint {
+    async fn load(&mut self, segment: i32, total: i32) -> Result<(SegmentCursor, Progress), CheckpointError> {
+        let taken = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(self.key(segment, total)))
+            .update_expression("SET #owner = :me, lease_until = :until")
+            .condition_expression("attribute_not_exists(#owner) OR #owner = :me OR lease_until < :now")
+            .expression_attribute_names("#owner", "owner")
+            .expression_attribute_values(":me", AttributeValue::S(self.owner.clone()))
+            .expression_attribute_values(":until", AttributeValue::N(self.until().to_string()))
+            .expression_attribute_values(":now", AttributeValue::N(now_ms().to_string()))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+            .send()
+            .await;
+        let item = match taken {
+            Ok(out) => out.attributes().cloned().unwrap_or_default(),
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
+                return Err(self.holder(segment, total).await);
+            }
+            Err(e) => return Err(CheckpointError::Store(format!("UpdateItem failed: {}", one_line(&e)))),
+        };
+        self.segment = Some((segment, total));
+        match item.get("saved").and_then(|v| v.as_s().ok()) {
+            Some(text) => {
+                let saved: Saved = serde_json::from_str(text).map_err(|e| CheckpointError::Store(e.to_string()))?;
+                Ok((saved.cursor, saved.progress))
+            }
+            None => Ok((SegmentCursor::start(segment, total), Progress::default())),
+        }
+    }
+
+    async fn save(&mut self, cursor: &SegmentCursor, progress: &Progress) -> Result<(), CheckpointError> {
+        let text = serde_json::to_string(&Saved { cursor: cursor.clone(), progress: *progress })
+            .map_err(|e| CheckpointError::Store(e.to_string()))?;
+        let saved = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(self.key(cursor.segment, cursor.total)))
+            .update_expression("SET saved = :saved, lease_until = :until")
+            .condition_expression("#owner = :me")
+            .expression_attribute_names("#owner", "owner")
+            .expression_attribute_values(":me", AttributeValue::S(self.owner.clone()))
+            .expression_attribute_values(":saved", AttributeValue::S(text))
+            .expression_attribute_values(":until", AttributeValue::N(self.until().to_string()))
+            .send()
+            .await;
+        match saved {
+            Ok(_) => Ok(()),
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
+                Err(self.holder(cursor.segment, cursor.total).await)
+            }
+            Err(e) => Err(CheckpointError::Store(format!("UpdateItem failed: {}", one_line(&e)))),
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// An SDK error in one line: the server's code and message.
+fn one_line<E, R>(e: &aws_sdk_dynamodb::error::SdkError<E, R>) -> String
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
+    R: fmt::Debug,
+{
+    use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+    match (e.code(), e.message()) {
+        (Some(code), Some(m)) => format!("{code}: {m}"),
+        _ => aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
+    }
+}
