@@ -42,7 +42,9 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-pub use crate::migrate::backfill::{Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor};
+pub use crate::migrate::backfill::{
+    Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor, Verdict,
+};
 pub use crate::migrate::checkpoint::{Checkpoint, CheckpointError, FileCheckpoint, TableCheckpoint};
 
 mod entity;

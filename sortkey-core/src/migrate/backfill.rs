@@ -63,6 +63,18 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// The items this progress found in an older layout and left there: those that changed
+    /// while they were being moved, which a later pass moves.
+    pub fn old_left(&self) -> u64 {
+        self.changed
+    }
+
+    /// Whether the pass this progress counts found nothing to do: every item it read was in the
+    /// current layout (nothing rewritten, superseded or left changed).
+    pub fn is_clean(&self) -> bool {
+        self.rewritten == 0 && self.superseded == 0 && self.changed == 0
+    }
+
     /// Adds the counts of `other`: the totals of several segments or runs.
     pub fn add(&mut self, other: &Progress) {
         self.scanned += other.scanned;
@@ -187,6 +199,40 @@ impl Failure {
     }
 }
 
+/// Whether a migration is finished: the passes [`Backfill::run_until_clean`] ran and what each
+/// did; complete when the last one read the whole table and found every item in the current
+/// layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// What each pass did, in order (each over every segment).
+    pub passes: Vec<Progress>,
+    /// Whether the last pass found nothing to do.
+    pub complete: bool,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let last = self.passes.last().copied().unwrap_or_default();
+        match self.complete {
+            true => write!(
+                f,
+                "complete after {} passes: the last read {} items, all in the current layout",
+                self.passes.len(),
+                last.scanned
+            ),
+            false => write!(
+                f,
+                "not complete after {} passes: the last rewrote {}, found {} superseded and left {} in an older \
+                 layout (changed while being moved); run again",
+                self.passes.len(),
+                last.rewritten,
+                last.superseded,
+                last.old_left()
+            ),
+        }
+    }
+}
+
 /// How a move makes sure that the old item it deletes is the one it copied, so that no write of
 /// the application made after the Scan is lost with it. DynamoDB cannot say that an item has no
 /// attributes but some, so only a version is exact; there is no default, the caller chooses.
@@ -301,6 +347,25 @@ impl<'c> Backfill<'c> {
             checkpoint.save(c, &sum).await.map_err(failed)
         };
         self.run::<K>(cursor, None, &mut each_page).await
+    }
+
+    /// Passes over the whole table (every one of `segments` segments, one after the other)
+    /// until one finds nothing to do, at most `max_passes`: the verdict says whether the
+    /// migration is complete, and what each pass did. Items that changed while they were being
+    /// moved are what a further pass is for; a pass with none left and nothing moved is the
+    /// proof that no item is in an older layout.
+    pub async fn run_until_clean<K: Legacy>(&self, segments: i32, max_passes: usize) -> Result<Verdict, BackfillError> {
+        let mut verdict = Verdict { passes: Vec::new(), complete: false };
+        while verdict.passes.len() < max_passes && !verdict.complete {
+            let mut pass = Progress::default();
+            for cursor in SegmentCursor::all(segments) {
+                let (_, done) = self.run_segment::<K>(cursor, None, |_, _| {}).await?;
+                pass.add(&done);
+            }
+            verdict.complete = pass.is_clean();
+            verdict.passes.push(pass);
+        }
+        Ok(verdict)
     }
 
     /// The run of `pages` Scan pages of a segment, `each_page` awaited after each.
