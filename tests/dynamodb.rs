@@ -1497,3 +1497,151 @@ fn backfill_checkpoints_and_leases() {
     });
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Workers on many machines: three worker processes (`backfill-worker`, one segment each from
+/// `JOB_COMPLETION_INDEX`, their places in a lease table) migrate the table while the test kills
+/// them with SIGKILL at random moments and restarts them, and an application writes meanwhile as
+/// the README says it must (reading either layout, writing conditionally on the key and version
+/// it read, adding attributes and bumping the version), and inserts new items. Afterwards every
+/// item is in the current layout exactly once, and every acknowledged write is on it. moto
+/// answers one request at a time, as DynamoDB isolates them.
+#[test]
+fn workers_killed_and_restarted_lose_nothing() {
+    use backfill::*;
+    use sortkey_core::dynamodb::Backfill;
+    let Some(server) = sortkey_tests::server::serialized_server_or_skip("workers_killed_and_restarted_lose_nothing")
+    else {
+        return;
+    };
+    let client = client(&server.endpoint);
+    const ITEMS: u64 = 90;
+    const WORKERS: i32 = 3;
+    let rt = runtime();
+    rt.block_on(async {
+        create_table(&client).await;
+        create(&client, &TableDefinition::new("leases", KeyNames::DEFAULT)).await;
+        for i in 0..ITEMS {
+            let sk = RankKeyV1 { score: i * 10, player: format!("p{i:03}") }.encode().unwrap();
+            let mut it = item(i % 3, sk, "old");
+            it.insert("rev".into(), AttributeValue::N("1".into()));
+            client.put_item().table_name(TABLE).set_item(Some(it)).send().await.unwrap();
+        }
+    });
+    let worker = |index: i32| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_backfill-worker"))
+            .args([server.endpoint.as_str(), TABLE, &WORKERS.to_string(), "45"])
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("a worker process")
+    };
+    // A small deterministic generator: the kills and the writes differ from step to step, and
+    // alike from run to run.
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut running: Vec<(i32, std::process::Child, u32)> = (0..WORKERS).map(|i| (i, worker(i), 0)).collect();
+    let (mut kills, mut acknowledged, mut inserted) = (0, Vec::new(), Vec::new());
+    let started = std::time::Instant::now();
+    while !running.is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(120), "the workers did not finish");
+        // The application: a few writes between looks at the workers.
+        for _ in 0..3 {
+            let i = random(ITEMS);
+            if let Some(note) = rt.block_on(write_note(&client, i, random(1000))) {
+                acknowledged.push((format!("p{i:03}"), note));
+            }
+        }
+        if random(4) == 0 {
+            let i = ITEMS + inserted.len() as u64;
+            rt.block_on(insert_current(&client, i));
+            inserted.push(format!("p{i:03}"));
+        }
+        let mut next = Vec::new();
+        for (index, mut child, killed) in running {
+            match child.try_wait().unwrap() {
+                Some(status) if status.success() => {}
+                // Its segment's lease is still a dead worker's: start it again.
+                Some(_) => next.push((index, worker(index), killed)),
+                None if killed < 2 && random(5) == 0 => {
+                    child.kill().unwrap();
+                    child.wait().unwrap();
+                    kills += 1;
+                    next.push((index, worker(index), killed + 1));
+                }
+                None => next.push((index, child, killed)),
+            }
+        }
+        running = next;
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    assert!(kills > 0, "some worker was killed");
+    rt.block_on(async {
+        // Items the application changed while a worker moved them are left for another pass.
+        let bf = Backfill::new(&client, TABLE, KeyNames::DEFAULT).version_attribute("rev").page_size(20);
+        let verdict = bf.run_until_clean::<RankKey>(WORKERS, 5).await.unwrap();
+        assert!(verdict.complete, "{verdict}");
+        let scan = client.scan().table_name(TABLE).consistent_read(true).send().await.unwrap();
+        let items = scan.items();
+        assert_eq!(items.len() as u64, ITEMS + inserted.len() as u64, "every item once ({kills} kills)");
+        for it in items {
+            assert!(decode(it["sk"].as_s().unwrap()).is_current(), "in the current layout: {it:?}");
+        }
+        for (player, note) in &acknowledged {
+            let found = items.iter().find(|it| decode(it["sk"].as_s().unwrap()).key.player == *player);
+            let found = found.unwrap_or_else(|| panic!("{player} is in the table"));
+            assert!(found.contains_key(note), "{player}: the acknowledged {note} survived ({kills} kills)");
+        }
+        eprintln!("{kills} kills, {} acknowledged writes, {} inserts; {verdict}", acknowledged.len(), inserted.len());
+    });
+}
+
+/// The application's write of `note_<n>` to player `i`, as the README says writers must during
+/// a migration: read the item under either layout's key, then update it on that key and the
+/// version read, bumping it. `None` when the write did not happen (the item moved or changed
+/// between the read and the write: the application would read it again).
+async fn write_note(client: &Client, i: u64, n: u64) -> Option<String> {
+    use backfill::{RankKey, RankKeyV1};
+    let (score, player) = (i * 10, format!("p{i:03}"));
+    let pk = AttributeValue::S(format!("SEASON#{}", i % 3));
+    let keys = [
+        RankKey { score, player: player.clone() }.encode().unwrap(),
+        RankKeyV1 { score, player: player.clone() }.encode().unwrap(),
+    ];
+    for sk in keys {
+        let key =
+            std::collections::HashMap::from([("pk".to_owned(), pk.clone()), ("sk".to_owned(), AttributeValue::S(sk))]);
+        let got = client.get_item().table_name(TABLE).set_key(Some(key.clone())).consistent_read(true).send().await;
+        let Some(item) = got.unwrap().item().cloned() else { continue };
+        let note = format!("note_{n}");
+        let written = client
+            .update_item()
+            .table_name(TABLE)
+            .set_key(Some(key))
+            .update_expression("SET #note = :v, rev = rev + :one")
+            .condition_expression("attribute_exists(pk) AND rev = :rev")
+            .expression_attribute_names("#note", &note)
+            .expression_attribute_values(":v", AttributeValue::S("acknowledged".into()))
+            .expression_attribute_values(":one", AttributeValue::N("1".into()))
+            .expression_attribute_values(":rev", item["rev"].clone())
+            .send()
+            .await;
+        return written.ok().map(|_| note);
+    }
+    None
+}
+
+/// A new item in the current layout, as the application inserts one during the migration.
+async fn insert_current(client: &Client, i: u64) {
+    use backfill::RankKey;
+    let sk = RankKey { score: i * 10, player: format!("p{i:03}") }.encode().unwrap();
+    let mut it = backfill::item(i % 3, sk, "new");
+    it.insert("rev".into(), AttributeValue::N("1".into()));
+    let put = client.put_item().table_name(TABLE).set_item(Some(it)).condition_expression("attribute_not_exists(pk)");
+    put.send().await.expect("a new item");
+}

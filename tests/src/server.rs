@@ -16,14 +16,46 @@ pub struct Server {
     pub endpoint: String,
 }
 
+/// moto's server with one request at a time (werkzeug's `threaded=False`): DynamoDB isolates
+/// each request (a transaction as a whole), while moto's threaded server lets a failed
+/// transaction's restore of the whole table undo another connection's write; serialized, the
+/// races a test sees are the library's, not moto's.
+const SERIALIZED: &str = "import sys
+from werkzeug.serving import run_simple
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+run_simple(sys.argv[1], int(sys.argv[2]), DomainDispatcherApplication(create_backend_app), threaded=False,
+           request_handler=MotoRequestHandler)";
+
 impl Server {
     /// Starts moto's server, or `None` when there is none to start.
     pub fn start() -> Option<Server> {
+        Server::spawn(false)
+    }
+
+    /// Starts moto's server answering one request at a time (see [`SERIALIZED`]), or `None`.
+    pub fn start_serialized() -> Option<Server> {
+        Server::spawn(true)
+    }
+
+    fn spawn(serialized: bool) -> Option<Server> {
         let bin = find_server()?;
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let child = Command::new(&bin)
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
-            // moto logs every request; a failing request shows in the SDK error instead.
+        let mut command = match serialized {
+            // The Python of moto's own environment, beside its `moto_server`.
+            true => {
+                let python = bin.with_file_name("python3");
+                let mut c = Command::new(if python.exists() { python } else { PathBuf::from("python3") });
+                c.args(["-c", SERIALIZED, "127.0.0.1", &port.to_string()]);
+                c
+            }
+            false => {
+                let mut c = Command::new(&bin);
+                c.args(["-H", "127.0.0.1", "-p", &port.to_string()]);
+                c
+            }
+        };
+        // moto logs every request; a failing request shows in the SDK error instead.
+        let child = command
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -60,7 +92,15 @@ fn find_server() -> Option<PathBuf> {
 
 /// The server, or a skip message on a developer machine; under CI a missing server fails.
 pub fn server_or_skip(test: &str) -> Option<Server> {
-    let server = Server::start();
+    found_or_skip(test, Server::start())
+}
+
+/// [`server_or_skip`] with a server that answers one request at a time.
+pub fn serialized_server_or_skip(test: &str) -> Option<Server> {
+    found_or_skip(test, Server::start_serialized())
+}
+
+fn found_or_skip(test: &str, server: Option<Server>) -> Option<Server> {
     if server.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),

@@ -45,7 +45,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 pub use crate::migrate::backfill::{
     Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor, Verdict,
 };
-pub use crate::migrate::checkpoint::{Checkpoint, CheckpointError, FileCheckpoint, TableCheckpoint};
+pub use crate::migrate::checkpoint::{Checkpoint, CheckpointError, FileCheckpoint, TableCheckpoint, worker_index};
 
 mod entity;
 mod item;

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkErro
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, TransactWriteItem};
 
-use crate::migrate::checkpoint::{Checkpoint, CheckpointError};
+use crate::migrate::checkpoint::{Checkpoint, CheckpointError, worker_index};
 use crate::migrate::legacy::Legacy;
 use crate::table::item::KeyNames;
 
@@ -347,6 +347,37 @@ impl<'c> Backfill<'c> {
             checkpoint.save(c, &sum).await.map_err(failed)
         };
         self.run::<K>(cursor, None, &mut each_page).await
+    }
+
+    /// A share of a total rate: `items_per_second` over the whole job, split evenly between
+    /// `workers` workers, each pacing itself to its share.
+    pub fn rate_share(self, items_per_second: f64, workers: i32) -> Self {
+        self.rate(items_per_second / f64::from(workers.max(1)))
+    }
+
+    /// The run of one worker of a job of `segments` workers on many machines: its segment is
+    /// its index in the job ([`worker_index`]: `JOB_COMPLETION_INDEX` of a Kubernetes Indexed
+    /// Job, `AWS_BATCH_JOB_ARRAY_INDEX` of an AWS Batch array job), its place is kept in
+    /// `checkpoint` after every page ([`run_checkpointed`](Self::run_checkpointed)), so that a
+    /// worker restarted after a crash goes on where it saved. An error when the environment
+    /// gives no index, or one outside the job.
+    pub async fn run_worker<K: Legacy, C: Checkpoint>(
+        &self,
+        segments: i32,
+        checkpoint: &mut C,
+    ) -> Result<(SegmentCursor, Progress), BackfillError> {
+        let cursor = SegmentCursor::start(0, segments);
+        let config = |message: String| self.error(&cursor, Failure { kind: BackfillErrorKind::Config, message });
+        let index = worker_index().map_err(|e| config(e.to_string()))?;
+        match index {
+            Some(i) if i < segments => self.run_checkpointed::<K, C>(i, segments, checkpoint).await,
+            Some(i) => Err(config(format!("worker index {i} is outside a job of {segments} segments"))),
+            None => Err(config(
+                "no worker index: expected JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or \
+                 AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job)"
+                    .to_owned(),
+            )),
+        }
     }
 
     /// Passes over the whole table (every one of `segments` segments, one after the other)

@@ -245,3 +245,19 @@ where
         _ => aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
     }
 }
+
+/// The index of this worker among the workers of a job, from the environment of the two job
+/// runners that give one: `JOB_COMPLETION_INDEX` (a Kubernetes Indexed Job) or
+/// `AWS_BATCH_JOB_ARRAY_INDEX` (an AWS Batch array job); `None` when neither is set, and an
+/// error naming the variable when it is no index.
+pub fn worker_index() -> Result<Option<i32>, CheckpointError> {
+    for name in ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+        if let Ok(value) = std::env::var(name) {
+            return match value.parse::<i32>() {
+                Ok(index) if index >= 0 => Ok(Some(index)),
+                _ => Err(CheckpointError::Store(format!("{name} is {value:?}; expected a worker index, 0 or more"))),
+            };
+        }
+    }
+    Ok(None)
+}
