@@ -1073,9 +1073,9 @@ fn backfill_errors_have_a_kind_and_one_line() {
         let e =
             backfill(&client).run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_, _| {}).await.unwrap_err();
         assert_eq!(e.kind(), &BackfillErrorKind::Decode);
-        assert!(
-            e.to_string().starts_with("backfill of segment 0 of 1: the item `NOT#A#RANK#KEY` is in no known layout")
-        );
+        assert!(e.to_string().starts_with(
+            "backfill of table `sortkey_law`, segment 0 of 1: the item `NOT#A#RANK#KEY` is in no known layout"
+        ));
         assert_eq!(e.cursor, SegmentCursor::start(0, 1), "nothing of the page is done");
 
         let missing = Backfill::new(&client, "no_such_table", KeyNames::DEFAULT).compare_attributes(&[]);
@@ -1083,7 +1083,15 @@ fn backfill_errors_have_a_kind_and_one_line() {
         let code = Some("ResourceNotFoundException".to_owned());
         assert_eq!(e.kind(), &BackfillErrorKind::Server { operation: "Scan", code });
         let line = e.to_string();
-        assert!(line.starts_with("backfill of segment 0 of 1: Scan failed: ResourceNotFoundException"), "{line}");
+        assert!(
+            line.starts_with(
+                "backfill of table `no_such_table`, segment 0 of 1: Scan failed: ResourceNotFoundException"
+            ),
+            "{line}"
+        );
+        // The SDK's error, with the raw response, is the source, not part of the line.
+        let source = std::error::Error::source(&e).expect("the SDK's error as the source");
+        assert!(format!("{source:?}").len() > line.len(), "{source:?}");
         assert!(!line.contains('\n') && line.len() < 300, "one short line: {line}");
     });
 }

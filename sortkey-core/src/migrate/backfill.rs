@@ -119,11 +119,15 @@ pub enum BackfillErrorKind {
     },
 }
 
-/// An error of a backfill: what kind it is, what happened in one line, and where to resume.
+/// An error of a backfill: what kind it is, what happened in one line (naming the table, the
+/// segment and, where there is one, the item's key), and where to resume; the SDK's error, with
+/// the server's raw response, stays reachable as the [`source`](std::error::Error::source).
 #[derive(Debug)]
 pub struct BackfillError {
     kind: BackfillErrorKind,
     message: String,
+    table: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
     /// The cursor to resume from: what was done before the error is done.
     pub cursor: SegmentCursor,
 }
@@ -133,27 +137,41 @@ impl BackfillError {
     pub fn kind(&self) -> &BackfillErrorKind {
         &self.kind
     }
+
+    /// The table the backfill runs on.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
 }
 
 impl fmt::Display for BackfillError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "backfill of segment {} of {}: {}", self.cursor.segment, self.cursor.total, self.message)
+        write!(
+            f,
+            "backfill of table `{}`, segment {} of {}: {}",
+            self.table, self.cursor.segment, self.cursor.total, self.message
+        )
     }
 }
 
-impl std::error::Error for BackfillError {}
+impl std::error::Error for BackfillError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
-/// A failure inside a segment's run, before the cursor is attached.
+/// A failure inside a segment's run, before the table and the cursor are attached.
 #[derive(Debug)]
 struct Failure {
     kind: BackfillErrorKind,
     message: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
 impl Failure {
     /// An item the backfill cannot move.
     fn decode(message: String) -> Failure {
-        Failure { kind: BackfillErrorKind::Decode, message }
+        Failure { kind: BackfillErrorKind::Decode, message, source: None }
     }
 
     /// A transaction cancelled for another reason than a failed condition (a conflict with
@@ -166,21 +184,22 @@ impl Failure {
             true => BackfillErrorKind::Throttled,
             false => BackfillErrorKind::Cancelled { reasons: reasons.to_vec() },
         };
-        Some(Failure { kind, message: format!("TransactWriteItems was cancelled: {}", reasons.join(", ")) })
+        let message = format!("TransactWriteItems was cancelled: {}", reasons.join(", "));
+        Some(Failure { kind, message, source: None })
     }
 
     /// A request that could not be built.
     fn build(operation: &'static str, e: impl fmt::Display) -> Failure {
         let kind = BackfillErrorKind::Server { operation, code: None };
-        Failure { kind, message: format!("{operation}: the request could not be built: {e}") }
+        Failure { kind, message: format!("{operation}: the request could not be built: {e}"), source: None }
     }
 
     /// A request the SDK or the server refused, in one line: the server's code and message,
     /// not the raw response.
-    fn sdk<E, R>(operation: &'static str, e: &SdkError<E, R>) -> Failure
+    fn sdk<E, R>(operation: &'static str, e: SdkError<E, R>) -> Failure
     where
-        E: ProvideErrorMetadata + std::error::Error + 'static,
-        R: fmt::Debug,
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+        R: fmt::Debug + Send + Sync + 'static,
     {
         let code = e.code().map(str::to_owned);
         let kind = match code.as_deref() {
@@ -193,9 +212,9 @@ impl Failure {
         let message = match (&code, e.message()) {
             (Some(code), Some(m)) => format!("{operation} failed: {code}: {m}"),
             (Some(code), None) => format!("{operation} failed: {code}"),
-            (None, _) => format!("{operation} failed: {}", DisplayErrorContext(e)),
+            (None, _) => format!("{operation} failed: {}", DisplayErrorContext(&e)),
         };
-        Failure { kind, message }
+        Failure { kind, message, source: Some(Box::new(e)) }
     }
 }
 
@@ -338,8 +357,11 @@ impl<'c> Backfill<'c> {
         checkpoint: &mut C,
     ) -> Result<(SegmentCursor, Progress), BackfillError> {
         let start = SegmentCursor::start(segment, total);
-        let failed =
-            |e: CheckpointError| Failure { kind: BackfillErrorKind::Checkpoint(e.clone()), message: e.to_string() };
+        let failed = |e: CheckpointError| Failure {
+            kind: BackfillErrorKind::Checkpoint(e.clone()),
+            message: e.to_string(),
+            source: None,
+        };
         let (cursor, before) = checkpoint.load(segment, total).await.map_err(|e| self.error(&start, failed(e)))?;
         let mut each_page = async |p: &Progress, c: &SegmentCursor| {
             let mut sum = before;
@@ -367,7 +389,8 @@ impl<'c> Backfill<'c> {
         checkpoint: &mut C,
     ) -> Result<(SegmentCursor, Progress), BackfillError> {
         let cursor = SegmentCursor::start(0, segments);
-        let config = |message: String| self.error(&cursor, Failure { kind: BackfillErrorKind::Config, message });
+        let config =
+            |message: String| self.error(&cursor, Failure { kind: BackfillErrorKind::Config, message, source: None });
         let index = worker_index().map_err(|e| config(e.to_string()))?;
         match index {
             Some(i) if i < segments => self.run_checkpointed::<K, C>(i, segments, checkpoint).await,
@@ -425,7 +448,7 @@ impl<'c> Backfill<'c> {
                 .consistent_read(true)
                 .send()
                 .await
-                .map_err(|e| self.error(&cursor, Failure::sdk("Scan", &e)))?;
+                .map_err(|e| self.error(&cursor, Failure::sdk("Scan", e)))?;
             let mut done = Progress::default();
             self.rewrite_page::<K>(scan.items(), &mut done).await.map_err(|f| self.error(&cursor, f))?;
             total.add(&done);
@@ -529,7 +552,7 @@ impl<'c> Backfill<'c> {
                     self.rewrite(item, sk, false, done).await?;
                 }
             }
-            Err(e) => return Err(Failure::sdk("TransactWriteItems", &e)),
+            Err(e) => return Err(Failure::sdk("TransactWriteItems", e)),
         }
         Ok(())
     }
@@ -570,7 +593,7 @@ impl<'c> Backfill<'c> {
                 .request_items(&self.table, request)
                 .send()
                 .await
-                .map_err(|e| Failure::sdk("BatchGetItem", &e))?;
+                .map_err(|e| Failure::sdk("BatchGetItem", e))?;
             found.extend(out.responses().and_then(|r| r.get(&self.table)).into_iter().flatten().cloned());
             keys = rest;
             // Keys the service did not process this time go round again, after a backoff.
@@ -581,7 +604,7 @@ impl<'c> Backfill<'c> {
                 if retries > 10 {
                     let left = unprocessed.keys().len();
                     let message = format!("BatchGetItem left {left} keys unprocessed 10 times");
-                    return Err(Failure { kind: BackfillErrorKind::Throttled, message });
+                    return Err(Failure { kind: BackfillErrorKind::Throttled, message, source: None });
                 }
                 tokio::time::sleep(Duration::from_millis(50 * retries)).await;
                 keys.extend(unprocessed.keys().iter().cloned());
@@ -610,7 +633,7 @@ impl<'c> Backfill<'c> {
         match self.client.transact_write_items().set_transact_items(Some(both)).send().await {
             Ok(_) => done.rewritten += 1,
             Err(e) => {
-                let reasons = cancelled(&e).ok_or_else(|| Failure::sdk("TransactWriteItems", &e))?;
+                let Some(reasons) = cancelled(&e) else { return Err(Failure::sdk("TransactWriteItems", e)) };
                 if let Some(failure) = Failure::cancelled(&reasons) {
                     return Err(failure);
                 }
@@ -642,7 +665,7 @@ impl<'c> Backfill<'c> {
             Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
                 done.changed += 1
             }
-            Err(e) => return Err(Failure::sdk("DeleteItem", &e)),
+            Err(e) => return Err(Failure::sdk("DeleteItem", e)),
         }
         Ok(())
     }
@@ -673,7 +696,7 @@ impl<'c> Backfill<'c> {
             ),
             _ => return Ok(()),
         };
-        Err(Failure { kind: BackfillErrorKind::Config, message })
+        Err(Failure { kind: BackfillErrorKind::Config, message, source: None })
     }
 
     /// A Delete of `item` that applies only while the item is the one the Scan read, as the
@@ -715,7 +738,7 @@ impl<'c> Backfill<'c> {
             }
             None => {
                 let message = "no move check chosen".to_owned();
-                return Err(Failure { kind: BackfillErrorKind::Config, message });
+                return Err(Failure { kind: BackfillErrorKind::Config, message, source: None });
             }
         }
         for (placeholder, value) in values {
@@ -738,7 +761,8 @@ impl<'c> Backfill<'c> {
     }
 
     fn error(&self, cursor: &SegmentCursor, failure: Failure) -> BackfillError {
-        BackfillError { kind: failure.kind, message: failure.message, cursor: cursor.clone() }
+        let (kind, message, source) = (failure.kind, failure.message, failure.source);
+        BackfillError { kind, message, table: self.table.clone(), source, cursor: cursor.clone() }
     }
 }
 
