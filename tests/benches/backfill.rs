@@ -12,7 +12,10 @@
 //! - `plain`: what services write by hand: Scan page by page, decode the old key, PutItem under
 //!   the new key, DeleteItem of the old one, no conditions;
 //! - `plain_transact`: the same loop with the put and the delete in one `TransactWriteItems`, no
-//!   conditions and no look: what the backfill's atomic move costs on the server by itself.
+//!   conditions and no look: what the backfill's atomic move costs on the server by itself;
+//! - `backfill_file_checkpoint` / `backfill_table_checkpoint`: the backfill as a worker runs it,
+//!   [`Backfill::run_checkpointed`] saving its cursor after every page to a JSON file, or to a
+//!   lease item of a DynamoDB table (one more conditional UpdateItem per page).
 //!
 //! Both are checked to leave the same table (every item in the new layout, none lost) before
 //! the timings.
@@ -25,7 +28,7 @@ use aws_sdk_dynamodb::types::{
     AttributeValue, Delete, DeleteRequest, Put, PutRequest, TransactWriteItem, WriteRequest,
 };
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
-use sortkey_core::dynamodb::{Attributes, Backfill, SegmentCursor};
+use sortkey_core::dynamodb::{Attributes, Backfill, FileCheckpoint, SegmentCursor, TableCheckpoint};
 use sortkey_core::{KeyNames, Legacy, SortKey, TableDefinition};
 use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 use sortkey_tests::server::{Server, client, runtime};
@@ -129,16 +132,42 @@ async fn run_plain(client: &Client, transact: bool) {
     }
 }
 
-/// The three ways to rewrite the table, by benchmark name.
-const WAYS: [&str; 3] = ["backfill", "plain", "plain_transact"];
+/// The ways to rewrite the table, by benchmark name.
+const WAYS: [&str; 5] =
+    ["backfill", "backfill_file_checkpoint", "backfill_table_checkpoint", "plain", "plain_transact"];
 
 async fn run(client: &Client, way: &str) {
     match way {
         "backfill" => run_backfill(client).await,
+        "backfill_file_checkpoint" | "backfill_table_checkpoint" => run_checkpointed(client, way).await,
         "plain" => run_plain(client, false).await,
         _ => run_plain(client, true).await,
     }
 }
+
+/// The backfill saving its cursor after every page, each run under a checkpoint of its own (a
+/// fresh directory, or a fresh backfill name in the lease table).
+async fn run_checkpointed(client: &Client, way: &str) {
+    static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let bf = Backfill::new(client, TABLE, KeyNames::DEFAULT).compare_attributes(&[]);
+    let (cursor, done) = if way == "backfill_file_checkpoint" {
+        let dir = std::env::temp_dir().join(format!("sortkey-bench-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = bf.run_checkpointed::<RankKey, _>(0, 1, &mut FileCheckpoint::new(&dir)).await.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        out
+    } else {
+        let name = format!("bench-{n}");
+        let mut lease =
+            TableCheckpoint::new(client.clone(), LEASES, KeyNames::DEFAULT, &name, "bench", Duration::from_secs(60));
+        bf.run_checkpointed::<RankKey, _>(0, 1, &mut lease).await.unwrap()
+    };
+    assert!(cursor.done && done.rewritten == ITEMS, "{done:?}");
+}
+
+/// The lease table of the table checkpoint.
+const LEASES: &str = "backfill_bench_leases";
 
 fn benches(c: &mut Criterion) {
     let Some(server) = Server::start() else {
@@ -152,7 +181,9 @@ fn benches(c: &mut Criterion) {
     rt.block_on(async {
         let def = TableDefinition::new(TABLE, KeyNames::DEFAULT);
         def.apply_to_create(client.create_table()).unwrap().send().await.expect("create table");
-        // All three leave the same table.
+        let leases = TableDefinition::new(LEASES, KeyNames::DEFAULT);
+        leases.apply_to_create(client.create_table()).unwrap().send().await.expect("create lease table");
+        // All of them leave the same table.
         for way in WAYS {
             seed(&client).await;
             run(&client, way).await;
