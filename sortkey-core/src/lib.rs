@@ -359,9 +359,11 @@
 // segment, key, impls/: a key and its segments as text); `query/` (condition, and the public
 // `query` algebra: conditions on encoded keys); `table/` (item, family, entity, index, multi,
 // definition: keys in a table, entities and their indexes, the table's definition); `migrate/`
-// (legacy, vectors, backfill: older layouts, test vectors, rewriting a table); `dynamodb/` (the
+// (legacy, vectors, backfill, checkpoint: older layouts, test vectors, rewriting a table);
+// `dynamic/` (layouts you can run: the layout text parsed back, lock files); `dynamodb/` (the
 // SDK glue, one file per area it extends); and the private module that generated code calls,
 // on top of all of them.
+mod dynamic;
 mod encoding;
 mod error;
 mod migrate;
@@ -379,9 +381,7 @@ pub mod __private_0_1_0;
 
 pub use encoding::cursor::Cursor;
 pub use encoding::key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
-pub use encoding::layout::{
-    FieldLayout, Layout, LayoutMismatch, SegmentLayout, UPDATE_LOCK_VAR, VariantLayout, check_lock_file,
-};
+pub use encoding::layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, VariantLayout};
 pub use encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
 pub use encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
@@ -396,6 +396,11 @@ pub use table::multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, 
 pub use table::request::{CreateTableRequest, IndexRequest, KeySchema, KeyType, KeyValues, QueryRequest};
 
 pub use migrate::vectors;
+
+pub use dynamic::{
+    DynBody, DynField, DynKey, DynLayout, DynType, DynVariant, LayoutParseError, LockFile, LockParseError,
+    UPDATE_LOCK_VAR, check_lock_file,
+};
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
 #[cfg(feature = "chrono")]

@@ -14,76 +14,11 @@ use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, Tr
 
 use crate::migrate::checkpoint::{Checkpoint, CheckpointError, worker_index};
 use crate::migrate::legacy::Legacy;
+pub use crate::migrate::progress::{Progress, SegmentCursor};
 use crate::table::item::KeyNames;
 
 /// An item or key as the SDK gives it.
 type Attributes = HashMap<String, AttributeValue>;
-
-/// Where one Scan segment of a backfill stands: resume a backfill by handing this back. It
-/// serializes (serde), so that a worker keeps it in a [`Checkpoint`] after every page.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SegmentCursor {
-    /// The segment, `0..total`.
-    pub segment: i32,
-    /// The number of segments the table is split into.
-    pub total: i32,
-    /// The primary key (partition value, sort value) the segment's next page starts after;
-    /// `None` at the start.
-    pub after: Option<(String, String)>,
-    /// Whether the segment is finished.
-    pub done: bool,
-}
-
-impl SegmentCursor {
-    /// The start of segment `segment` of `total`.
-    pub fn start(segment: i32, total: i32) -> Self {
-        SegmentCursor { segment, total, after: None, done: false }
-    }
-
-    /// The starts of every segment of `total`, one per worker.
-    pub fn all(total: i32) -> Vec<Self> {
-        (0..total).map(|s| SegmentCursor::start(s, total)).collect()
-    }
-}
-
-/// What a backfill has done so far. It serializes (serde), beside the cursor in a checkpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct Progress {
-    /// Items read by the Scan.
-    pub scanned: u64,
-    /// Items rewritten under their current key, the old one deleted.
-    pub rewritten: u64,
-    /// Items already in the current layout, left alone.
-    pub current: u64,
-    /// Old items whose current key someone else had written meanwhile: that item was kept and
-    /// the old one deleted.
-    pub superseded: u64,
-    /// Old items that changed between the Scan and the write: left for the next run.
-    pub changed: u64,
-}
-
-impl Progress {
-    /// The items this progress found in an older layout and left there: those that changed
-    /// while they were being moved, which a later pass moves.
-    pub fn old_left(&self) -> u64 {
-        self.changed
-    }
-
-    /// Whether the pass this progress counts found nothing to do: every item it read was in the
-    /// current layout (nothing rewritten, superseded or left changed).
-    pub fn is_clean(&self) -> bool {
-        self.rewritten == 0 && self.superseded == 0 && self.changed == 0
-    }
-
-    /// Adds the counts of `other`: the totals of several segments or runs.
-    pub fn add(&mut self, other: &Progress) {
-        self.scanned += other.scanned;
-        self.rewritten += other.rewritten;
-        self.current += other.current;
-        self.superseded += other.superseded;
-        self.changed += other.changed;
-    }
-}
 
 /// What went wrong in a backfill, to match on: retry after `Throttled`, fix the data after
 /// `Decode`, and so on.

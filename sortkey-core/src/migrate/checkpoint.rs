@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::migrate::backfill::{Progress, SegmentCursor};
+use crate::migrate::progress::{Progress, SegmentCursor};
 use crate::table::item::KeyNames;
 
 /// Why a checkpoint could not be loaded or saved.

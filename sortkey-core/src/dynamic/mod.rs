@@ -1,0 +1,237 @@
+//! Layouts you can run: the text of a key's layout (what `K::LAYOUT` prints and `layouts.lock`
+//! holds) parsed back into an owned schema, [`DynLayout`], which prints the same text. The
+//! foundation of tools that read a table without the Rust types (the `sortkey` command) and of
+//! readers in other languages: the text is the system of record.
+
+mod lock;
+mod parse;
+
+use std::fmt;
+
+use crate::encoding::key::KeyRole;
+use crate::encoding::spec::TimeUnit;
+
+pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
+pub use parse::LayoutParseError;
+
+/// A key layout read from its text: a key or a family, its role and its longest encoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynLayout {
+    /// Sort key (the default) or partition key (`partition ` before the key).
+    pub role: KeyRole,
+    /// The longest encoding allowed (` max_len=N` when it is not the role's limit).
+    pub max_len: usize,
+    /// The key: prefix, separator and fields, or a family.
+    pub key: DynKey,
+}
+
+/// The key part of a layout, also what a nested key (`key(...)`) and a family's keyed variant
+/// hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynKey {
+    /// The literal first segment.
+    pub prefix: Option<String>,
+    /// The character between segments. A text that shows no separator (one field, no prefix,
+    /// or a family of literals) reads as `#`, which then changes no byte.
+    pub separator: char,
+    /// Fields, family variants, or a hand-written key's `{custom}`.
+    pub body: DynBody,
+}
+
+/// What a key is made of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DynBody {
+    /// Segments in order.
+    Fields(Vec<DynField>),
+    /// A key family: its variants in order.
+    Family(Vec<DynVariant>),
+    /// A hand-written `SortKey` impl, which says no more than its prefix and separator.
+    Custom,
+}
+
+/// A variant of a key family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DynVariant {
+    /// A unit variant: its one literal key.
+    Unit(String),
+    /// A variant of a key type.
+    Key(DynKey),
+}
+
+/// One field: its name, its type and the options that change its bytes, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynField {
+    /// The field's name.
+    pub name: String,
+    /// Its type.
+    pub ty: DynType,
+    /// `width=N`, 0 when not written.
+    pub width: u32,
+    /// `desc`.
+    pub desc: bool,
+    /// `max=N`.
+    pub max: Option<u128>,
+    /// `unit=...` of a timestamp.
+    pub unit: Option<TimeUnit>,
+    /// `format=rfc3339` of a timestamp.
+    pub rfc3339: bool,
+    /// `format=hex` of a float.
+    pub hex: bool,
+    /// `scale=N` of a decimal.
+    pub scale: Option<u32>,
+}
+
+/// A field's type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DynType {
+    /// `u8` ... `u128` (the bits), `usize` (0).
+    Unsigned(u32),
+    /// `i8` ... `i128` (the bits), `isize` (0).
+    Signed(u32),
+    /// `bool`.
+    Bool,
+    /// `char`.
+    Char,
+    /// `text`.
+    Text,
+    /// `f32`, `f64` (the bits).
+    Float(u32),
+    /// `timestamp`.
+    Timestamp,
+    /// `uuid`.
+    Uuid,
+    /// `ulid`.
+    Ulid,
+    /// `decimal`.
+    Decimal,
+    /// `option<T>`.
+    Option(Box<DynType>),
+    /// `enum(a|b|c)`: the variants' names.
+    Enum(Vec<String>),
+    /// `key(...)`: a nested key.
+    Key(DynKey),
+    /// `custom`: a segment type of the user's own.
+    Custom,
+}
+
+impl DynLayout {
+    /// Reads a layout's text, as `K::LAYOUT` prints it: every text the grammar allows, and
+    /// nothing else (an error at the byte where the text leaves the grammar).
+    pub fn parse(text: &str) -> Result<DynLayout, LayoutParseError> {
+        parse::layout(text)
+    }
+}
+
+impl DynType {
+    /// The type under any `option<...>`.
+    pub fn innermost(&self) -> &DynType {
+        match self {
+            DynType::Option(inner) => inner.innermost(),
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for DynLayout {
+    /// The text the layout was read from, as `K::LAYOUT` prints it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if matches!(self.role, KeyRole::Partition) {
+            f.write_str("partition ")?;
+        }
+        write!(f, "{}", self.key)?;
+        if self.max_len != self.role.limit() {
+            write!(f, " max_len={}", self.max_len)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for DynKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = self.separator;
+        match &self.body {
+            DynBody::Family(variants) => {
+                f.write_str("family(")?;
+                for (i, v) in variants.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" | ")?;
+                    }
+                    match v {
+                        DynVariant::Unit(lit) => f.write_str(lit)?,
+                        DynVariant::Key(key) => write!(f, "{key}")?,
+                    }
+                }
+                f.write_str(")")
+            }
+            DynBody::Fields(fields) => {
+                if let Some(p) = &self.prefix {
+                    f.write_str(p)?;
+                }
+                for (i, field) in fields.iter().enumerate() {
+                    if i > 0 || self.prefix.is_some() {
+                        write!(f, "{sep}")?;
+                    }
+                    write!(f, "{field}")?;
+                }
+                Ok(())
+            }
+            DynBody::Custom => {
+                if let Some(p) = &self.prefix {
+                    write!(f, "{p}{sep}")?;
+                }
+                f.write_str("{custom}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for DynField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{{}:{}", self.name, self.ty)?;
+        if self.width > 0 {
+            write!(f, " width={}", self.width)?;
+        }
+        if self.desc {
+            f.write_str(" desc")?;
+        }
+        if let Some(max) = self.max {
+            write!(f, " max={max}")?;
+        }
+        if let Some(unit) = self.unit {
+            write!(f, " unit={}", unit.name())?;
+        }
+        if self.rfc3339 {
+            f.write_str(" format=rfc3339")?;
+        }
+        if self.hex {
+            f.write_str(" format=hex")?;
+        }
+        if let Some(scale) = self.scale {
+            write!(f, " scale={scale}")?;
+        }
+        f.write_str("}")
+    }
+}
+
+impl fmt::Display for DynType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DynType::Unsigned(0) => f.write_str("usize"),
+            DynType::Signed(0) => f.write_str("isize"),
+            DynType::Unsigned(bits) => write!(f, "u{bits}"),
+            DynType::Signed(bits) => write!(f, "i{bits}"),
+            DynType::Bool => f.write_str("bool"),
+            DynType::Char => f.write_str("char"),
+            DynType::Text => f.write_str("text"),
+            DynType::Float(bits) => write!(f, "f{bits}"),
+            DynType::Timestamp => f.write_str("timestamp"),
+            DynType::Uuid => f.write_str("uuid"),
+            DynType::Ulid => f.write_str("ulid"),
+            DynType::Decimal => f.write_str("decimal"),
+            DynType::Option(inner) => write!(f, "option<{inner}>"),
+            DynType::Enum(names) => write!(f, "enum({})", names.join("|")),
+            DynType::Key(key) => write!(f, "key({key})"),
+            DynType::Custom => f.write_str("custom"),
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! The layout grammar (README, "Locking a layout"), read by recursive descent: every text it
+//! allows, and for anything else an error at the byte where the text leaves it, saying what was
+//! expected and what was found. Never a panic, whatever the text.
+
+use std::fmt;
+
+use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
+use crate::encoding::key::KeyRole;
+use crate::encoding::spec::TimeUnit;
+
+/// A layout text the grammar does not allow: where, what was expected, what was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutParseError {
+    /// The byte offset in the text.
+    pub offset: usize,
+    /// What the grammar allows there.
+    pub expected: String,
+    /// What the text has there (its next characters, or "the end").
+    pub found: String,
+}
+
+impl fmt::Display for LayoutParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "layout text at byte {}: expected {}, found {}", self.offset, self.expected, self.found)
+    }
+}
+
+impl std::error::Error for LayoutParseError {}
+
+type Result<T> = std::result::Result<T, LayoutParseError>;
+
+/// A whole layout: `[partition ]key[ max_len=N]`, and nothing after it.
+pub(crate) fn layout(text: &str) -> Result<DynLayout> {
+    let mut p = Parser { text, at: 0 };
+    let role = if p.eat("partition ") { KeyRole::Partition } else { KeyRole::Sort };
+    let key = p.key()?;
+    let max_len = if p.eat(" max_len=") { p.number("the longest encoding in bytes")? } else { role.limit() };
+    if p.at != text.len() {
+        return Err(p.error("the end of the layout (or ` max_len=N`)"));
+    }
+    Ok(DynLayout { role, max_len, key })
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn rest(&self) -> &str {
+        &self.text[self.at..]
+    }
+
+    /// Consumes `s` if the text goes on with it.
+    fn eat(&mut self, s: &str) -> bool {
+        let found = self.rest().starts_with(s);
+        if found {
+            self.at += s.len();
+        }
+        found
+    }
+
+    fn expect(&mut self, s: &str) -> Result<()> {
+        if self.eat(s) { Ok(()) } else { Err(self.error(format!("`{s}`"))) }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn error(&self, expected: impl Into<String>) -> LayoutParseError {
+        let rest = self.rest();
+        let found = match rest.char_indices().nth(16) {
+            _ if rest.is_empty() => "the end".to_owned(),
+            Some((i, _)) => format!("`{}...`", &rest[..i]),
+            None => format!("`{rest}`"),
+        };
+        LayoutParseError { offset: self.at, expected: expected.into(), found }
+    }
+
+    /// Decimal digits, as a number of type `T`.
+    fn number<T: std::str::FromStr>(&mut self, what: &str) -> Result<T> {
+        let digits = self.rest().bytes().take_while(u8::is_ascii_digit).count();
+        let value = self.rest()[..digits].parse().map_err(|_| self.error(format!("{what}, in decimal digits")))?;
+        self.at += digits;
+        Ok(value)
+    }
+
+    /// The characters up to the first of `stops` (or the end), consumed.
+    fn until(&mut self, stops: &[char]) -> &str {
+        let rest = &self.text[self.at..];
+        let end = rest.find(stops).unwrap_or(rest.len());
+        self.at += end;
+        &rest[..end]
+    }
+
+    /// `family(variant | ...)`, or `[prefix sep]{custom}`, or `[prefix sep]field sep field ...`.
+    fn key(&mut self) -> Result<DynKey> {
+        if self.eat("family(") {
+            return self.family();
+        }
+        let start = self.at;
+        let (prefix, separator) = match self.peek() {
+            Some('{') => (None, None),
+            _ => {
+                let before = self.until(&['{', ')']).to_owned();
+                let mut chars = before.chars();
+                let sep = chars.next_back().filter(|c| c.is_ascii_punctuation() && self.peek() == Some('{'));
+                match (sep, chars.as_str()) {
+                    (Some(sep), prefix) if !prefix.is_empty() => (Some(prefix.to_owned()), Some(sep)),
+                    _ => {
+                        self.at = start;
+                        return Err(self.error("a prefix and a separator before a field `{`, or a field"));
+                    }
+                }
+            }
+        };
+        if self.eat("{custom}") {
+            return Ok(DynKey { prefix, separator: separator.unwrap_or('#'), body: DynBody::Custom });
+        }
+        let mut fields = vec![self.field()?];
+        let mut separator = separator;
+        // Another field follows a separator; a separator is one ASCII punctuation character.
+        while let Some(c) = self.peek().filter(char::is_ascii_punctuation) {
+            if !self.rest()[c.len_utf8()..].starts_with('{') {
+                break;
+            }
+            if separator.is_some_and(|s| s != c) {
+                return Err(self.error(format!("the separator `{}` again", separator.unwrap_or('#'))));
+            }
+            separator = Some(c);
+            self.at += c.len_utf8();
+            fields.push(self.field()?);
+        }
+        Ok(DynKey { prefix, separator: separator.unwrap_or('#'), body: DynBody::Fields(fields) })
+    }
+
+    /// The variants of `family(...)`, after its `(`.
+    fn family(&mut self) -> Result<DynKey> {
+        let mut variants = Vec::new();
+        let mut separator = None;
+        loop {
+            let start = self.at;
+            let literal = self.until(&['{', '|', ')']).to_owned();
+            let keyed = self.peek() == Some('{');
+            self.at = start;
+            if keyed {
+                let key = self.key()?;
+                separator = separator.or(Some(key.separator));
+                variants.push(DynVariant::Key(key));
+            } else {
+                let literal = literal.strip_suffix(' ').unwrap_or(&literal).to_owned();
+                if literal.is_empty() {
+                    return Err(self.error("a variant: a literal or a key"));
+                }
+                self.at += literal.len();
+                variants.push(DynVariant::Unit(literal));
+            }
+            if self.eat(" | ") {
+                continue;
+            }
+            self.expect(")")?;
+            let separator = separator.unwrap_or('#');
+            return Ok(DynKey { prefix: None, separator, body: DynBody::Family(variants) });
+        }
+    }
+
+    /// `{name:type option ...}`.
+    fn field(&mut self) -> Result<DynField> {
+        self.expect("{")?;
+        let start = self.at;
+        let name = self.until(&[':', '{', '}', ' ']).to_owned();
+        if name.is_empty() || self.peek() != Some(':') {
+            self.at = start;
+            return Err(self.error("a field's name and `:`"));
+        }
+        self.at += 1;
+        let ty = self.ty()?;
+        let mut field = DynField {
+            name,
+            ty,
+            width: 0,
+            desc: false,
+            max: None,
+            unit: None,
+            rfc3339: false,
+            hex: false,
+            scale: None,
+        };
+        while self.eat(" ") {
+            self.option(&mut field)?;
+        }
+        self.expect("}")?;
+        Ok(field)
+    }
+
+    /// A field's type.
+    fn ty(&mut self) -> Result<DynType> {
+        const SIMPLE: [(&str, DynType); 21] = [
+            ("usize", DynType::Unsigned(0)),
+            ("isize", DynType::Signed(0)),
+            ("u128", DynType::Unsigned(128)),
+            ("u64", DynType::Unsigned(64)),
+            ("u32", DynType::Unsigned(32)),
+            ("u16", DynType::Unsigned(16)),
+            ("u8", DynType::Unsigned(8)),
+            ("i128", DynType::Signed(128)),
+            ("i64", DynType::Signed(64)),
+            ("i32", DynType::Signed(32)),
+            ("i16", DynType::Signed(16)),
+            ("i8", DynType::Signed(8)),
+            ("bool", DynType::Bool),
+            ("char", DynType::Char),
+            ("text", DynType::Text),
+            ("f32", DynType::Float(32)),
+            ("f64", DynType::Float(64)),
+            ("timestamp", DynType::Timestamp),
+            ("uuid", DynType::Uuid),
+            ("ulid", DynType::Ulid),
+            ("decimal", DynType::Decimal),
+        ];
+        if self.eat("option<") {
+            let inner = self.ty()?;
+            self.expect(">")?;
+            return Ok(DynType::Option(Box::new(inner)));
+        }
+        if self.eat("enum(") {
+            let mut names = Vec::new();
+            loop {
+                let name = self.until(&['|', ')']).to_owned();
+                if name.is_empty() {
+                    return Err(self.error("a variant's name"));
+                }
+                names.push(name);
+                if !self.eat("|") {
+                    self.expect(")")?;
+                    return Ok(DynType::Enum(names));
+                }
+            }
+        }
+        if self.eat("key(") {
+            let key = self.key()?;
+            self.expect(")")?;
+            return Ok(DynType::Key(key));
+        }
+        if self.eat("custom") {
+            return Ok(DynType::Custom);
+        }
+        let word_end = self.rest().find([' ', '}', '>']).unwrap_or(self.rest().len());
+        let word = &self.rest()[..word_end];
+        match SIMPLE.iter().find(|(name, _)| *name == word) {
+            Some((name, ty)) => {
+                self.at += name.len();
+                Ok(ty.clone())
+            }
+            None => Err(self.error(
+                "a type: u8..u128, usize, i8..i128, isize, bool, char, text, f32, f64, timestamp, uuid, ulid, \
+                 decimal, option<..>, enum(..), key(..) or custom",
+            )),
+        }
+    }
+
+    /// One option of a field, after its space; each at most once.
+    fn option(&mut self, field: &mut DynField) -> Result<()> {
+        let start = self.at;
+        let word = self.until(&[' ', '}', '=']).to_owned();
+        let once = |set: bool, p: &mut Self| {
+            if set {
+                p.at = start;
+                Err(p.error(format!("`{word}` once")))
+            } else {
+                Ok(())
+            }
+        };
+        match word.as_str() {
+            "desc" => {
+                once(field.desc, self)?;
+                field.desc = true;
+            }
+            "width" => {
+                once(field.width > 0, self)?;
+                self.expect("=")?;
+                field.width = self.number("a width")?;
+            }
+            "max" => {
+                once(field.max.is_some(), self)?;
+                self.expect("=")?;
+                field.max = Some(self.number("a largest value")?);
+            }
+            "scale" => {
+                once(field.scale.is_some(), self)?;
+                self.expect("=")?;
+                field.scale = Some(self.number("a scale")?);
+            }
+            "unit" => {
+                once(field.unit.is_some(), self)?;
+                self.expect("=")?;
+                let at = self.at;
+                let unit = match self.until(&[' ', '}']) {
+                    "s" => TimeUnit::Seconds,
+                    "ms" => TimeUnit::Millis,
+                    "us" => TimeUnit::Micros,
+                    "ns" => TimeUnit::Nanos,
+                    _ => {
+                        self.at = at;
+                        return Err(self.error("a unit: s, ms, us or ns"));
+                    }
+                };
+                field.unit = Some(unit);
+            }
+            "format" => {
+                once(field.rfc3339 || field.hex, self)?;
+                self.expect("=")?;
+                if self.eat("rfc3339") {
+                    field.rfc3339 = true;
+                } else if self.eat("hex") {
+                    field.hex = true;
+                } else {
+                    return Err(self.error("a format: rfc3339 or hex"));
+                }
+            }
+            _ => {
+                self.at = start;
+                return Err(self.error("an option: width=N, desc, max=N, unit=.., format=.. or scale=N"));
+            }
+        }
+        Ok(())
+    }
+}
