@@ -265,3 +265,71 @@ proptest! {
         }
     }
 }
+
+#[derive(SortKey, Clone, Copy, Default)]
+#[key(prefix = "CAP")]
+struct Caps {
+    a: u8,
+    #[key(width = 2)]
+    b: u8,
+    #[key(width = 4, max = 5000)]
+    c: u32,
+    d: i8,
+    #[key(width = 3)]
+    e: i16,
+    f: i128,
+    g: u128,
+    #[key(width = 5)]
+    h: i64,
+}
+
+#[derive(SortKey)]
+struct Stamps {
+    #[key(unit = "ms", width = 13)]
+    at: SystemTime,
+    plain: SystemTime,
+}
+
+/// What each field can hold, read from the layout text alone, is exactly what the derived type
+/// encodes: its largest (and least) value encodes, one more (one less) does not.
+#[test]
+fn the_capacity_of_a_field_is_what_its_type_encodes() {
+    use sortkey_core::{Capacity, DynBody};
+    let layout = DynLayout::parse(&Caps::LAYOUT.to_string()).unwrap();
+    let DynBody::Fields(fields) = &layout.key.body else { panic!("fields") };
+    let caps: Vec<Capacity> = fields.iter().map(|f| f.capacity().unwrap()).collect();
+    let unsigned = |largest| Capacity::Unsigned { largest };
+    let signed = |least, largest| Capacity::Signed { least, largest };
+    assert_eq!(
+        caps,
+        [
+            unsigned(255),
+            unsigned(99),
+            unsigned(5000),
+            signed(-128, 127),
+            signed(-99, 99),
+            signed(i128::MIN, i128::MAX),
+            unsigned(u128::MAX),
+            signed(-9999, 9999),
+        ]
+    );
+    let base = Caps::default();
+    let ok = |k: Caps| k.encode().is_ok();
+    assert!(ok(Caps { b: 99, ..base }) && !ok(Caps { b: 100, ..base }));
+    assert!(ok(Caps { c: 5000, ..base }) && !ok(Caps { c: 5001, ..base }));
+    assert!(ok(Caps { e: 99, ..base }) && !ok(Caps { e: 100, ..base }));
+    assert!(ok(Caps { e: -99, ..base }) && !ok(Caps { e: -100, ..base }));
+    assert!(ok(Caps { h: -9999, ..base }) && !ok(Caps { h: -10000, ..base }));
+    assert!(ok(Caps { d: i8::MIN, f: i128::MIN, g: u128::MAX, ..base }));
+
+    let stamps = DynLayout::parse(&Stamps::LAYOUT.to_string()).unwrap();
+    let DynBody::Fields(fields) = &stamps.key.body else { panic!("fields") };
+    let Some(Capacity::Timestamp { largest, last_instant, .. }) = fields[0].capacity() else { panic!("a timestamp") };
+    assert_eq!((largest, last_instant.as_str()), (9_999_999_999_999, "2286-11-20T17:46:39.999Z"));
+    let at = |ms: u64| SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(ms);
+    let key = |ms| Stamps { at: at(ms), plain: SystemTime::UNIX_EPOCH }.encode();
+    assert!(key(9_999_999_999_999).is_ok() && key(10_000_000_000_000).is_err());
+    let Some(Capacity::Timestamp { last_instant, .. }) = fields[1].capacity() else { panic!("a timestamp") };
+    assert_eq!(last_instant, "9999-12-31T23:59:59Z");
+    assert_eq!(fields.iter().filter_map(|f| f.capacity()).count(), 2);
+}

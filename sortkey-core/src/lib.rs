@@ -398,7 +398,7 @@ pub use table::request::{CreateTableRequest, IndexRequest, KeySchema, KeyType, K
 pub use migrate::vectors;
 
 pub use dynamic::{
-    DynBody, DynField, DynKey, DynLayout, DynType, DynVariant, LayoutParseError, LockFile, LockParseError,
+    Capacity, DynBody, DynField, DynKey, DynLayout, DynType, DynVariant, LayoutParseError, LockFile, LockParseError,
     UPDATE_LOCK_VAR, check_lock_file,
 };
 

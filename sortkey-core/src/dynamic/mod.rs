@@ -3,6 +3,7 @@
 //! foundation of tools that read a table without the Rust types (the `sortkey` command) and of
 //! readers in other languages: the text is the system of record.
 
+mod capacity;
 mod lock;
 mod parse;
 
@@ -11,6 +12,7 @@ use std::fmt;
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
+pub use capacity::Capacity;
 pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
 pub use parse::LayoutParseError;
 

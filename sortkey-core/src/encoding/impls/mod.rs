@@ -9,4 +9,4 @@ mod ids;
 mod int;
 mod option;
 mod text;
-mod time;
+pub(crate) mod time;

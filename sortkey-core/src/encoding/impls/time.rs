@@ -15,7 +15,7 @@ use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentO
 use crate::encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
-const MAX_NANOS: u128 = 253_402_300_799_999_999_999;
+pub(crate) const MAX_NANOS: u128 = 253_402_300_799_999_999_999;
 const RANGE: &str = "an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z";
 const NANOS_PER_SEC: u128 = 1_000_000_000;
 
@@ -109,7 +109,7 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 }
 
 /// Writes `nanos` (within the range, a multiple of the unit) as RFC 3339 UTC text.
-fn push_rfc3339(out: &mut String, nanos: u128, unit: TimeUnit) {
+pub(crate) fn push_rfc3339(out: &mut String, nanos: u128, unit: TimeUnit) {
     use std::fmt::Write as _;
     // Within the range the seconds fit an i64 and the days an i64.
     let secs = (nanos / NANOS_PER_SEC) as i64;

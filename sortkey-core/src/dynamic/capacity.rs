@@ -1,0 +1,90 @@
+//! What a layout's field can still hold: the least and the largest value its type, width and
+//! `max` admit, and for a timestamp the last instant. The audit of a live table compares the
+//! largest values it sees with these (the width is a one-way door).
+
+use crate::dynamic::{DynField, DynType};
+use crate::encoding::impls::time::{MAX_NANOS, push_rfc3339};
+use crate::encoding::spec::TimeUnit;
+
+/// The range a numeric or timestamp field admits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Capacity {
+    /// An unsigned integer field: from 0 to `largest`.
+    Unsigned {
+        /// The largest value.
+        largest: u128,
+    },
+    /// A signed integer field: from `least` to `largest`.
+    Signed {
+        /// The least value.
+        least: i128,
+        /// The largest value.
+        largest: i128,
+    },
+    /// A timestamp field: up to `largest` units since 1970-01-01T00:00:00Z.
+    Timestamp {
+        /// Its unit.
+        unit: TimeUnit,
+        /// The largest count of units.
+        largest: u128,
+        /// That instant, in RFC 3339.
+        last_instant: String,
+    },
+}
+
+impl DynField {
+    /// The range the field admits (of the type under any `option<..>`): `None` for a field
+    /// that is no integer or timestamp.
+    pub fn capacity(&self) -> Option<Capacity> {
+        let below_max = |v: u128| self.max.map_or(v, |m| v.min(m));
+        match self.ty.innermost() {
+            DynType::Unsigned(bits) => {
+                let type_max = unsigned_max(*bits);
+                let by_width = match self.width {
+                    0 => type_max,
+                    w => digits_max(w).min(type_max),
+                };
+                Some(Capacity::Unsigned { largest: below_max(by_width) })
+            }
+            DynType::Signed(bits) => {
+                let type_max = unsigned_max(*bits) >> 1;
+                // One position holds the sign: the magnitude has one digit fewer than the width.
+                let limit = match self.width {
+                    0 => u128::MAX,
+                    w => digits_max(w.saturating_sub(1)),
+                };
+                let largest = below_max(limit.min(type_max)) as i128;
+                let magnitude = limit.min(type_max + 1);
+                let least = i128::try_from(magnitude).map_or(i128::MIN, |m| -m);
+                Some(Capacity::Signed { least, largest })
+            }
+            DynType::Timestamp => {
+                let unit = self.unit.unwrap_or(TimeUnit::Seconds);
+                let in_range = MAX_NANOS / unit.nanos();
+                let largest = match (self.rfc3339, self.width) {
+                    (true, _) | (false, 0) => in_range,
+                    (false, w) => digits_max(w).min(in_range),
+                };
+                let largest = below_max(largest);
+                let mut last_instant = String::new();
+                push_rfc3339(&mut last_instant, largest * unit.nanos(), unit);
+                Some(Capacity::Timestamp { unit, largest, last_instant })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The largest value of an unsigned integer of `bits` bits (`usize`'s for 0).
+fn unsigned_max(bits: u32) -> u128 {
+    match bits {
+        0 => usize::MAX as u128,
+        128 => u128::MAX,
+        b => (1u128 << b) - 1,
+    }
+}
+
+/// `10^width - 1`, the largest number of `width` digits (`u128::MAX` when that is beyond it).
+fn digits_max(width: u32) -> u128 {
+    10u128.checked_pow(width).map_or(u128::MAX, |p| p - 1)
+}
