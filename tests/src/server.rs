@@ -32,7 +32,7 @@ impl Server {
         Server::spawn(false)
     }
 
-    /// Starts moto's server answering one request at a time (see [`SERIALIZED`]), or `None`.
+    /// Starts moto's server answering one request at a time (werkzeug's `threaded=False`), or `None`.
     pub fn start_serialized() -> Option<Server> {
         Server::spawn(true)
     }
