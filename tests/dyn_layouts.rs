@@ -176,6 +176,8 @@ fn every_derived_layout_parses_and_prints_back() {
         let text = layout.to_string();
         let parsed = DynLayout::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}\n  {text}"));
         assert_eq!(parsed.to_string(), text, "{name}");
+        // The derived layout, as a `DynLayout`, is what its text parses to.
+        assert_eq!(DynLayout::from(&layout), parsed, "{name}");
     }
 }
 

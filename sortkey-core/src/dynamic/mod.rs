@@ -4,6 +4,7 @@
 //! readers in other languages: the text is the system of record.
 
 mod capacity;
+mod convert;
 mod lock;
 mod parse;
 

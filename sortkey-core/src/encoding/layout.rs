@@ -23,7 +23,7 @@
 use std::fmt;
 
 use crate::encoding::role::KeyRole;
-use crate::encoding::spec::{Field, TimeFormat};
+use crate::encoding::spec::Field;
 
 /// The layout of one key type or key family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,115 +148,6 @@ impl Layout {
     pub const fn role(&self) -> KeyRole {
         self.role
     }
-
-    /// The key part alone: prefix and fields, or the family, without role and `max_len`.
-    fn write_key(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = self.separator;
-        match self.body {
-            Body::Family(variants) => {
-                f.write_str("family(")?;
-                for (i, v) in variants.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" | ")?;
-                    }
-                    match v {
-                        VariantLayout::Unit(lit) => f.write_str(lit)?,
-                        VariantLayout::Key(layout) => layout.write_key(f)?,
-                    }
-                }
-                f.write_str(")")
-            }
-            Body::Fields(fields) => {
-                let mut first = true;
-                if let Some(p) = self.prefix {
-                    f.write_str(p)?;
-                    first = false;
-                }
-                for field in fields {
-                    if !first {
-                        write!(f, "{sep}")?;
-                    }
-                    first = false;
-                    write_field(f, field)?;
-                }
-                Ok(())
-            }
-            Body::Opaque => {
-                if let Some(p) = self.prefix {
-                    write!(f, "{p}{sep}")?;
-                }
-                f.write_str("{custom}")
-            }
-        }
-    }
-}
-
-fn write_field(f: &mut fmt::Formatter<'_>, layout: &FieldLayout) -> fmt::Result {
-    let field = &layout.field;
-    write!(f, "{{{}:", field.name())?;
-    write_type(f, &layout.segment)?;
-    let inner = innermost(&layout.segment);
-    if field.width() > 0 && !matches!(inner, SegmentLayout::Key(_)) {
-        write!(f, " width={}", field.width())?;
-    }
-    if field.is_desc() {
-        f.write_str(" desc")?;
-    }
-    // A `max` the width already implies changes no byte, so it is no part of the layout.
-    let capacity = 10u128.checked_pow(field.width()).map(|p| p - 1);
-    if let Some(max) = field.max().filter(|&m| field.width() == 0 || capacity.is_none_or(|c| m < c)) {
-        write!(f, " max={max}")?;
-    }
-    match inner {
-        SegmentLayout::Timestamp => {
-            let format = field.time_format();
-            write!(f, " unit={}", format.unit().name())?;
-            if matches!(format, TimeFormat::Rfc3339(_)) {
-                f.write_str(" format=rfc3339")?;
-            }
-        }
-        SegmentLayout::Float(_) if field.is_hex() => f.write_str(" format=hex")?,
-        SegmentLayout::Decimal => write!(f, " scale={}", field.scale())?,
-        _ => {}
-    }
-    f.write_str("}")
-}
-
-/// The segment type under any `Option`s.
-fn innermost(segment: &SegmentLayout) -> &SegmentLayout {
-    match segment {
-        SegmentLayout::Option(inner) => innermost(inner),
-        other => other,
-    }
-}
-
-fn write_type(f: &mut fmt::Formatter<'_>, segment: &SegmentLayout) -> fmt::Result {
-    match segment {
-        SegmentLayout::Unsigned(0) => f.write_str("usize"),
-        SegmentLayout::Signed(0) => f.write_str("isize"),
-        SegmentLayout::Unsigned(bits) => write!(f, "u{bits}"),
-        SegmentLayout::Signed(bits) => write!(f, "i{bits}"),
-        SegmentLayout::Bool => f.write_str("bool"),
-        SegmentLayout::Char => f.write_str("char"),
-        SegmentLayout::Text => f.write_str("text"),
-        SegmentLayout::Float(bits) => write!(f, "f{bits}"),
-        SegmentLayout::Timestamp => f.write_str("timestamp"),
-        SegmentLayout::Uuid => f.write_str("uuid"),
-        SegmentLayout::Ulid => f.write_str("ulid"),
-        SegmentLayout::Decimal => f.write_str("decimal"),
-        SegmentLayout::Option(inner) => {
-            f.write_str("option<")?;
-            write_type(f, inner)?;
-            f.write_str(">")
-        }
-        SegmentLayout::Enum(names) => write!(f, "enum({})", names.join("|")),
-        SegmentLayout::Key(layout) => {
-            f.write_str("key(")?;
-            layout.write_key(f)?;
-            f.write_str(")")
-        }
-        SegmentLayout::Custom => f.write_str("custom"),
-    }
 }
 
 impl Layout {
@@ -320,16 +211,3 @@ impl fmt::Display for LayoutMismatch {
 }
 
 impl std::error::Error for LayoutMismatch {}
-
-impl fmt::Display for Layout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if matches!(self.role, KeyRole::Partition) {
-            f.write_str("partition ")?;
-        }
-        self.write_key(f)?;
-        if self.max_len != self.role.limit() {
-            write!(f, " max_len={}", self.max_len)?;
-        }
-        Ok(())
-    }
-}
