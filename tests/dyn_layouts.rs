@@ -335,3 +335,127 @@ fn the_capacity_of_a_field_is_what_its_type_encodes() {
     assert_eq!(last_instant, "9999-12-31T23:59:59Z");
     assert_eq!(fields.iter().filter_map(|f| f.capacity()).count(), 2);
 }
+
+/// A derived type's decode, its value left out: whether and how it refuses a string.
+type Derived = fn(&str) -> Result<(), sortkey_core::DecodeError>;
+
+/// Valid keys of the derived types above, each with the derived type's decode: what the
+/// decode law mutates.
+fn samples() -> Vec<(String, Layout, Derived)> {
+    fn check<K: for<'k> sortkey_core::DecodeKey<'k> + SortKey>(s: &str) -> Result<(), sortkey_core::DecodeError> {
+        K::decode(s).map(drop)
+    }
+    let at = |s: u64| SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(s);
+    let ints = Ints {
+        a: 7,
+        b: 65535,
+        c: 0,
+        d: u64::MAX,
+        e: 1,
+        f: 2,
+        g: -8,
+        h: 300,
+        i: -1,
+        j: i64::MIN,
+        k: 5,
+        l: -2,
+        m: 4999,
+        n: -42,
+    };
+    let times =
+        Times { at: at(1_719_100_800_123), text: DateTime::from_timestamp(1_719_100_800, 0).unwrap(), plain: None };
+    let floats = Floats { hex: -1.5, small: 0.25, price: Decimal::new(12345, 2), last: f64::MAX };
+    let ids = Ids { id: Uuid::nil(), ulid: Ulid::from(42u128), status: Status::ShipPending, maybe: None };
+    let outer = Outer { inner: Inner { id: 7 }, opt: Some(Inner { id: 999 }), tail: "t#x".into() };
+    let order = || OrderKey { placed_at: 1_719_100_800, order_id: "o-1".into() };
+    let keys: Vec<(String, Layout, Derived)> = vec![
+        (ints.encode().unwrap(), Ints::LAYOUT, check::<Ints>),
+        (times.encode().unwrap(), Times::LAYOUT, check::<Times>),
+        (floats.encode().unwrap(), Floats::LAYOUT, check::<Floats>),
+        (ids.encode().unwrap(), Ids::LAYOUT, check::<Ids>),
+        (Inner { id: 12 }.encode().unwrap(), Inner::LAYOUT, check::<Inner>),
+        (outer.encode().unwrap(), Outer::LAYOUT, check::<Outer>),
+        (Partition { customer_id: -5 }.encode().unwrap(), Partition::LAYOUT, check::<Partition>),
+        (order().encode().unwrap(), OrderKey::LAYOUT, check::<OrderKey>),
+        (AddressKey { n: 3 }.encode().unwrap(), AddressKey::LAYOUT, check::<AddressKey>),
+        (Item::Order(order()).encode().unwrap(), Item::LAYOUT, check::<Item>),
+        (Item::Profile.encode().unwrap(), Item::LAYOUT, check::<Item>),
+        (
+            Audit { item: Item::Address(AddressKey { n: 9 }), revision: 2 }.encode().unwrap(),
+            Audit::LAYOUT,
+            check::<Audit>,
+        ),
+        (Caps { c: 5000, e: -99, ..Caps::default() }.encode().unwrap(), Caps::LAYOUT, check::<Caps>),
+        (Stamps { at: at(5), plain: at(9_000) }.encode().unwrap(), Stamps::LAYOUT, check::<Stamps>),
+        (RankKey { score: 1500, player: "p_8842".into() }.encode().unwrap(), RankKey::LAYOUT, check::<RankKey>),
+        (RankKeyV1 { score: 15, player: "p".into() }.encode().unwrap(), RankKeyV1::LAYOUT, check::<RankKeyV1>),
+    ];
+    keys
+}
+
+/// `DynLayout::decode` refuses a string exactly when the derived type does, with the same kind,
+/// field and byte offset.
+fn same_verdict(
+    layout: &Layout,
+    derived: fn(&str) -> Result<(), sortkey_core::DecodeError>,
+    s: &str,
+) -> Result<(), TestCaseError> {
+    let dynamic = DynLayout::parse(&layout.to_string()).unwrap();
+    match (derived(s), dynamic.decode(s)) {
+        (Ok(()), Ok(_)) => Ok(()),
+        (Err(a), Err(b)) => {
+            prop_assert_eq!(
+                (a.kind(), a.offset(), a.field()),
+                (b.kind(), b.offset(), b.field()),
+                "{:?}: {} / {}",
+                s,
+                a,
+                b
+            );
+            Ok(())
+        }
+        (a, b) => Err(TestCaseError::fail(format!("{s:?} ({layout}): derived {a:?}, dynamic {b:?}"))),
+    }
+}
+
+#[test]
+fn every_valid_key_decodes_through_its_layout() {
+    for (key, layout, derived) in samples() {
+        same_verdict(&layout, derived, &key).unwrap();
+        DynLayout::parse(&layout.to_string()).unwrap().decode(&key).unwrap();
+    }
+    let rank = DynLayout::parse(&RankKey::LAYOUT.to_string()).unwrap();
+    let value = rank.decode("RUN#999999998499#p_8842").unwrap();
+    use sortkey_core::DynValue;
+    assert_eq!(
+        value,
+        DynValue::Key(vec![
+            ("score".into(), DynValue::Unsigned(1500)),
+            ("player".into(), DynValue::Text("p_8842".into()))
+        ])
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Mutated keys (a digit more or less, a changed separator or prefix, a truncation, a
+    /// flipped bit) are refused by the layout exactly as by the derived type.
+    #[test]
+    fn decode_law_on_mutated_keys(which in 0..16usize, mutation in sortkey_tests::mutation('#'), pipe in sortkey_tests::mutation('|')) {
+        let samples = samples();
+        let (key, layout, derived) = &samples[which % samples.len()];
+        let mutation = if layout.separator() == '|' { pipe } else { mutation };
+        if let Some(mutated) = mutation.apply(key) {
+            same_verdict(layout, *derived, &mutated)?;
+        }
+    }
+
+    /// Arbitrary key-like strings too.
+    #[test]
+    fn decode_law_on_key_like_strings(which in 0..16usize, s in sortkey_tests::key_like('#', "RUN", "RUN#[0-9]{10,13}#[a-z_0-9]{0,6}")) {
+        let samples = samples();
+        let (_, layout, derived) = &samples[which % samples.len()];
+        same_verdict(layout, *derived, &s)?;
+    }
+}

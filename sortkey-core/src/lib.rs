@@ -398,8 +398,8 @@ pub use table::request::{CreateTableRequest, IndexRequest, KeySchema, KeyType, K
 pub use migrate::vectors;
 
 pub use dynamic::{
-    Capacity, DynBody, DynField, DynKey, DynLayout, DynType, DynVariant, LayoutParseError, LockFile, LockParseError,
-    UPDATE_LOCK_VAR, check_lock_file,
+    Capacity, DynBody, DynField, DynKey, DynLayout, DynType, DynValue, DynVariant, LayoutParseError, LockFile,
+    LockParseError, UPDATE_LOCK_VAR, check_lock_file,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

@@ -5,6 +5,7 @@
 
 mod capacity;
 mod convert;
+mod decode;
 mod lock;
 mod parse;
 
@@ -14,6 +15,7 @@ use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
 pub use capacity::Capacity;
+pub use decode::DynValue;
 pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
 pub use parse::LayoutParseError;
 

@@ -8,15 +8,15 @@
 mod checks;
 mod dispatch;
 mod entity;
-mod family;
-mod framing;
 mod multi;
-mod names;
 mod serde;
 
 pub use crate::encoding::cursor::Cursor;
+pub use crate::encoding::families::*;
+pub use crate::encoding::framing::*;
 pub use crate::encoding::key::{DecodeKey, KeyRole, Queryable, SortKey};
 pub use crate::encoding::layout::{FieldLayout, Layout, SegmentLayout, VariantLayout};
+pub use crate::encoding::names::*;
 pub use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment};
 pub use crate::encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError};
@@ -32,22 +32,12 @@ pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};
 pub use entity::*;
-pub use family::*;
-pub use framing::*;
 pub use multi::MultiQuery;
-pub use names::*;
 pub use serde::*;
 pub use std::string::String;
 
 /// This module's path, whose last part carries the crate's version.
 pub const MODULE: &str = module_path!();
-
-/// The key's last field is the last segment only when the field `segment` the key is written
-/// in is (a key on its own is written in [`WHOLE_KEY`]).
-#[inline(always)]
-pub const fn field_in(spec: Field, segment: &Field) -> Field {
-    spec.with_last(segment.is_last())
-}
 
 /// Implemented by no key type: the range and prefix methods of the query builder of a partition
 /// key require it, so that calling them is a compile error that says why.

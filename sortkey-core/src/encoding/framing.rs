@@ -11,6 +11,13 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 /// `KeySegment`/`DecodeSegment` impls, so that a key is encoded by one body, alone or nested.
 pub const WHOLE_KEY: Field = Field::new("", "", '#').with_last(true);
 
+/// The key's last field is the last segment only when the field `segment` the key is written
+/// in is (a key on its own is written in [`WHOLE_KEY`]).
+#[inline(always)]
+pub const fn field_in(spec: Field, segment: &Field) -> Field {
+    spec.with_last(segment.is_last())
+}
+
 /// Runs `write` on `out` and enforces the whole-key rules; restores `out` on any error.
 #[inline]
 pub fn encode_key(

@@ -123,7 +123,7 @@ const fn min(a: Option<u8>, b: Option<u8>) -> Option<u8> {
 /// Writes a unit variant's literal as a whole key, under the whole-key rules.
 #[inline]
 pub fn encode_unit(out: &mut String, family: &'static str, literal: &'static str) -> Result<(), EncodeError> {
-    super::encode_key(out, family, usize::MAX, |out| {
+    crate::encoding::framing::encode_key(out, family, usize::MAX, |out| {
         out.push_str(literal);
         Ok(())
     })
@@ -151,8 +151,8 @@ pub fn decode_unit<F>(
     index: usize,
     value: fn() -> F,
 ) -> Result<F, DecodeError> {
-    let mut cursor = super::decode_start(key, family.name, usize::MAX)?;
-    super::expect_prefix(&mut cursor, family.prefixes[index])?;
+    let mut cursor = crate::encoding::framing::decode_start(key, family.name, usize::MAX)?;
+    crate::encoding::framing::expect_prefix(&mut cursor, family.prefixes[index])?;
     cursor.expect_end().map(|()| value())
 }
 

@@ -1,0 +1,298 @@
+//! Decoding a key through a [`DynLayout`]: the same reads, in the same order, as the code the
+//! derive generates for the type the layout describes, through the runtime's own segment impls,
+//! so that a key is refused exactly when the derived type refuses it, with the same error kind,
+//! field and byte offset.
+
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
+use std::time::SystemTime;
+
+use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
+use crate::encoding::cursor::Cursor;
+use crate::encoding::families::{first_segment, has_first_segment, unknown_variant_here};
+use crate::encoding::framing::{WHOLE_KEY, decode_start, expect_prefix, expect_separator, field_in};
+use crate::encoding::names::{take_name, unknown_name};
+use crate::encoding::segment::DecodeSegment;
+use crate::encoding::spec::{Field, TimeFormat, TimeUnit};
+use crate::error::{DecodeError, DecodeErrorKind};
+
+/// A decoded key: every field by name with its typed value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DynValue {
+    /// An unsigned integer, of any width.
+    Unsigned(u128),
+    /// A signed integer, of any width.
+    Signed(i128),
+    /// `bool`.
+    Bool(bool),
+    /// `char`.
+    Char(char),
+    /// Text.
+    Text(String),
+    /// `f32`, with its exact bits.
+    F32(f32),
+    /// `f64`, with its exact bits.
+    F64(f64),
+    /// A timestamp, to its unit.
+    Timestamp(SystemTime),
+    /// A UUID, as its text.
+    Uuid(String),
+    /// A ULID, as its text.
+    Ulid(String),
+    /// A decimal, as its text.
+    Decimal(String),
+    /// An option: `None`, or `Some` of the value.
+    Option(Option<Box<DynValue>>),
+    /// An enum: its variant's name.
+    Enum(String),
+    /// A key: its fields by name, in order.
+    Key(Vec<(String, DynValue)>),
+    /// A family's variant: its literal (a unit's) or prefix (a key's), and a key's value.
+    Variant(String, Option<Box<DynValue>>),
+    /// A custom segment (a type of the user's own), as its raw text.
+    Custom(String),
+}
+
+/// The names a layout's errors carry, which the errors hold for the life of the program (as a
+/// derived type's do): each distinct name is kept once, however many layouts name it.
+fn intern(name: &str) -> &'static str {
+    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match names.get(name) {
+        Some(kept) => kept,
+        None => {
+            let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
+            names.insert(kept);
+            kept
+        }
+    }
+}
+
+/// The name of a layout's key type in its errors.
+const KEY_NAME: &str = "DynLayout";
+
+impl DynLayout {
+    /// Decodes `key` as the derived type this layout describes would: the same value (as a
+    /// [`DynValue`]), or the same error kind, field and byte offset.
+    pub fn decode(&self, key: &str) -> Result<DynValue, DecodeError> {
+        if let DynBody::Family(variants) = &self.key.body {
+            return decode_family(key, variants, self.key.separator);
+        }
+        let mut cursor = decode_start(key, KEY_NAME, self.max_len)?;
+        let value = decode_key(&mut cursor, &self.key, &WHOLE_KEY)?;
+        cursor.expect_end()?;
+        Ok(value)
+    }
+}
+
+/// What a variant's keys start with: a unit's literal up to its first separator, or the key's
+/// prefix.
+fn first(variant: &DynVariant, separator: char) -> &str {
+    match variant {
+        DynVariant::Unit(lit) => first_segment(lit, separator),
+        DynVariant::Key(key) => key.prefix.as_deref().unwrap_or_default(),
+    }
+}
+
+/// A family as a whole key: the first variant whose first segment the key has, decoded whole.
+fn decode_family(key: &str, variants: &[DynVariant], separator: char) -> Result<DynValue, DecodeError> {
+    for variant in variants {
+        let first = first(variant, separator);
+        if !has_first_segment(key, first, separator) {
+            continue;
+        }
+        return match variant {
+            DynVariant::Unit(lit) => {
+                let mut cursor = decode_start(key, KEY_NAME, usize::MAX)?;
+                expect_prefix(&mut cursor, intern(lit))?;
+                cursor.expect_end()?;
+                Ok(DynValue::Variant(lit.clone(), None))
+            }
+            DynVariant::Key(inner) => {
+                let mut cursor = decode_start(key, KEY_NAME, crate::SORT_KEY_LIMIT)?;
+                let value = decode_key(&mut cursor, inner, &WHOLE_KEY)?;
+                cursor.expect_end()?;
+                Ok(DynValue::Variant(first.to_owned(), Some(Box::new(value))))
+            }
+        };
+    }
+    let prefixes: Vec<String> = variants.iter().map(|v| format!("{:?}", first(v, separator))).collect();
+    let expected = format!("a key starting with one of the prefixes {}", prefixes.join(", "));
+    let found = format!("{:?}", first_segment(key, separator));
+    Err(DecodeError::new(KEY_NAME, None, 0, DecodeErrorKind::UnknownVariant, expected, found))
+}
+
+/// A key's segments at the cursor, `outer` the field it is read as (the whole key, or the field
+/// of a key it is nested in), which says whether its last field is the key's last segment.
+fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<DynValue, DecodeError> {
+    let sep = key.separator;
+    match &key.body {
+        DynBody::Fields(fields) => {
+            if let Some(prefix) = &key.prefix {
+                expect_prefix(cursor, intern(&format!("{prefix}{sep}")))?;
+            }
+            let mut values = Vec::with_capacity(fields.len());
+            for (i, field) in fields.iter().enumerate() {
+                let spec = spec(field, sep);
+                let last = i + 1 == fields.len();
+                let spec = if last { field_in(spec, outer) } else { spec };
+                values.push((field.name.clone(), decode_type(cursor, &field.ty, &spec)?));
+                if !last {
+                    expect_separator(cursor, intern(sep.encode_utf8(&mut [0; 4])), &spec)?;
+                }
+            }
+            Ok(DynValue::Key(values))
+        }
+        DynBody::Family(variants) => {
+            for variant in variants {
+                if !has_first_segment(cursor.rest(), first(variant, sep), sep) {
+                    continue;
+                }
+                return match variant {
+                    DynVariant::Unit(lit) => {
+                        expect_prefix(cursor, intern(lit))?;
+                        Ok(DynValue::Variant(lit.clone(), None))
+                    }
+                    DynVariant::Key(inner) => {
+                        let value = decode_key(cursor, inner, outer)?;
+                        Ok(DynValue::Variant(first(variant, sep).to_owned(), Some(Box::new(value))))
+                    }
+                };
+            }
+            let prefixes: Vec<&str> = variants.iter().map(|v| first(v, sep)).collect();
+            Err(unknown_variant_here(cursor, outer, sep, &prefixes))
+        }
+        DynBody::Custom => {
+            if let Some(prefix) = &key.prefix {
+                expect_prefix(cursor, intern(&format!("{prefix}{sep}")))?;
+            }
+            Ok(DynValue::Custom(cursor.take_text(outer)?.to_owned()))
+        }
+    }
+}
+
+/// The runtime's field spec of a layout's field, as the derive writes it: its width resolved
+/// (a nested key's is its fixed length, which the text does not show).
+fn spec(field: &DynField, separator: char) -> Field {
+    let unit = field.unit.unwrap_or(TimeUnit::Seconds);
+    let time = if field.rfc3339 { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
+    let width = match field.ty.innermost() {
+        DynType::Key(key) => fixed_len(key).unwrap_or(0),
+        _ => field.width,
+    };
+    Field::new(KEY_NAME, intern(&field.name), separator)
+        .with_width(width)
+        .with_desc(field.desc)
+        .with_max(field.max)
+        .with_time(time)
+        .with_hex(field.hex)
+        .with_scale(field.scale.unwrap_or(0))
+}
+
+/// The length of every encoding of `key`, when all its segments have a fixed width (as the
+/// derived type's `ENCODED_LEN`).
+fn fixed_len(key: &DynKey) -> Option<u32> {
+    let DynBody::Fields(fields) = &key.body else { return None };
+    let prefix = key.prefix.as_ref().map_or(0, |p| p.len() as u32 + 1);
+    let mut len = prefix + fields.len() as u32 - 1;
+    for field in fields {
+        len += match &field.ty {
+            DynType::Unsigned(_)
+            | DynType::Signed(_)
+            | DynType::Bool
+            | DynType::Timestamp
+            | DynType::Uuid
+            | DynType::Ulid
+                if field.width > 0 =>
+            {
+                field.width
+            }
+            DynType::Key(inner) => fixed_len(inner)?,
+            _ => return None,
+        };
+    }
+    Some(len)
+}
+
+/// One segment of type `ty`, by the runtime's impl of the type.
+fn decode_type(cursor: &mut Cursor<'_>, ty: &DynType, spec: &Field) -> Result<DynValue, DecodeError> {
+    fn read<'k, T: DecodeSegment<'k>>(cursor: &mut Cursor<'k>, spec: &Field) -> Result<T, DecodeError> {
+        T::decode_segment(cursor, spec)
+    }
+    Ok(match ty {
+        DynType::Unsigned(8) => DynValue::Unsigned(read::<u8>(cursor, spec)?.into()),
+        DynType::Unsigned(16) => DynValue::Unsigned(read::<u16>(cursor, spec)?.into()),
+        DynType::Unsigned(32) => DynValue::Unsigned(read::<u32>(cursor, spec)?.into()),
+        DynType::Unsigned(64) => DynValue::Unsigned(read::<u64>(cursor, spec)?.into()),
+        DynType::Unsigned(128) => DynValue::Unsigned(read::<u128>(cursor, spec)?),
+        DynType::Unsigned(_) => DynValue::Unsigned(read::<usize>(cursor, spec)? as u128),
+        DynType::Signed(8) => DynValue::Signed(read::<i8>(cursor, spec)?.into()),
+        DynType::Signed(16) => DynValue::Signed(read::<i16>(cursor, spec)?.into()),
+        DynType::Signed(32) => DynValue::Signed(read::<i32>(cursor, spec)?.into()),
+        DynType::Signed(64) => DynValue::Signed(read::<i64>(cursor, spec)?.into()),
+        DynType::Signed(128) => DynValue::Signed(read::<i128>(cursor, spec)?),
+        DynType::Signed(_) => DynValue::Signed(read::<isize>(cursor, spec)? as i128),
+        DynType::Bool => DynValue::Bool(read(cursor, spec)?),
+        DynType::Char => DynValue::Char(read(cursor, spec)?),
+        DynType::Text => DynValue::Text(read(cursor, spec)?),
+        DynType::Float(32) => DynValue::F32(read(cursor, spec)?),
+        DynType::Float(_) => DynValue::F64(read(cursor, spec)?),
+        DynType::Timestamp => DynValue::Timestamp(read(cursor, spec)?),
+        DynType::Uuid | DynType::Ulid | DynType::Decimal => extra(cursor, spec, ty)?,
+        DynType::Option(inner) => match cursor.rest().as_bytes().first() {
+            Some(b'0') => {
+                cursor.skip_ascii_byte();
+                DynValue::Option(None)
+            }
+            Some(b'1') => {
+                cursor.skip_ascii_byte();
+                DynValue::Option(Some(Box::new(decode_type(cursor, inner, spec)?)))
+            }
+            _ => {
+                let expected = "`0` (None) or `1` (Some, then the value)";
+                return Err(cursor.error_here(spec, DecodeErrorKind::BadTag, expected, 1));
+            }
+        },
+        DynType::Enum(names) => {
+            let (start, text) = take_name(cursor, spec)?;
+            match names.iter().find(|n| *n == text) {
+                Some(name) => DynValue::Enum(name.clone()),
+                None => {
+                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                    return Err(unknown_name(cursor, start, spec, &names, text));
+                }
+            }
+        }
+        DynType::Key(key) => decode_key(cursor, key, spec)?,
+        DynType::Custom => DynValue::Custom(cursor.take_text(spec)?.to_owned()),
+    })
+}
+
+/// A segment of a type behind one of the crate's features, as its text; without the feature,
+/// an error that names it.
+fn extra(cursor: &mut Cursor<'_>, spec: &Field, ty: &DynType) -> Result<DynValue, DecodeError> {
+    match ty {
+        #[cfg(feature = "uuid")]
+        DynType::Uuid => {
+            Ok(DynValue::Uuid(<uuid::Uuid as DecodeSegment<'_>>::decode_segment(cursor, spec)?.to_string()))
+        }
+        #[cfg(feature = "ulid")]
+        DynType::Ulid => {
+            Ok(DynValue::Ulid(<ulid::Ulid as DecodeSegment<'_>>::decode_segment(cursor, spec)?.to_string()))
+        }
+        #[cfg(feature = "rust_decimal")]
+        DynType::Decimal => {
+            let value = <rust_decimal::Decimal as DecodeSegment<'_>>::decode_segment(cursor, spec)?;
+            Ok(DynValue::Decimal(value.to_string()))
+        }
+        _ => {
+            let feature = match ty {
+                DynType::Uuid => "uuid",
+                DynType::Ulid => "ulid",
+                _ => "rust_decimal",
+            };
+            let expected = format!("a `{ty}` segment, which needs sortkey-core's feature `{feature}`");
+            Err(cursor.error_here(spec, DecodeErrorKind::Invalid, expected, 0))
+        }
+    }
+}
