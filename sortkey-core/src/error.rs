@@ -85,6 +85,16 @@ pub enum EncodeErrorKind {
         /// The limit (`max_len`, 1024 unless set).
         max_len: usize,
     },
+    /// A value that its layout does not describe, given to a layout read at run time
+    /// ([`DynLayout::encode`](crate::DynLayout::encode)): a field missing or unknown, a value of
+    /// another type, or one its type cannot hold (300 in a `u8`), a family's variant it does
+    /// not have. A derived type cannot make this error: its compiler does.
+    Mismatch {
+        /// What the layout expects there.
+        expected: String,
+        /// What the value has.
+        found: String,
+    },
 }
 
 impl EncodeError {
@@ -161,6 +171,7 @@ impl fmt::Display for EncodeErrorKind {
             EncodeErrorKind::TooLong { len, max_len } => {
                 write!(f, "the key would be {len} bytes long, expected at most {max_len}")
             }
+            EncodeErrorKind::Mismatch { expected, found } => write!(f, "expected {expected}, found {found}"),
         }
     }
 }

@@ -8,6 +8,8 @@
 
 pub mod law;
 pub mod leaderboard;
+#[cfg(feature = "extra-types")]
+pub mod samples;
 #[cfg(feature = "dynamodb")]
 pub mod server;
 

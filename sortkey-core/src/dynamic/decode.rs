@@ -3,73 +3,15 @@
 //! so that a key is refused exactly when the derived type refuses it, with the same error kind,
 //! field and byte offset.
 
-use std::collections::HashSet;
-use std::sync::{LazyLock, Mutex};
-use std::time::SystemTime;
-
-use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
+use crate::dynamic::spec::{KEY_NAME, first, intern, spec};
+use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
 use crate::encoding::cursor::Cursor;
 use crate::encoding::families::{first_segment, has_first_segment, unknown_variant_here};
 use crate::encoding::framing::{WHOLE_KEY, decode_start, expect_prefix, expect_separator, field_in};
 use crate::encoding::names::{take_name, unknown_name};
 use crate::encoding::segment::DecodeSegment;
-use crate::encoding::spec::{Field, TimeFormat, TimeUnit};
+use crate::encoding::spec::Field;
 use crate::error::{DecodeError, DecodeErrorKind};
-
-/// A decoded key: every field by name with its typed value.
-#[derive(Debug, Clone, PartialEq)]
-pub enum DynValue {
-    /// An unsigned integer, of any width.
-    Unsigned(u128),
-    /// A signed integer, of any width.
-    Signed(i128),
-    /// `bool`.
-    Bool(bool),
-    /// `char`.
-    Char(char),
-    /// Text.
-    Text(String),
-    /// `f32`, with its exact bits.
-    F32(f32),
-    /// `f64`, with its exact bits.
-    F64(f64),
-    /// A timestamp, to its unit.
-    Timestamp(SystemTime),
-    /// A UUID, as its text.
-    Uuid(String),
-    /// A ULID, as its text.
-    Ulid(String),
-    /// A decimal, as its text.
-    Decimal(String),
-    /// An option: `None`, or `Some` of the value.
-    Option(Option<Box<DynValue>>),
-    /// An enum: its variant's name.
-    Enum(String),
-    /// A key: its fields by name, in order.
-    Key(Vec<(String, DynValue)>),
-    /// A family's variant: its literal (a unit's) or prefix (a key's), and a key's value.
-    Variant(String, Option<Box<DynValue>>),
-    /// A custom segment (a type of the user's own), as its raw text.
-    Custom(String),
-}
-
-/// The names a layout's errors carry, which the errors hold for the life of the program (as a
-/// derived type's do): each distinct name is kept once, however many layouts name it.
-fn intern(name: &str) -> &'static str {
-    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
-    let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    match names.get(name) {
-        Some(kept) => kept,
-        None => {
-            let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
-            names.insert(kept);
-            kept
-        }
-    }
-}
-
-/// The name of a layout's key type in its errors.
-const KEY_NAME: &str = "DynLayout";
 
 impl DynLayout {
     /// Decodes `key` as the derived type this layout describes would: the same value (as a
@@ -82,15 +24,6 @@ impl DynLayout {
         let value = decode_key(&mut cursor, &self.key, &WHOLE_KEY)?;
         cursor.expect_end()?;
         Ok(value)
-    }
-}
-
-/// What a variant's keys start with: a unit's literal up to its first separator, or the key's
-/// prefix.
-fn first(variant: &DynVariant, separator: char) -> &str {
-    match variant {
-        DynVariant::Unit(lit) => first_segment(lit, separator),
-        DynVariant::Key(key) => key.prefix.as_deref().unwrap_or_default(),
     }
 }
 
@@ -169,49 +102,6 @@ fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<Dy
             Ok(DynValue::Custom(cursor.take_text(outer)?.to_owned()))
         }
     }
-}
-
-/// The runtime's field spec of a layout's field, as the derive writes it: its width resolved
-/// (a nested key's is its fixed length, which the text does not show).
-fn spec(field: &DynField, separator: char) -> Field {
-    let unit = field.unit.unwrap_or(TimeUnit::Seconds);
-    let time = if field.rfc3339 { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
-    let width = match field.ty.innermost() {
-        DynType::Key(key) => fixed_len(key).unwrap_or(0),
-        _ => field.width,
-    };
-    Field::new(KEY_NAME, intern(&field.name), separator)
-        .with_width(width)
-        .with_desc(field.desc)
-        .with_max(field.max)
-        .with_time(time)
-        .with_hex(field.hex)
-        .with_scale(field.scale.unwrap_or(0))
-}
-
-/// The length of every encoding of `key`, when all its segments have a fixed width (as the
-/// derived type's `ENCODED_LEN`).
-fn fixed_len(key: &DynKey) -> Option<u32> {
-    let DynBody::Fields(fields) = &key.body else { return None };
-    let prefix = key.prefix.as_ref().map_or(0, |p| p.len() as u32 + 1);
-    let mut len = prefix + fields.len() as u32 - 1;
-    for field in fields {
-        len += match &field.ty {
-            DynType::Unsigned(_)
-            | DynType::Signed(_)
-            | DynType::Bool
-            | DynType::Timestamp
-            | DynType::Uuid
-            | DynType::Ulid
-                if field.width > 0 =>
-            {
-                field.width
-            }
-            DynType::Key(inner) => fixed_len(inner)?,
-            _ => return None,
-        };
-    }
-    Some(len)
 }
 
 /// One segment of type `ty`, by the runtime's impl of the type.

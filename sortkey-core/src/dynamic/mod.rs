@@ -6,8 +6,11 @@
 mod capacity;
 mod convert;
 mod decode;
+mod encode;
 mod lock;
 mod parse;
+mod spec;
+mod value;
 
 use std::fmt;
 
@@ -15,9 +18,9 @@ use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
 pub use capacity::Capacity;
-pub use decode::DynValue;
 pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
 pub use parse::LayoutParseError;
+pub use value::DynValue;
 
 /// A key layout read from its text: a key or a family, its role and its longest encoding.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,79 @@
+//! The runtime's view of a layout's fields: the [`Field`] specs the segment impls read and
+//! write by, built as the derive builds them, and the names their errors carry.
+
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
+
+use crate::dynamic::{DynBody, DynField, DynKey, DynType, DynVariant};
+use crate::encoding::families::first_segment;
+use crate::encoding::spec::{Field, TimeFormat, TimeUnit};
+
+/// The names a layout's errors carry, which the errors hold for the life of the program (as a
+/// derived type's do): each distinct name is kept once, however many layouts name it.
+pub(super) fn intern(name: &str) -> &'static str {
+    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match names.get(name) {
+        Some(kept) => kept,
+        None => {
+            let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
+            names.insert(kept);
+            kept
+        }
+    }
+}
+
+/// The name of a layout's key type in its errors.
+pub(super) const KEY_NAME: &str = "DynLayout";
+
+/// The runtime's field spec of a layout's field, as the derive writes it: its width resolved
+/// (a nested key's is its fixed length, which the text does not show).
+pub(super) fn spec(field: &DynField, separator: char) -> Field {
+    let unit = field.unit.unwrap_or(TimeUnit::Seconds);
+    let time = if field.rfc3339 { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
+    let width = match field.ty.innermost() {
+        DynType::Key(key) => fixed_len(key).unwrap_or(0),
+        _ => field.width,
+    };
+    Field::new(KEY_NAME, intern(&field.name), separator)
+        .with_width(width)
+        .with_desc(field.desc)
+        .with_max(field.max)
+        .with_time(time)
+        .with_hex(field.hex)
+        .with_scale(field.scale.unwrap_or(0))
+}
+
+/// The length of every encoding of `key`, when all its segments have a fixed width (as the
+/// derived type's `ENCODED_LEN`).
+pub(super) fn fixed_len(key: &DynKey) -> Option<u32> {
+    let DynBody::Fields(fields) = &key.body else { return None };
+    let prefix = key.prefix.as_ref().map_or(0, |p| p.len() as u32 + 1);
+    let mut len = prefix + fields.len() as u32 - 1;
+    for field in fields {
+        len += match &field.ty {
+            DynType::Unsigned(_)
+            | DynType::Signed(_)
+            | DynType::Bool
+            | DynType::Timestamp
+            | DynType::Uuid
+            | DynType::Ulid
+                if field.width > 0 =>
+            {
+                field.width
+            }
+            DynType::Key(inner) => fixed_len(inner)?,
+            _ => return None,
+        };
+    }
+    Some(len)
+}
+
+/// What a variant's keys start with: a unit's literal up to its first separator, or the key's
+/// prefix.
+pub(super) fn first(variant: &DynVariant, separator: char) -> &str {
+    match variant {
+        DynVariant::Unit(lit) => first_segment(lit, separator),
+        DynVariant::Key(key) => key.prefix.as_deref().unwrap_or_default(),
+    }
+}

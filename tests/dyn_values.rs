@@ -1,0 +1,322 @@
+//! Layouts you can run, the values: a key read and written through its layout text alone
+//! (`DynLayout::decode`, `DynLayout::encode`) is read and written exactly as the derived type
+//! reads and writes it. For every sample type and random values: the same key or the same error
+//! kind and field; decoding gives the value's fields; encoding a decoded key gives the key back;
+//! strings the derived type refuses (mutated keys, key-like strings) are refused with the same
+//! kind, field and byte offset.
+
+use proptest::prelude::*;
+use sortkey_core::{DecodeKey, DynLayout, DynValue, SortKey};
+use sortkey_tests::leaderboard::RankKey;
+use std::time::{Duration, SystemTime};
+
+use sortkey_core::chrono::DateTime;
+use sortkey_core::rust_decimal::Decimal;
+use sortkey_core::ulid::Ulid;
+use sortkey_core::uuid::Uuid;
+use sortkey_tests::samples::*;
+use sortkey_tests::{Domain, text};
+
+/// `DynLayout::decode` refuses a string exactly when the derived type does, with the same kind,
+/// field and byte offset.
+fn same_verdict(layout: &sortkey_core::Layout, derived: Derived, s: &str) -> Result<(), TestCaseError> {
+    let dynamic = DynLayout::parse(&layout.to_string()).unwrap();
+    match (derived(s), dynamic.decode(s)) {
+        (Ok(()), Ok(_)) => Ok(()),
+        (Err(a), Err(b)) => {
+            prop_assert_eq!(
+                (a.kind(), a.offset(), a.field()),
+                (b.kind(), b.offset(), b.field()),
+                "{:?}: {} / {}",
+                s,
+                a,
+                b
+            );
+            Ok(())
+        }
+        (a, b) => Err(TestCaseError::fail(format!("{s:?} ({layout}): derived {a:?}, dynamic {b:?}"))),
+    }
+}
+
+#[test]
+fn every_valid_key_decodes_through_its_layout() {
+    for (key, layout, derived) in samples() {
+        same_verdict(&layout, derived, &key).unwrap();
+        DynLayout::parse(&layout.to_string()).unwrap().decode(&key).unwrap();
+    }
+    let rank = DynLayout::parse(&RankKey::LAYOUT.to_string()).unwrap();
+    let value = rank.decode("RUN#999999998499#p_8842").unwrap();
+    assert_eq!(
+        value,
+        DynValue::Key(vec![
+            ("score".into(), DynValue::Unsigned(1500)),
+            ("player".into(), DynValue::Text("p_8842".into()))
+        ])
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Mutated keys (a digit more or less, a changed separator or prefix, a truncation, a
+    /// flipped bit) are refused by the layout exactly as by the derived type.
+    #[test]
+    fn decode_law_on_mutated_keys(which in 0..16usize, mutation in sortkey_tests::mutation('#'), pipe in sortkey_tests::mutation('|')) {
+        let samples = samples();
+        let (key, layout, derived) = &samples[which % samples.len()];
+        let mutation = if layout.separator() == '|' { pipe } else { mutation };
+        if let Some(mutated) = mutation.apply(key) {
+            same_verdict(layout, *derived, &mutated)?;
+        }
+    }
+
+    /// Arbitrary key-like strings too.
+    #[test]
+    fn decode_law_on_key_like_strings(which in 0..16usize, s in sortkey_tests::key_like('#', "RUN", "RUN#[0-9]{10,13}#[a-z_0-9]{0,6}")) {
+        let samples = samples();
+        let (_, layout, derived) = &samples[which % samples.len()];
+        same_verdict(layout, *derived, &s)?;
+    }
+}
+
+/// The law of one value: the layout encodes it as the derived type does (the same key, or the
+/// same error kind and field); the key decodes through the layout to the fields the derived
+/// type decodes (which are the value's), and encodes back to itself. `derived` is the derived
+/// type's decode of a key: whether it gave back `k`, and its value's fields.
+fn same_encoding<K>(k: &K, derived: impl FnOnce(&str) -> (bool, DynValue)) -> Result<(), TestCaseError>
+where
+    K: SortKey + ToDyn + std::fmt::Debug,
+{
+    let layout = DynLayout::parse(&K::LAYOUT.to_string()).unwrap();
+    match (k.encode(), layout.encode(&k.to_dyn())) {
+        (Ok(key), Ok(dynamic)) => {
+            prop_assert_eq!(&dynamic, &key, "{:?}", k);
+            let (same, fields) = derived(&key);
+            prop_assert!(same, "{:?} does not decode to itself from {}", k, key);
+            let decoded = layout.decode(&key).unwrap();
+            prop_assert_eq!(&decoded, &fields, "{}", key);
+            let again = layout.encode(&decoded);
+            prop_assert_eq!(again.as_deref(), Ok(key.as_str()));
+        }
+        (Err(a), Err(b)) => prop_assert_eq!((a.kind(), a.field()), (b.kind(), b.field()), "{:?}: {} / {}", k, a, b),
+        (a, b) => prop_assert!(false, "{:?} ({}): derived {:?}, dynamic {:?}", k, K::LAYOUT, a, b),
+    }
+    Ok(())
+}
+
+/// The law of a type that owns its fields.
+fn law<K>(k: &K) -> Result<(), TestCaseError>
+where
+    K: SortKey + ToDyn + PartialEq + std::fmt::Debug + for<'k> DecodeKey<'k>,
+{
+    same_encoding(k, |key| {
+        let back = K::decode(key).unwrap();
+        (back == *k, back.to_dyn())
+    })
+}
+
+/// Integers of every width, biased to the ends of the type and of a width.
+fn int<T: std::fmt::Debug + Clone + 'static>(
+    any: impl Strategy<Value = T> + 'static,
+    edges: Vec<T>,
+) -> BoxedStrategy<T> {
+    prop_oneof![any, prop::sample::select(edges)].boxed()
+}
+
+fn ints() -> impl Strategy<Value = Ints> {
+    (
+        (any::<u8>(), any::<u16>(), any::<u32>(), any::<u64>(), any::<u128>(), any::<usize>()),
+        (any::<i8>(), any::<i16>(), any::<i32>(), any::<i64>(), any::<i128>(), any::<isize>()),
+        int(0..12_000u32, vec![0, 4999, 5000, 5001, 9999, 10_000]),
+        int(-20_000..20_000i32, vec![-10_000, -9999, -1, 0, 9999, 10_000]),
+    )
+        .prop_map(|((a, b, c, d, e, f), (g, h, i, j, k, l), m, n)| Ints {
+            a,
+            b,
+            c,
+            d,
+            e,
+            f,
+            g,
+            h,
+            i,
+            j,
+            k,
+            l,
+            m,
+            n,
+        })
+}
+
+fn caps() -> impl Strategy<Value = Caps> {
+    (
+        (any::<u8>(), int(0..200u8, vec![99, 100]), int(0..10_001u32, vec![5000, 5001])),
+        (any::<i8>(), int(-200..200i16, vec![-100, -99, 99, 100]), any::<i128>(), any::<u128>()),
+        int(-20_000..20_000i64, vec![-10_000, -9999, 9999, 10_000]),
+    )
+        .prop_map(|((a, b, c), (d, e, f, g), h)| Caps { a, b, c, d, e, f, g, h })
+}
+
+/// Instants to the unit's precision, beyond year 9999 and the width at times.
+fn instant(unit_nanos: u64) -> BoxedStrategy<SystemTime> {
+    let ends = [0u64, 253_402_300_799, 253_402_300_800, 9_999_999_999, 10_000_000_000];
+    prop_oneof![0..300_000_000_000u64, prop::sample::select(ends.to_vec()),]
+        .prop_map(move |secs| {
+            SystemTime::UNIX_EPOCH + Duration::from_nanos(secs.saturating_mul(1_000_000_000) / unit_nanos * unit_nanos)
+        })
+        .boxed()
+}
+
+fn times() -> impl Strategy<Value = Times> {
+    (instant(1_000_000), 0..253_402_300_799i64, 0..1_000_000u32, prop::option::of(instant(1_000_000_000))).prop_map(
+        |(at, secs, micros, plain)| Times { at, text: DateTime::from_timestamp(secs, micros * 1000).unwrap(), plain },
+    )
+}
+
+fn floats() -> impl Strategy<Value = Floats> {
+    let f64s = || {
+        prop_oneof![
+            any::<f64>(),
+            prop::sample::select(vec![0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, f64::MIN_POSITIVE])
+        ]
+    };
+    (f64s(), any::<f32>(), any::<i64>(), 0..4u32, f64s()).prop_map(|(hex, small, mantissa, scale, last)| Floats {
+        hex,
+        small,
+        price: Decimal::new(mantissa, scale),
+        last,
+    })
+}
+
+fn ids() -> impl Strategy<Value = Ids> {
+    let status = || prop::sample::select(vec![Status::Pending, Status::ShipPending]);
+    (any::<u128>(), any::<u128>(), status(), prop::option::of(status())).prop_map(|(id, ulid, status, maybe)| Ids {
+        id: Uuid::from_u128(id),
+        ulid: Ulid::from(ulid),
+        status,
+        maybe,
+    })
+}
+
+fn outers() -> impl Strategy<Value = Outer> {
+    let inner = || int(0..1200u16, vec![999, 1000]).prop_map(|id| Inner { id });
+    (inner(), prop::option::of(inner()), text('#', true, Domain::Any, 4)).prop_map(|(inner, opt, tail)| Outer {
+        inner,
+        opt,
+        tail,
+    })
+}
+
+fn texts() -> impl Strategy<Value = (bool, char, String, String, String)> {
+    (
+        any::<bool>(),
+        sortkey_tests::text_char('#', false, Domain::Any),
+        text('#', false, Domain::Any, 4),
+        text('#', false, Domain::Any, 4),
+        text('#', true, Domain::Any, 4),
+    )
+}
+
+fn orders() -> impl Strategy<Value = OrderKey> {
+    (int(0..20_000_000_000u64, vec![9_999_999_999, 10_000_000_000]), text('#', true, Domain::Any, 4))
+        .prop_map(|(placed_at, order_id)| OrderKey { placed_at, order_id })
+}
+
+fn items() -> impl Strategy<Value = Item> {
+    prop_oneof![
+        Just(Item::Profile),
+        orders().prop_map(Item::Order),
+        int(0..200u8, vec![99, 100]).prop_map(|n| Item::Address(AddressKey { n })),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn encode_law_ints(k in ints(), c in caps()) {
+        law(&k)?;
+        law(&c)?;
+    }
+
+    #[test]
+    fn encode_law_texts((flag, letter, name, cow, last) in texts()) {
+        let k = Texts { flag, letter, name: &name, cow: cow.into(), last };
+        same_encoding(&k, |key| {
+            let back = Texts::decode_borrowed(key).unwrap();
+            (back == k, back.to_dyn())
+        })?;
+    }
+
+    #[test]
+    fn encode_law_times_and_floats(t in times(), f in floats(), at in instant(1_000_000), plain in instant(1_000_000_000)) {
+        law(&t)?;
+        law(&f)?;
+        law(&Stamps { at, plain })?;
+    }
+
+    #[test]
+    fn encode_law_ids_and_nested(i in ids(), o in outers(), customer_id in any::<i32>()) {
+        law(&i)?;
+        law(&o)?;
+        law(&Partition { customer_id })?;
+    }
+
+    #[test]
+    fn encode_law_families(item in items(), revision in int(0..1200u16, vec![999, 1000]), score in any::<u64>(), player in text('#', true, Domain::Any, 4)) {
+        law(&item)?;
+        law(&Audit { item, revision })?;
+        law(&RankKey { score, player })?;
+    }
+}
+
+/// A value the layout does not describe is refused with `Mismatch`, naming the field, the
+/// expected and what was found; nothing of it is written.
+#[test]
+fn a_value_the_layout_does_not_describe_is_a_mismatch() {
+    use sortkey_core::EncodeErrorKind;
+    let rank = DynLayout::parse(&RankKey::LAYOUT.to_string()).unwrap();
+    let field = |name: &str, v: DynValue| (name.to_owned(), v);
+    let cases = [
+        (DynValue::Key(vec![field("score", DynValue::Unsigned(1))]), Some("player"), "one value for the field"),
+        (
+            DynValue::Key(vec![
+                field("score", DynValue::Unsigned(1)),
+                field("player", DynValue::Text("p".into())),
+                field("extra", DynValue::Bool(true)),
+            ]),
+            None,
+            "only the layout's fields score, player",
+        ),
+        (
+            DynValue::Key(vec![field("score", DynValue::Signed(1)), field("player", DynValue::Text("p".into()))]),
+            Some("score"),
+            "a `u64` value",
+        ),
+        (
+            DynValue::Key(vec![
+                field("score", DynValue::Unsigned(1 << 64)),
+                field("player", DynValue::Text("p".into())),
+            ]),
+            Some("score"),
+            "a `u64` value",
+        ),
+        (DynValue::Text("RUN#1".into()), None, "a key's fields"),
+    ];
+    for (value, name, expected) in cases {
+        let mut out = String::from("kept");
+        let e = rank.encode_into(&value, &mut out).unwrap_err();
+        assert_eq!(out, "kept");
+        assert_eq!(e.field(), name, "{e}");
+        let EncodeErrorKind::Mismatch { expected: said, .. } = e.kind() else { panic!("{e}") };
+        assert!(said.starts_with(expected), "{e}");
+    }
+    let item = DynLayout::parse(&Item::LAYOUT.to_string()).unwrap();
+    let e = item.encode(&DynValue::Variant("ORDER".into(), None)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "cannot encode `DynLayout`: expected one of the variants \"PROFILE\", \"ORDER\" with its key, \"ADDR\" with its \
+         key, found a family variant (Variant(\"ORDER\", None))"
+    );
+    assert_eq!(item.encode(&DynValue::Variant("PROFILE".into(), None)).unwrap(), "PROFILE");
+}
