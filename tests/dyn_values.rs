@@ -97,11 +97,20 @@ where
             prop_assert_eq!(&decoded, &fields, "{}", key);
             let again = layout.encode(&decoded);
             prop_assert_eq!(again.as_deref(), Ok(key.as_str()));
+            let json = serde_json::to_string(&decoded).unwrap();
+            let read = from_json(&layout, &json);
+            prop_assert_eq!(read.as_ref(), Ok(&decoded), "{}", json);
         }
         (Err(a), Err(b)) => prop_assert_eq!((a.kind(), a.field()), (b.kind(), b.field()), "{:?}: {} / {}", k, a, b),
         (a, b) => prop_assert!(false, "{:?} ({}): derived {:?}, dynamic {:?}", k, K::LAYOUT, a, b),
     }
     Ok(())
+}
+
+/// A value of `layout` read from JSON.
+fn from_json(layout: &DynLayout, json: &str) -> Result<DynValue, String> {
+    use serde::de::DeserializeSeed;
+    layout.value_seed().deserialize(&mut serde_json::Deserializer::from_str(json)).map_err(|e| e.to_string())
 }
 
 /// The law of a type that owns its fields.
@@ -319,4 +328,81 @@ fn a_value_the_layout_does_not_describe_is_a_mismatch() {
          key, found a family variant (Variant(\"ORDER\", None))"
     );
     assert_eq!(item.encode(&DynValue::Variant("PROFILE".into(), None)).unwrap(), "PROFILE");
+}
+
+/// The JSON of a value: an object of field name to value, integers beyond 2^53 as strings,
+/// infinities as text, options as `null` or the value, timestamps as RFC 3339, a family's unit
+/// variant as its literal and a keyed one as an object of one entry.
+#[test]
+fn values_map_to_json_and_back() {
+    let cases: Vec<(String, &str)> = vec![
+        (
+            Ints {
+                a: 1,
+                b: 2,
+                c: 3,
+                d: u64::MAX,
+                e: 1 << 53,
+                f: 0,
+                g: -1,
+                h: 0,
+                i: 0,
+                j: i64::MIN,
+                k: 0,
+                l: 0,
+                m: 7,
+                n: -7,
+            }
+            .encode()
+            .unwrap(),
+            r#"{"a":1,"b":2,"c":3,"d":"18446744073709551615","e":9007199254740992,"f":0,"g":-1,"h":0,"i":0,"j":"-9223372036854775808","k":0,"l":0,"m":7,"n":-7}"#,
+        ),
+        (
+            Floats { hex: f64::NEG_INFINITY, small: 0.1, price: Decimal::new(-12345, 2), last: -0.0 }.encode().unwrap(),
+            r#"{"hex":"-inf","small":0.1,"price":"-123.45","last":-0.0}"#,
+        ),
+        (
+            Times {
+                at: SystemTime::UNIX_EPOCH + Duration::from_millis(1_719_100_800_120),
+                text: DateTime::from_timestamp(1_719_100_800, 5_000).unwrap(),
+                plain: None,
+            }
+            .encode()
+            .unwrap(),
+            r#"{"at":"2024-06-23T00:00:00.120Z","text":"2024-06-23T00:00:00.000005Z","plain":null}"#,
+        ),
+        (
+            Ids { id: Uuid::nil(), ulid: Ulid::from(1u128), status: Status::ShipPending, maybe: Some(Status::Pending) }
+                .encode()
+                .unwrap(),
+            r#"{"id":"00000000-0000-0000-0000-000000000000","ulid":"00000000000000000000000001","status":"ship-pending","maybe":"pending"}"#,
+        ),
+        (Item::Profile.encode().unwrap(), r#""PROFILE""#),
+        (Item::Address(AddressKey { n: 4 }).encode().unwrap(), r#"{"ADDR":{"n":4}}"#),
+        (
+            Outer { inner: Inner { id: 1 }, opt: Some(Inner { id: 2 }), tail: "t".into() }.encode().unwrap(),
+            r#"{"inner":{"id":1},"opt":{"id":2},"tail":"t"}"#,
+        ),
+    ];
+    let layouts = [Ints::LAYOUT, Floats::LAYOUT, Times::LAYOUT, Ids::LAYOUT, Item::LAYOUT, Item::LAYOUT, Outer::LAYOUT];
+    for ((key, json), layout) in cases.iter().zip(layouts) {
+        let layout = DynLayout::parse(&layout.to_string()).unwrap();
+        let value = layout.decode(key).unwrap();
+        assert_eq!(serde_json::to_string(&value).unwrap(), *json);
+        assert_eq!(from_json(&layout, json).unwrap(), value, "{json}");
+    }
+    // Numbers as text, fields in any order, are read; what the layout does not describe is not.
+    let rank = DynLayout::parse(&RankKey::LAYOUT.to_string()).unwrap();
+    let value = from_json(&rank, r#"{"player":"p","score":"1500"}"#).unwrap();
+    assert_eq!(rank.encode(&value).unwrap(), "RUN#999999998499#p");
+    for (json, error) in [
+        (r#"{"score":1}"#, "missing field `player`"),
+        (r#"{"score":1,"player":"p","x":1}"#, "unknown field `x`"),
+        (r#"{"score":"x","player":"p"}"#, "field `score`: expected a `u64` value"),
+        (r#"{"score":-1,"player":"p"}"#, "field `score`: expected a `u64` value"),
+        (r#""RUN#1""#, "expected an object of the fields"),
+    ] {
+        let e = from_json(&rank, json).unwrap_err();
+        assert!(e.contains(error), "{json}: {e}");
+    }
 }

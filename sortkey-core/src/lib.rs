@@ -397,6 +397,8 @@ pub use table::request::{CreateTableRequest, IndexRequest, KeySchema, KeyType, K
 
 pub use migrate::vectors;
 
+#[cfg(feature = "serde")]
+pub use dynamic::ValueSeed;
 pub use dynamic::{
     Capacity, DynBody, DynField, DynKey, DynLayout, DynType, DynValue, DynVariant, LayoutParseError, LockFile,
     LockParseError, UPDATE_LOCK_VAR, check_lock_file,

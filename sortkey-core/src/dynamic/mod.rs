@@ -7,6 +7,8 @@ mod capacity;
 mod convert;
 mod decode;
 mod encode;
+#[cfg(feature = "serde")]
+mod json;
 mod lock;
 mod parse;
 mod spec;
@@ -18,6 +20,8 @@ use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
 pub use capacity::Capacity;
+#[cfg(feature = "serde")]
+pub use json::ValueSeed;
 pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
 pub use parse::LayoutParseError;
 pub use value::DynValue;

@@ -127,7 +127,7 @@ pub(crate) fn push_rfc3339(out: &mut String, nanos: u128, unit: TimeUnit) {
 }
 
 /// Parses exactly the text [`push_rfc3339`] writes; `None` for anything else.
-fn parse_rfc3339(text: &str, unit: TimeUnit) -> Option<u128> {
+pub(crate) fn parse_rfc3339(text: &str, unit: TimeUnit) -> Option<u128> {
     let b = text.as_bytes();
     let num = |range: std::ops::Range<usize>| -> Option<u32> {
         let digits = b.get(range)?;
