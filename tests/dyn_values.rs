@@ -406,3 +406,48 @@ fn values_map_to_json_and_back() {
         assert!(e.contains(error), "{json}: {e}");
     }
 }
+
+/// What the derived builder refuses at compile time is a `QueryError` on a layout read at run
+/// time: a field out of order or unknown, a range on a partition key, a family's query without
+/// its variant. A family's variants query as the derived family builder's do.
+#[test]
+fn layout_queries_refuse_what_the_derived_builder_cannot_express() {
+    use sortkey_core::QueryErrorKind;
+    use sortkey_core::query::Comparison;
+    let rank = DynLayout::parse(&RankKey::LAYOUT.to_string()).unwrap();
+    let one = DynValue::Unsigned(1);
+    let kind = |r: Result<sortkey_core::KeyCondition, sortkey_core::QueryError>| r.unwrap_err().kind().clone();
+    assert!(matches!(
+        kind(rank.query().fix("player", &DynValue::Text("p".into())).begins_with()),
+        QueryErrorKind::OutOfOrder { expected, .. } if expected.starts_with("field `score` next")
+    ));
+    assert!(matches!(kind(rank.query().compare("nope", Comparison::Gt, &one)), QueryErrorKind::OutOfOrder { .. }));
+    assert!(matches!(kind(rank.query().fix("score", &one).eq()), QueryErrorKind::OutOfOrder { .. }));
+    assert!(matches!(
+        kind(rank.query().fix("score", &DynValue::Text("x".into())).begins_with()),
+        QueryErrorKind::Encode(sortkey_core::EncodeErrorKind::Mismatch { .. })
+    ));
+    assert_eq!(
+        rank.query().fix("score", &one).eq().unwrap_err().to_string(),
+        "cannot query `DynLayout`: expected field `player`, found 1 of the fields fixed"
+    );
+
+    let partition = DynLayout::parse(&Partition::LAYOUT.to_string()).unwrap();
+    let e = partition.query().compare("customer_id", Comparison::Gt, &DynValue::Signed(1)).unwrap_err();
+    assert_eq!((e.kind(), e.field()), (&QueryErrorKind::NotASortKey, Some("customer_id")));
+    assert_eq!(partition.query().begins_with().unwrap_err().kind(), &QueryErrorKind::NotASortKey);
+    let eq = partition.query().fix("customer_id", &DynValue::Signed(-5)).eq().unwrap();
+    assert_eq!(eq, Partition::query().customer_id(-5).eq().unwrap());
+
+    let item = DynLayout::parse(&Item::LAYOUT.to_string()).unwrap();
+    assert!(matches!(kind(item.query().begins_with()), QueryErrorKind::OutOfOrder { .. }));
+    assert_eq!(item.query().variant("PROFILE").eq().unwrap(), Item::query().profile().eq().unwrap());
+    assert_eq!(item.query().variant("PROFILE").begins_with().unwrap(), Item::query().profile().begins_with().unwrap());
+    assert_eq!(item.query().variant("ORDER").begins_with().unwrap(), Item::query().order().begins_with().unwrap());
+    let t = DynValue::Unsigned(1_719_100_800);
+    assert_eq!(
+        item.query().variant("ORDER").compare("placed_at", Comparison::Ge, &t).unwrap(),
+        Item::query().order().placed_at_gte(1_719_100_800).unwrap()
+    );
+    assert!(matches!(kind(item.query().variant("NOPE").begins_with()), QueryErrorKind::OutOfOrder { .. }));
+}

@@ -6,9 +6,11 @@ use std::cmp::Ordering;
 use std::fmt::Debug;
 
 use proptest::prelude::*;
-use sortkey_core::{KeyCondition, QueryError, SortKey};
+use proptest::test_runner::TestCaseError;
+use sortkey_core::{DynBody, DynLayout, KeyCondition, QueryError, SortKey};
 use sortkey_tests::ends;
 use sortkey_tests::law::{Call, Comparison, End, LawKey, check_law};
+use sortkey_tests::samples::ToDyn;
 
 /// Text of up to 4 characters from `alphabet`, which holds near-separator and multi-byte characters.
 fn text(alphabet: &'static [char]) -> impl Strategy<Value = String> {
@@ -370,32 +372,72 @@ mod index {
     }
 }
 
+sortkey_tests::key_to_dyn! {
+    rank::RankKey { score, ts, player }
+    mixed::Mixed { name, delta, flag, n }
+    piped::Piped { level, city, tag }
+    long::Long { a, n, b }
+    index::EventByKindSk { at, label }
+}
+
+/// The same call on the type's layout read at run time (`DynLayout::query`, fields by name,
+/// values as `DynValue`s) gives the same condition, or the same refusal, as the derived builder.
+fn same_as_layout<T: LawKey + ToDyn>(call: &Call<T>) -> Result<(), TestCaseError> {
+    let layout = DynLayout::parse(&T::LAYOUT.to_string()).unwrap();
+    let DynBody::Fields(fields) = &layout.key.body else { panic!("a key of fields") };
+    let value = |t: &T, i: usize| t.to_dyn().field(&fields[i].name).cloned().unwrap();
+    let fixed = call.fixed.to_dyn();
+    let mut q = layout.query();
+    for field in &fields[..call.k] {
+        q = q.fix(&field.name, fixed.field(&field.name).unwrap());
+    }
+    let name = fields.get(call.k).map_or("", |f| f.name.as_str());
+    let dynamic = match &call.end {
+        End::BeginsWith => q.begins_with(),
+        End::Eq => q.eq(),
+        End::Cmp(op, a) => q.compare(name, *op, &value(a, call.k)),
+        End::Between(a, b) => q.between(name, &value(a, call.k), &value(b, call.k)),
+        End::Prefix(p) => q.text_begins_with(name, p),
+    };
+    match (T::build(call), dynamic) {
+        (Ok(a), Ok(b)) => prop_assert_eq!(a, b, "{:?}", call),
+        (Err(a), Err(b)) => prop_assert_eq!((a.kind(), a.field()), (b.kind(), b.field()), "{:?}: {} / {}", call, a, b),
+        (a, b) => prop_assert!(false, "{:?}: derived {:?}, layout {:?}", call, a, b),
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
     fn law_long((keys, call) in case_with(long::fresh(), long::any_long())) {
         check_law(&call, &keys)?;
+        same_as_layout(&call)?;
     }
 
     #[test]
     fn law_rank((keys, call) in case(rank::fresh())) {
         check_law(&call, &keys)?;
+        same_as_layout(&call)?;
     }
 
     #[test]
     fn law_mixed((keys, call) in case(mixed::fresh())) {
         check_law(&call, &keys)?;
+        same_as_layout(&call)?;
     }
 
     #[test]
     fn law_piped((keys, call) in case(piped::fresh())) {
         check_law(&call, &keys)?;
+        same_as_layout(&call)?;
     }
 
     #[test]
     fn law_index((keys, call) in case(index::fresh())) {
         check_law(&call, &keys)?;
+        same_as_layout(&call)?;
         // The index query applies the same condition under the index's names and partition.
         if let Ok(cond) = <index::EventByKindSk as LawKey>::build(&call) {
             let pk = index::EventByKindPk { kind: "a".into() };

@@ -213,6 +213,19 @@ pub enum QueryErrorKind {
     /// The condition can match no key: its range is empty (`low > high`, nothing below the
     /// smallest value, or bounds that no key of at most `max_len` bytes lies between).
     EmptyRange,
+    /// A query on a layout read at run time ([`DynLayout::query`](crate::DynLayout::query))
+    /// names a field that is not the next one (fields are fixed in their order), a field the
+    /// layout does not have, or no variant of a family. A derived type's builder makes this a
+    /// compile error.
+    OutOfOrder {
+        /// What the query can take there.
+        expected: String,
+        /// What it was given.
+        found: String,
+    },
+    /// A range or prefix condition on a partition key, which DynamoDB compares by equality
+    /// only. A derived partition key's builder has no such method.
+    NotASortKey,
 }
 
 impl QueryError {
@@ -269,6 +282,11 @@ impl fmt::Display for QueryError {
             QueryErrorKind::EmptyRange => {
                 f.write_str(": the range is empty, expected a range with low <= high that some key can be in")
             }
+            QueryErrorKind::OutOfOrder { expected, found } => write!(f, ": expected {expected}, found {found}"),
+            QueryErrorKind::NotASortKey => f.write_str(
+                ": a partition key is compared by equality only; expected every field fixed and `eq`, found a range \
+                 or a prefix",
+            ),
         }
     }
 }

@@ -349,16 +349,18 @@ impl ToDyn for Status {
     }
 }
 
+/// `ToDyn` of key types, each `Type { field, ... }`: a [`DynValue::Key`] of the fields in order.
+#[macro_export]
 macro_rules! key_to_dyn {
     ($($t:ty { $($f:ident),* })*) => {$(
-        impl ToDyn for $t {
-            fn to_dyn(&self) -> DynValue {
-                DynValue::Key(vec![$((stringify!($f).to_owned(), self.$f.to_dyn())),*])
+        impl $crate::samples::ToDyn for $t {
+            fn to_dyn(&self) -> sortkey_core::DynValue {
+                sortkey_core::DynValue::Key(vec![$((stringify!($f).to_owned(), $crate::samples::ToDyn::to_dyn(&self.$f))),*])
             }
         }
     )*};
 }
-key_to_dyn! {
+crate::key_to_dyn! {
     Ints { a, b, c, d, e, f, g, h, i, j, k, l, m, n }
     Texts<'_> { flag, letter, name, cow, last }
     Times { at, text, plain }

@@ -145,7 +145,7 @@ fn narrow<T: TryFrom<V>, V: Copy + std::fmt::Display>(v: V, ty: &DynType, spec: 
 }
 
 /// One segment of type `ty` for `value`, by the runtime's impl of the type.
-fn write_type(value: &DynValue, ty: &DynType, spec: &Field, out: &mut String) -> Result<(), EncodeError> {
+pub(super) fn write_type(value: &DynValue, ty: &DynType, spec: &Field, out: &mut String) -> Result<(), EncodeError> {
     fn put<T: KeySegment>(v: T, spec: &Field, out: &mut String) -> Result<(), EncodeError> {
         v.encode_segment(spec, out)
     }

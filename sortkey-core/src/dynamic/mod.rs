@@ -11,6 +11,7 @@ mod encode;
 mod json;
 mod lock;
 mod parse;
+mod query;
 mod spec;
 mod value;
 
@@ -24,6 +25,7 @@ pub use capacity::Capacity;
 pub use json::ValueSeed;
 pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
 pub use parse::LayoutParseError;
+pub use query::DynQuery;
 pub use value::DynValue;
 
 /// A key layout read from its text: a key or a family, its role and its longest encoding.
