@@ -151,3 +151,58 @@ fn the_capacity_of_a_field_is_what_its_type_encodes() {
     assert_eq!(last_instant, "9999-12-31T23:59:59Z");
     assert_eq!(fields.iter().filter_map(|f| f.capacity()).count(), 2);
 }
+
+/// The usage of a layout's fields over decoded keys: the largest and least value seen of every
+/// numeric and timestamp field (nested keys and family variants by path), the headroom left
+/// above (and below) them, and the merge of two partial usages.
+#[test]
+fn usage_reports_the_largest_values_seen_and_the_headroom_left() {
+    use sortkey_core::{Capacity, DynValue, Headroom};
+    use sortkey_tests::samples::{AddressKey, Audit, OrderKey};
+    let caps = DynLayout::parse(&Caps::LAYOUT.to_string()).unwrap();
+    let mut usage = caps.usage();
+    let mut other = caps.usage();
+    for (i, k) in [Caps { b: 9, c: 4500, e: -50, ..Caps::default() }, Caps { b: 42, c: 10, e: 7, ..Caps::default() }]
+        .iter()
+        .enumerate()
+    {
+        let value = caps.decode(&k.encode().unwrap()).unwrap();
+        if i == 0 { usage.observe(&value) } else { other.observe(&value) }
+    }
+    usage.merge(&other);
+    let field = |path: &str| usage.fields().iter().find(|f| f.path == path).unwrap().clone();
+    let b = field("b");
+    assert_eq!((b.seen, &b.largest, &b.least), (2, &Some(DynValue::Unsigned(42)), &Some(DynValue::Unsigned(9))));
+    assert_eq!(b.headroom(), Some(Headroom { digits_left: 0, fraction_left: (99.0 - 42.0) / 99.0 }));
+    // `c` is bounded by max = 5000, not by its 4 digits.
+    assert_eq!(field("c").capacity, Capacity::Unsigned { largest: 5000 });
+    assert_eq!(field("c").headroom().unwrap().fraction_left, 0.1);
+    // A signed field's headroom is the closer end: -50 of -99 leaves less than 7 of 99.
+    let e = field("e").headroom().unwrap();
+    assert_eq!((e.digits_left, e.fraction_left), (0, 49.0 / 99.0));
+    assert_eq!(usage.fields().len(), 8);
+
+    let audit = DynLayout::parse(&Audit::LAYOUT.to_string()).unwrap();
+    let mut usage = audit.usage();
+    let paths: Vec<&str> = usage.fields().iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["item.ORDER.placed_at", "item.ADDR.n", "revision"]);
+    let order = OrderKey { placed_at: 1_719_100_800, order_id: "o".into() };
+    for item in [Item::Order(order), Item::Address(AddressKey { n: 3 }), Item::Profile] {
+        usage.observe(&audit.decode(&Audit { item, revision: 5 }.encode().unwrap()).unwrap());
+    }
+    let seen: Vec<u64> = usage.fields().iter().map(|f| f.seen).collect();
+    assert_eq!(seen, [1, 1, 3]);
+    let placed = &usage.fields()[0];
+    assert_eq!(placed.headroom().unwrap().digits_left, 0);
+    assert_eq!(usage.fields()[1].headroom().unwrap().digits_left, 1);
+
+    let times = DynLayout::parse(&Times::LAYOUT.to_string()).unwrap();
+    let mut usage = times.usage();
+    let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(1_719_100_800_123);
+    let text = sortkey_core::chrono::DateTime::from_timestamp(0, 0).unwrap();
+    usage.observe(&times.decode(&Times { at, text, plain: None }.encode().unwrap()).unwrap());
+    let fields = usage.fields();
+    assert_eq!(fields[0].largest, Some(DynValue::Unsigned(1_719_100_800_123)));
+    assert_eq!(fields[2].seen, 0, "None is no value");
+    assert_eq!(fields[2].headroom(), None);
+}

@@ -400,8 +400,8 @@ pub use migrate::vectors;
 #[cfg(feature = "serde")]
 pub use dynamic::ValueSeed;
 pub use dynamic::{
-    Capacity, DynBody, DynField, DynKey, DynLayout, DynQuery, DynType, DynValue, DynVariant, LayoutParseError,
-    LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file,
+    Capacity, DynBody, DynField, DynKey, DynLayout, DynQuery, DynType, DynValue, DynVariant, FieldUsage, Headroom,
+    LayoutParseError, LayoutUsage, LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

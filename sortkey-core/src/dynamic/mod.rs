@@ -13,6 +13,7 @@ mod lock;
 mod parse;
 mod query;
 mod spec;
+mod usage;
 mod value;
 
 use std::fmt;
@@ -26,6 +27,7 @@ pub use json::ValueSeed;
 pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
 pub use parse::LayoutParseError;
 pub use query::DynQuery;
+pub use usage::{FieldUsage, Headroom, LayoutUsage};
 pub use value::DynValue;
 
 /// A key layout read from its text: a key or a family, its role and its longest encoding.
