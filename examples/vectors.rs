@@ -4,20 +4,16 @@
 //! one. `tests/vectors/check_rank_key.py` is such a check, for RankKey, with a reference encoder
 //! written in Python; CI runs it.
 //!
-//! `-- PriceKey` for signed, float and optional fields; `--out FILE` writes the file.
+//! `-- PriceKey` for signed, float and optional fields, `-- CentsKey` for a decimal,
+//! `-- CustomerItem` for a family with timestamps; `--out FILE` writes the file.
 
-use sortkey_core::vectors::vectors_json;
-use sortkey_examples::vectors::{PriceKey, RankKey, TYPES, price_key, rank_key};
+use sortkey_examples::vectors::{TYPES, file};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = format!("usage: cargo run --example vectors -- <{}> [--out FILE]", TYPES.join("|"));
     let name = args.first().ok_or(usage.clone())?;
-    let json = match name.as_str() {
-        "RankKey" => vectors_json::<RankKey>(name, &rank_key()),
-        "PriceKey" => vectors_json::<PriceKey>(name, &price_key()),
-        other => return Err(format!("no vectors for `{other}`; {usage}").into()),
-    };
+    let json = file(name).ok_or_else(|| format!("no vectors for `{name}`; {usage}"))?;
     match args.iter().position(|a| a == "--out").and_then(|i| args.get(i + 1)) {
         Some(path) => {
             std::fs::write(path, &json)?;

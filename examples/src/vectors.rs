@@ -1,8 +1,11 @@
 //! The key types and values of the test vectors (`cargo run --example vectors -- RankKey`): the
 //! boundaries of every field kind, for other languages to check their encoders against.
 
+use std::time::{Duration, SystemTime};
+
 use sortkey_core::SortKey;
-use sortkey_core::vectors::{Vector, json_string, vectors};
+use sortkey_core::rust_decimal::Decimal;
+use sortkey_core::vectors::{Vector, json_string, vectors, vectors_json};
 
 /// The seed's key: `RUN#{score:u64 width=10 desc}#{timestamp:u64 width=16}#{player_id:text}`.
 #[derive(SortKey, Debug, Clone, PartialEq)]
@@ -33,8 +36,63 @@ pub struct PriceKey {
     pub name: String,
 }
 
+/// A fixed-point price, as the catalogue example's: `CENTS#{price:decimal width=9 scale=2}#{name:text}`.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "CENTS")]
+pub struct CentsKey {
+    /// Exact cents, 9 digits.
+    #[key(scale = 2, width = 9)]
+    pub price: Decimal,
+    /// The last segment.
+    pub name: String,
+}
+
+/// An order of a customer's partition: the newest first, to the millisecond.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ORDER")]
+pub struct OrderKey {
+    /// When it was placed, newest first.
+    #[key(unit = "ms", width = 13, desc)]
+    pub placed: SystemTime,
+    /// The tiebreaker.
+    pub order_id: String,
+}
+
+/// An address of a customer, numbered.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "ADDR")]
+pub struct AddressKey {
+    /// Its number, 3 digits.
+    #[key(width = 3)]
+    pub n: u16,
+}
+
+/// Everything under one customer, as the single-table example's family: a unit variant and two
+/// keyed ones.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+pub enum CustomerItem {
+    /// The one profile item.
+    #[key(prefix = "PROFILE")]
+    Profile,
+    /// An order.
+    Order(OrderKey),
+    /// An address.
+    Address(AddressKey),
+}
+
 /// The key types vectors exist for.
-pub const TYPES: [&str; 2] = ["RankKey", "PriceKey"];
+pub const TYPES: [&str; 4] = ["RankKey", "PriceKey", "CentsKey", "CustomerItem"];
+
+/// The vectors file of the key type `name`, one of [`TYPES`].
+pub fn file(name: &str) -> Option<String> {
+    Some(match name {
+        "RankKey" => vectors_json::<RankKey>(name, &rank_key()),
+        "PriceKey" => vectors_json::<PriceKey>(name, &price_key()),
+        "CentsKey" => vectors_json::<CentsKey>(name, &cents_key()),
+        "CustomerItem" => vectors_json::<CustomerItem>(name, &customer_item()),
+        _ => return None,
+    })
+}
 
 /// RankKey's vectors: 0, 1, the width's edges and one past, the timestamp's edges, and texts
 /// with the separator, multi-byte and edge characters, and one too long for the 1024-byte limit.
@@ -78,6 +136,58 @@ pub fn price_key() -> Vec<Vector> {
     vectors(values)
 }
 
+/// CentsKey's vectors: zero, cents, negative prices, the width's edges and one past, and a
+/// value with more decimals than the scale keeps (refused, never rounded).
+pub fn cents_key() -> Vec<Vector> {
+    let prices = [
+        (0, 0),
+        (1, 2),
+        (15, 1),
+        (-225, 2),
+        (-1, 2),
+        (999_999_999, 2),
+        (-999_999_999, 2),
+        (1_000_000_000, 2),
+        (1, 3),
+        (12_345, 0),
+    ];
+    let names = ["lamp", "", "a#b"];
+    let values = prices.iter().enumerate().map(|(i, &(mantissa, scale))| {
+        let price = Decimal::new(mantissa, scale);
+        let name = names[i % names.len()].to_owned();
+        // The text as the key holds it: with the field's 2 decimals (a value with more stays
+        // as it is, and is refused).
+        let mut text = price;
+        if text.scale() <= 2 {
+            text.rescale(2);
+        }
+        let fields = format!("{{\"price\": {}, \"name\": {}}}", json_string(&text.to_string()), json_string(&name));
+        (fields, CentsKey { price, name })
+    });
+    vectors(values)
+}
+
+/// CustomerItem's vectors: the unit variant, orders at the ends of the 13-digit millisecond
+/// width (and one past), addresses at the ends of theirs. Timestamps are RFC 3339 text.
+pub fn customer_item() -> Vec<Vector> {
+    let at = |ms: u64| SystemTime::UNIX_EPOCH + Duration::from_millis(ms);
+    let orders = [
+        (0, "1970-01-01T00:00:00Z", "o-1"),
+        (1_719_100_800_123, "2024-06-23T00:00:00.123Z", "o#2"),
+        (9_999_999_999_999, "2286-11-20T17:46:39.999Z", ""),
+        (10_000_000_000_000, "2286-11-20T17:46:40Z", "late"),
+    ];
+    let mut values = vec![("\"PROFILE\"".to_owned(), CustomerItem::Profile)];
+    for (ms, text, id) in orders {
+        let fields = format!("{{\"ORDER\": {{\"placed\": \"{text}\", \"order_id\": {}}}}}", json_string(id));
+        values.push((fields, CustomerItem::Order(OrderKey { placed: at(ms), order_id: id.to_owned() })));
+    }
+    for n in [0, 7, 999, 1000] {
+        values.push((format!("{{\"ADDR\": {{\"n\": {n}}}}}"), CustomerItem::Address(AddressKey { n })));
+    }
+    vectors(values)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +202,36 @@ mod tests {
         let price = price_key();
         check_round_trip::<PriceKey>(&price).unwrap();
         assert!(price.iter().any(|v| v.key.is_err()), "NaN is refused");
+        check_round_trip::<CentsKey>(&cents_key()).unwrap();
+        check_round_trip::<CustomerItem>(&customer_item()).unwrap();
+    }
+
+    /// Every vectors file is reproduced by its layout text alone: each vector's fields, read
+    /// as the layout says (`DynLayout::value_seed`), encode to its key, or are refused where the
+    /// derived type refuses them; each key decodes through the layout to those fields.
+    #[test]
+    fn every_vectors_file_is_reproduced_by_the_layout_alone() {
+        use serde::de::DeserializeSeed;
+        for name in TYPES {
+            let doc: serde_json::Value = serde_json::from_str(&file(name).unwrap()).unwrap();
+            let layout = sortkey_core::DynLayout::parse(doc["layout"].as_str().unwrap()).unwrap();
+            let vectors = doc["vectors"].as_array().unwrap();
+            for v in vectors {
+                let fields = layout.value_seed().deserialize(&v["fields"]);
+                let encoded = fields
+                    .as_ref()
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| layout.encode(f).map_err(|e| e.to_string()));
+                match (v["key"].as_str(), encoded) {
+                    (Some(key), Ok(encoded)) => {
+                        assert_eq!(encoded, key, "{name}: {}", v["fields"]);
+                        assert_eq!(&layout.decode(key).unwrap(), fields.as_ref().unwrap(), "{name}: {key}");
+                    }
+                    (None, Err(_)) => {}
+                    (key, encoded) => panic!("{name}: {}: vector {key:?}, layout {encoded:?}", v["fields"]),
+                }
+            }
+            assert!(vectors.iter().any(|v| v["key"].is_string()) && vectors.iter().any(|v| v["error"].is_string()));
+        }
     }
 }
