@@ -48,10 +48,7 @@ fn every_valid_key_decodes_through_its_layout() {
     let value = rank.decode("RUN#999999998499#p_8842").unwrap();
     assert_eq!(
         value,
-        DynValue::Key(vec![
-            ("score".into(), DynValue::Unsigned(1500)),
-            ("player".into(), DynValue::Text("p_8842".into()))
-        ])
+        DynValue::Key(vec![("score", DynValue::Unsigned(1500)), ("player", DynValue::Text("p_8842".into()))])
     );
 }
 
@@ -285,7 +282,7 @@ proptest! {
 fn a_value_the_layout_does_not_describe_is_a_mismatch() {
     use sortkey_core::EncodeErrorKind;
     let rank = DynLayout::parse(&RankKey::LAYOUT.to_string()).unwrap();
-    let field = |name: &str, v: DynValue| (name.to_owned(), v);
+    let field = |name: &'static str, v: DynValue| (name, v);
     let cases = [
         (DynValue::Key(vec![field("score", DynValue::Unsigned(1))]), Some("player"), "one value for the field"),
         (

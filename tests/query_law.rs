@@ -385,13 +385,13 @@ sortkey_tests::key_to_dyn! {
 fn same_as_layout<T: LawKey + ToDyn>(call: &Call<T>) -> Result<(), TestCaseError> {
     let layout = DynLayout::parse(&T::LAYOUT.to_string()).unwrap();
     let DynBody::Fields(fields) = &layout.key.body else { panic!("a key of fields") };
-    let value = |t: &T, i: usize| t.to_dyn().field(&fields[i].name).cloned().unwrap();
+    let value = |t: &T, i: usize| t.to_dyn().field(fields[i].name).cloned().unwrap();
     let fixed = call.fixed.to_dyn();
     let mut q = layout.query();
     for field in &fields[..call.k] {
-        q = q.fix(&field.name, fixed.field(&field.name).unwrap());
+        q = q.fix(field.name, fixed.field(field.name).unwrap());
     }
-    let name = fields.get(call.k).map_or("", |f| f.name.as_str());
+    let name = fields.get(call.k).map_or("", |f| f.name);
     let dynamic = match &call.end {
         End::BeginsWith => q.begins_with(),
         End::Eq => q.eq(),

@@ -355,7 +355,7 @@ macro_rules! key_to_dyn {
     ($($t:ty { $($f:ident),* })*) => {$(
         impl $crate::samples::ToDyn for $t {
             fn to_dyn(&self) -> sortkey_core::DynValue {
-                sortkey_core::DynValue::Key(vec![$((stringify!($f).to_owned(), $crate::samples::ToDyn::to_dyn(&self.$f))),*])
+                sortkey_core::DynValue::Key(vec![$((stringify!($f), $crate::samples::ToDyn::to_dyn(&self.$f))),*])
             }
         }
     )*};

@@ -51,7 +51,7 @@ fn field(layout: &FieldLayout) -> DynField {
     let max = spec.max().filter(|&m| spec.width() == 0 || capacity.is_none_or(|c| m < c));
     let time = matches!(inner, DynType::Timestamp).then(|| spec.time_format());
     DynField {
-        name: spec.name().to_owned(),
+        name: spec.name(),
         ty,
         width,
         desc: spec.is_desc(),

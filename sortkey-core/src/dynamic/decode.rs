@@ -3,7 +3,7 @@
 //! so that a key is refused exactly when the derived type refuses it, with the same error kind,
 //! field and byte offset.
 
-use crate::dynamic::spec::{KEY_NAME, first, intern, spec};
+use crate::dynamic::spec::{KEY_NAME, first, spec};
 use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
 use crate::encoding::cursor::Cursor;
 use crate::encoding::families::{first_segment, has_first_segment, unknown_variant_here};
@@ -37,7 +37,7 @@ fn decode_family(key: &str, variants: &[DynVariant], separator: char) -> Result<
         return match variant {
             DynVariant::Unit(lit) => {
                 let mut cursor = decode_start(key, KEY_NAME, usize::MAX)?;
-                expect_prefix(&mut cursor, intern(lit))?;
+                expect_prefix(&mut cursor, lit)?;
                 cursor.expect_end()?;
                 Ok(DynValue::Variant(lit.clone(), None))
             }
@@ -55,6 +55,18 @@ fn decode_family(key: &str, variants: &[DynVariant], separator: char) -> Result<
     Err(DecodeError::new(KEY_NAME, None, 0, DecodeErrorKind::UnknownVariant, expected, found))
 }
 
+/// A key's prefix and the separator after it, as the derived code expects the one literal
+/// `"{prefix}{sep}"`: the same error when they are not there, without building the literal when
+/// they are.
+fn expect_key_prefix(cursor: &mut Cursor<'_>, prefix: &str, sep: char) -> Result<(), DecodeError> {
+    let rest = cursor.rest();
+    if rest.starts_with(prefix) && rest[prefix.len()..].starts_with(sep) {
+        expect_prefix(cursor, prefix)?;
+        return expect_prefix(cursor, sep.encode_utf8(&mut [0; 4]));
+    }
+    expect_prefix(cursor, &format!("{prefix}{sep}"))
+}
+
 /// A key's segments at the cursor, `outer` the field it is read as (the whole key, or the field
 /// of a key it is nested in), which says whether its last field is the key's last segment.
 fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<DynValue, DecodeError> {
@@ -62,16 +74,16 @@ fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<Dy
     match &key.body {
         DynBody::Fields(fields) => {
             if let Some(prefix) = &key.prefix {
-                expect_prefix(cursor, intern(&format!("{prefix}{sep}")))?;
+                expect_key_prefix(cursor, prefix, sep)?;
             }
             let mut values = Vec::with_capacity(fields.len());
             for (i, field) in fields.iter().enumerate() {
                 let spec = spec(field, sep);
                 let last = i + 1 == fields.len();
                 let spec = if last { field_in(spec, outer) } else { spec };
-                values.push((field.name.clone(), decode_type(cursor, &field.ty, &spec)?));
+                values.push((field.name, decode_field(cursor, &field.ty, &spec)?));
                 if !last {
-                    expect_separator(cursor, intern(sep.encode_utf8(&mut [0; 4])), &spec)?;
+                    expect_separator(cursor, sep.encode_utf8(&mut [0; 4]), &spec)?;
                 }
             }
             Ok(DynValue::Key(values))
@@ -83,7 +95,7 @@ fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<Dy
                 }
                 return match variant {
                     DynVariant::Unit(lit) => {
-                        expect_prefix(cursor, intern(lit))?;
+                        expect_prefix(cursor, lit)?;
                         Ok(DynValue::Variant(lit.clone(), None))
                     }
                     DynVariant::Key(inner) => {
@@ -97,11 +109,27 @@ fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<Dy
         }
         DynBody::Custom => {
             if let Some(prefix) = &key.prefix {
-                expect_prefix(cursor, intern(&format!("{prefix}{sep}")))?;
+                expect_key_prefix(cursor, prefix, sep)?;
             }
             Ok(DynValue::Custom(cursor.take_text(outer)?.to_owned()))
         }
     }
+}
+
+/// One field's segment: the common integer and text types read here, inlined into the loop
+/// over a key's fields (so that the value goes to its place without a round trip through
+/// memory), every other type by [`decode_type`].
+#[inline(always)]
+fn decode_field(cursor: &mut Cursor<'_>, ty: &DynType, spec: &Field) -> Result<DynValue, DecodeError> {
+    Ok(match ty {
+        DynType::Unsigned(64) => DynValue::Unsigned(u64::decode_segment(cursor, spec)?.into()),
+        DynType::Unsigned(32) => DynValue::Unsigned(u32::decode_segment(cursor, spec)?.into()),
+        DynType::Unsigned(16) => DynValue::Unsigned(u16::decode_segment(cursor, spec)?.into()),
+        DynType::Signed(64) => DynValue::Signed(i64::decode_segment(cursor, spec)?.into()),
+        DynType::Signed(32) => DynValue::Signed(i32::decode_segment(cursor, spec)?.into()),
+        DynType::Text => DynValue::Text(String::decode_segment(cursor, spec)?),
+        _ => decode_type(cursor, ty, spec)?,
+    })
 }
 
 /// One segment of type `ty`, by the runtime's impl of the type.

@@ -6,7 +6,7 @@
 
 use std::time::SystemTime;
 
-use crate::dynamic::spec::{KEY_NAME, first, intern, spec};
+use crate::dynamic::spec::{KEY_NAME, first, spec};
 use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
 use crate::encoding::framing::{WHOLE_KEY, encode_key, field_in};
 use crate::encoding::names::encode_name;
@@ -94,8 +94,8 @@ fn write_key(value: &DynValue, key: &DynKey, outer: &Field, out: &mut String) ->
             let DynValue::Key(values) = value else {
                 return Err(mismatch(outer, "a key's fields".to_owned(), shown(value)));
             };
-            if let Some((name, _)) = values.iter().find(|(name, _)| !fields.iter().any(|f| &f.name == name)) {
-                let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+            if let Some((name, _)) = values.iter().find(|(name, _)| !fields.iter().any(|f| f.name == *name)) {
+                let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
                 let expected = format!("only the layout's fields {}", names.join(", "));
                 return Err(mismatch(outer, expected, format!("a field `{name}`")));
             }
@@ -106,9 +106,9 @@ fn write_key(value: &DynValue, key: &DynKey, outer: &Field, out: &mut String) ->
             for (i, field) in fields.iter().enumerate() {
                 let spec = spec(field, sep);
                 let spec = if i + 1 == fields.len() { field_in(spec, outer) } else { spec };
-                let mut named = values.iter().filter(|(name, _)| name == &field.name);
+                let mut named = values.iter().filter(|(name, _)| *name == field.name);
                 let (Some((_, value)), None) = (named.next(), named.next()) else {
-                    let found = format!("{} values for it", values.iter().filter(|(n, _)| n == &field.name).count());
+                    let found = format!("{} values for it", values.iter().filter(|(n, _)| *n == field.name).count());
                     return Err(mismatch(&spec, "one value for the field".to_owned(), found));
                 };
                 if i > 0 {
@@ -189,7 +189,7 @@ pub(super) fn write_type(value: &DynValue, ty: &DynType, spec: &Field, out: &mut
                 write_type(v, inner, spec, out)
             }
         },
-        (DynType::Enum(names), DynValue::Enum(name)) if names.contains(name) => encode_name(intern(name), spec, out),
+        (DynType::Enum(names), DynValue::Enum(name)) if names.contains(name) => encode_name(name, spec, out),
         (DynType::Enum(names), _) => {
             let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
             Err(mismatch(spec, format!("one of the names {}", names.join(", ")), shown(value)))

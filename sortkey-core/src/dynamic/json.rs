@@ -349,7 +349,7 @@ fn fields<'de, A: MapAccess<'de>>(key: &DynKey, mut map: A) -> Result<DynValue, 
     for (field, value) in fields.iter().zip(values) {
         let value =
             value.ok_or_else(|| de::Error::custom(format_args!("missing field `{}` of `{key}`", field.name)))?;
-        out.push((field.name.clone(), value));
+        out.push((field.name, value));
     }
     Ok(DynValue::Key(out))
 }

@@ -77,8 +77,10 @@ pub enum DynVariant {
 /// One field: its name, its type and the options that change its bytes, as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DynField {
-    /// The field's name.
-    pub name: String,
+    /// The field's name. Names are kept for the life of the program, once each (the errors of a
+    /// layout carry them, as a derived type's carry its field names): [`DynLayout::parse`]
+    /// keeps each distinct name once, however many layouts it reads.
+    pub name: &'static str,
     /// Its type.
     pub ty: DynType,
     /// `width=N`, 0 when not written.

@@ -177,7 +177,7 @@ impl Parser<'_> {
         self.at += 1;
         let ty = self.ty()?;
         let mut field = DynField {
-            name,
+            name: crate::dynamic::spec::intern(&name),
             ty,
             width: 0,
             desc: false,

@@ -35,7 +35,7 @@ pub(super) fn spec(field: &DynField, separator: char) -> Field {
         DynType::Key(key) => fixed_len(key).unwrap_or(0),
         _ => field.width,
     };
-    Field::new(KEY_NAME, intern(&field.name), separator)
+    Field::new(KEY_NAME, field.name, separator)
         .with_width(width)
         .with_desc(field.desc)
         .with_max(field.max)

@@ -147,7 +147,7 @@ fn collect_key(key: &DynKey, path: &str, out: &mut Vec<FieldUsage>) {
     match &key.body {
         DynBody::Fields(fields) => {
             for field in fields {
-                let path = join(path, &field.name);
+                let path = join(path, field.name);
                 match (field.ty.innermost(), field.capacity()) {
                     (DynType::Key(inner), _) => collect_key(inner, &path, out),
                     (_, Some(capacity)) => out.push(FieldUsage { path, capacity, seen: 0, largest: None, least: None }),
@@ -204,7 +204,7 @@ fn observe_key(key: &DynKey, value: &DynValue, entries: &mut [FieldUsage]) {
             let mut at = 0;
             for (i, field) in fields.iter().enumerate() {
                 // A decoded value holds the fields in the layout's order; another, by name.
-                let named = |(name, _): &&(String, DynValue)| *name == field.name;
+                let named = |(name, _): &&(&str, DynValue)| *name == field.name;
                 let value = values.get(i).filter(named).or_else(|| values.iter().find(named)).map(|(_, v)| v);
                 let value = value.and_then(present);
                 match field.ty.innermost() {

@@ -40,7 +40,7 @@ pub enum DynValue {
     /// An enum: its variant's name.
     Enum(String),
     /// A key: its fields by name, in order.
-    Key(Vec<(String, DynValue)>),
+    Key(Vec<(&'static str, DynValue)>),
     /// A family's variant: its literal (a unit's) or prefix (a key's), and a key's value.
     Variant(String, Option<Box<DynValue>>),
     /// A custom segment (a type of the user's own), as its raw text.
@@ -51,7 +51,7 @@ impl DynValue {
     /// The field `name` of a key's value; `None` for another value or an unknown name.
     pub fn field(&self, name: &str) -> Option<&DynValue> {
         match self {
-            DynValue::Key(fields) => fields.iter().find(|(n, _)| n == name).map(|(_, v)| v),
+            DynValue::Key(fields) => fields.iter().find(|(n, _)| *n == name).map(|(_, v)| v),
             _ => None,
         }
     }

@@ -138,7 +138,14 @@ impl<'k> Cursor<'k> {
     ) -> Result<(), DecodeError> {
         // Bytes, not `rest()`: the position is always a char boundary, and this way a one-byte
         // separator is one compare once inlined.
-        if self.key.as_bytes()[self.pos..].starts_with(literal.as_bytes()) {
+        let rest = &self.key.as_bytes()[self.pos..];
+        // A one-byte literal (a separator) compares one byte, even when its length is known
+        // only at run time (a layout read from its text), instead of calling `memcmp`.
+        let found = match literal.as_bytes() {
+            [byte] => rest.first() == Some(byte),
+            bytes => rest.starts_with(bytes),
+        };
+        if found {
             self.pos += literal.len();
             Ok(())
         } else {

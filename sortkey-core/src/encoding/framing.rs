@@ -86,13 +86,13 @@ fn bad_length(key: &str, key_name: &'static str, max_len: usize) -> DecodeError 
 
 /// Expects the key's literal prefix (with the separator after it when fields follow).
 #[inline]
-pub fn expect_prefix(cursor: &mut Cursor<'_>, prefix: &'static str) -> Result<(), DecodeError> {
+pub fn expect_prefix(cursor: &mut Cursor<'_>, prefix: &str) -> Result<(), DecodeError> {
     cursor.expect(prefix, DecodeErrorKind::WrongPrefix, None, "the prefix")
 }
 
 /// Expects the separator that follows `after`.
 #[inline]
-pub fn expect_separator(cursor: &mut Cursor<'_>, separator: &'static str, after: &Field) -> Result<(), DecodeError> {
+pub fn expect_separator(cursor: &mut Cursor<'_>, separator: &str, after: &Field) -> Result<(), DecodeError> {
     cursor
         .expect(separator, DecodeErrorKind::MissingSeparator, Some(after.name()), "the separator after it,")
         .map_err(|e| wider_width(cursor, after, e))

@@ -8,7 +8,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 /// Writes a unit enum variant's `name`, as text: the derive rejects, at compile time, names that
 /// a non-final position cannot hold; the text segment's check covers a [`Field`] built by hand.
 #[inline]
-pub fn encode_name(name: &'static str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
+pub fn encode_name(name: &str, field: &Field, out: &mut String) -> Result<(), EncodeError> {
     name.encode_segment(field, out)
 }
 
