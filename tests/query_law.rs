@@ -7,7 +7,7 @@ use std::fmt::Debug;
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use sortkey_core::{DynBody, DynLayout, KeyCondition, QueryError, SortKey};
+use sortkey_core::{KeyCondition, QueryError, SortKey};
 use sortkey_tests::ends;
 use sortkey_tests::law::{Call, Comparison, End, LawKey, check_law};
 use sortkey_tests::samples::ToDyn;
@@ -380,31 +380,9 @@ sortkey_tests::key_to_dyn! {
     index::EventByKindSk { at, label }
 }
 
-/// The same call on the type's layout read at run time (`DynLayout::query`, fields by name,
-/// values as `DynValue`s) gives the same condition, or the same refusal, as the derived builder.
+/// The same call on the type's layout read at run time gives the same condition or refusal.
 fn same_as_layout<T: LawKey + ToDyn>(call: &Call<T>) -> Result<(), TestCaseError> {
-    let layout = DynLayout::parse(&T::LAYOUT.to_string()).unwrap();
-    let DynBody::Fields(fields) = &layout.key.body else { panic!("a key of fields") };
-    let value = |t: &T, i: usize| t.to_dyn().field(fields[i].name).cloned().unwrap();
-    let fixed = call.fixed.to_dyn();
-    let mut q = layout.query();
-    for field in &fields[..call.k] {
-        q = q.fix(field.name, fixed.field(field.name).unwrap());
-    }
-    let name = fields.get(call.k).map_or("", |f| f.name);
-    let dynamic = match &call.end {
-        End::BeginsWith => q.begins_with(),
-        End::Eq => q.eq(),
-        End::Cmp(op, a) => q.compare(name, *op, &value(a, call.k)),
-        End::Between(a, b) => q.between(name, &value(a, call.k), &value(b, call.k)),
-        End::Prefix(p) => q.text_begins_with(name, p),
-    };
-    match (T::build(call), dynamic) {
-        (Ok(a), Ok(b)) => prop_assert_eq!(a, b, "{:?}", call),
-        (Err(a), Err(b)) => prop_assert_eq!((a.kind(), a.field()), (b.kind(), b.field()), "{:?}: {} / {}", call, a, b),
-        (a, b) => prop_assert!(false, "{:?}: derived {:?}, layout {:?}", call, a, b),
-    }
-    Ok(())
+    sortkey_tests::samples::same_as_layout(call, T::build(call))
 }
 
 proptest! {
