@@ -1,6 +1,6 @@
 //! Key types of every field type, option and family shape, with sample keys: what the tests of
 //! layouts you can run (tests/dyn_layouts.rs, tests/dyn_values.rs) hold the runtime layout to,
-//! and each type's value as a [`DynValue`], written by hand, field by field.
+//! and each type's value as a `DynValue`, written by hand, field by field.
 
 use std::borrow::Cow;
 use std::time::SystemTime;
