@@ -15,6 +15,7 @@ mod query;
 mod spec;
 mod usage;
 mod value;
+mod walk;
 
 use std::fmt;
 
