@@ -206,3 +206,57 @@ fn usage_reports_the_largest_values_seen_and_the_headroom_left() {
     assert_eq!(fields[2].seen, 0, "None is no value");
     assert_eq!(fields[2].headroom(), None);
 }
+
+/// The audit of a key attribute: each key counted under the layout that reads it; a key that a
+/// layout reads with one field of another digit count is a mixed width (not an unread key);
+/// the others grouped by the kind of error of the layout that read furthest; empty keys and
+/// keys over the limit counted; the usage of each layout's fields kept.
+#[test]
+fn an_audit_classifies_every_key_by_the_layout_that_reads_it() {
+    use sortkey_core::{DecodeErrorKind, KeyAudit};
+    let lock = LockFile::parse(
+        "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+         Item = family(PROFILE | ORDER#{placed:u64 width=10 desc}#{id:text})\n",
+    )
+    .unwrap();
+    let mut audit = KeyAudit::new(lock.entries.clone());
+    let keys = [
+        "RUN#999999998499#p_1",
+        "RUN#999999999999#p_2",
+        "RUN#9999998499#p_old",
+        "RUN#9999999999#p_old2",
+        "ORDER#8280899199#o-1",
+        "ORDER#828089919#o-2",
+        "PROFILE",
+        "RUN#99999999849x#p",
+        "NOPE#1",
+        "",
+    ];
+    for key in keys {
+        audit.observe(key);
+    }
+    let long = format!("RUN#999999998499#{}", "x".repeat(1100));
+    audit.observe(&long);
+    let report = audit.report();
+    assert_eq!(report.keys, 11);
+    let counts: Vec<(&str, u64)> = report.layouts.iter().map(|l| (l.name.as_str(), l.count)).collect();
+    assert_eq!(counts, [("RankKey", 2), ("Item", 2)], "a key over the limit is only counted as such");
+    let mixed: Vec<(&str, &str, u32, u32, u64)> =
+        report.mixed_widths.iter().map(|m| (m.layout.as_str(), m.field.as_str(), m.width, m.seen, m.count)).collect();
+    assert_eq!(mixed, [("RankKey", "score", 12, 10, 2), ("Item", "ORDER.placed", 10, 9, 1)]);
+    assert_eq!(report.mixed_widths[0].samples, ["RUN#9999998499#p_old", "RUN#9999999999#p_old2"]);
+    let unread: Vec<(DecodeErrorKind, u64)> = report.unread.iter().map(|u| (u.kind, u.count)).collect();
+    // "NOPE#1": every layout stops at byte 0; the first of the lock names the error.
+    assert_eq!(unread, [(DecodeErrorKind::NotADigit, 1), (DecodeErrorKind::WrongPrefix, 1)]);
+    assert_eq!(report.unread[0].samples[0].1, "RankKey");
+    assert_eq!((report.empty, report.too_long), (1, 1));
+    assert!(report.has_findings());
+    // The usage of RankKey's score: 1500 and 0 seen.
+    let score = &report.layouts[0].usage.fields()[0];
+    assert_eq!((score.path.as_str(), score.seen), ("score", 2));
+    assert_eq!(score.largest, Some(sortkey_core::DynValue::Unsigned(1500)));
+
+    let mut clean = KeyAudit::new(lock.entries);
+    clean.observe("RUN#999999998499#p_1");
+    assert!(!clean.report().has_findings());
+}

@@ -400,8 +400,9 @@ pub use migrate::vectors;
 #[cfg(feature = "serde")]
 pub use dynamic::ValueSeed;
 pub use dynamic::{
-    Capacity, DynBody, DynField, DynKey, DynLayout, DynQuery, DynType, DynValue, DynVariant, FieldUsage, Headroom,
-    LayoutParseError, LayoutUsage, LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file,
+    AuditReport, Capacity, DynBody, DynField, DynKey, DynLayout, DynQuery, DynType, DynValue, DynVariant, FieldUsage,
+    Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage, LockFile, LockParseError, MixedWidth,
+    UPDATE_LOCK_VAR, Unread, check_lock_file,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

@@ -3,6 +3,7 @@
 //! foundation of tools that read a table without the Rust types (the `sortkey` command) and of
 //! readers in other languages: the text is the system of record.
 
+mod audit;
 mod capacity;
 mod convert;
 mod decode;
@@ -22,6 +23,7 @@ use std::fmt;
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
+pub use audit::{AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread};
 pub use capacity::Capacity;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;
