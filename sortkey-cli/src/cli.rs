@@ -13,6 +13,19 @@ pub(crate) struct Args {
     #[arg(long, global = true, default_value = "layouts.lock", value_name = "FILE")]
     pub(crate) lock: PathBuf,
 
+    /// The DynamoDB endpoint (a local server: `http://localhost:8000`); AWS's otherwise, or
+    /// `AWS_ENDPOINT_URL_DYNAMODB`, or the profile's `endpoint_url`.
+    #[arg(long, global = true, value_name = "URL")]
+    pub(crate) endpoint_url: Option<String>,
+
+    /// The AWS region; the default chain's otherwise (`AWS_REGION`, the profile), `us-east-1` last.
+    #[arg(long, global = true)]
+    pub(crate) region: Option<String>,
+
+    /// The profile of the AWS config and credentials files.
+    #[arg(long, global = true)]
+    pub(crate) profile: Option<String>,
+
     /// Output: an aligned table (the default on a terminal) or one JSON document (otherwise).
     #[arg(short = 'o', long, global = true, value_enum)]
     pub(crate) output: Option<Output>,
@@ -35,11 +48,64 @@ pub(crate) enum Output {
 pub(crate) enum Command {
     /// The lock's layouts: each field with its type, width, desc, max and the largest value it can hold.
     Layouts,
+    /// Reads every item of a table (or index) and classifies its keys by the lock's layouts:
+    /// keys per layout, mixed widths, headroom, keys no layout reads. Exit status 1 when it finds
+    /// anything. Read only.
+    Audit(AuditArgs),
+}
+
+/// What `sortkey audit` reads.
+#[derive(Debug, clap::Args)]
+pub(crate) struct AuditArgs {
+    /// The table.
+    #[arg(long)]
+    pub(crate) table: String,
+    /// A global secondary index of the table to read instead, its key attributes from DescribeTable.
+    #[arg(long, conflicts_with_all = ["pk", "sk"])]
+    pub(crate) index: Option<String>,
+    /// The partition key attribute (the table's, from DescribeTable, when not given).
+    #[arg(long, value_name = "ATTR", requires = "sk")]
+    pub(crate) pk: Option<String>,
+    /// The sort key attribute (the table's, from DescribeTable, when not given).
+    #[arg(long, value_name = "ATTR", requires = "pk")]
+    pub(crate) sk: Option<String>,
+    /// Parallel Scan segments.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub(crate) segments: u32,
+    /// A field whose headroom (the part of its range left above the largest value seen) is under
+    /// this is a finding: `10%` or `0.1`.
+    #[arg(long, default_value = "10%", value_parser = fraction)]
+    pub(crate) headroom: f64,
+}
+
+/// `10%` or `0.1` as a fraction from 0 to 1.
+fn fraction(text: &str) -> Result<f64, String> {
+    let (number, scale) = match text.strip_suffix('%') {
+        Some(percent) => (percent, 100.0),
+        None => (text, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&(v / scale)) => Ok(v / scale),
+        _ => Err(format!("expected a fraction such as `10%` or `0.1`, found `{text}`")),
+    }
 }
 
 impl Args {
     /// The output asked for, or the default: a table on a terminal, JSON otherwise.
     pub(crate) fn output(&self) -> Output {
         self.output.unwrap_or(if std::io::stdout().is_terminal() { Output::Table } else { Output::Json })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fraction;
+
+    #[test]
+    fn a_headroom_threshold_is_a_percentage_or_a_fraction() {
+        assert_eq!(fraction("10%"), Ok(0.1));
+        assert_eq!(fraction("0.25"), Ok(0.25));
+        assert!(fraction("150%").unwrap_err().contains("`150%`"));
+        assert!(fraction("ten").is_err());
     }
 }

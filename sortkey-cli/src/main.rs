@@ -3,9 +3,12 @@
 //!
 //! The binary is thin: arguments ([`cli`]), reading the lock ([`lock`]), output ([`output`])
 //! and one module per subcommand; every rule (decoding, capacity, conditions) is
-//! sortkey-core's. Errors for people are one line on standard error and exit status 2.
+//! sortkey-core's. Errors for people are one line on standard error and exit status 2;
+//! findings are exit status 1.
 
+mod audit;
 mod cli;
+mod connect;
 mod layouts;
 mod lock;
 mod output;
@@ -26,13 +29,22 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
+/// What a command found: exit status 0 when nothing, 1 when something (an audit's finding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Clean,
+    Found,
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let result = match &args.command {
-        Command::Layouts => layouts::run(&args),
+        Command::Layouts => layouts::run(&args).map(|()| Outcome::Clean),
+        Command::Audit(audit) => audit::run(&args, audit),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::Found) => ExitCode::from(1),
         Err(Failure(message)) => {
             eprintln!("sortkey: {message}");
             ExitCode::from(2)

@@ -10,8 +10,9 @@ pub mod law;
 pub mod leaderboard;
 #[cfg(feature = "extra-types")]
 pub mod samples;
+/// The moto server of the DynamoDB tests (its own crate, which the `sortkey` command's tests use too).
 #[cfg(feature = "dynamodb")]
-pub mod server;
+pub use sortkey_test_server as server;
 
 use std::fmt::Debug;
 

@@ -1,5 +1,6 @@
-//! The moto server the DynamoDB tests and benchmarks run against (feature `dynamodb`): found,
-//! started on a free loopback port and killed on drop, and a client of it.
+//! The moto server the DynamoDB tests and benchmarks run against (the tests crate's feature
+//! `dynamodb`, the `sortkey` command's feature `moto`): found, started on a free loopback port
+//! and killed on drop, and a client of it.
 
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -82,7 +83,7 @@ fn find_server() -> Option<PathBuf> {
     if let Some(bin) = std::env::var_os("MOTO_SERVER") {
         return Some(PathBuf::from(bin));
     }
-    let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/moto_server");
+    let local = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/moto_server");
     if local.exists() {
         return Some(local);
     }

@@ -1,0 +1,116 @@
+//! `sortkey audit` against a moto server the test starts (feature `moto`): a table with keys of
+//! the current layout, keys of an older width, and keys no layout reads.
+
+#![cfg(feature = "moto")]
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+};
+use sortkey_test_server::{client, runtime, server_or_skip};
+
+const LOCK: &str = "CustomerPk = partition CUST#{customer_id:u32 width=6}\n\
+                    RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n";
+
+/// A lock file in a directory of the test's own.
+fn lock_file(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("layouts.lock");
+    std::fs::write(&path, LOCK).unwrap();
+    path
+}
+
+/// Creates table `name` (string `pk` and `sk`) and puts `keys`.
+async fn table(client: &Client, name: &str, keys: &[(String, String)]) {
+    let attribute = |n: &str| {
+        AttributeDefinition::builder().attribute_name(n).attribute_type(ScalarAttributeType::S).build().unwrap()
+    };
+    let key = |n: &str, t| KeySchemaElement::builder().attribute_name(n).key_type(t).build().unwrap();
+    client
+        .create_table()
+        .table_name(name)
+        .attribute_definitions(attribute("pk"))
+        .attribute_definitions(attribute("sk"))
+        .key_schema(key("pk", KeyType::Hash))
+        .key_schema(key("sk", KeyType::Range))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+    for (pk, sk) in keys {
+        let item = client.put_item().table_name(name).item("pk", AttributeValue::S(pk.clone()));
+        item.item("sk", AttributeValue::S(sk.clone())).send().await.unwrap();
+    }
+}
+
+fn sortkey(endpoint: &str, lock: &PathBuf, args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("sortkey").unwrap();
+    cmd.args(["--endpoint-url", endpoint, "--lock"]).arg(lock).args(args);
+    cmd.env_remove("AWS_ACCESS_KEY_ID").env_remove("AWS_PROFILE");
+    cmd
+}
+
+#[test]
+fn audit_reports_layouts_mixed_widths_and_unread_keys() {
+    let Some(server) = server_or_skip("audit_reports_layouts_mixed_widths_and_unread_keys") else { return };
+    let mut keys: Vec<(String, String)> = (0..30)
+        .map(|i| (format!("CUST#{:06}", i % 3), format!("RUN#{:012}#p_{i}", 999_999_999_999u64 - i * 1000)))
+        .collect();
+    keys.extend((0..5).map(|i| ("CUST#000001".to_owned(), format!("RUN#{:010}#old_{i}", 9_999_999_999u64 - i))));
+    keys.push(("CUST#000001".into(), "garbage".into()));
+    keys.push(("CUST#1".into(), "RUN#999999999999#short_pk".into()));
+    runtime().block_on(table(&client(&server.endpoint), "Runs", &keys));
+    let lock = lock_file("mixed");
+
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "-o", "json"]).assert().code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["findings"], true);
+    let [pk, sk] = [&doc["attributes"][0], &doc["attributes"][1]];
+    assert_eq!((pk["name"].as_str(), pk["values"].as_u64()), (Some("pk"), Some(37)));
+    assert_eq!(pk["layouts"][0]["keys"], 36);
+    assert_eq!(pk["mixed_widths"][0]["seen"], 1, "CUST#1 is CustomerPk with a 1-digit id");
+    assert_eq!((sk["layouts"][0]["name"].as_str(), sk["layouts"][0]["keys"].as_u64()), (Some("RankKey"), Some(31)));
+    let mixed = &sk["mixed_widths"][0];
+    assert_eq!(
+        (mixed["field"].as_str(), mixed["width"].as_u64(), mixed["seen"].as_u64()),
+        (Some("score"), Some(12), Some(10))
+    );
+    assert_eq!(mixed["keys"], 5);
+    assert_eq!((sk["unread"][0]["kind"].as_str(), sk["unread"][0]["keys"].as_u64()), (Some("WrongPrefix"), Some(1)));
+    assert_eq!(sk["unread"][0]["samples"][0]["key"], "garbage");
+    let score = &sk["layouts"][0]["fields"][0];
+    assert_eq!((score["largest"].as_u64(), score["digits_left"].as_u64()), (Some(29_000), Some(7)));
+
+    // The table, as a user sees it (one segment: the samples in a fixed order).
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--segments", "1", "-o", "table"])
+        .assert()
+        .code(1);
+    snapshot("audit_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+}
+
+#[test]
+fn a_clean_table_exits_0_and_a_missing_one_is_one_line_and_exit_2() {
+    let Some(server) = server_or_skip("a_clean_table_exits_0_and_a_missing_one_is_one_line_and_exit_2") else { return };
+    let keys = [("CUST#000042".to_owned(), "RUN#999999998499#p_8842".to_owned())];
+    runtime().block_on(table(&client(&server.endpoint), "Clean", &keys));
+    let lock = lock_file("clean");
+    sortkey(&server.endpoint, &lock, &["audit", "--table", "Clean", "-o", "json"]).assert().code(0);
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Nope"]).assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.starts_with("sortkey: cannot describe table Nope: ") && stderr.lines().count() == 1, "{stderr}");
+}
+
+/// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.
+fn snapshot(name: &str, text: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(text, expected, "{name} changed; UPDATE_SNAPSHOTS=1 rewrites it after a deliberate change");
+}
