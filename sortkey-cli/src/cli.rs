@@ -52,6 +52,33 @@ pub(crate) enum Command {
     /// keys per layout, mixed widths, headroom, keys no layout reads. Exit status 1 when it finds
     /// anything. Read only.
     Audit(AuditArgs),
+    /// The expression builder: a key condition on a layout's fields, by name and typed as the
+    /// layout says, printed as its KeyConditionExpression with its names and values.
+    Query(QueryArgs),
+}
+
+/// What `sortkey query` builds.
+#[derive(Debug, clap::Args)]
+pub(crate) struct QueryArgs {
+    /// The layout of the sort key, by its name in the lock.
+    #[arg(long)]
+    pub(crate) layout: String,
+    /// A family's variant: a unit variant's literal or a keyed one's prefix.
+    #[arg(long)]
+    pub(crate) variant: Option<String>,
+    /// The partition key's value, as stored (its encoded key).
+    #[arg(long, value_name = "VALUE")]
+    pub(crate) pk: String,
+    /// The partition key attribute.
+    #[arg(long, default_value = "pk", value_name = "ATTR")]
+    pub(crate) pk_attr: String,
+    /// The sort key attribute.
+    #[arg(long, default_value = "sk", value_name = "ATTR")]
+    pub(crate) sk_attr: String,
+    /// Conditions in field order: `field=value` fixes a field; the last may instead be a range,
+    /// `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, or a text prefix
+    /// `field^=prefix`. None: every key of the layout (its prefix).
+    pub(crate) conditions: Vec<String>,
 }
 
 /// What `sortkey audit` reads.

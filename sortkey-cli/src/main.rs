@@ -12,6 +12,7 @@ mod connect;
 mod layouts;
 mod lock;
 mod output;
+mod query;
 
 use std::process::ExitCode;
 
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
     let result = match &args.command {
         Command::Layouts => layouts::run(&args).map(|()| Outcome::Clean),
         Command::Audit(audit) => audit::run(&args, audit),
+        Command::Query(query) => query::run(&args, query).map(|()| Outcome::Clean),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -78,3 +78,62 @@ impl DynValue {
         }
     }
 }
+
+impl crate::dynamic::DynField {
+    /// A value of this field from its text as a person types it (on a command line): an
+    /// integer in decimal, a float (`inf`, `-inf`), `true`/`false`, a char, text as it is, a
+    /// UUID, ULID or decimal as its text, an enum name, a timestamp as RFC 3339 UTC text or as a
+    /// count of the field's unit since 1970, `null` for an option's `None` (anything else is its
+    /// value). A nested key has no text form here: an error says so.
+    pub fn value_from_text(&self, text: &str) -> Result<DynValue, String> {
+        value_of(&self.ty, self.unit, text)
+            .map_err(|expected| format!("field `{}`: expected {expected}, found {text:?}", self.name))
+    }
+}
+
+/// The value of type `ty` that `text` writes, or what was expected.
+fn value_of(
+    ty: &crate::dynamic::DynType,
+    unit: Option<crate::encoding::spec::TimeUnit>,
+    text: &str,
+) -> Result<DynValue, String> {
+    use crate::dynamic::DynType;
+    let expected = || format!("a `{ty}` value");
+    Ok(match ty {
+        DynType::Unsigned(_) => DynValue::Unsigned(text.parse().map_err(|_| expected())?),
+        DynType::Signed(_) => DynValue::Signed(text.parse().map_err(|_| expected())?),
+        DynType::Float(32) => DynValue::F32(text.parse().map_err(|_| expected())?),
+        DynType::Float(_) => DynValue::F64(text.parse().map_err(|_| expected())?),
+        DynType::Bool => DynValue::Bool(text.parse().map_err(|_| "`true` or `false`".to_owned())?),
+        DynType::Char => {
+            let mut chars = text.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => DynValue::Char(c),
+                _ => return Err("one character".to_owned()),
+            }
+        }
+        DynType::Text => DynValue::Text(text.to_owned()),
+        DynType::Custom => DynValue::Custom(text.to_owned()),
+        DynType::Uuid => DynValue::Uuid(text.to_owned()),
+        DynType::Ulid => DynValue::Ulid(text.to_owned()),
+        DynType::Decimal => DynValue::Decimal(text.to_owned()),
+        DynType::Enum(names) if names.iter().any(|n| n == text) => DynValue::Enum(text.to_owned()),
+        DynType::Enum(names) => return Err(format!("one of {}", names.join(", "))),
+        DynType::Timestamp => {
+            let unit = unit.unwrap_or(crate::encoding::spec::TimeUnit::Seconds);
+            let nanos = match text.parse::<u128>() {
+                Ok(count) => count.checked_mul(unit.nanos()),
+                Err(_) => crate::encoding::impls::time::parse_rfc3339_any(text),
+            };
+            let nanos = nanos.ok_or_else(|| format!("RFC 3339 UTC text or a count of {} since 1970", unit.name()))?;
+            let since = std::time::Duration::new(
+                u64::try_from(nanos / 1_000_000_000).map_err(|_| expected())?,
+                (nanos % 1_000_000_000) as u32,
+            );
+            DynValue::Timestamp(SystemTime::UNIX_EPOCH.checked_add(since).ok_or_else(expected)?)
+        }
+        DynType::Option(_) if text == "null" => DynValue::Option(None),
+        DynType::Option(inner) => DynValue::Option(Some(Box::new(value_of(inner, unit, text)?))),
+        DynType::Key(_) => return Err("a nested key, which has no text form: give the fields before it".to_owned()),
+    })
+}

@@ -155,6 +155,19 @@ pub(crate) fn parse_rfc3339(text: &str, unit: TimeUnit) -> Option<u128> {
     Some(secs * NANOS_PER_SEC + u128::from(frac) * unit.nanos())
 }
 
+/// RFC 3339 UTC text with 0, 3, 6 or 9 fraction digits (what [`push_rfc3339`] writes for some
+/// unit) as nanoseconds since the epoch; `None` for anything else.
+pub(crate) fn parse_rfc3339_any(text: &str) -> Option<u128> {
+    let unit = match text.len() {
+        20 => TimeUnit::Seconds,
+        24 => TimeUnit::Millis,
+        27 => TimeUnit::Micros,
+        30 => TimeUnit::Nanos,
+        _ => return None,
+    };
+    parse_rfc3339(text, unit)
+}
+
 /// A timestamp type: how to get its nanoseconds since the epoch and back.
 macro_rules! timestamp_segment {
     ($(#[$doc:meta])* $(@ #[$hide:meta])* $ty:ty, |$v:ident| $to:expr, |$n:ident| $from:expr) => {

@@ -1,0 +1,144 @@
+//! `sortkey query`: the expression builder. Conditions on a layout's fields by name, typed as
+//! the layout says, built by sortkey-core's `DynQuery` (the derived builder's rules and
+//! refusals), printed as the Query's KeyConditionExpression with its names and values.
+
+use serde_json::{Map, Value, json};
+use sortkey_core::query::Comparison;
+use sortkey_core::{DynField, DynQuery, KeyCondition, QueryError};
+
+use crate::cli::{Args, Output, QueryArgs};
+use crate::{Failure, lock, output};
+
+/// One condition of the command line.
+#[derive(Debug, PartialEq)]
+enum Condition<'a> {
+    Fix(&'a str, &'a str),
+    Compare(&'a str, Comparison, &'a str),
+    Between(&'a str, &'a str, &'a str),
+    Prefix(&'a str, &'a str),
+}
+
+/// `field=value`, `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, `field^=p`.
+fn condition(text: &str) -> Result<Condition<'_>, Failure> {
+    let at = text.find(['=', '<', '>', '^']).ok_or_else(|| {
+        Failure(format!("condition `{text}`: expected `field=value`, `field>=value` (or <, <=, >), `field=low..high` or `field^=prefix`"))
+    })?;
+    let (field, rest) = text.split_at(at);
+    let (op, value) = [">=", "<=", "^=", "=", "<", ">"]
+        .into_iter()
+        .find_map(|op| rest.strip_prefix(op).map(|v| (op, v)))
+        .unwrap_or(("=", rest));
+    Ok(match op {
+        ">=" => Condition::Compare(field, Comparison::Ge, value),
+        "<=" => Condition::Compare(field, Comparison::Le, value),
+        ">" => Condition::Compare(field, Comparison::Gt, value),
+        "<" => Condition::Compare(field, Comparison::Lt, value),
+        "^=" => Condition::Prefix(field, value),
+        _ => match value.split_once("..") {
+            Some((low, high)) => Condition::Between(field, low, high),
+            None => Condition::Fix(field, value),
+        },
+    })
+}
+
+/// The condition the arguments describe, as the library builds it.
+pub(crate) fn key_condition(args: &Args, q: &QueryArgs) -> Result<KeyCondition, Failure> {
+    let lock = lock::read(&args.lock)?;
+    let layout = lock.get(&q.layout).ok_or_else(|| {
+        let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
+        Failure(format!("no layout `{}` in {}; it has {}", q.layout, args.lock.display(), names.join(", ")))
+    })?;
+    let mut query = layout.query();
+    if let Some(variant) = &q.variant {
+        query = query.variant(variant);
+    }
+    let named = |e: QueryError| Failure(e.to_string().replacen("`DynLayout`", &format!("`{}`", q.layout), 1));
+    let conditions: Vec<Condition<'_>> = q.conditions.iter().map(|c| condition(c)).collect::<Result<_, _>>()?;
+    let Some((last, fixed)) = conditions.split_last() else { return query.begins_with().map_err(named) };
+    for (c, text) in fixed.iter().zip(&q.conditions) {
+        let Condition::Fix(name, value) = c else {
+            let expected = "only the last condition may be a range or a prefix; the others fix a field (`field=value`)";
+            return Err(Failure(format!("condition `{text}`: {expected}")));
+        };
+        let value = typed(&query, &q.layout, name, value)?;
+        query = query.fix(name, &value);
+    }
+    let result = match *last {
+        Condition::Fix(name, value) => {
+            let value = typed(&query, &q.layout, name, value)?;
+            let query = query.fix(name, &value);
+            if query.next_field().is_some() { query.begins_with() } else { query.eq() }
+        }
+        Condition::Compare(name, cmp, value) => {
+            query.clone().compare(name, cmp, &typed(&query, &q.layout, name, value)?)
+        }
+        Condition::Between(name, low, high) => {
+            query.clone().between(name, &typed(&query, &q.layout, name, low)?, &typed(&query, &q.layout, name, high)?)
+        }
+        Condition::Prefix(name, prefix) => query.text_begins_with(name, prefix),
+    };
+    result.map_err(named)
+}
+
+/// `text` as a value of the query's next field, which must be `name` (else the query's own
+/// error says what it expects).
+fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<sortkey_core::DynValue, Failure> {
+    match query.next_field() {
+        Some(field) if field.name == name => {
+            value(field, text).map_err(|Failure(e)| Failure(format!("cannot query `{layout}`: {e}")))
+        }
+        // Any value: the query refuses the field with its own error.
+        _ => Ok(sortkey_core::DynValue::Text(text.to_owned())),
+    }
+}
+
+fn value(field: &DynField, text: &str) -> Result<sortkey_core::DynValue, Failure> {
+    field.value_from_text(text).map_err(Failure)
+}
+
+/// Prints the KeyConditionExpression of the arguments.
+pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
+    let condition = key_condition(args, q)?;
+    let expression = condition.with_partition_key(&q.pk_attr, &q.pk, &q.sk_attr);
+    match args.output() {
+        Output::Table => {
+            println!("KeyConditionExpression: {}", expression.expression);
+            let mut table = output::table(&["placeholder", "is"]);
+            for (placeholder, name) in &expression.names {
+                table.add_row([placeholder.clone(), name.clone()]);
+            }
+            for (placeholder, value) in &expression.values {
+                table.add_row([placeholder.clone(), format!("{value:?}")]);
+            }
+            println!("{table}");
+        }
+        Output::Json => {
+            let names: Map<String, Value> = expression.names.iter().map(|(p, n)| (p.clone(), json!(n))).collect();
+            let values: Map<String, Value> =
+                expression.values.iter().map(|(p, v)| (p.clone(), json!({ "S": v }))).collect();
+            output::print_json(&json!({
+                "condition": condition.to_string(),
+                "KeyConditionExpression": expression.expression,
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": values,
+            }));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_read_as_their_operator_says() {
+        assert_eq!(condition("score=1500").unwrap(), Condition::Fix("score", "1500"));
+        assert_eq!(condition("ts>=17").unwrap(), Condition::Compare("ts", Comparison::Ge, "17"));
+        assert_eq!(condition("ts<17").unwrap(), Condition::Compare("ts", Comparison::Lt, "17"));
+        assert_eq!(condition("ts=1..9").unwrap(), Condition::Between("ts", "1", "9"));
+        assert_eq!(condition("player^=p_").unwrap(), Condition::Prefix("player", "p_"));
+        assert_eq!(condition("name=a=b").unwrap(), Condition::Fix("name", "a=b"));
+        assert!(condition("score").is_err());
+    }
+}
