@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, KeyType};
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::{Value, json};
 use sortkey_core::{AuditReport, Capacity, KeyAudit, KeyRole, LockFile};
 use tokio::sync::mpsc;
 
 use crate::cli::{Args, AuditArgs, Output};
-use crate::{Failure, Outcome, connect, lock, output};
+use crate::table::sdk_message;
+use crate::{Failure, Outcome, connect, lock, output, table};
 
 /// One key attribute's audit.
 struct Attribute {
@@ -28,7 +29,10 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     let runtime = tokio::runtime::Runtime::new()?;
     let attributes = runtime.block_on(async {
         let client = connect::client(args).await;
-        let (pk, sk) = key_names(&client, audit).await?;
+        let (pk, sk) = match (&audit.pk, &audit.sk) {
+            (Some(pk), Some(sk)) => (pk.clone(), Some(sk.clone())),
+            _ => table::key_names(&client, &audit.table, audit.index.as_deref()).await?,
+        };
         // An attribute is audited when the lock has layouts of its role.
         let mut attributes: Vec<Attribute> = [Some((pk, KeyRole::Partition)), sk.map(|sk| (sk, KeyRole::Sort))]
             .into_iter()
@@ -55,32 +59,6 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
 fn attribute(lock: &LockFile, name: String, role: KeyRole) -> Attribute {
     let layouts = lock.entries.iter().filter(|(_, l)| l.role == role).cloned();
     Attribute { name, role, audit: KeyAudit::new(layouts), not_strings: 0 }
-}
-
-/// The key attributes: as given, or the table's (or the index's) from DescribeTable.
-async fn key_names(client: &Client, audit: &AuditArgs) -> Result<(String, Option<String>), Failure> {
-    if let (Some(pk), Some(sk)) = (&audit.pk, &audit.sk) {
-        return Ok((pk.clone(), Some(sk.clone())));
-    }
-    let described = client
-        .describe_table()
-        .table_name(&audit.table)
-        .send()
-        .await
-        .map_err(|e| Failure(format!("cannot describe table {}: {}", audit.table, sdk_message(&e))))?;
-    let table = described.table().ok_or_else(|| Failure(format!("table {} has no description", audit.table)))?;
-    let schema = match &audit.index {
-        None => table.key_schema(),
-        Some(index) => table
-            .global_secondary_indexes()
-            .iter()
-            .find(|i| i.index_name() == Some(index))
-            .map(|i| i.key_schema())
-            .ok_or_else(|| Failure(format!("table {} has no global secondary index {index}", audit.table)))?,
-    };
-    let named = |ty: KeyType| schema.iter().find(|k| k.key_type() == &ty).map(|k| k.attribute_name().to_owned());
-    let pk = named(KeyType::Hash).ok_or_else(|| Failure(format!("table {} has no partition key", audit.table)))?;
-    Ok((pk, named(KeyType::Range)))
 }
 
 /// Scans every segment in parallel; the pages' key values come back to be classified here.
@@ -129,12 +107,6 @@ async fn scan(client: &Client, audit: &AuditArgs, attributes: &mut [Attribute]) 
         }
     }
     Ok(())
-}
-
-/// An SDK error as one line: the service's message when there is one.
-fn sdk_message<E: std::error::Error + 'static>(e: &aws_sdk_dynamodb::error::SdkError<E>) -> String {
-    use aws_sdk_dynamodb::error::DisplayErrorContext;
-    DisplayErrorContext(e).to_string().replace('\n', " ")
 }
 
 /// One field's headroom under the threshold: (attribute, layout, field path, fraction left).

@@ -55,6 +55,29 @@ pub(crate) enum Command {
     /// The expression builder: a key condition on a layout's fields, by name and typed as the
     /// layout says, printed as its KeyConditionExpression with its names and values.
     Query(QueryArgs),
+    /// One partition in the order DynamoDB returns it, sort keys decoded into aligned columns,
+    /// one table per layout (a family's variants each as their own), the raw key beside.
+    Browse(BrowseArgs),
+}
+
+/// What `sortkey browse` shows.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BrowseArgs {
+    /// The table.
+    #[arg(long)]
+    pub(crate) table: String,
+    /// A global secondary index of the table to read instead.
+    #[arg(long)]
+    pub(crate) index: Option<String>,
+    /// The partition key's value, as stored (its encoded key).
+    #[arg(long, value_name = "VALUE")]
+    pub(crate) pk: String,
+    /// At most this many items.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) limit: usize,
+    /// Highest sort key first.
+    #[arg(long)]
+    pub(crate) reverse: bool,
 }
 
 /// What `sortkey query` builds.
@@ -75,6 +98,16 @@ pub(crate) struct QueryArgs {
     /// The sort key attribute.
     #[arg(long, default_value = "sk", value_name = "ATTR")]
     pub(crate) sk_attr: String,
+    /// Runs the query against this table and shows the items as `browse` does (the key
+    /// attributes are the table's then).
+    #[arg(long)]
+    pub(crate) table: Option<String>,
+    /// With `--table`: a global secondary index to query instead.
+    #[arg(long, requires = "table")]
+    pub(crate) index: Option<String>,
+    /// With `--table`: at most this many items.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) limit: usize,
     /// Conditions in field order: `field=value` fixes a field; the last may instead be a range,
     /// `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, or a text prefix
     /// `field^=prefix`. None: every key of the layout (its prefix).

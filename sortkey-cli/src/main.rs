@@ -7,12 +7,14 @@
 //! findings are exit status 1.
 
 mod audit;
+mod browse;
 mod cli;
 mod connect;
 mod layouts;
 mod lock;
 mod output;
 mod query;
+mod table;
 
 use std::process::ExitCode;
 
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Layouts => layouts::run(&args).map(|()| Outcome::Clean),
         Command::Audit(audit) => audit::run(&args, audit),
         Command::Query(query) => query::run(&args, query).map(|()| Outcome::Clean),
+        Command::Browse(browse) => browse::run(&args, browse).map(|()| Outcome::Clean),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -7,7 +7,7 @@ use sortkey_core::query::Comparison;
 use sortkey_core::{DynField, DynQuery, KeyCondition, QueryError};
 
 use crate::cli::{Args, Output, QueryArgs};
-use crate::{Failure, lock, output};
+use crate::{Failure, browse, lock, output};
 
 /// One condition of the command line.
 #[derive(Debug, PartialEq)]
@@ -96,9 +96,23 @@ fn value(field: &DynField, text: &str) -> Result<sortkey_core::DynValue, Failure
     field.value_from_text(text).map_err(Failure)
 }
 
-/// Prints the KeyConditionExpression of the arguments.
+/// Prints the KeyConditionExpression of the arguments, or with `--table` runs it and prints the
+/// items.
 pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
     let condition = key_condition(args, q)?;
+    if let Some(table) = &q.table {
+        let runtime = tokio::runtime::Runtime::new()?;
+        let keys = runtime.block_on(browse::query(
+            args,
+            table,
+            q.index.as_deref(),
+            &q.pk,
+            Some(&condition),
+            (q.limit, false),
+        ))?;
+        browse::print(args, table, &q.pk, &browse::rows(&lock::read(&args.lock)?, keys));
+        return Ok(());
+    }
     let expression = condition.with_partition_key(&q.pk_attr, &q.pk, &q.sk_attr);
     match args.output() {
         Output::Table => {

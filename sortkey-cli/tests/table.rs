@@ -1,5 +1,6 @@
-//! `sortkey audit` against a moto server the test starts (feature `moto`): a table with keys of
-//! the current layout, keys of an older width, and keys no layout reads.
+//! The subcommands that read a table, against a moto server the test starts (feature `moto`):
+//! `audit` on a table with keys of the current layout, keys of an older width and keys no
+//! layout reads; `browse` and `query --table` on a partition of a key family.
 
 #![cfg(feature = "moto")]
 
@@ -15,12 +16,19 @@ use sortkey_test_server::{client, runtime, server_or_skip};
 const LOCK: &str = "CustomerPk = partition CUST#{customer_id:u32 width=6}\n\
                     RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n";
 
+const FAMILY_LOCK: &str = "CustomerItem = family(PROFILE | ORDER#{placed:timestamp width=13 desc unit=ms}#{order_id:text} \
+                           | ADDR#{n:u16 width=3})\n";
+
 /// A lock file in a directory of the test's own.
 fn lock_file(test: &str) -> PathBuf {
+    lock_file_of(test, LOCK)
+}
+
+fn lock_file_of(test: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sortkey-cli-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("layouts.lock");
-    std::fs::write(&path, LOCK).unwrap();
+    std::fs::write(&path, text).unwrap();
     path
 }
 
@@ -102,6 +110,41 @@ fn a_clean_table_exits_0_and_a_missing_one_is_one_line_and_exit_2() {
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Nope"]).assert().code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.starts_with("sortkey: cannot describe table Nope: ") && stderr.lines().count() == 1, "{stderr}");
+}
+
+#[test]
+fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
+    let Some(server) = server_or_skip("browse_shows_a_partition_by_layout_and_query_runs_its_condition") else {
+        return;
+    };
+    let sks = ["PROFILE", "ORDER#8280899199876#o-1", "ORDER#8280899199000#o-2", "ADDR#001", "ADDR#002", "junk"];
+    let keys: Vec<(String, String)> = sks.iter().map(|sk| ("CUST#000009".to_owned(), (*sk).to_owned())).collect();
+    runtime().block_on(table(&client(&server.endpoint), "Items", &keys));
+    let lock = lock_file_of("browse", FAMILY_LOCK);
+
+    let mut out = sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009", "-o", "table"]);
+    let out = out.assert().code(0);
+    snapshot("browse_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let mut out = sortkey(
+        &server.endpoint,
+        &lock,
+        &["browse", "--table", "Items", "--pk", "CUST#000009", "--limit", "2", "--reverse", "-o", "json"],
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.assert().code(0).get_output().stdout).unwrap();
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!((items[0]["sk"].as_str(), items[1]["layout"].as_str()), (Some("junk"), Some("CustomerItem PROFILE")));
+    assert_eq!(items.len(), 2);
+
+    let args = ["query", "--layout", "CustomerItem", "--variant", "ORDER", "--pk", "CUST#000009", "--table", "Items"];
+    let out = sortkey(&server.endpoint, &lock, &args)
+        .args(["placed>=2024-06-23T00:00:00.500Z", "-o", "json"])
+        .assert()
+        .code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let items = doc["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{doc}");
+    assert_eq!(items[0]["fields"]["placed"], "2024-06-23T00:00:00.999Z");
+    assert_eq!(items[0]["fields"]["order_id"], "o-2");
 }
 
 /// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.

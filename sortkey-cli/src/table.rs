@@ -1,0 +1,39 @@
+//! What the subcommands ask of a table: its key attributes, and the SDK's errors as one line.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::KeyType;
+
+use crate::Failure;
+
+/// The key attributes of a table (or of its global secondary index `index`), from DescribeTable.
+pub(crate) async fn key_names(
+    client: &Client,
+    table_name: &str,
+    index: Option<&str>,
+) -> Result<(String, Option<String>), Failure> {
+    let described = client
+        .describe_table()
+        .table_name(table_name)
+        .send()
+        .await
+        .map_err(|e| Failure(format!("cannot describe table {table_name}: {}", sdk_message(&e))))?;
+    let table = described.table().ok_or_else(|| Failure(format!("table {table_name} has no description")))?;
+    let schema = match &index {
+        None => table.key_schema(),
+        Some(index) => table
+            .global_secondary_indexes()
+            .iter()
+            .find(|i| i.index_name() == Some(*index))
+            .map(|i| i.key_schema())
+            .ok_or_else(|| Failure(format!("table {table_name} has no global secondary index {index}")))?,
+    };
+    let named = |ty: KeyType| schema.iter().find(|k| k.key_type() == &ty).map(|k| k.attribute_name().to_owned());
+    let pk = named(KeyType::Hash).ok_or_else(|| Failure(format!("table {table_name} has no partition key")))?;
+    Ok((pk, named(KeyType::Range)))
+}
+
+/// An SDK error as one line: the service's message when there is one.
+pub(crate) fn sdk_message<E: std::error::Error + 'static>(e: &aws_sdk_dynamodb::error::SdkError<E>) -> String {
+    use aws_sdk_dynamodb::error::DisplayErrorContext;
+    DisplayErrorContext(e).to_string().replace('\n', " ")
+}
