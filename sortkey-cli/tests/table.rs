@@ -122,7 +122,8 @@ fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
     runtime().block_on(table(&client(&server.endpoint), "Items", &keys));
     let lock = lock_file_of("browse", FAMILY_LOCK);
 
-    let mut out = sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009", "-o", "table"]);
+    let mut out =
+        sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009", "-o", "table"]);
     let out = out.assert().code(0);
     snapshot("browse_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
     let mut out = sortkey(

@@ -66,6 +66,36 @@ where
     g.finish();
 }
 
+/// The audit's classification of one key: a lock of two layouts (the current one first), keys
+/// of the current layout, of the older one, and a few no layout reads, as a table holds them.
+fn bench_audit(c: &mut Criterion) {
+    use sortkey_core::{KeyAudit, LockFile};
+    let lock = LockFile::parse(
+        "RankKey = RUN#{score:u64 width=12 desc}#{timestamp:u64 width=16}#{player_id:text}\n\
+         RankKeyV1 = RUN#{score:u64 width=10 desc}#{timestamp:u64 width=16}#{player_id:text}\n",
+    )
+    .unwrap();
+    let keys: Vec<String> = (0..1000u64)
+        .map(|i| match i % 10 {
+            0..=6 => format!("RUN#{:012}#{:016}#p_{i}", 999_999_999_999 - i, 1_719_100_800 + i),
+            7 | 8 => format!("RUN#{:010}#{:016}#p_{i}", 9_999_999_999 - i, 1_719_100_800 + i),
+            _ => format!("garbage_{i}"),
+        })
+        .collect();
+    let mut g = c.benchmark_group("audit_observe");
+    g.throughput(criterion::Throughput::Elements(keys.len() as u64));
+    g.bench_function("1000_keys", |b| {
+        b.iter(|| {
+            let mut audit = KeyAudit::new(lock.entries.clone());
+            for key in &keys {
+                audit.observe(black_box(key));
+            }
+            black_box(audit.report().keys)
+        })
+    });
+    g.finish();
+}
+
 fn benches_dynamic(c: &mut Criterion) {
     let rank = RankKey { score: 1500, timestamp: 1_719_100_800_123, player_id: "p_8842".into() };
     let event = EventKey { tenant: 42, timestamp: 1_719_100_800_000, priority: 3, seq: 17 };
@@ -80,7 +110,7 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = benches_dynamic
+    targets = benches_dynamic, bench_audit
 }
 
 /// `SORTKEY_PROBE=event_decode` (or `rank_decode`) runs the dynamic decode a million times
