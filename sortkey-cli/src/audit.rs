@@ -3,9 +3,11 @@
 //! role, and the report printed. Read only.
 
 use std::collections::HashMap;
+use std::io::IsTerminal;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 use sortkey_core::{AuditReport, Capacity, KeyAudit, KeyRole, LockFile};
 use tokio::sync::mpsc;
@@ -43,7 +45,15 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
         if attributes.is_empty() {
             return Err(Failure(format!("{}: no layout of the table's key attributes' roles", args.lock.display())));
         }
-        scan(&client, audit, &mut attributes).await?;
+        // A progress bar on a terminal, unless the output is one JSON document.
+        let progress = (std::io::stderr().is_terminal() && args.output() == Output::Table).then(progress_bar);
+        if let Some(bar) = &progress {
+            bar.set_length(table::item_count(&client, &audit.table).await.unwrap_or(0));
+        }
+        scan(&client, audit, &mut attributes, progress.as_ref()).await?;
+        if let Some(bar) = progress {
+            bar.finish_and_clear();
+        }
         Ok::<_, Failure>(attributes)
     })?;
     let low = low_headroom(&attributes, audit.headroom);
@@ -62,7 +72,12 @@ fn attribute(lock: &LockFile, name: String, role: KeyRole) -> Attribute {
 }
 
 /// Scans every segment in parallel; the pages' key values come back to be classified here.
-async fn scan(client: &Client, audit: &AuditArgs, attributes: &mut [Attribute]) -> Result<(), Failure> {
+async fn scan(
+    client: &Client,
+    audit: &AuditArgs,
+    attributes: &mut [Attribute],
+    progress: Option<&ProgressBar>,
+) -> Result<(), Failure> {
     let names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
     let (send, mut receive) = mpsc::channel::<Result<Vec<HashMap<String, AttributeValue>>, Failure>>(16);
     for segment in 0..audit.segments {
@@ -96,7 +111,11 @@ async fn scan(client: &Client, audit: &AuditArgs, attributes: &mut [Attribute]) 
     }
     drop(send);
     while let Some(page) = receive.recv().await {
-        for item in page? {
+        let page = page?;
+        if let Some(bar) = progress {
+            bar.inc(page.len() as u64);
+        }
+        for item in page {
             for attribute in attributes.iter_mut() {
                 match item.get(&attribute.name) {
                     Some(AttributeValue::S(key)) => attribute.audit.observe(key),
@@ -107,6 +126,15 @@ async fn scan(client: &Client, audit: &AuditArgs, attributes: &mut [Attribute]) 
         }
     }
     Ok(())
+}
+
+/// Items read, items per second and the time left against DescribeTable's estimate.
+fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template("{bar:30} {human_pos}/~{human_len} items, {per_sec}, {eta} left")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
 }
 
 /// One field's headroom under the threshold: (attribute, layout, field path, fraction left).

@@ -37,3 +37,10 @@ pub(crate) fn sdk_message<E: std::error::Error + 'static>(e: &aws_sdk_dynamodb::
     use aws_sdk_dynamodb::error::DisplayErrorContext;
     DisplayErrorContext(e).to_string().replace('\n', " ")
 }
+
+/// The table's item count as DescribeTable estimates it (updated about every six hours), for a
+/// progress bar; `None` when it is not known.
+pub(crate) async fn item_count(client: &Client, table_name: &str) -> Option<u64> {
+    let described = client.describe_table().table_name(table_name).send().await.ok()?;
+    described.table()?.item_count().and_then(|n| u64::try_from(n).ok())
+}
