@@ -83,10 +83,17 @@ async fn scan(
     for segment in 0..audit.segments {
         let (client, send, names) = (client.clone(), send.clone(), names.clone());
         let (table, index, total) = (audit.table.clone(), audit.index.clone(), audit.segments);
+        // Each segment's share of `--rate`, in items per second, and a page size that keeps
+        // the pauses short.
+        let share = audit.rate.map(|rate| (rate as f64 / f64::from(total)).max(1.0));
         tokio::spawn(async move {
             let mut start = None;
             loop {
+                let began = tokio::time::Instant::now();
                 let mut request = client.scan().table_name(&table).segment(segment as i32).total_segments(total as i32);
+                if let Some(share) = share {
+                    request = request.limit(share.min(1000.0) as i32);
+                }
                 let projection: Vec<String> = (0..names.len()).map(|i| format!("#k{i}")).collect();
                 request = request.projection_expression(projection.join(", "));
                 for (i, name) in names.iter().enumerate() {
@@ -105,6 +112,10 @@ async fn scan(
                 start = page.last_evaluated_key().cloned();
                 if send.send(Ok(page.items().to_vec())).await.is_err() || start.is_none() {
                     return;
+                }
+                if let Some(share) = share {
+                    let due = std::time::Duration::from_secs_f64(page.items().len() as f64 / share);
+                    tokio::time::sleep_until(began + due).await;
                 }
             }
         });

@@ -132,6 +132,10 @@ pub(crate) struct AuditArgs {
     /// Parallel Scan segments.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub(crate) segments: u32,
+    /// At most this many items a second, over all segments (the Scan's read capacity: an
+    /// item up to 4 KB is half a read unit); unlimited by default.
+    #[arg(long, value_name = "ITEMS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) rate: Option<u64>,
     /// A field whose headroom (the part of its range left above the largest value seen) is under
     /// this is a finding: `10%` or `0.1`.
     #[arg(long, default_value = "10%", value_parser = fraction)]

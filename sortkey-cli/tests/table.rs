@@ -93,6 +93,13 @@ fn audit_reports_layouts_mixed_widths_and_unread_keys() {
     let score = &sk["layouts"][0]["fields"][0];
     assert_eq!((score["largest"].as_u64(), score["digits_left"].as_u64()), (Some(29_000), Some(7)));
 
+    // Rate-limited (small pages, pauses): the same report.
+    let args = ["audit", "--table", "Runs", "-o", "json", "--rate", "40", "--segments", "2"];
+    let limited = sortkey(&server.endpoint, &lock, &args).assert().code(1);
+    let limited: serde_json::Value = serde_json::from_slice(&limited.get_output().stdout).unwrap();
+    assert_eq!(limited["attributes"][1]["layouts"], doc["attributes"][1]["layouts"]);
+    assert_eq!(limited["attributes"][1]["mixed_widths"][0]["keys"], 5);
+
     // The table, as a user sees it (one segment: the samples in a fixed order).
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--segments", "1", "-o", "table"])
         .assert()
