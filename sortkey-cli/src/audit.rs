@@ -60,7 +60,7 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     let found = !low.is_empty() || attributes.iter().any(|a| a.audit.report().has_findings() || a.not_strings > 0);
     match args.output() {
         Output::Json => output::print_json(&report_json(audit, &attributes, found)),
-        Output::Table => print_tables(audit, &attributes),
+        Output::Table => print_tables(audit, &attributes, &low),
     }
     Ok(if found { Outcome::Found } else { Outcome::Clean })
 }
@@ -193,7 +193,7 @@ fn capacity(capacity: &Capacity) -> String {
     }
 }
 
-fn print_tables(audit: &AuditArgs, attributes: &[Attribute]) {
+fn print_tables(audit: &AuditArgs, attributes: &[Attribute], low: &[Low]) {
     for a in attributes {
         let r = a.audit.report();
         println!("{} `{}` ({} key): {} values", audit.table, a.name, role(a.role), r.keys);
@@ -265,8 +265,7 @@ fn print_tables(audit: &AuditArgs, attributes: &[Attribute]) {
         }
         println!();
     }
-    let low = low_headroom(attributes, audit.headroom);
-    for (attribute, layout, field, left) in &low {
+    for (attribute, layout, field, left) in low {
         println!("warning: {attribute}: {layout}.{field} has {:.1}% of its range left", left * 100.0);
     }
 }

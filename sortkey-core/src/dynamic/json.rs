@@ -20,14 +20,14 @@
 //! the last bit may differ).
 
 use std::fmt;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use serde_core::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_core::ser::{self, SerializeMap, SerializeSeq};
 use serde_core::{Deserializer, Serialize, Serializer};
 
 use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
-use crate::encoding::impls::time::{MAX_NANOS, parse_rfc3339_any, push_rfc3339};
+use crate::encoding::impls::time::{self, MAX_NANOS, parse_rfc3339_any, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
 
 /// The largest integer whose magnitude an `f64` holds exactly, with every integer below it.
@@ -108,9 +108,7 @@ fn rfc3339(t: SystemTime) -> Option<String> {
 
 /// RFC 3339 UTC text with 0, 3, 6 or 9 fraction digits as an instant.
 fn instant(text: &str) -> Option<SystemTime> {
-    let nanos = parse_rfc3339_any(text)?;
-    let since = Duration::new(u64::try_from(nanos / 1_000_000_000).ok()?, (nanos % 1_000_000_000) as u32);
-    SystemTime::UNIX_EPOCH.checked_add(since)
+    time::instant(parse_rfc3339_any(text)?)
 }
 
 impl DynLayout {

@@ -48,8 +48,16 @@ impl DynLayout {
     /// An empty usage of this layout's numeric and timestamp fields, to
     /// [`observe`](LayoutUsage::observe) decoded keys with.
     pub fn usage(&self) -> LayoutUsage {
-        let mut fields = Vec::new();
-        collect_key(&self.key, "", &mut fields);
+        // The fields with a capacity, by the paths `field_paths` gives them, in its order,
+        // which is the order `observe_key` walks a value in.
+        let fields = self
+            .field_paths()
+            .into_iter()
+            .filter_map(|(path, field)| {
+                let capacity = field.capacity()?;
+                Some(FieldUsage { path, capacity, seen: 0, largest: None, least: None })
+            })
+            .collect();
         LayoutUsage { key: self.key.clone(), fields }
     }
 }
@@ -137,41 +145,12 @@ fn digits(v: u128) -> u32 {
     v.checked_ilog10().map_or(1, |d| d + 1)
 }
 
-/// `name` under `path`.
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
-}
-
-/// The entries of a key's numeric and timestamp fields, under `path`.
-fn collect_key(key: &DynKey, path: &str, out: &mut Vec<FieldUsage>) {
-    match &key.body {
-        DynBody::Fields(fields) => {
-            for field in fields {
-                let path = join(path, field.name);
-                match (field.ty.innermost(), field.capacity()) {
-                    (DynType::Key(inner), _) => collect_key(inner, &path, out),
-                    (_, Some(capacity)) => out.push(FieldUsage { path, capacity, seen: 0, largest: None, least: None }),
-                    (_, None) => {}
-                }
-            }
-        }
-        DynBody::Family(variants) => {
-            for variant in variants {
-                if let DynVariant::Key(inner) = variant {
-                    collect_key(inner, &join(path, inner.prefix.as_deref().unwrap_or_default()), out);
-                }
-            }
-        }
-        DynBody::Custom => {}
-    }
-}
-
 /// Whether a field of type `ty` has a capacity (an entry of its own).
 fn measured(ty: &DynType) -> bool {
     matches!(ty.innermost(), DynType::Unsigned(_) | DynType::Signed(_) | DynType::Timestamp)
 }
 
-/// How many entries `collect_key` makes for a key (to skip those of a variant not taken).
+/// How many entries `usage` makes for a key (to skip those of a variant not taken).
 fn count(key: &DynKey) -> usize {
     match &key.body {
         DynBody::Fields(fields) => fields
@@ -196,8 +175,8 @@ fn present(value: &DynValue) -> Option<&DynValue> {
     }
 }
 
-/// Observes a key's value into its entries (`entries` starts at the key's first, as
-/// `collect_key` made them).
+/// Observes a key's value into its entries (`entries` starts at the key's first, as `usage`
+/// made them).
 fn observe_key(key: &DynKey, value: &DynValue, entries: &mut [FieldUsage]) {
     match (&key.body, value) {
         (DynBody::Fields(fields), DynValue::Key(values)) => {

@@ -126,11 +126,7 @@ fn value_of(
                 Err(_) => crate::encoding::impls::time::parse_rfc3339_any(text),
             };
             let nanos = nanos.ok_or_else(|| format!("RFC 3339 UTC text or a count of {} since 1970", unit.name()))?;
-            let since = std::time::Duration::new(
-                u64::try_from(nanos / 1_000_000_000).map_err(|_| expected())?,
-                (nanos % 1_000_000_000) as u32,
-            );
-            DynValue::Timestamp(SystemTime::UNIX_EPOCH.checked_add(since).ok_or_else(expected)?)
+            DynValue::Timestamp(crate::encoding::impls::time::instant(nanos).ok_or_else(expected)?)
         }
         DynType::Option(_) if text == "null" => DynValue::Option(None),
         DynType::Option(inner) => DynValue::Option(Some(Box::new(value_of(inner, unit, text)?))),

@@ -210,6 +210,11 @@ fn duration(nanos: u128) -> Option<Duration> {
     Some(Duration::new(secs, (nanos % NANOS_PER_SEC) as u32))
 }
 
+/// The instant `nanos` after the epoch, when this platform's `SystemTime` holds it.
+pub(crate) fn instant(nanos: u128) -> Option<SystemTime> {
+    duration(nanos).and_then(|d| SystemTime::UNIX_EPOCH.checked_add(d))
+}
+
 timestamp_segment!(
     /// Unix time or RFC 3339 in UTC; times before 1970 are an error.
     SystemTime,
@@ -217,7 +222,7 @@ timestamp_segment!(
         Ok(d) => i128::try_from(d.as_nanos()).unwrap_or(i128::MAX),
         Err(e) => i128::try_from(e.duration().as_nanos()).map_or(i128::MIN, |n| -n.max(1)),
     },
-    |n| duration(n).and_then(|d| SystemTime::UNIX_EPOCH.checked_add(d))
+    |n| instant(n)
 );
 
 #[cfg(feature = "chrono")]
