@@ -260,3 +260,43 @@ fn an_audit_classifies_every_key_by_the_layout_that_reads_it() {
     clean.observe("RUN#999999998499#p_1");
     assert!(!clean.report().has_findings());
 }
+
+/// Audits of the parts of a set of keys, merged in order, report what one audit of them all
+/// does: that is what lets segments (on many machines) be audited apart. A report of another
+/// lock is refused.
+#[test]
+fn audits_of_parts_merge_into_the_audit_of_the_whole() {
+    use sortkey_core::KeyAudit;
+    let lock = LockFile::parse(
+        "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+         Item = family(PROFILE | ORDER#{placed:u64 width=10 desc}#{id:text})\n",
+    )
+    .unwrap();
+    let keys: Vec<String> = (0..40u64)
+        .flat_map(|i| {
+            [
+                format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 37),
+                format!("RUN#{:010}#old_{i}", 9_999_999_999 - i),
+                format!("ORDER#{:010}#o-{i}", 8_280_899_199 - i * 1000),
+                format!("NOPE#{i}"),
+                if i % 7 == 0 { String::new() } else { "PROFILE".to_owned() },
+            ]
+        })
+        .collect();
+    let mut whole = KeyAudit::new(lock.entries.clone());
+    keys.iter().for_each(|k| whole.observe(k));
+    for cut in [0, 1, 77, keys.len()] {
+        let (mut first, mut second) = (KeyAudit::new(lock.entries.clone()), KeyAudit::new(lock.entries.clone()));
+        keys[..cut].iter().for_each(|k| first.observe(k));
+        keys[cut..].iter().for_each(|k| second.observe(k));
+        first.merge(second.report()).unwrap();
+        assert_eq!(first.report(), whole.report(), "cut at {cut}");
+    }
+    let other = KeyAudit::new(LockFile::parse("RankKey = RUN#{score:u64 width=12}\n").unwrap().entries);
+    let error = whole.merge(other.report()).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "cannot merge an audit report of the layouts [RankKey] into an audit of [RankKey, Item]; expected reports \
+         of the same lock"
+    );
+}

@@ -114,12 +114,19 @@ pub(crate) struct QueryArgs {
     pub(crate) conditions: Vec<String>,
 }
 
-/// What `sortkey audit` reads.
+/// What `sortkey audit` reads: a table (all of it, or one segment of a split) or an export.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(crate) struct AuditArgs {
+    #[command(subcommand)]
+    pub(crate) command: Option<AuditCommand>,
     /// The table.
-    #[arg(long)]
-    pub(crate) table: String,
+    #[arg(long, required_unless_present = "export")]
+    pub(crate) table: Option<String>,
+    /// A DynamoDB export's folder to read instead of the table (ExportTableToPointInTime in
+    /// DynamoDB JSON, its `data/*.json.gz` files), at no read cost; needs --pk and --sk.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["table", "index", "total", "report", "rate"])]
+    pub(crate) export: Option<PathBuf>,
     /// A global secondary index of the table to read instead, its key attributes from DescribeTable.
     #[arg(long, conflicts_with_all = ["pk", "sk"])]
     pub(crate) index: Option<String>,
@@ -129,15 +136,47 @@ pub(crate) struct AuditArgs {
     /// The sort key attribute (the table's, from DescribeTable, when not given).
     #[arg(long, value_name = "ATTR", requires = "pk")]
     pub(crate) sk: Option<String>,
-    /// Parallel Scan segments.
+    /// Parallel Scan segments, all read by this process.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub(crate) segments: u32,
-    /// At most this many items a second, over all segments (the Scan's read capacity: an
-    /// item up to 4 KB is half a read unit); unlimited by default.
+    /// Splits the table into this many Scan segments, of which this process reads one (--segment,
+    /// or the job's index: JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX); each process writes
+    /// its --report, and `sortkey audit merge` combines them.
+    #[arg(long, value_name = "N", requires = "report", conflicts_with = "segments",
+          value_parser = clap::value_parser!(u32).range(1..=1000000))]
+    pub(crate) total: Option<u32>,
+    /// With --total: the segment this process reads, from 0.
+    #[arg(long, value_name = "I", requires = "total")]
+    pub(crate) segment: Option<u32>,
+    /// The partial report: saved after every page with where each segment stands, and resumed
+    /// from when the file exists (an audit killed midway goes on where it saved).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) report: Option<PathBuf>,
+    /// At most this many items a second, over all the segments this process reads (the Scan's
+    /// read capacity: an item up to 4 KB is half a read unit); unlimited by default.
     #[arg(long, value_name = "ITEMS", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) rate: Option<u64>,
     /// A field whose headroom (the part of its range left above the largest value seen) is under
     /// this is a finding: `10%` or `0.1`.
+    #[arg(long, default_value = "10%", value_parser = fraction)]
+    pub(crate) headroom: f64,
+}
+
+/// `sortkey audit`'s own subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum AuditCommand {
+    /// Combines the partial reports of every segment of a split audit (--total N --report FILE)
+    /// into the report of the whole table.
+    Merge(MergeArgs),
+}
+
+/// What `sortkey audit merge` combines.
+#[derive(Debug, clap::Args)]
+pub(crate) struct MergeArgs {
+    /// The partial reports, one or more per segment's worker; every segment once.
+    #[arg(required = true, value_name = "PARTS")]
+    pub(crate) parts: Vec<PathBuf>,
+    /// A field whose headroom is under this is a finding: `10%` or `0.1`.
     #[arg(long, default_value = "10%", value_parser = fraction)]
     pub(crate) headroom: f64,
 }

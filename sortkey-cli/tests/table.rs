@@ -5,6 +5,7 @@
 #![cfg(feature = "moto")]
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use aws_sdk_dynamodb::Client;
@@ -153,6 +154,130 @@ fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
     assert_eq!(items.len(), 1, "{doc}");
     assert_eq!(items[0]["fields"]["placed"], "2024-06-23T00:00:00.999Z");
     assert_eq!(items[0]["fields"]["order_id"], "o-2");
+}
+
+/// An audit split into segments, each its own process with its partial report, merges into the
+/// report of the whole table; one taken from the job's index is the same; an audit killed midway
+/// resumes from its report; an export reads as the table does. (Samples depend on the order of
+/// reading: the counts, usage and findings are compared.)
+#[test]
+fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
+    let test = "split_resumed_and_exported_audits_report_what_the_whole_table_does";
+    let Some(server) = server_or_skip(test) else { return };
+    let mut keys: Vec<(String, String)> = (0..200)
+        .map(|i| (format!("CUST#{:06}", i % 7), format!("RUN#{:012}#p_{i}", 999_999_999_999u64 - i * 1000)))
+        .collect();
+    keys.extend((0..12).map(|i| ("CUST#000001".to_owned(), format!("RUN#{:010}#old_{i}", 9_999_999_999u64 - i))));
+    keys.extend([("CUST#000002".into(), "garbage".into()), ("CUST#1".into(), "RUN#999999999999#short".into())]);
+    runtime().block_on(table(&client(&server.endpoint), "Runs", &keys));
+    let lock = lock_file("split");
+    let dir = lock.parent().unwrap().to_owned();
+    let json = |cmd: &mut Command, code: i32| -> serde_json::Value {
+        serde_json::from_slice(&cmd.assert().code(code).get_output().stdout).unwrap()
+    };
+    let whole = json(&mut sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "-o", "json"]), 1);
+    assert_eq!(whole["attributes"][1]["values"], 214);
+
+    // Three workers, the second by its job index, then the merge of their partial reports.
+    let part = |i: usize| dir.join(format!("part-{i}.json")).display().to_string();
+    for i in 0..3 {
+        let mut cmd = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--total", "3", "-o", "json"]);
+        match i {
+            1 => cmd.env("JOB_COMPLETION_INDEX", "1"),
+            _ => cmd.args(["--segment", &i.to_string()]),
+        };
+        // A part exits 1 when its segment holds a finding, 0 otherwise.
+        let out = cmd.args(["--report", &part(i)]).output().unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(doc["attributes"][1]["values"].as_u64().unwrap() < 214);
+    }
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(part(1)).unwrap()).unwrap();
+    assert_eq!((&saved["segments"][0]["segment"], &saved["segments"][0]["done"]), (&1.into(), &true.into()));
+    let merged = json(&mut sortkey(&server.endpoint, &lock, &["audit", "merge", &part(2), &part(0), &part(1)]), 1);
+    assert_eq!(counts(&merged), counts(&whole));
+    let out = sortkey(&server.endpoint, &lock, &["audit", "merge", &part(0), &part(1)]).assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(stderr, "sortkey: no partial report of segment 2 of 3; expected every segment of the table\n");
+
+    // Killed midway (slowed to 20 items a second, stopped after 3), then resumed.
+    let report = dir.join("resumed.json").display().to_string();
+    let args = ["audit", "--table", "Runs", "--segments", "2", "--report", &report, "-o", "json"];
+    let killed =
+        sortkey(&server.endpoint, &lock, &args).args(["--rate", "20"]).timeout(Duration::from_secs(3)).output();
+    assert!(!killed.unwrap().status.success());
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let read = saved["attributes"][1]["values"].as_u64().unwrap();
+    assert!(read > 0 && read < 214, "the killed audit saved {read} keys");
+    assert!(saved["segments"].as_array().unwrap().iter().any(|s| s["done"] == false));
+    let resumed = json(&mut sortkey(&server.endpoint, &lock, &args), 1);
+    assert_eq!(counts(&resumed), counts(&whole));
+
+    // The table's export (point-in-time recovery on), to moto's S3 and down to a folder.
+    let export = dir.join("export");
+    let python = sortkey_test_server::python().unwrap();
+    let status = std::process::Command::new(python)
+        .args(["-c", EXPORT, &server.endpoint, "Runs"])
+        .arg(&export)
+        .status()
+        .unwrap();
+    assert!(status.success(), "the export failed");
+    let export = export.display().to_string();
+    let exported =
+        json(&mut sortkey(&server.endpoint, &lock, &["audit", "--export", &export, "--pk", "pk", "--sk", "sk"]), 1);
+    assert_eq!(counts(&exported), counts(&whole));
+}
+
+/// Exports table `argv[2]` of the moto server `argv[1]` in DynamoDB JSON to its S3, and copies
+/// the export's files into the folder `argv[3]`, as `aws s3 cp --recursive` does.
+const EXPORT: &str = r#"
+import boto3, os, sys, time
+endpoint, table, out = sys.argv[1:4]
+kw = dict(endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test")
+dynamodb, s3 = boto3.client("dynamodb", **kw), boto3.client("s3", **kw)
+s3.create_bucket(Bucket="exports")
+dynamodb.update_continuous_backups(
+    TableName=table, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+arn = dynamodb.describe_table(TableName=table)["Table"]["TableArn"]
+export = dynamodb.export_table_to_point_in_time(
+    TableArn=arn, S3Bucket="exports", S3Prefix="runs", ExportFormat="DYNAMODB_JSON")["ExportDescription"]
+for _ in range(200):
+    status = dynamodb.describe_export(ExportArn=export["ExportArn"])["ExportDescription"]["ExportStatus"]
+    if status != "IN_PROGRESS":
+        break
+    time.sleep(0.05)
+assert status == "COMPLETED", status
+for obj in s3.list_objects_v2(Bucket="exports", Prefix="runs")["Contents"]:
+    path = os.path.join(out, obj["Key"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    s3.download_file("exports", obj["Key"], path)
+"#;
+
+/// An audit's JSON without what depends on the order the keys were read in (samples, the order
+/// of findings): keys per layout, usage, findings' counts.
+fn counts(doc: &serde_json::Value) -> serde_json::Value {
+    let attributes: Vec<serde_json::Value> = doc["attributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let mut mixed: Vec<String> = a["mixed_widths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| format!("{} {} {} {}", m["layout"], m["field"], m["seen"], m["keys"]))
+                .collect();
+            mixed.sort();
+            let mut unread: Vec<String> =
+                a["unread"].as_array().unwrap().iter().map(|u| format!("{} {}", u["kind"], u["keys"])).collect();
+            unread.sort();
+            serde_json::json!({
+                "name": a["name"], "values": a["values"], "layouts": a["layouts"], "mixed": mixed, "unread": unread,
+                "empty": a["empty"], "too_long": a["too_long"], "not_strings": a["not_strings"],
+            })
+        })
+        .collect();
+    serde_json::json!({ "findings": doc["findings"], "attributes": attributes })
 }
 
 /// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.

@@ -400,9 +400,9 @@ pub use migrate::vectors;
 #[cfg(feature = "serde")]
 pub use dynamic::ValueSeed;
 pub use dynamic::{
-    AuditReport, Capacity, DynBody, DynField, DynKey, DynLayout, DynQuery, DynType, DynValue, DynVariant, FieldUsage,
-    Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage, LockFile, LockParseError, MixedWidth,
-    UPDATE_LOCK_VAR, Unread, check_lock_file,
+    AuditMergeError, AuditReport, Capacity, DynBody, DynField, DynKey, DynLayout, DynQuery, DynType, DynValue,
+    DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage, LockFile, LockParseError,
+    MixedWidth, UPDATE_LOCK_VAR, Unread, check_lock_file,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

@@ -192,11 +192,88 @@ impl KeyAudit {
         }
     }
 
+    /// The layouts it classifies by, as it was given them.
+    pub fn layouts(&self) -> &[(String, DynLayout)] {
+        &self.layouts
+    }
+
     /// What the audit found so far.
     pub fn report(&self) -> &AuditReport {
         &self.report
     }
+
+    /// Adds the report of another audit of the same layouts (another segment of the table, a
+    /// partial report read back): counts and usage add up, findings of the same layout, field
+    /// and width (or error kind) join, samples are kept up to five. Merging the reports of the
+    /// parts of a set of keys, in order, gives the report of auditing them all in that order.
+    /// An error when `other` counts keys under other layouts than this audit's (by name, in
+    /// order).
+    pub fn merge(&mut self, other: &AuditReport) -> Result<(), AuditMergeError> {
+        let mine: Vec<&str> = self.report.layouts.iter().map(|l| l.name.as_str()).collect();
+        let theirs: Vec<&str> = other.layouts.iter().map(|l| l.name.as_str()).collect();
+        if mine != theirs {
+            let names = |n: &[&str]| n.join(", ");
+            return Err(AuditMergeError { expected: names(&mine), found: names(&theirs) });
+        }
+        let report = &mut self.report;
+        report.keys += other.keys;
+        for (count, more) in report.layouts.iter_mut().zip(&other.layouts) {
+            count.count += more.count;
+            count.usage.merge(&more.usage);
+        }
+        for more in &other.mixed_widths {
+            let same = |m: &&mut MixedWidth| m.layout == more.layout && m.field == more.field && m.seen == more.seen;
+            match report.mixed_widths.iter_mut().find(same) {
+                Some(entry) => {
+                    entry.count += more.count;
+                    extend_samples(&mut entry.samples, &more.samples);
+                }
+                None => report.mixed_widths.push(more.clone()),
+            }
+        }
+        for more in &other.unread {
+            match report.unread.iter_mut().find(|u| u.kind == more.kind) {
+                Some(group) => {
+                    group.count += more.count;
+                    extend_samples(&mut group.samples, &more.samples);
+                }
+                None => report.unread.push(more.clone()),
+            }
+        }
+        report.empty += other.empty;
+        report.too_long += other.too_long;
+        extend_samples(&mut report.too_long_samples, &other.too_long_samples);
+        Ok(())
+    }
 }
+
+/// Adds `more` to `samples`, up to the number of samples a finding keeps.
+fn extend_samples<T: Clone>(samples: &mut Vec<T>, more: &[T]) {
+    let room = SAMPLES.saturating_sub(samples.len());
+    samples.extend(more.iter().take(room).cloned());
+}
+
+/// The report merged into an audit counts keys under other layouts: the two audits did not read
+/// the same lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditMergeError {
+    /// The audit's layouts, by name, in order.
+    pub expected: String,
+    /// The report's.
+    pub found: String,
+}
+
+impl std::fmt::Display for AuditMergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot merge an audit report of the layouts [{}] into an audit of [{}]; expected reports of the same lock",
+            self.found, self.expected
+        )
+    }
+}
+
+impl std::error::Error for AuditMergeError {}
 
 impl AuditReport {
     /// Whether there is anything to act on: a key no layout reads, a mixed width, an empty key

@@ -23,7 +23,7 @@ use std::fmt;
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
-pub use audit::{AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread};
+pub use audit::{AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread};
 pub use capacity::Capacity;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;

@@ -75,6 +75,12 @@ impl LayoutUsage {
         &self.fields
     }
 
+    /// The entries, to restore a usage kept elsewhere (a partial report read back): set each
+    /// one's `seen`, `least` and `largest`.
+    pub fn fields_mut(&mut self) -> &mut [FieldUsage] {
+        &mut self.fields
+    }
+
     /// Adds another usage of the same layout (the partial report of another segment).
     pub fn merge(&mut self, other: &LayoutUsage) {
         for (mine, theirs) in self.fields.iter_mut().zip(&other.fields) {

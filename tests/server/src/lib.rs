@@ -44,8 +44,7 @@ impl Server {
         let mut command = match serialized {
             // The Python of moto's own environment, beside its `moto_server`.
             true => {
-                let python = bin.with_file_name("python3");
-                let mut c = Command::new(if python.exists() { python } else { PathBuf::from("python3") });
+                let mut c = Command::new(python().unwrap_or_else(|| PathBuf::from("python3")));
                 c.args(["-c", SERIALIZED, "127.0.0.1", &port.to_string()]);
                 c
             }
@@ -76,6 +75,14 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The Python of moto's environment (beside its `moto_server`, with boto3), for what a test asks
+/// of the server that the Rust SDK of DynamoDB cannot: another service of moto's (an export to
+/// its S3).
+pub fn python() -> Option<PathBuf> {
+    let python = find_server()?.with_file_name("python3");
+    Some(if python.exists() { python } else { PathBuf::from("python3") })
 }
 
 /// `MOTO_SERVER`, then `tests/.venv/bin/moto_server`, then `moto_server` on `PATH`.

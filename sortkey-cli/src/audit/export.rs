@@ -1,0 +1,112 @@
+//! The items of a DynamoDB export instead of the table's, at no read cost: the folder an
+//! `ExportTableToPointInTime` in DynamoDB JSON writes (and `aws s3 cp --recursive` brings
+//! down), whose `data/` files are gzip, one `{"Item": {...}}` a line. The files are read in
+//! parallel, each audited apart, and the audits merged in the files' order.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use flate2::read::MultiGzDecoder;
+use serde_json::Value;
+use sortkey_core::KeyAudit;
+use walkdir::WalkDir;
+
+use crate::Failure;
+use crate::audit::Attribute;
+
+/// The audit of the file at one place in the list of files.
+type FileAudit = (usize, Result<Vec<Attribute>, Failure>);
+
+/// Audits every item of the export in `dir` into `attributes`.
+pub(crate) fn read(dir: &Path, mut attributes: Vec<Attribute>) -> Result<Vec<Attribute>, Failure> {
+    let files = data_files(dir)?;
+    let next = AtomicUsize::new(0);
+    // Each file's audit, by the file's place in `files`.
+    let done: Mutex<Vec<FileAudit>> = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(files.len());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    let mine = attributes.iter().map(empty_like).collect();
+                    let result = read_file(file, mine);
+                    done.lock().unwrap_or_else(|e| e.into_inner()).push((i, result));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_by_key(|(i, _)| *i);
+    for (_, result) in done {
+        for (total, part) in attributes.iter_mut().zip(result?) {
+            total.audit.merge(part.audit.report())?;
+            total.not_strings += part.not_strings;
+        }
+    }
+    Ok(attributes)
+}
+
+/// A fresh audit of the same attribute against the same layouts.
+fn empty_like(a: &Attribute) -> Attribute {
+    let layouts = a.audit.layouts().to_vec();
+    Attribute { name: a.name.clone(), role: a.role, audit: KeyAudit::new(layouts), not_strings: 0 }
+}
+
+/// The export's data files, in name order: every `.json.gz` (or, as moto writes them, `.gz`)
+/// file in a `data` folder under `dir`.
+fn data_files(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for entry in WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| Failure(format!("cannot read the export {}: {e}", dir.display())))?;
+        let in_data = entry.path().parent().and_then(Path::file_name).is_some_and(|n| n == "data");
+        let name = entry.file_name().to_string_lossy();
+        if entry.file_type().is_file() && in_data {
+            if name.ends_with(".ion.gz") {
+                return Err(Failure(format!(
+                    "{}: an export in Amazon Ion; expected one in DynamoDB JSON (ExportFormat DYNAMODB_JSON)",
+                    entry.path().display()
+                )));
+            }
+            if name.ends_with(".gz") {
+                files.push(entry.into_path());
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err(Failure(format!(
+            "no data files (data/*.json.gz) under {}; expected the folder of a DynamoDB export in DynamoDB JSON",
+            dir.display()
+        )));
+    }
+    Ok(files)
+}
+
+/// Audits the items of one data file.
+fn read_file(path: &Path, mut attributes: Vec<Attribute>) -> Result<Vec<Attribute>, Failure> {
+    let failed = |line: usize, e: &dyn std::fmt::Display| Failure(format!("{}:{line}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| failed(0, &e))?;
+    let reader = std::io::BufReader::new(MultiGzDecoder::new(file));
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| failed(n + 1, &e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let doc: Value = serde_json::from_str(&line).map_err(|e| failed(n + 1, &e))?;
+        let Some(item) = doc.get("Item").and_then(Value::as_object) else {
+            return Err(failed(n + 1, &"expected `{\"Item\": {...}}`, a line of an export in DynamoDB JSON"));
+        };
+        for attribute in &mut attributes {
+            if let Some(typed) = item.get(&attribute.name) {
+                match typed.get("S").and_then(Value::as_str) {
+                    Some(key) => attribute.audit.observe(key),
+                    None => attribute.not_strings += 1,
+                }
+            }
+        }
+    }
+    Ok(attributes)
+}
