@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyRole};
 
 use crate::cli::{Args, BrowseArgs, Output};
+use crate::output::outln;
 use crate::table::{key_names, sdk_message};
 use crate::{Failure, connect, lock, output};
 
@@ -164,7 +165,7 @@ pub(crate) fn print(args: &Args, table: &str, pk: &str, rows: &[Row]) {
             output::print_json(&json!({ "table": table, "pk": pk, "items": items }));
         }
         Output::Table => {
-            println!("{table} `{pk}`: {} items", rows.len());
+            outln!("{table} `{pk}`: {} items", rows.len());
             // One table per group, in the order each group first appears; rows in DynamoDB's.
             let mut groups: Vec<&str> = Vec::new();
             for row in rows {
@@ -180,7 +181,7 @@ pub(crate) fn print(args: &Args, table: &str, pk: &str, rows: &[Row]) {
                     for row in members {
                         t.add_row([row.key.clone(), row.read.as_ref().err().cloned().unwrap_or_default()]);
                     }
-                    println!("{t}");
+                    outln!("{t}");
                     continue;
                 }
                 let mut header: Vec<String> = Vec::new();
@@ -194,14 +195,14 @@ pub(crate) fn print(args: &Args, table: &str, pk: &str, rows: &[Row]) {
                     cells.push(row.key.clone());
                     table_rows.push(cells);
                 }
-                println!("{group}");
+                outln!("{group}");
                 let mut names: Vec<&str> = header.iter().map(String::as_str).collect();
                 names.push("sk");
                 let mut t = output::table(&names);
                 for cells in table_rows {
                     t.add_row(cells);
                 }
-                println!("{t}");
+                outln!("{t}");
             }
         }
     }

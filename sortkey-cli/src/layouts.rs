@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 use sortkey_core::{Capacity, DynBody, DynField, DynLayout, DynVariant, KeyRole};
 
 use crate::cli::{Args, Output};
+use crate::output::outln;
 use crate::{Failure, lock, output};
 
 /// Prints every layout of the lock, one row per field.
@@ -30,7 +31,7 @@ pub(crate) fn run(args: &Args) -> Result<(), Failure> {
                     table.add_row([name.clone(), role(layout).to_owned(), literal.to_owned(), "literal".to_owned()]);
                 }
             }
-            println!("{table}");
+            outln!("{table}");
         }
         Output::Json => {
             let layouts: Vec<Value> = lock.entries.iter().map(|(name, layout)| layout_json(name, layout)).collect();

@@ -7,6 +7,7 @@ use sortkey_core::query::Comparison;
 use sortkey_core::{DynField, DynQuery, KeyCondition, QueryError};
 
 use crate::cli::{Args, Output, QueryArgs};
+use crate::output::outln;
 use crate::{Failure, browse, lock, output};
 
 /// One condition of the command line.
@@ -116,7 +117,7 @@ pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
     let expression = condition.with_partition_key(&q.pk_attr, &q.pk, &q.sk_attr);
     match args.output() {
         Output::Table => {
-            println!("KeyConditionExpression: {}", expression.expression);
+            outln!("KeyConditionExpression: {}", expression.expression);
             let mut table = output::table(&["placeholder", "is"]);
             for (placeholder, name) in &expression.names {
                 table.add_row([placeholder.clone(), name.clone()]);
@@ -124,7 +125,7 @@ pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
             for (placeholder, value) in &expression.values {
                 table.add_row([placeholder.clone(), format!("{value:?}")]);
             }
-            println!("{table}");
+            outln!("{table}");
         }
         Output::Json => {
             let names: Map<String, Value> = expression.names.iter().map(|(p, n)| (p.clone(), json!(n))).collect();

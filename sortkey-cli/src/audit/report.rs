@@ -6,6 +6,7 @@ use sortkey_core::{AuditReport, Capacity, KeyRole};
 
 use crate::audit::Attribute;
 use crate::output;
+use crate::output::outln;
 
 /// One field's headroom under the threshold: (attribute, layout, field path, fraction left).
 pub(crate) type Low = (String, String, String, f64);
@@ -57,13 +58,13 @@ fn capacity(capacity: &Capacity) -> String {
 pub(crate) fn print_tables(title: &str, attributes: &[Attribute], low: &[Low]) {
     for a in attributes {
         let r = a.audit.report();
-        println!("{title} `{}` ({} key): {} values", a.name, role(a.role), r.keys);
+        outln!("{title} `{}` ({} key): {} values", a.name, role(a.role), r.keys);
         let mut t = output::table(&["layout", "keys"]);
         for l in &r.layouts {
             t.add_row([l.name.clone(), l.count.to_string()]);
         }
         t.add_row(["(none)".to_owned(), r.unread.iter().map(|u| u.count).sum::<u64>().to_string()]);
-        println!("{t}");
+        outln!("{t}");
         if !r.mixed_widths.is_empty() {
             let mut t = output::table(&["mixed widths: layout", "field", "width", "seen", "keys", "sample"]);
             for m in &r.mixed_widths {
@@ -77,7 +78,7 @@ pub(crate) fn print_tables(title: &str, attributes: &[Attribute], low: &[Low]) {
                     sample,
                 ]);
             }
-            println!("{t}");
+            outln!("{t}");
         }
         let mut t = output::table(&[
             "headroom: layout",
@@ -105,7 +106,7 @@ pub(crate) fn print_tables(title: &str, attributes: &[Attribute], low: &[Low]) {
             }
         }
         if t.row_count() > 0 {
-            println!("{t}");
+            outln!("{t}");
         }
         if !r.unread.is_empty() {
             let mut t = output::table(&["no layout reads: error", "keys", "sample", "closest layout", "its error"]);
@@ -119,15 +120,15 @@ pub(crate) fn print_tables(title: &str, attributes: &[Attribute], low: &[Low]) {
                     named(error, layout),
                 ]);
             }
-            println!("{t}");
+            outln!("{t}");
         }
         if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
-            println!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);
+            outln!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);
         }
-        println!();
+        outln!();
     }
     for (attribute, layout, field, left) in low {
-        println!("warning: {attribute}: {layout}.{field} has {:.1}% of its range left", left * 100.0);
+        outln!("warning: {attribute}: {layout}.{field} has {:.1}% of its range left", left * 100.0);
     }
 }
 
