@@ -300,3 +300,43 @@ fn audits_of_parts_merge_into_the_audit_of_the_whole() {
          of the same lock"
     );
 }
+
+/// A migration between two layouts of a lock, fields matched by name: an old key moves to the
+/// key of the same value in the new layout (a wider width, `desc`, a new prefix, another order
+/// of fields), a new one and another entity's stay; layouts whose fields differ, of different
+/// roles, or that both read a key are refused, and so is a value too wide for the new layout.
+#[test]
+fn a_migration_moves_keys_by_field_name() {
+    use sortkey_core::{DynMigration, MigrationErrorKind, Rekeyed};
+    let lock = LockFile::parse(
+        "Old = RUN#{score:u64 width=10 desc}#{player:text}\n\
+         New = RANK#{player:text}#{score:u64 width=12}\n\
+         Desc = RUN#{score:u64 width=10}#{player:text}\n\
+         Fewer = RUN#{score:u64 width=12}\n\
+         Pk = partition RUN#{score:u64 width=12}#{player:text}\n",
+    )
+    .unwrap();
+    let entry = |name: &str| (name.to_owned(), lock.get(name).unwrap().clone());
+    let migration = DynMigration::new(entry("Old"), entry("New")).unwrap();
+    assert_eq!(migration.classify("RUN#9999998499#p_1").unwrap(), Rekeyed::Move("RANK#p_1#000000001500".into()));
+    assert_eq!(migration.classify("RANK#p_1#000000001500").unwrap(), Rekeyed::Current);
+    assert_eq!(migration.classify("PROFILE").unwrap(), Rekeyed::Other);
+
+    let back = DynMigration::new(entry("New"), entry("Old")).unwrap();
+    let error = back.classify("RANK#p_1#100000000000").unwrap_err();
+    assert!(matches!(error.kind, MigrationErrorKind::DoesNotFit { .. }));
+    assert!(error.to_string().starts_with("cannot move `RANK#p_1#100000000000` from `New` to `Old`: "), "{error}");
+
+    let desc = DynMigration::new(entry("Old"), entry("Desc")).unwrap();
+    assert_eq!(
+        desc.classify("RUN#9999998499#p_1").unwrap_err().to_string(),
+        "cannot migrate `Old` to `Desc`: the key `RUN#9999998499#p_1` reads in both, so a moved key cannot be told \
+         from one to move; expected layouts no key reads in both (a new prefix, another width)"
+    );
+    assert_eq!(
+        DynMigration::new(entry("Old"), entry("Fewer")).unwrap_err().to_string(),
+        "cannot migrate `Old` to `Fewer` by field name: expected the same fields, found [player] only in `Old` and \
+         [] only in `Fewer` (a moved key would lose a value or lack one)"
+    );
+    assert_eq!(DynMigration::new(entry("Old"), entry("Pk")).unwrap_err().kind, MigrationErrorKind::Roles);
+}

@@ -1074,7 +1074,7 @@ fn backfill_errors_have_a_kind_and_one_line() {
             backfill(&client).run_segment::<RankKey>(SegmentCursor::start(0, 1), None, |_, _| {}).await.unwrap_err();
         assert_eq!(e.kind(), &BackfillErrorKind::Decode);
         assert!(e.to_string().starts_with(
-            "backfill of table `sortkey_law`, segment 0 of 1: the item `NOT#A#RANK#KEY` is in no known layout"
+            "backfill of table `sortkey_law`, segment 0 of 1: the item `NOT#A#RANK#KEY`: it is in no known layout"
         ));
         assert_eq!(e.cursor, SegmentCursor::start(0, 1), "nothing of the page is done");
 

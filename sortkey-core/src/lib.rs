@@ -386,6 +386,7 @@ pub use encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOpti
 pub use encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use migrate::legacy::{Legacy, Versioned, merge_layouts};
+pub use migrate::rekey::{Rekey, Rekeyed};
 pub use query::condition::{KeyCondition, KeyExpression};
 pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
 pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyUpdate};
@@ -400,9 +401,9 @@ pub use migrate::vectors;
 #[cfg(feature = "serde")]
 pub use dynamic::ValueSeed;
 pub use dynamic::{
-    AuditMergeError, AuditReport, Capacity, DynBody, DynField, DynKey, DynLayout, DynQuery, DynType, DynValue,
-    DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage, LockFile, LockParseError,
-    MixedWidth, UPDATE_LOCK_VAR, Unread, check_lock_file,
+    AuditMergeError, AuditReport, Capacity, DynBody, DynField, DynKey, DynLayout, DynMigration, DynQuery, DynType,
+    DynValue, DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage, LockFile,
+    LockParseError, MigrationError, MigrationErrorKind, MixedWidth, UPDATE_LOCK_VAR, Unread, check_lock_file,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

@@ -11,6 +11,7 @@ mod encode;
 #[cfg(feature = "serde")]
 mod json;
 mod lock;
+mod migration;
 mod parse;
 mod query;
 mod spec;
@@ -28,6 +29,7 @@ pub use capacity::Capacity;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;
 pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
+pub use migration::{DynMigration, MigrationError, MigrationErrorKind};
 pub use parse::LayoutParseError;
 pub use query::DynQuery;
 pub use usage::{FieldUsage, Headroom, LayoutUsage};

@@ -15,6 +15,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, Tr
 use crate::migrate::checkpoint::{Checkpoint, CheckpointError, worker_index};
 use crate::migrate::legacy::Legacy;
 pub use crate::migrate::progress::{Progress, SegmentCursor};
+use crate::migrate::rekey::{Rekey, Rekeyed, ToCurrent};
 use crate::table::item::KeyNames;
 
 /// An item or key as the SDK gives it.
@@ -276,7 +277,7 @@ impl<'c> Backfill<'c> {
             progress(p, c);
             Ok(())
         };
-        self.run::<K>(cursor, pages, &mut each_page).await
+        self.run(&ToCurrent::<K>::new(), cursor, pages, &mut each_page).await
     }
 
     /// Runs segment `segment` of `total` to its end from where `checkpoint` says it stands,
@@ -291,6 +292,22 @@ impl<'c> Backfill<'c> {
         total: i32,
         checkpoint: &mut C,
     ) -> Result<(SegmentCursor, Progress), BackfillError> {
+        self.run_rekey(&ToCurrent::<K>::new(), segment, total, checkpoint, |_| {}).await
+    }
+
+    /// [`run_checkpointed`](Self::run_checkpointed) with the rule of the migration given at run
+    /// time: `rekey` says what becomes of each sort key (a
+    /// [`DynMigration`](crate::DynMigration) between two layouts of a lock: items in neither
+    /// are left alone and counted as `other`). `progress` is called after every page with the
+    /// totals of the segment so far, those saved before this call included.
+    pub async fn run_rekey<R: Rekey + Sync, C: Checkpoint>(
+        &self,
+        rekey: &R,
+        segment: i32,
+        total: i32,
+        checkpoint: &mut C,
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<(SegmentCursor, Progress), BackfillError> {
         let start = SegmentCursor::start(segment, total);
         let failed = |e: CheckpointError| Failure {
             kind: BackfillErrorKind::Checkpoint(e.clone()),
@@ -301,9 +318,10 @@ impl<'c> Backfill<'c> {
         let mut each_page = async |p: &Progress, c: &SegmentCursor| {
             let mut sum = before;
             sum.add(p);
+            progress(&sum);
             checkpoint.save(c, &sum).await.map_err(failed)
         };
-        self.run::<K>(cursor, None, &mut each_page).await
+        self.run(rekey, cursor, None, &mut each_page).await
     }
 
     /// A share of a total rate: `items_per_second` over the whole job, split evenly between
@@ -358,8 +376,9 @@ impl<'c> Backfill<'c> {
     }
 
     /// The run of `pages` Scan pages of a segment, `each_page` awaited after each.
-    async fn run<K: Legacy>(
+    async fn run<R: Rekey + Sync>(
         &self,
+        rekey: &R,
         mut cursor: SegmentCursor,
         pages: Option<usize>,
         each_page: &mut impl AsyncFnMut(&Progress, &SegmentCursor) -> Result<(), Failure>,
@@ -385,7 +404,7 @@ impl<'c> Backfill<'c> {
                 .await
                 .map_err(|e| self.error(&cursor, Failure::sdk("Scan", e)))?;
             let mut done = Progress::default();
-            self.rewrite_page::<K>(scan.items(), &mut done).await.map_err(|f| self.error(&cursor, f))?;
+            self.rewrite_page(rekey, scan.items(), &mut done).await.map_err(|f| self.error(&cursor, f))?;
             total.add(&done);
             let before = cursor.clone();
             cursor.after = match scan.last_evaluated_key() {
@@ -409,11 +428,16 @@ impl<'c> Backfill<'c> {
         Ok((cursor, total))
     }
 
-    /// One Scan page: items in the current layout are left alone, the others moved to their
-    /// current keys. Someone may have written a current key already (then the old item is
+    /// One Scan page: items in the current layout (or in none `rekey` moves) are left alone, the
+    /// others moved to their current keys. Someone may have written a current key already (then the old item is
     /// stale): one BatchGetItem looks for all of the page's current keys first, which spares
     /// the transactions that would fail, and their cost.
-    async fn rewrite_page<K: Legacy>(&self, items: &[Attributes], done: &mut Progress) -> Result<(), Failure> {
+    async fn rewrite_page<R: Rekey + Sync>(
+        &self,
+        rekey: &R,
+        items: &[Attributes],
+        done: &mut Progress,
+    ) -> Result<(), Failure> {
         let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
         let mut moves = Vec::new();
         for item in items {
@@ -421,14 +445,17 @@ impl<'c> Backfill<'c> {
             let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
                 return Err(Failure::decode(format!("an item without a string `{sk_name}`")));
             };
-            let read = K::decode_any(sk)
-                .map_err(|e| Failure::decode(format!("the item `{sk}` is in no known layout: {e}")))?;
-            if read.is_current() {
-                done.current += 1;
-                continue;
-            }
-            let new_sk =
-                read.key.encode().map_err(|e| Failure::decode(format!("the item `{sk}` has no current key: {e}")))?;
+            let new_sk = match rekey.rekey(sk).map_err(|e| Failure::decode(format!("the item `{sk}`: {e}")))? {
+                Rekeyed::Current => {
+                    done.current += 1;
+                    continue;
+                }
+                Rekeyed::Other => {
+                    done.other += 1;
+                    continue;
+                }
+                Rekeyed::Move(new_sk) => new_sk,
+            };
             let Some(pk) = item.get(pk_name).cloned() else {
                 return Err(Failure::decode(format!("the item `{sk}` has no `{pk_name}`")));
             };
@@ -612,7 +639,7 @@ impl<'c> Backfill<'c> {
         let cursor = SegmentCursor::start(0, 1);
         self.check_config().map_err(|f| self.error(&cursor, f))?;
         let mut done = Progress::default();
-        self.rewrite_page::<K>(items, &mut done).await.map_err(|f| self.error(&cursor, f))?;
+        self.rewrite_page(&ToCurrent::<K>::new(), items, &mut done).await.map_err(|f| self.error(&cursor, f))?;
         Ok(done)
     }
 

@@ -1,6 +1,7 @@
 //! Layouts over time: reading older layouts (`legacy`), test vectors of a layout for other
 //! languages (`vectors`), rewriting a table's items from older layouts (`backfill`, feature
-//! `dynamodb`), where a worker stands in it (`progress`) and keeping its place (`checkpoint`).
+//! `dynamodb`), where a worker stands in it (`progress`), keeping its place (`checkpoint`), and what
+//! becomes of each key (`rekey`: a key type's older layouts, or two layouts of a lock).
 
 #[cfg(feature = "dynamodb")]
 pub(crate) mod backfill;
@@ -9,4 +10,5 @@ pub(crate) mod checkpoint;
 pub(crate) mod legacy;
 #[cfg(feature = "dynamodb")]
 pub(crate) mod progress;
+pub(crate) mod rekey;
 pub mod vectors;

@@ -42,6 +42,11 @@ pub struct Progress {
     pub superseded: u64,
     /// Old items that changed between the Scan and the write: left for the next run.
     pub changed: u64,
+    /// Items in no layout the migration moves from (another entity's keys in the same table),
+    /// left alone: a [`DynMigration`](crate::DynMigration)'s; a key type's backfill stops at
+    /// such an item instead.
+    #[serde(default)]
+    pub other: u64,
 }
 
 impl Progress {
@@ -64,5 +69,6 @@ impl Progress {
         self.current += other.current;
         self.superseded += other.superseded;
         self.changed += other.changed;
+        self.other += other.other;
     }
 }

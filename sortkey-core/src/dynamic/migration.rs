@@ -1,0 +1,164 @@
+//! A migration between two layouts of a lock, fields matched by name: a key of the old layout is
+//! decoded and its value encoded in the new one (a wider width, a `desc`, a new prefix, the
+//! fields in another order), with no Rust type of the key's own. What `sortkey migrate` moves
+//! items by, through the backfill.
+
+use std::fmt;
+
+use crate::dynamic::{DynBody, DynLayout, DynVariant};
+use crate::error::EncodeError;
+use crate::migrate::rekey::{Rekey, Rekeyed};
+
+/// The move of keys from layout `from` to layout `to`, each key's fields matched by name.
+#[derive(Debug, Clone)]
+pub struct DynMigration {
+    from: (String, DynLayout),
+    to: (String, DynLayout),
+}
+
+/// Why a migration cannot be made, or cannot move one key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrationError {
+    /// The old layout's name.
+    pub from: String,
+    /// The new layout's name.
+    pub to: String,
+    /// What is wrong.
+    pub kind: MigrationErrorKind,
+}
+
+/// What is wrong in a [`MigrationError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MigrationErrorKind {
+    /// One layout is a partition key's and the other a sort key's.
+    Roles,
+    /// A layout of a custom segment type, whose fields the text does not say.
+    Custom,
+    /// The layouts do not have the same fields (by path, with a family's unit variants): a
+    /// moved key would lose a value, or lack one.
+    Fields {
+        /// Fields only the old layout has.
+        only_from: Vec<String>,
+        /// Fields only the new layout has.
+        only_to: Vec<String>,
+    },
+    /// Both layouts read this key, so a moved key cannot be told from one to move.
+    Ambiguous {
+        /// The key.
+        key: String,
+    },
+    /// The value of this key does not fit the new layout (a number too wide for its width).
+    DoesNotFit {
+        /// The key.
+        key: String,
+        /// The new layout's error.
+        error: EncodeError,
+    },
+}
+
+impl fmt::Display for MigrationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (from, to) = (&self.from, &self.to);
+        match &self.kind {
+            MigrationErrorKind::Roles => write!(
+                f,
+                "cannot migrate `{from}` to `{to}`: one is a partition key's layout and the other a sort key's; \
+                 expected two layouts of the sort key"
+            ),
+            MigrationErrorKind::Custom => write!(
+                f,
+                "cannot migrate `{from}` to `{to}` by field name: a custom segment's layout has no fields to match"
+            ),
+            MigrationErrorKind::Fields { only_from, only_to } => write!(
+                f,
+                "cannot migrate `{from}` to `{to}` by field name: expected the same fields, found [{}] only in \
+                 `{from}` and [{}] only in `{to}` (a moved key would lose a value or lack one)",
+                only_from.join(", "),
+                only_to.join(", ")
+            ),
+            MigrationErrorKind::Ambiguous { key } => write!(
+                f,
+                "cannot migrate `{from}` to `{to}`: the key `{key}` reads in both, so a moved key cannot be told \
+                 from one to move; expected layouts no key reads in both (a new prefix, another width)"
+            ),
+            MigrationErrorKind::DoesNotFit { key, error } => write!(
+                f,
+                "cannot move `{key}` from `{from}` to `{to}`: {}",
+                error.to_string().replacen("`DynLayout`", &format!("`{to}`"), 1)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MigrationError {}
+
+impl DynMigration {
+    /// The migration from layout `from` to layout `to` (each with its name in the lock): both of
+    /// the sort key, with the same fields by path. An error otherwise.
+    pub fn new(from: (String, DynLayout), to: (String, DynLayout)) -> Result<DynMigration, MigrationError> {
+        let error = |kind| MigrationError { from: from.0.clone(), to: to.0.clone(), kind };
+        if from.1.role != to.1.role || from.1.role != crate::KeyRole::Sort {
+            return Err(error(MigrationErrorKind::Roles));
+        }
+        let (Some(old), Some(new)) = (names(&from.1), names(&to.1)) else {
+            return Err(error(MigrationErrorKind::Custom));
+        };
+        let only_from: Vec<String> = old.iter().filter(|n| !new.contains(n)).cloned().collect();
+        let only_to: Vec<String> = new.iter().filter(|n| !old.contains(n)).cloned().collect();
+        if !only_from.is_empty() || !only_to.is_empty() {
+            return Err(error(MigrationErrorKind::Fields { only_from, only_to }));
+        }
+        Ok(DynMigration { from, to })
+    }
+
+    /// What becomes of `key`: moved (its value encoded in the new layout) when the old layout
+    /// reads it, left when the new one does ([`Rekeyed::Current`]) or neither
+    /// ([`Rekeyed::Other`]). An error when both read it or its value does not fit the new layout.
+    pub fn classify(&self, key: &str) -> Result<Rekeyed, MigrationError> {
+        let error = |kind| MigrationError { from: self.from.0.clone(), to: self.to.0.clone(), kind };
+        let current = self.to.1.decode(key).is_ok();
+        match self.from.1.decode(key) {
+            Ok(_) if current => Err(error(MigrationErrorKind::Ambiguous { key: key.to_owned() })),
+            Ok(value) => self
+                .to
+                .1
+                .encode(&value)
+                .map(Rekeyed::Move)
+                .map_err(|e| error(MigrationErrorKind::DoesNotFit { key: key.to_owned(), error: e })),
+            Err(_) if current => Ok(Rekeyed::Current),
+            Err(_) => Ok(Rekeyed::Other),
+        }
+    }
+
+    /// The old layout's name.
+    pub fn from_name(&self) -> &str {
+        &self.from.0
+    }
+
+    /// The new layout's name.
+    pub fn to_name(&self) -> &str {
+        &self.to.0
+    }
+}
+
+impl Rekey for DynMigration {
+    fn rekey(&self, key: &str) -> Result<Rekeyed, String> {
+        self.classify(key).map_err(|e| e.to_string())
+    }
+}
+
+/// The fields of a layout by path, with a family's unit variants; `None` for a custom segment's.
+fn names(layout: &DynLayout) -> Option<Vec<String>> {
+    if matches!(layout.key.body, DynBody::Custom) {
+        return None;
+    }
+    let mut names: Vec<String> = layout.field_paths().into_iter().map(|(path, _)| path).collect();
+    if let DynBody::Family(variants) = &layout.key.body {
+        names.extend(variants.iter().filter_map(|v| match v {
+            DynVariant::Unit(literal) => Some(literal.clone()),
+            DynVariant::Key(_) => None,
+        }));
+    }
+    Some(names)
+}
