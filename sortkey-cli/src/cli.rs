@@ -55,6 +55,10 @@ pub(crate) enum Command {
     /// The expression builder: a key condition on a layout's fields, by name and typed as the
     /// layout says, printed as its KeyConditionExpression with its names and values.
     Query(QueryArgs),
+    /// Moves every item whose sort key is in one layout of the lock to another, fields matched by
+    /// name, through conditional moves that lose no write; resumable, in segments, and checked at
+    /// the end by a read of the whole table. Exit status 1 when keys are left in the old layout.
+    Migrate(MigrateArgs),
     /// One partition in the order DynamoDB returns it, sort keys decoded into aligned columns,
     /// one table per layout (a family's variants each as their own), the raw key beside.
     Browse(BrowseArgs),
@@ -112,6 +116,59 @@ pub(crate) struct QueryArgs {
     /// `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, or a text prefix
     /// `field^=prefix`. None: every key of the layout (its prefix).
     pub(crate) conditions: Vec<String>,
+}
+
+/// What `sortkey migrate` moves, and how.
+#[derive(Debug, clap::Args)]
+pub(crate) struct MigrateArgs {
+    /// The table.
+    #[arg(long)]
+    pub(crate) table: String,
+    /// The layout the sort keys to move are in, by its name in the lock.
+    #[arg(long, value_name = "LAYOUT")]
+    pub(crate) from: String,
+    /// The layout they move to, by its name in the lock: the same fields, by name.
+    #[arg(long, value_name = "LAYOUT")]
+    pub(crate) to: String,
+    /// Writes nothing: reports what would move, and every key that cannot (a value that does not
+    /// fit the new layout).
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// The version attribute every write of the application sets anew: a move deletes the old
+    /// item only if its version is still the one read. Exact.
+    #[arg(long, value_name = "ATTR", conflicts_with = "compare_attributes")]
+    pub(crate) version_attribute: Option<String>,
+    /// Without a version attribute: a move deletes the old item only if every attribute read is
+    /// unchanged and those of --may-add are still absent (an attribute outside them that a writer
+    /// adds meanwhile is lost: the README says when this is safe).
+    #[arg(long)]
+    pub(crate) compare_attributes: bool,
+    /// With --compare-attributes: the attributes the application may add to an item, comma-separated.
+    #[arg(long, value_name = "ATTRS", value_delimiter = ',', requires = "compare_attributes")]
+    pub(crate) may_add: Vec<String>,
+    /// Parallel Scan segments, all moved by this process.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub(crate) segments: u32,
+    /// Splits the table into this many segments, of which this process moves one (--segment, or
+    /// the job's index: JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX); no verdict then, as the
+    /// other workers may not be done: a --dry-run afterwards gives it.
+    #[arg(long, value_name = "N", conflicts_with_all = ["segments", "dry_run"],
+          value_parser = clap::value_parser!(u32).range(1..=1000000))]
+    pub(crate) total: Option<u32>,
+    /// With --total: the segment this process moves, from 0.
+    #[arg(long, value_name = "I", requires = "total")]
+    pub(crate) segment: Option<u32>,
+    /// The folder where each segment's place is saved after every page, so that a migration
+    /// killed midway resumes where it saved; `.sortkey/migrate-TABLE-FROM-TO` by default.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) checkpoint: Option<PathBuf>,
+    /// At most this many items a second, read and moved, over the segments of this process.
+    #[arg(long, value_name = "ITEMS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) rate: Option<u64>,
+    /// Passes over the table at most: another pass moves the items that changed while the last
+    /// one moved them.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) passes: u32,
 }
 
 /// What `sortkey audit` reads: a table (all of it, or one segment of a split) or an export.

@@ -12,7 +12,9 @@ mod cli;
 mod connect;
 mod layouts;
 mod lock;
+mod migrate;
 mod output;
+mod pages;
 mod query;
 mod table;
 
@@ -32,7 +34,8 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
-/// What a command found: exit status 0 when nothing, 1 when something (an audit's finding).
+/// What a command found: exit status 0 when nothing, 1 when something (an audit's finding, keys
+/// a migration left in the old layout).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Outcome {
     Clean,
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Audit(audit) => audit::run(&args, audit),
         Command::Query(query) => query::run(&args, query).map(|()| Outcome::Clean),
         Command::Browse(browse) => browse::run(&args, browse).map(|()| Outcome::Clean),
+        Command::Migrate(migrate) => migrate::run(&args, migrate),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

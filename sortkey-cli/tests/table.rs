@@ -290,3 +290,104 @@ fn snapshot(name: &str, text: &str) {
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
     assert_eq!(text, expected, "{name} changed; UPDATE_SNAPSHOTS=1 rewrites it after a deliberate change");
 }
+
+/// `sortkey migrate` widens RankKey's score from 10 to 12 digits while a writer updates the
+/// items (each update bumps the item's version, under whichever key the item has): killed twice
+/// midway, resumed, it leaves every item in the new layout, once, with every update the writer
+/// made. A dry run first reports what would move.
+#[test]
+fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
+    let test = "migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed";
+    let Some(server) = sortkey_test_server::serialized_server_or_skip(test) else { return };
+    const ITEMS: u64 = 120;
+    let old = |i: u64| format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000);
+    let keys: Vec<(String, String)> = (0..ITEMS).map(|i| ("SEASON#7".to_owned(), old(i))).collect();
+    let client = client(&server.endpoint);
+    runtime().block_on(async {
+        table(&client, "Runs", &keys).await;
+        for (pk, sk) in &keys {
+            let key = client.update_item().table_name("Runs").key("pk", AttributeValue::S(pk.clone()));
+            let set =
+                key.key("sk", AttributeValue::S(sk.clone())).update_expression("SET version = :one, hits = :zero");
+            let set = set.expression_attribute_values(":one", AttributeValue::N("1".into()));
+            set.expression_attribute_values(":zero", AttributeValue::N("0".into())).send().await.unwrap();
+        }
+    });
+    let lock = lock_file_of(
+        "migrate",
+        "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\nRankKey = RUN#{score:u64 width=12 desc}#{player:text}\n",
+    );
+    let checkpoint = lock.parent().unwrap().join("checkpoint").display().to_string();
+    let migrate = |more: &[&str]| {
+        let mut cmd = sortkey(&server.endpoint, &lock, &["migrate", "--table", "Runs", "--from", "RankKeyV1"]);
+        cmd.args(["--to", "RankKey", "--checkpoint", &checkpoint, "--segments", "2", "-o", "json"]).args(more);
+        cmd
+    };
+
+    let dry: serde_json::Value =
+        serde_json::from_slice(&migrate(&["--dry-run"]).assert().code(1).get_output().stdout).unwrap();
+    assert_eq!((dry["verdict"]["left"].as_u64(), dry["verdict"]["moved"].as_u64()), (Some(ITEMS), Some(0)));
+    let sample = &dry["verdict"]["samples"][0];
+    assert_eq!(sample["to"].as_str().unwrap().len(), sample["from"].as_str().unwrap().len() + 2);
+
+    // The writer: updates item after item under whichever key it has now, counting each update.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (endpoint, stop) = (server.endpoint.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let client = sortkey_test_server::client(&endpoint);
+            let mut counts = vec![0u64; ITEMS as usize];
+            runtime().block_on(async {
+                let mut n = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let i = (n * 7) % ITEMS;
+                    n += 1;
+                    let new = format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 1000);
+                    for sk in [old(i), new] {
+                        let update = client
+                            .update_item()
+                            .table_name("Runs")
+                            .key("pk", AttributeValue::S("SEASON#7".into()))
+                            .key("sk", AttributeValue::S(sk))
+                            .update_expression("SET hits = hits + :one, version = version + :one")
+                            .condition_expression("attribute_exists(pk)")
+                            .expression_attribute_values(":one", AttributeValue::N("1".into()));
+                        if update.send().await.is_ok() {
+                            counts[i as usize] += 1;
+                            break;
+                        }
+                    }
+                }
+            });
+            counts
+        })
+    };
+
+    // Killed twice midway (slowed to 20 items a second), then resumed to the end.
+    for _ in 0..2 {
+        let killed =
+            migrate(&["--version-attribute", "version", "--rate", "20"]).timeout(Duration::from_secs(3)).output();
+        assert!(!killed.unwrap().status.success(), "the migration ended before it was killed");
+    }
+    let saved = std::fs::read_dir(format!("{checkpoint}/pass-1")).unwrap().count();
+    assert_eq!(saved, 2, "a checkpoint per segment");
+    let done = migrate(&["--version-attribute", "version"]).output().unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let counts = writer.join().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
+    assert_eq!(done.status.code(), Some(0), "{doc}");
+    assert_eq!((doc["verdict"]["complete"].as_bool(), doc["verdict"]["moved"].as_u64()), (Some(true), Some(ITEMS)));
+    assert!(counts.iter().sum::<u64>() > 0, "the writer wrote");
+
+    // Every item once, in the new layout, with every update the writer counted.
+    let items = runtime().block_on(async { client.scan().table_name("Runs").send().await.unwrap().items().to_vec() });
+    assert_eq!(items.len() as u64, ITEMS);
+    for item in items {
+        let sk = item["sk"].as_s().unwrap();
+        let (_, player) = sk.rsplit_once("#p_").unwrap();
+        let i: usize = player.parse().unwrap();
+        assert_eq!(sk.len(), old(i as u64).len() + 2, "{sk} is in the new layout");
+        let hits: u64 = item["hits"].as_n().unwrap().parse().unwrap();
+        assert_eq!(hits, counts[i], "item {i}: the writer made {} updates, the item has {hits}", counts[i]);
+    }
+}

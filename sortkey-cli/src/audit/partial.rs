@@ -15,9 +15,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::{Map, Value, json};
 use sortkey_core::{AuditReport, Capacity, DynValue, KeyAudit, KeyRole, LockFile, MixedWidth, Unread};
 
-use crate::audit::scan::Item;
 use crate::audit::{Attribute, finish, report};
 use crate::cli::{Args, MergeArgs};
+use crate::pages::Item;
 use crate::{Failure, Outcome};
 
 /// What a partial report says it is.

@@ -1,0 +1,152 @@
+//! Scan segments read in parallel, one task each: pages of a few attributes with the key each
+//! segment goes on after, rate-limited, for `sortkey audit` and `sortkey migrate`; and their
+//! progress bar.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tokio::sync::mpsc;
+
+use crate::Failure;
+use crate::cli::{Args, Output};
+use crate::table::sdk_message;
+use sortkey_core::dynamodb::worker_index;
+
+/// An item or a key, as the SDK gives it.
+pub(crate) type Item = HashMap<String, AttributeValue>;
+
+/// One page of a segment: its items, and the key the segment goes on after (`None` at its end).
+pub(crate) struct Page {
+    /// The caller's slot of the segment.
+    pub(crate) slot: usize,
+    pub(crate) items: Vec<Item>,
+    pub(crate) next: Option<Item>,
+}
+
+/// The total of segments and those this process runs: every one of `segments`, or one of
+/// `total` (`segment`, or the job's worker index: JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX).
+pub(crate) fn split(segments: u32, total: Option<u32>, segment: Option<u32>) -> Result<(u32, Vec<u32>), Failure> {
+    let Some(total) = total else {
+        return Ok((segments, (0..segments).collect()));
+    };
+    let index = match segment {
+        Some(index) => index,
+        None => match worker_index()? {
+            Some(index) => index as u32,
+            None => {
+                return Err(Failure(
+                    "--total needs --segment I, or a worker index in JOB_COMPLETION_INDEX (Kubernetes Indexed Job) \
+                     or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job)"
+                        .into(),
+                ));
+            }
+        },
+    };
+    if index >= total {
+        return Err(Failure(format!("segment {index} is outside a split into {total} segments (0 to {})", total - 1)));
+    }
+    Ok((total, vec![index]))
+}
+
+/// What is read: the key attributes `names` of a table (or of its index).
+#[derive(Clone)]
+pub(crate) struct Source {
+    pub(crate) client: Client,
+    pub(crate) table: String,
+    pub(crate) index: Option<String>,
+    /// The attributes to read, the Scan's projection.
+    pub(crate) names: Vec<String>,
+}
+
+/// Reads the segments `starts` (each a slot of the caller's, the segment, and the key to start
+/// after) of a split into `total`, in parallel, at most `share` items a second each: their pages,
+/// or the error that stops one, come out of the returned channel, which closes when every
+/// segment is read.
+pub(crate) fn read(
+    source: &Source,
+    starts: Vec<(usize, u32, Option<Item>)>,
+    total: u32,
+    share: Option<f64>,
+) -> mpsc::Receiver<Result<Page, Failure>> {
+    let (send, receive) = mpsc::channel(16);
+    for (slot, segment, start) in starts {
+        let reader = Reader { source: source.clone(), segment, total, share };
+        tokio::spawn(reader.read(slot, start, send.clone()));
+    }
+    receive
+}
+
+/// What one segment's task reads.
+struct Reader {
+    source: Source,
+    segment: u32,
+    total: u32,
+    /// Items per second, when rate-limited.
+    share: Option<f64>,
+}
+
+impl Reader {
+    /// Reads the segment from `start` to its end, sending each page (or the error that stops it)
+    /// to `send`; a page at most the rate's share a second, and a pause after each until its time
+    /// is due.
+    async fn read(self, slot: usize, mut start: Option<Item>, send: mpsc::Sender<Result<Page, Failure>>) {
+        let projection: Vec<String> = (0..self.source.names.len()).map(|i| format!("#k{i}")).collect();
+        loop {
+            let began = tokio::time::Instant::now();
+            let mut request = self
+                .source
+                .client
+                .scan()
+                .table_name(&self.source.table)
+                .segment(self.segment as i32)
+                .total_segments(self.total as i32)
+                .projection_expression(projection.join(", "))
+                .set_index_name(self.source.index.clone())
+                .set_exclusive_start_key(start.take());
+            for (i, name) in self.source.names.iter().enumerate() {
+                request = request.expression_attribute_names(format!("#k{i}"), name);
+            }
+            if let Some(share) = self.share {
+                request = request.limit(share.min(1000.0) as i32);
+            }
+            let page = match request.send().await {
+                Ok(page) => page,
+                Err(e) => {
+                    let message =
+                        format!("cannot scan {} (segment {}): {}", self.source.table, self.segment, sdk_message(&e));
+                    let _ = send.send(Err(Failure(message))).await;
+                    return;
+                }
+            };
+            let next = page.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
+            let items = page.items().to_vec();
+            let count = items.len();
+            let end = next.is_none();
+            start = next.clone();
+            if send.send(Ok(Page { slot, items, next })).await.is_err() || end {
+                return;
+            }
+            if let Some(share) = self.share {
+                let due = std::time::Duration::from_secs_f64(count as f64 / share);
+                tokio::time::sleep_until(began + due).await;
+            }
+        }
+    }
+}
+
+/// A progress bar on standard error when it is a terminal and the output is a table (not one
+/// JSON document): items read, items per second and the time left against an estimate.
+pub(crate) fn progress_bar(args: &Args) -> Option<ProgressBar> {
+    (std::io::stderr().is_terminal() && args.output() == Output::Table).then(bar)
+}
+
+fn bar() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template("{bar:30} {human_pos}/~{human_len} items, {per_sec}, {eta} left")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
