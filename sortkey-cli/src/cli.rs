@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// Audit, browse and query a DynamoDB table through the layouts of its keys.
+/// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
 #[derive(Debug, Parser)]
 #[command(name = "sortkey", version, about)]
 pub(crate) struct Args {
