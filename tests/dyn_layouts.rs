@@ -207,6 +207,10 @@ fn usage_reports_the_largest_values_seen_and_the_headroom_left() {
     assert_eq!(fields[2].headroom(), None);
 }
 
+/// The lock the audit tests classify keys by: a key type and a family.
+const AUDITED: &str = "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+                       Item = family(PROFILE | ORDER#{placed:u64 width=10 desc}#{id:text})\n";
+
 /// The audit of a key attribute: each key counted under the layout that reads it; a key that a
 /// layout reads with one field of another digit count is a mixed width (not an unread key);
 /// the others grouped by the kind of error of the layout that read furthest; empty keys and
@@ -214,11 +218,7 @@ fn usage_reports_the_largest_values_seen_and_the_headroom_left() {
 #[test]
 fn an_audit_classifies_every_key_by_the_layout_that_reads_it() {
     use sortkey_core::{DecodeErrorKind, KeyAudit};
-    let lock = LockFile::parse(
-        "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
-         Item = family(PROFILE | ORDER#{placed:u64 width=10 desc}#{id:text})\n",
-    )
-    .unwrap();
+    let lock = LockFile::parse(AUDITED).unwrap();
     let mut audit = KeyAudit::new(lock.entries.clone());
     let keys = [
         "RUN#999999998499#p_1",
@@ -267,11 +267,7 @@ fn an_audit_classifies_every_key_by_the_layout_that_reads_it() {
 #[test]
 fn audits_of_parts_merge_into_the_audit_of_the_whole() {
     use sortkey_core::KeyAudit;
-    let lock = LockFile::parse(
-        "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
-         Item = family(PROFILE | ORDER#{placed:u64 width=10 desc}#{id:text})\n",
-    )
-    .unwrap();
+    let lock = LockFile::parse(AUDITED).unwrap();
     let keys: Vec<String> = (0..40u64)
         .flat_map(|i| {
             [

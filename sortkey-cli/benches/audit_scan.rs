@@ -13,10 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, PutRequest, ScalarAttributeType,
-    WriteRequest,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use sortkey_test_server::{Server, client};
 
 const SEGMENTS: i32 = 4;
@@ -66,21 +63,7 @@ fn main() {
 
 /// A table `Bench` of `items` items whose keys the lock reads.
 async fn seed(client: &Client, items: usize) {
-    let attribute = |n: &str| {
-        AttributeDefinition::builder().attribute_name(n).attribute_type(ScalarAttributeType::S).build().unwrap()
-    };
-    let key = |n: &str, t| KeySchemaElement::builder().attribute_name(n).key_type(t).build().unwrap();
-    client
-        .create_table()
-        .table_name("Bench")
-        .attribute_definitions(attribute("pk"))
-        .attribute_definitions(attribute("sk"))
-        .key_schema(key("pk", KeyType::Hash))
-        .key_schema(key("sk", KeyType::Range))
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .await
-        .expect("the table");
+    sortkey_test_server::create_table(client, "Bench").await;
     let all: Vec<usize> = (0..items).collect();
     for chunk in all.chunks(25) {
         let writes = chunk.iter().map(|&i| {

@@ -9,9 +9,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_test_server::{client, runtime, server_or_skip};
 
 const LOCK: &str = "CustomerPk = partition CUST#{customer_id:u32 width=6}\n\
@@ -35,21 +33,7 @@ fn lock_file_of(test: &str, text: &str) -> PathBuf {
 
 /// Creates table `name` (string `pk` and `sk`) and puts `keys`.
 async fn table(client: &Client, name: &str, keys: &[(String, String)]) {
-    let attribute = |n: &str| {
-        AttributeDefinition::builder().attribute_name(n).attribute_type(ScalarAttributeType::S).build().unwrap()
-    };
-    let key = |n: &str, t| KeySchemaElement::builder().attribute_name(n).key_type(t).build().unwrap();
-    client
-        .create_table()
-        .table_name(name)
-        .attribute_definitions(attribute("pk"))
-        .attribute_definitions(attribute("sk"))
-        .key_schema(key("pk", KeyType::Hash))
-        .key_schema(key("sk", KeyType::Range))
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .await
-        .unwrap();
+    sortkey_test_server::create_table(client, name).await;
     for (pk, sk) in keys {
         let item = client.put_item().table_name(name).item("pk", AttributeValue::S(pk.clone()));
         item.item("sk", AttributeValue::S(sk.clone())).send().await.unwrap();
