@@ -90,6 +90,10 @@ fn audit_reports_layouts_mixed_widths_and_unread_keys() {
         .assert()
         .code(1);
     snapshot("audit_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--segments", "1", "-o", "json"])
+        .assert()
+        .code(1);
+    snapshot("audit.json", &String::from_utf8_lossy(&out.get_output().stdout));
 }
 
 #[test]
@@ -118,6 +122,8 @@ fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
         sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009", "-o", "table"]);
     let out = out.assert().code(0);
     snapshot("browse_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let mut out = sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009"]);
+    snapshot("browse.json", &String::from_utf8_lossy(&out.assert().code(0).get_output().stdout));
     let mut out = sortkey(
         &server.endpoint,
         &lock,
@@ -310,6 +316,12 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
 
     let dry: serde_json::Value =
         serde_json::from_slice(&migrate(&["--dry-run"]).assert().code(1).get_output().stdout).unwrap();
+    // As a user sees it (one segment: the samples in a fixed order), and as a program does.
+    let args = ["migrate", "--table", "Runs", "--from", "RankKeyV1", "--to", "RankKey", "--dry-run", "--segments", "1"];
+    for (output, file) in [("table", "migrate_dry_run.txt"), ("json", "migrate_dry_run.json")] {
+        let out = sortkey(&server.endpoint, &lock, &args).args(["-o", output]).assert().code(1);
+        snapshot(file, &String::from_utf8_lossy(&out.get_output().stdout));
+    }
     assert_eq!((dry["verdict"]["left"].as_u64(), dry["verdict"]["moved"].as_u64()), (Some(ITEMS), Some(0)));
     let sample = &dry["verdict"]["samples"][0];
     assert_eq!(sample["to"].as_str().unwrap().len(), sample["from"].as_str().unwrap().len() + 2);
