@@ -8,7 +8,9 @@ use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyRole};
 
 use crate::cli::{Args, BrowseArgs, Output};
 use crate::output::outln;
-use crate::table::{key_names, sdk_message};
+use sortkey_core::dynamodb::sdk_error_line;
+
+use crate::table::key_names;
 use crate::{Failure, connect, lock, output};
 
 /// One sort key as read: by which layout (and variant), its fields by path, or why none reads it.
@@ -78,7 +80,8 @@ pub(crate) async fn query(
         for (placeholder, value) in &values {
             request = request.expression_attribute_values(placeholder, AttributeValue::S(value.clone()));
         }
-        let page = request.send().await.map_err(|e| Failure(format!("cannot query {table}: {}", sdk_message(&e))))?;
+        let page =
+            request.send().await.map_err(|e| Failure(format!("cannot query {table}: {}", sdk_error_line(&e))))?;
         for item in page.items() {
             if let Some(AttributeValue::S(sk)) = item.get(&sk_attr) {
                 keys.push(sk.clone());

@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 
 use crate::Failure;
 use crate::cli::{Args, Output};
-use crate::table::sdk_message;
+use sortkey_core::dynamodb::sdk_error_line;
 use sortkey_core::dynamodb::worker_index;
 
 /// An item or a key, as the SDK gives it.
@@ -116,7 +116,7 @@ impl Reader {
                 Ok(page) => page,
                 Err(e) => {
                     let message =
-                        format!("cannot scan {} (segment {}): {}", self.source.table, self.segment, sdk_message(&e));
+                        format!("cannot scan {} (segment {}): {}", self.source.table, self.segment, sdk_error_line(&e));
                     let _ = send.send(Err(Failure(message))).await;
                     return;
                 }

@@ -1,7 +1,8 @@
-//! What the subcommands ask of a table: its key attributes, and the SDK's errors as one line.
+//! What the subcommands ask of a table: its key attributes and its item count.
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::KeyType;
+use sortkey_core::dynamodb::sdk_error_line;
 
 use crate::Failure;
 
@@ -16,7 +17,7 @@ pub(crate) async fn key_names(
         .table_name(table_name)
         .send()
         .await
-        .map_err(|e| Failure(format!("cannot describe table {table_name}: {}", sdk_message(&e))))?;
+        .map_err(|e| Failure(format!("cannot describe table {table_name}: {}", sdk_error_line(&e))))?;
     let table = described.table().ok_or_else(|| Failure(format!("table {table_name} has no description")))?;
     let schema = match &index {
         None => table.key_schema(),
@@ -30,12 +31,6 @@ pub(crate) async fn key_names(
     let named = |ty: KeyType| schema.iter().find(|k| k.key_type() == &ty).map(|k| k.attribute_name().to_owned());
     let pk = named(KeyType::Hash).ok_or_else(|| Failure(format!("table {table_name} has no partition key")))?;
     Ok((pk, named(KeyType::Range)))
-}
-
-/// An SDK error as one line: the service's message when there is one.
-pub(crate) fn sdk_message<E: std::error::Error + 'static>(e: &aws_sdk_dynamodb::error::SdkError<E>) -> String {
-    use aws_sdk_dynamodb::error::DisplayErrorContext;
-    DisplayErrorContext(e).to_string().replace('\n', " ")
 }
 
 /// The table's item count as DescribeTable estimates it (updated about every six hours), for a

@@ -441,6 +441,24 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// An SDK error in one line (feature `dynamodb`): `Code: message` (or `Code`) when the server
+/// answered, else the SDK's error and its causes (a timeout, a connection refused) joined on one
+/// line; never the raw response. What every error of this crate that wraps a request's failure
+/// says, and the `sortkey` command too.
+#[cfg(feature = "dynamodb")]
+pub fn sdk_error_line<E, R>(e: &aws_sdk_dynamodb::error::SdkError<E, R>) -> String
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
+    R: std::fmt::Debug,
+{
+    use aws_sdk_dynamodb::error::ProvideErrorMetadata as _;
+    match (e.code(), e.message()) {
+        (Some(code), Some(message)) => format!("{code}: {message}"),
+        (Some(code), None) => code.to_owned(),
+        (None, _) => aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string().replace('\n', " "),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,6 +42,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+pub use crate::error::sdk_error_line;
 pub use crate::migrate::backfill::{
     Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor, Verdict,
 };

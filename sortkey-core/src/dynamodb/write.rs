@@ -92,10 +92,6 @@ fn request_error<E: Entity, Err: ProvideErrorMetadata + std::error::Error + 'sta
     operation: &str,
     e: &SdkError<Err, R>,
 ) -> ItemError {
-    let message = match (e.code(), e.message()) {
-        (Some(code), Some(m)) => format!("{operation} failed: {code}: {m}"),
-        (Some(code), None) => format!("{operation} failed: {code}"),
-        (None, _) => format!("{operation} failed: {}", aws_sdk_dynamodb::error::DisplayErrorContext(e)),
-    };
+    let message = format!("{operation} failed: {}", crate::error::sdk_error_line(e));
     ItemError::new(E::NAME, ItemErrorKind::Request(message))
 }

@@ -8,10 +8,11 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, TransactWriteItem};
 
+use crate::error::sdk_error_line;
 use crate::migrate::checkpoint::{Checkpoint, CheckpointError, worker_index};
 use crate::migrate::legacy::Legacy;
 pub use crate::migrate::progress::{Progress, SegmentCursor};
@@ -145,11 +146,7 @@ impl Failure {
             Some("ConditionalCheckFailedException") => BackfillErrorKind::ConditionalCheck,
             _ => BackfillErrorKind::Server { operation, code: code.clone() },
         };
-        let message = match (&code, e.message()) {
-            (Some(code), Some(m)) => format!("{operation} failed: {code}: {m}"),
-            (Some(code), None) => format!("{operation} failed: {code}"),
-            (None, _) => format!("{operation} failed: {}", DisplayErrorContext(&e)),
-        };
+        let message = format!("{operation} failed: {}", sdk_error_line(&e));
         Failure { kind, message, source: Some(Box::new(e)) }
     }
 }

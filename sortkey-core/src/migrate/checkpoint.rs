@@ -12,6 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::error::sdk_error_line;
 use crate::migrate::progress::{Progress, SegmentCursor};
 use crate::table::item::KeyNames;
 
@@ -190,7 +191,7 @@ impl Checkpoint for TableCheckpoint {
             Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
                 return Err(self.holder(segment, total).await);
             }
-            Err(e) => return Err(CheckpointError::Store(format!("UpdateItem failed: {}", one_line(&e)))),
+            Err(e) => return Err(CheckpointError::Store(format!("UpdateItem failed: {}", sdk_error_line(&e)))),
         };
         self.segment = Some((segment, total));
         match item.get("saved").and_then(|v| v.as_s().ok()) {
@@ -223,7 +224,7 @@ impl Checkpoint for TableCheckpoint {
             Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
                 Err(self.holder(cursor.segment, cursor.total).await)
             }
-            Err(e) => Err(CheckpointError::Store(format!("UpdateItem failed: {}", one_line(&e)))),
+            Err(e) => Err(CheckpointError::Store(format!("UpdateItem failed: {}", sdk_error_line(&e)))),
         }
     }
 }
@@ -231,19 +232,6 @@ impl Checkpoint for TableCheckpoint {
 /// Milliseconds since the Unix epoch.
 fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-}
-
-/// An SDK error in one line: the server's code and message.
-fn one_line<E, R>(e: &aws_sdk_dynamodb::error::SdkError<E, R>) -> String
-where
-    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + 'static,
-    R: fmt::Debug,
-{
-    use aws_sdk_dynamodb::error::ProvideErrorMetadata;
-    match (e.code(), e.message()) {
-        (Some(code), Some(m)) => format!("{code}: {m}"),
-        _ => aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string(),
-    }
 }
 
 /// The index of this worker among the workers of a job, from the environment of the two job
