@@ -159,9 +159,24 @@ pub(crate) struct MigrateArgs {
     #[arg(long, value_name = "I", requires = "total")]
     pub(crate) segment: Option<u32>,
     /// The folder where each segment's place is saved after every page, so that a migration
-    /// killed midway resumes where it saved; `.sortkey/migrate-TABLE-FROM-TO` by default.
+    /// killed midway resumes where it saved; `.sortkey/migrate-TABLE-FROM-TO` by default, a
+    /// folder per pass.
     #[arg(long, value_name = "DIR")]
     pub(crate) checkpoint: Option<PathBuf>,
+    /// Keeps each segment's place in this table instead of a folder (any table with string key
+    /// attributes; the migrated one will do, its checkpoint items being in no layout it moves), as
+    /// a lease: a worker takes a segment only when it is free, its own, or its holder stopped
+    /// renewing it (--lease), so that workers on many machines share one migration and a worker
+    /// restarted anywhere resumes from the last page saved.
+    #[arg(long, value_name = "TABLE", conflicts_with = "checkpoint")]
+    pub(crate) checkpoint_table: Option<String>,
+    /// With --checkpoint-table: this worker's name in the leases (the machine's name by default,
+    /// so that a worker restarted on it takes its own lease back).
+    #[arg(long, value_name = "NAME", requires = "checkpoint_table")]
+    pub(crate) worker: Option<String>,
+    /// With --checkpoint-table: how long a lease lasts after the last page saved, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint_table")]
+    pub(crate) lease: u64,
     /// At most this many items a second, read and moved, over the segments of this process.
     #[arg(long, value_name = "ITEMS", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) rate: Option<u64>,

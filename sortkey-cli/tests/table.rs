@@ -387,3 +387,43 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
         assert_eq!(hits, counts[i], "item {i}: the writer made {} updates, the item has {hits}", counts[i]);
     }
 }
+
+/// Workers of a split migration keep their place in the table itself, as leases: a worker
+/// killed midway holds its segment, which another worker cannot take before the lease expires,
+/// while the same worker restarted resumes it; once every segment is done, a dry run's verdict is
+/// complete (the checkpoint items count as other layouts).
+#[test]
+fn split_migration_workers_keep_their_place_in_leases() {
+    let test = "split_migration_workers_keep_their_place_in_leases";
+    let Some(server) = sortkey_test_server::serialized_server_or_skip(test) else { return };
+    let keys: Vec<(String, String)> =
+        (0..60u64).map(|i| ("SEASON#7".to_owned(), format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000))).collect();
+    runtime().block_on(table(&client(&server.endpoint), "Runs", &keys));
+    let lock = lock_file_of(
+        "leases",
+        "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\nRankKey = RUN#{score:u64 width=12 desc}#{player:text}\n",
+    );
+    let migrate = ["migrate", "--table", "Runs", "--from", "RankKeyV1", "--to", "RankKey"];
+    let worker = |segment: &str, name: &str| {
+        let mut cmd = sortkey(&server.endpoint, &lock, &migrate);
+        cmd.args(["--compare-attributes", "--total", "2", "--segment", segment, "--checkpoint-table", "Runs"]);
+        cmd.args(["--worker", name, "-o", "json"]);
+        cmd
+    };
+
+    let killed = worker("0", "a").args(["--rate", "10"]).timeout(Duration::from_secs(3)).output().unwrap();
+    assert!(!killed.status.success(), "the worker ended before it was killed");
+    let out = worker("0", "b").assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.starts_with("sortkey: segment 0 is leased to worker `a` until "), "{stderr}");
+    for (segment, name) in [("0", "a"), ("1", "b")] {
+        let out = worker(segment, name).assert().code(0);
+        let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(doc["verdict"], serde_json::Value::Null, "one segment of many gives no verdict");
+    }
+    let out = sortkey(&server.endpoint, &lock, &migrate).args(["--dry-run", "-o", "json"]).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let verdict = &doc["verdict"];
+    assert_eq!((verdict["complete"].as_bool(), verdict["moved"].as_u64()), (Some(true), Some(60)), "{doc}");
+    assert_eq!(verdict["other"], 2, "the two segments' checkpoint items");
+}

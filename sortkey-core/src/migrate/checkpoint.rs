@@ -155,6 +155,22 @@ impl TableCheckpoint {
         key
     }
 
+    /// What is saved for segment `segment` of `total`, read without taking its lease: `None`
+    /// when nothing is (no worker has saved a page of it).
+    pub async fn saved(&self, segment: i32, total: i32) -> Result<Option<(SegmentCursor, Progress)>, CheckpointError> {
+        let got = self.client.get_item().table_name(&self.table).set_key(Some(self.key(segment, total)));
+        let out = got
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| CheckpointError::Store(format!("GetItem failed: {}", sdk_error_line(&e))))?;
+        let Some(text) = out.item().and_then(|item| item.get("saved")).and_then(|v| v.as_s().ok()) else {
+            return Ok(None);
+        };
+        let saved: Saved = serde_json::from_str(text).map_err(|e| CheckpointError::Store(e.to_string()))?;
+        Ok(Some((saved.cursor, saved.progress)))
+    }
+
     /// The lease's end, from now.
     fn until(&self) -> u64 {
         now_ms() + self.lease.as_millis() as u64

@@ -1,0 +1,133 @@
+//! Where a migration's segments keep their place, a set of checkpoints per pass: files in a
+//! folder (one machine, or a volume each worker keeps), or items of a DynamoDB table, each the
+//! lease of its segment (workers on many machines: a worker takes a segment only when it is free,
+//! its own, or its holder stopped renewing it, and resumes from the last page saved, wherever it
+//! was saved).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::Client;
+use sortkey_core::KeyNames;
+use sortkey_core::dynamodb::{Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, TableCheckpoint};
+
+use crate::Failure;
+use crate::cli::MigrateArgs;
+use crate::table;
+
+/// Where the checkpoints of every pass are.
+pub(crate) enum Store {
+    /// A folder per pass (`pass-1`, ...) in this folder.
+    Folder(PathBuf),
+    /// Items of a table, the checkpoint's name ending in the pass.
+    Table {
+        client: Client,
+        table: String,
+        keys: KeyNames,
+        /// The migration's name: `migrate-TABLE-FROM-TO`.
+        name: String,
+        /// This worker's name in the leases.
+        worker: String,
+        lease: Duration,
+    },
+}
+
+/// A checkpoint of either kind.
+pub(crate) enum AnyCheckpoint {
+    File(FileCheckpoint),
+    Table(TableCheckpoint),
+}
+
+impl Checkpoint for AnyCheckpoint {
+    async fn load(&mut self, segment: i32, total: i32) -> Result<(SegmentCursor, Progress), CheckpointError> {
+        match self {
+            AnyCheckpoint::File(c) => c.load(segment, total).await,
+            AnyCheckpoint::Table(c) => c.load(segment, total).await,
+        }
+    }
+
+    async fn save(&mut self, cursor: &SegmentCursor, progress: &Progress) -> Result<(), CheckpointError> {
+        match self {
+            AnyCheckpoint::File(c) => c.save(cursor, progress).await,
+            AnyCheckpoint::Table(c) => c.save(cursor, progress).await,
+        }
+    }
+}
+
+impl Store {
+    /// The store `--checkpoint-table` or `--checkpoint` names (`.sortkey/migrate-TABLE-FROM-TO`
+    /// by default).
+    pub(crate) async fn open(client: &Client, m: &MigrateArgs) -> Result<Store, Failure> {
+        let name = format!("migrate-{}-{}-{}", m.table, m.from, m.to);
+        let Some(table) = &m.checkpoint_table else {
+            let dir = m.checkpoint.clone().unwrap_or_else(|| Path::new(".sortkey").join(name));
+            return Ok(Store::Folder(dir));
+        };
+        let (pk, sk) = table::key_names(client, table, None).await?;
+        // The key attributes live as long as the process: `KeyNames` holds `&'static str`.
+        let keys = match sk {
+            Some(sk) => KeyNames::new(Box::leak(pk.into_boxed_str()), Box::leak(sk.into_boxed_str())),
+            None => KeyNames::partition_only(Box::leak(pk.into_boxed_str())),
+        };
+        let worker = m.worker.clone().unwrap_or_else(host_name);
+        let lease = Duration::from_secs(m.lease);
+        Ok(Store::Table { client: client.clone(), table: table.clone(), keys, name, worker, lease })
+    }
+
+    /// A checkpoint of pass `pass`, for one segment.
+    pub(crate) fn checkpoint(&self, pass: u32) -> Result<AnyCheckpoint, Failure> {
+        Ok(match self {
+            Store::Folder(dir) => {
+                let dir = dir.join(format!("pass-{pass}"));
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| Failure(format!("cannot make the checkpoint folder {}: {e}", dir.display())))?;
+                AnyCheckpoint::File(FileCheckpoint::new(dir))
+            }
+            Store::Table { client, table, keys, name, worker, lease } => {
+                let name = format!("{name}-pass-{pass}");
+                AnyCheckpoint::Table(TableCheckpoint::new(client.clone(), table, *keys, &name, worker, *lease))
+            }
+        })
+    }
+
+    /// The pass a migration resumes: the last one that saved a page of one of the segments
+    /// `mine` of `total` (1 when none has).
+    pub(crate) async fn last_pass(&self, total: u32, mine: &[u32]) -> Result<u32, Failure> {
+        match self {
+            Store::Folder(dir) => {
+                let passes = std::fs::read_dir(dir).into_iter().flatten().flatten();
+                let numbers = passes.filter_map(|e| e.file_name().to_str()?.strip_prefix("pass-")?.parse::<u32>().ok());
+                Ok(numbers.max().unwrap_or(1))
+            }
+            Store::Table { .. } => {
+                let mut pass = 1;
+                while self.saved_in(pass + 1, total, mine).await? {
+                    pass += 1;
+                }
+                Ok(pass)
+            }
+        }
+    }
+
+    /// Whether pass `pass` saved a page of one of the segments `mine`.
+    async fn saved_in(&self, pass: u32, total: u32, mine: &[u32]) -> Result<bool, Failure> {
+        let AnyCheckpoint::Table(checkpoint) = self.checkpoint(pass)? else { return Ok(false) };
+        for &segment in mine {
+            if checkpoint.saved(segment as i32, total as i32).await?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// This machine's name (`HOSTNAME`, else /etc/hostname), the default worker name in the leases:
+/// the same after a restart on the same machine, so that the worker takes its own lease back.
+fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "sortkey".to_owned())
+}

@@ -1,0 +1,147 @@
+//! `sortkey migrate`: every item whose sort key is in layout `--from` moved to layout `--to`,
+//! fields matched by name (sortkey-core's [`DynMigration`]), through the backfill's conditional
+//! moves ([`Backfill::run_rekey`]): a move puts the item under its new key only if no item has
+//! it, and deletes the old one only if it is unchanged since the Scan, so no write of the
+//! application is lost. Each segment's place is saved after every page ([`checkpoints`]: files
+//! in a folder per pass, or leases in a table); a killed migration resumes where it saved. After
+//! each pass a
+//! read of the whole table classifies every key again ([`verdict`]). Items that changed while
+//! being moved are left for the next pass, up to `--passes`.
+
+mod checkpoints;
+mod verdict;
+
+use std::cell::RefCell;
+
+use futures_util::future::join_all;
+use indicatif::ProgressBar;
+use sortkey_core::dynamodb::{Backfill, Checkpoint, Progress};
+use sortkey_core::{DynMigration, KeyNames, LockFile};
+
+use crate::cli::{Args, MigrateArgs};
+use crate::pages::{self, Source, progress_bar};
+use crate::{Failure, Outcome, connect, lock, table};
+
+use self::checkpoints::Store;
+use self::verdict::{Verdict, classify, print};
+
+/// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
+/// the verdict.
+pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
+    let lock = lock::read(&args.lock)?;
+    let lock_path = args.lock.display().to_string();
+    let migration = DynMigration::new(entry(&lock, &lock_path, &m.from)?, entry(&lock, &lock_path, &m.to)?)?;
+    if !m.dry_run && m.version_attribute.is_none() && !m.compare_attributes {
+        return Err(Failure(
+            "expected --version-attribute ATTR (exact) or --compare-attributes [--may-add ATTRS]: how a move makes \
+             sure that no write made after the Scan is deleted with the old item"
+                .into(),
+        ));
+    }
+    let (total, mine) = pages::split(m.segments, m.total, m.segment)?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let client = connect::client(args).await;
+        let (pk, sk) = table::key_names(&client, &m.table, None).await?;
+        let Some(sk) = sk else {
+            return Err(Failure(format!("table {} has a partition key alone; a migration moves sort keys", m.table)));
+        };
+        let source = Source { client: client.clone(), table: m.table.clone(), index: None, names: vec![sk.clone()] };
+        let bar = progress_bar(args);
+        let estimate = table::item_count(&client, &m.table).await.unwrap_or(0);
+        if m.dry_run {
+            let verdict = classify(&source, &migration, m, bar.as_ref(), estimate).await?;
+            print(args, m, &[], Some(&verdict));
+            return Ok(outcome(&verdict));
+        }
+        // The key attributes live as long as the process: the backfill names them `&'static str`.
+        let keys = KeyNames::new(Box::leak(pk.into_boxed_str()), Box::leak(sk.into_boxed_str()));
+        let mut backfill = Backfill::new(&client, &m.table, keys);
+        backfill = match &m.version_attribute {
+            Some(version) => backfill.version_attribute(version),
+            None => backfill.compare_attributes(&m.may_add.iter().map(String::as_str).collect::<Vec<_>>()),
+        };
+        if let Some(rate) = m.rate {
+            // Each segment's share, in pages of at most the share, so that the pauses are short.
+            let share = rate as f64 / mine.len() as f64;
+            backfill = backfill.rate_share(rate as f64, mine.len() as i32).page_size(share.clamp(1.0, 100.0) as i32);
+        }
+        let store = Store::open(&client, m).await?;
+        let mut passes = Vec::new();
+        let mut pass = store.last_pass(total, &mine).await?;
+        loop {
+            if let Some(bar) = &bar {
+                bar.reset();
+                bar.set_length(estimate * mine.len() as u64 / u64::from(total));
+            }
+            passes.push(run_pass(&backfill, &migration, &store, pass, total, &mine, bar.as_ref()).await?);
+            if m.total.is_some() {
+                // One segment of many: the others' workers may not be done.
+                print(args, m, &passes, None);
+                return Ok(Outcome::Clean);
+            }
+            let verdict = classify(&source, &migration, m, bar.as_ref(), estimate).await?;
+            let stuck = passes.last().is_some_and(|p| p.rewritten == 0 && p.superseded == 0);
+            if verdict.complete() || verdict.misfits > 0 || pass >= m.passes || stuck {
+                if let Some(bar) = &bar {
+                    bar.finish_and_clear();
+                }
+                print(args, m, &passes, Some(&verdict));
+                return Ok(outcome(&verdict));
+            }
+            pass += 1;
+        }
+    })
+}
+
+/// The layout `name` of the lock, with its name.
+fn entry(lock: &LockFile, lock_path: &str, name: &str) -> Result<(String, sortkey_core::DynLayout), Failure> {
+    lock.entries.iter().find(|(n, _)| n == name).cloned().ok_or_else(|| {
+        let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
+        Failure(format!("{lock_path}: no layout `{name}`; expected one of {}", names.join(", ")))
+    })
+}
+
+fn outcome(verdict: &Verdict) -> Outcome {
+    if verdict.complete() { Outcome::Clean } else { Outcome::Found }
+}
+
+/// Pass `pass` over the segments `mine` of `total`, side by side, each from where its checkpoint
+/// in `store` says; returns the pass's totals (those saved by earlier runs of it included).
+async fn run_pass(
+    backfill: &Backfill<'_>,
+    migration: &DynMigration,
+    store: &Store,
+    pass: u32,
+    total: u32,
+    mine: &[u32],
+    bar: Option<&ProgressBar>,
+) -> Result<Progress, Failure> {
+    let totals = RefCell::new(vec![Progress::default(); mine.len()]);
+    let show = |totals: &[Progress]| {
+        if let Some(bar) = bar {
+            bar.set_position(totals.iter().map(|p| p.scanned).sum());
+        }
+    };
+    let runs = mine.iter().enumerate().map(|(i, &segment)| {
+        let totals = &totals;
+        async move {
+            let mut checkpoint = store.checkpoint(pass)?;
+            let (_, before) = checkpoint.load(segment as i32, total as i32).await?;
+            totals.borrow_mut()[i] = before;
+            let each_page = |p: &Progress| {
+                let mut totals = totals.borrow_mut();
+                totals[i] = *p;
+                show(&totals);
+            };
+            backfill.run_rekey(migration, segment as i32, total as i32, &mut checkpoint, each_page).await?;
+            Ok::<_, Failure>(())
+        }
+    });
+    for result in join_all(runs).await {
+        result?;
+    }
+    let mut sum = Progress::default();
+    totals.borrow().iter().for_each(|p| sum.add(p));
+    Ok(sum)
+}
