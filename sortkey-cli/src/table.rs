@@ -2,6 +2,7 @@
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::KeyType;
+use sortkey_core::KeyNames;
 use sortkey_core::dynamodb::sdk_error_line;
 
 use crate::Failure;
@@ -38,4 +39,14 @@ pub(crate) async fn key_names(
 pub(crate) async fn item_count(client: &Client, table_name: &str) -> Option<u64> {
     let described = client.describe_table().table_name(table_name).send().await.ok()?;
     described.table()?.item_count().and_then(|n| u64::try_from(n).ok())
+}
+
+/// A table's key attribute names as sortkey-core's `KeyNames`, which holds `&'static str`: the
+/// names are kept for the rest of the process (a few bytes, once per table).
+pub(crate) fn static_key_names(pk: String, sk: Option<String>) -> KeyNames {
+    let pk: &'static str = Box::leak(pk.into_boxed_str());
+    match sk {
+        Some(sk) => KeyNames::new(pk, Box::leak(sk.into_boxed_str())),
+        None => KeyNames::partition_only(pk),
+    }
 }

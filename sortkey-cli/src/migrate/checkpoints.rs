@@ -64,11 +64,7 @@ impl Store {
             return Ok(Store::Folder(dir));
         };
         let (pk, sk) = table::key_names(client, table, None).await?;
-        // The key attributes live as long as the process: `KeyNames` holds `&'static str`.
-        let keys = match sk {
-            Some(sk) => KeyNames::new(Box::leak(pk.into_boxed_str()), Box::leak(sk.into_boxed_str())),
-            None => KeyNames::partition_only(Box::leak(pk.into_boxed_str())),
-        };
+        let keys = table::static_key_names(pk, sk);
         let worker = m.worker.clone().unwrap_or_else(host_name);
         let lease = Duration::from_secs(m.lease);
         Ok(Store::Table { client: client.clone(), table: table.clone(), keys, name, worker, lease })

@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use futures_util::future::join_all;
 use indicatif::ProgressBar;
 use sortkey_core::dynamodb::{Backfill, Checkpoint, Progress};
-use sortkey_core::{DynMigration, KeyNames, LockFile};
+use sortkey_core::{DynMigration, LockFile};
 
 use crate::cli::{Args, MigrateArgs};
 use crate::pages::{self, Source, progress_bar};
@@ -54,9 +54,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
             print(args, m, &[], Some(&verdict));
             return Ok(outcome(&verdict));
         }
-        // The key attributes live as long as the process: the backfill names them `&'static str`.
-        let keys = KeyNames::new(Box::leak(pk.into_boxed_str()), Box::leak(sk.into_boxed_str()));
-        let mut backfill = Backfill::new(&client, &m.table, keys);
+        let mut backfill = Backfill::new(&client, &m.table, table::static_key_names(pk, Some(sk)));
         backfill = match &m.version_attribute {
             Some(version) => backfill.version_attribute(version),
             None => backfill.compare_attributes(&m.may_add.iter().map(String::as_str).collect::<Vec<_>>()),
