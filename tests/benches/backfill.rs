@@ -15,7 +15,11 @@
 //!   conditions and no look: what the backfill's atomic move costs on the server by itself;
 //! - `backfill_file_checkpoint` / `backfill_table_checkpoint`: the backfill as a worker runs it,
 //!   [`Backfill::run_checkpointed`] saving its cursor after every page to a JSON file, or to a
-//!   lease item of a DynamoDB table (one more conditional UpdateItem per page).
+//!   lease item of a DynamoDB table (one more conditional UpdateItem per page);
+//! - `migration_file_checkpoint`: what `sortkey migrate` runs, [`Backfill::run_rekey`] with a
+//!   [`DynMigration`] between the two layouts as a lock holds them (each key decoded and encoded
+//!   through the layouts' text, fields matched by name), saving to a JSON file per page: the same
+//!   requests as `backfill_file_checkpoint`, the key rule read at run time.
 //!
 //! Both are checked to leave the same table (every item in the new layout, none lost) before
 //! the timings.
@@ -29,7 +33,7 @@ use aws_sdk_dynamodb::types::{
 };
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
 use sortkey_core::dynamodb::{Attributes, Backfill, FileCheckpoint, SegmentCursor, TableCheckpoint};
-use sortkey_core::{KeyNames, Legacy, SortKey, TableDefinition};
+use sortkey_core::{DynLayout, DynMigration, KeyNames, Layout, Legacy, SortKey, TableDefinition};
 use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 use sortkey_tests::server::{Server, client, runtime};
 
@@ -133,13 +137,21 @@ async fn run_plain(client: &Client, transact: bool) {
 }
 
 /// The ways to rewrite the table, by benchmark name.
-const WAYS: [&str; 5] =
-    ["backfill", "backfill_file_checkpoint", "backfill_table_checkpoint", "plain", "plain_transact"];
+const WAYS: [&str; 6] = [
+    "backfill",
+    "backfill_file_checkpoint",
+    "backfill_table_checkpoint",
+    "migration_file_checkpoint",
+    "plain",
+    "plain_transact",
+];
 
 async fn run(client: &Client, way: &str) {
     match way {
         "backfill" => run_backfill(client).await,
-        "backfill_file_checkpoint" | "backfill_table_checkpoint" => run_checkpointed(client, way).await,
+        "backfill_file_checkpoint" | "backfill_table_checkpoint" | "migration_file_checkpoint" => {
+            run_checkpointed(client, way).await
+        }
         "plain" => run_plain(client, false).await,
         _ => run_plain(client, true).await,
     }
@@ -151,12 +163,24 @@ async fn run_checkpointed(client: &Client, way: &str) {
     static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let bf = Backfill::new(client, TABLE, KeyNames::DEFAULT).compare_attributes(&[]);
-    let (cursor, done) = if way == "backfill_file_checkpoint" {
+    let (cursor, done) = if way != "backfill_table_checkpoint" {
         let dir = std::env::temp_dir().join(format!("sortkey-bench-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let out = bf.run_checkpointed::<RankKey, _>(0, 1, &mut FileCheckpoint::new(&dir)).await.unwrap();
+        let mut checkpoint = FileCheckpoint::new(&dir);
+        let out = match way {
+            "backfill_file_checkpoint" => bf.run_checkpointed::<RankKey, _>(0, 1, &mut checkpoint).await,
+            _ => {
+                // The layouts as a lock holds them: their text, read back.
+                let lock =
+                    |name: &str, layout: &Layout| (name.to_owned(), DynLayout::parse(&layout.to_string()).unwrap());
+                let migration =
+                    DynMigration::new(lock("RankKeyV1", &RankKeyV1::LAYOUT), lock("RankKey", &RankKey::LAYOUT))
+                        .unwrap();
+                bf.run_rekey(&migration, 0, 1, &mut checkpoint, |_| {}).await
+            }
+        };
         std::fs::remove_dir_all(&dir).unwrap();
-        out
+        out.unwrap()
     } else {
         let name = format!("bench-{n}");
         let mut lease =
