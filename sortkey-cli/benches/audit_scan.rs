@@ -2,6 +2,9 @@
 //! server in the same run: items per second of each, so that decoding is never what limits an
 //! audit (the target: at least 0.8x the plain Scan's rate).
 //!
+//! And `sortkey audit --export` against reading the same export by hand (gunzip, parse each
+//! line's JSON, count the items with a string sort key), in one thread as a script would.
+//!
 //! `cargo bench -p sortkey-cli --features moto --bench audit_scan` seeds a table of
 //! `SORTKEY_BENCH_ITEMS` items (20 000 by default) and times each side five times, alternating,
 //! with the same segments and the same projection (the two key attributes); it prints the median
@@ -59,6 +62,69 @@ fn main() {
     println!("plain parallel Scan, counting: {scan:>10.0} items/s");
     println!("sortkey audit (whole process): {audit:>10.0} items/s");
     println!("ratio: {:.2}x", audit / scan);
+
+    // An export of the same items: four gzip files of DynamoDB JSON lines.
+    let export = std::env::temp_dir().join(format!("sortkey-bench-export-{}", std::process::id()));
+    write_export(&export, items);
+    let (mut audits, mut reads) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        let started = Instant::now();
+        let status = Command::new(env!("CARGO_BIN_EXE_sortkey"))
+            .arg("--lock")
+            .arg(&lock)
+            .args(["audit", "--export"])
+            .arg(&export)
+            .args(["--pk", "pk", "--sk", "sk", "-o", "json"])
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("sortkey runs");
+        assert!(status.code() == Some(0), "the audit of a clean export exits 0");
+        audits.push(started.elapsed());
+        let started = Instant::now();
+        assert_eq!(read_export(&export), items as u64);
+        reads.push(started.elapsed());
+    }
+    let (audit, read) = (rate(audits), rate(reads));
+    println!("export read by hand, counting:   {read:>10.0} items/s");
+    println!("sortkey audit --export:          {audit:>10.0} items/s");
+    println!("ratio: {:.2}x", audit / read);
+    std::fs::remove_dir_all(&export).expect("the export removed");
+}
+
+/// Writes `items` items as an export in DynamoDB JSON: `data/*.json.gz`, four files.
+fn write_export(dir: &std::path::Path, items: usize) {
+    use std::io::Write;
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).expect("the export folder");
+    let per_file = items.div_ceil(4);
+    for (n, chunk) in (0..items).collect::<Vec<_>>().chunks(per_file).enumerate() {
+        let file = std::fs::File::create(data.join(format!("part-{n}.json.gz"))).expect("a data file");
+        let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+        for &i in chunk {
+            let line = serde_json::json!({ "Item": {
+                "pk": { "S": format!("CUST#{:06}", i % 1000) },
+                "sk": { "S": format!("RUN#{:012}#p_{i}", 999_999_999_999 - i as u64) },
+                "payload": { "S": "x".repeat(200) },
+            }});
+            writeln!(gz, "{line}").expect("a line");
+        }
+        gz.finish().expect("a gzip file");
+    }
+}
+
+/// The hand-written alternative: every data file gunzipped, every line parsed, the items with a
+/// string sort key counted.
+fn read_export(dir: &std::path::Path) -> u64 {
+    use std::io::BufRead;
+    let mut counted = 0;
+    for entry in std::fs::read_dir(dir.join("data")).expect("the data folder") {
+        let file = std::fs::File::open(entry.expect("an entry").path()).expect("a data file");
+        for line in std::io::BufReader::new(flate2::read::MultiGzDecoder::new(file)).lines() {
+            let doc: serde_json::Value = serde_json::from_str(&line.expect("a line")).expect("JSON");
+            counted += u64::from(doc["Item"]["sk"]["S"].is_string());
+        }
+    }
+    counted
 }
 
 /// A table `Bench` of `items` items whose keys the lock reads.
