@@ -108,8 +108,7 @@ fn read(layouts: &[&(String, DynLayout)], key: String) -> Row {
                 return Row { key, read: Ok((group, fields)) };
             }
             Err(e) if closest.as_ref().is_none_or(|(offset, _)| e.offset() > *offset) => {
-                let message = e.to_string().replacen("`DynLayout`", &format!("`{name}`"), 1);
-                closest = Some((e.offset(), message));
+                closest = Some((e.offset(), e.to_string()));
             }
             Err(_) => {}
         }

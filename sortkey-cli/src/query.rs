@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 use sortkey_core::query::Comparison;
-use sortkey_core::{DynField, DynQuery, KeyCondition, QueryError};
+use sortkey_core::{DynField, DynQuery, KeyCondition};
 
 use crate::cli::{Args, Output, QueryArgs};
 use crate::output::outln;
@@ -53,9 +53,8 @@ pub(crate) fn key_condition(args: &Args, q: &QueryArgs) -> Result<KeyCondition, 
     if let Some(variant) = &q.variant {
         query = query.variant(variant);
     }
-    let named = |e: QueryError| Failure(e.to_string().replacen("`DynLayout`", &format!("`{}`", q.layout), 1));
     let conditions: Vec<Condition<'_>> = q.conditions.iter().map(|c| condition(c)).collect::<Result<_, _>>()?;
-    let Some((last, fixed)) = conditions.split_last() else { return query.begins_with().map_err(named) };
+    let Some((last, fixed)) = conditions.split_last() else { return query.begins_with().map_err(Failure::from) };
     for (c, text) in fixed.iter().zip(&q.conditions) {
         let Condition::Fix(name, value) = c else {
             let expected = "only the last condition may be a range or a prefix; the others fix a field (`field=value`)";
@@ -78,7 +77,7 @@ pub(crate) fn key_condition(args: &Args, q: &QueryArgs) -> Result<KeyCondition, 
         }
         Condition::Prefix(name, prefix) => query.text_begins_with(name, prefix),
     };
-    result.map_err(named)
+    result.map_err(Failure::from)
 }
 
 /// `text` as a value of the query's next field, which must be `name` (else the query's own

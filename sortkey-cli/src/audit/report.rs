@@ -26,12 +26,6 @@ pub(crate) fn low_headroom(attributes: &[Attribute], threshold: f64) -> Vec<Low>
     low
 }
 
-/// A layout's decode error, naming the layout (the runtime names it `DynLayout`, as the text has
-/// no type name).
-fn named(error: &sortkey_core::DecodeError, layout: &str) -> String {
-    error.to_string().replacen("`DynLayout`", &format!("`{layout}`"), 1)
-}
-
 pub(crate) fn role(role: KeyRole) -> &'static str {
     if role == KeyRole::Partition { "partition" } else { "sort" }
 }
@@ -117,7 +111,7 @@ pub(crate) fn print_tables(title: &str, attributes: &[Attribute], low: &[Low]) {
                     u.count.to_string(),
                     key.clone(),
                     layout.clone(),
-                    named(error, layout),
+                    error.to_string(),
                 ]);
             }
             outln!("{t}");
@@ -185,7 +179,7 @@ pub(crate) fn attribute_json(a: &Attribute, threshold: f64) -> Value {
             let samples: Vec<Value> = u
                 .samples
                 .iter()
-                .map(|(key, layout, e)| json!({ "key": key, "layout": layout, "error": named(e, layout), "offset": e.offset() }))
+                .map(|(key, layout, e)| json!({ "key": key, "layout": layout, "error": e.to_string(), "offset": e.offset() }))
                 .collect();
             json!({ "kind": format!("{:?}", u.kind), "keys": u.count, "samples": samples })
         })

@@ -5,13 +5,14 @@
 
 use std::fmt;
 
+use crate::dynamic::spec::KEY_NAME;
 use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::encoding::layout::{Body, FieldLayout, Layout, SegmentLayout, VariantLayout};
 use crate::encoding::spec::TimeFormat;
 
 impl From<&Layout> for DynLayout {
     fn from(layout: &Layout) -> Self {
-        DynLayout { role: layout.role, max_len: layout.max_len, key: key(layout) }
+        DynLayout { name: KEY_NAME, role: layout.role, max_len: layout.max_len, key: key(layout) }
     }
 }
 

@@ -3,11 +3,11 @@
 //! so that a key is refused exactly when the derived type refuses it, with the same error kind,
 //! field and byte offset.
 
-use crate::dynamic::spec::{KEY_NAME, first, spec};
+use crate::dynamic::spec::{first, spec, whole_key};
 use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
 use crate::encoding::cursor::Cursor;
 use crate::encoding::families::{first_segment, has_first_segment, unknown_variant_here};
-use crate::encoding::framing::{WHOLE_KEY, decode_start, expect_prefix, expect_separator, field_in};
+use crate::encoding::framing::{decode_start, expect_prefix, expect_separator, field_in};
 use crate::encoding::names::{take_name, unknown_name};
 use crate::encoding::segment::DecodeSegment;
 use crate::encoding::spec::Field;
@@ -18,17 +18,22 @@ impl DynLayout {
     /// [`DynValue`]), or the same error kind, field and byte offset.
     pub fn decode(&self, key: &str) -> Result<DynValue, DecodeError> {
         if let DynBody::Family(variants) = &self.key.body {
-            return decode_family(key, variants, self.key.separator);
+            return decode_family(self.name, key, variants, self.key.separator);
         }
-        let mut cursor = decode_start(key, KEY_NAME, self.max_len)?;
-        let value = decode_key(&mut cursor, &self.key, &WHOLE_KEY)?;
+        let mut cursor = decode_start(key, self.name, self.max_len)?;
+        let value = decode_key(&mut cursor, &self.key, &whole_key(self.name))?;
         cursor.expect_end()?;
         Ok(value)
     }
 }
 
 /// A family as a whole key: the first variant whose first segment the key has, decoded whole.
-fn decode_family(key: &str, variants: &[DynVariant], separator: char) -> Result<DynValue, DecodeError> {
+fn decode_family(
+    name: &'static str,
+    key: &str,
+    variants: &[DynVariant],
+    separator: char,
+) -> Result<DynValue, DecodeError> {
     for variant in variants {
         let first = first(variant, separator);
         if !has_first_segment(key, first, separator) {
@@ -36,14 +41,14 @@ fn decode_family(key: &str, variants: &[DynVariant], separator: char) -> Result<
         }
         return match variant {
             DynVariant::Unit(lit) => {
-                let mut cursor = decode_start(key, KEY_NAME, usize::MAX)?;
+                let mut cursor = decode_start(key, name, usize::MAX)?;
                 expect_prefix(&mut cursor, lit)?;
                 cursor.expect_end()?;
                 Ok(DynValue::Variant(lit.clone(), None))
             }
             DynVariant::Key(inner) => {
-                let mut cursor = decode_start(key, KEY_NAME, crate::SORT_KEY_LIMIT)?;
-                let value = decode_key(&mut cursor, inner, &WHOLE_KEY)?;
+                let mut cursor = decode_start(key, name, crate::SORT_KEY_LIMIT)?;
+                let value = decode_key(&mut cursor, inner, &whole_key(name))?;
                 cursor.expect_end()?;
                 Ok(DynValue::Variant(first.to_owned(), Some(Box::new(value))))
             }
@@ -52,7 +57,7 @@ fn decode_family(key: &str, variants: &[DynVariant], separator: char) -> Result<
     let prefixes: Vec<String> = variants.iter().map(|v| format!("{:?}", first(v, separator))).collect();
     let expected = format!("a key starting with one of the prefixes {}", prefixes.join(", "));
     let found = format!("{:?}", first_segment(key, separator));
-    Err(DecodeError::new(KEY_NAME, None, 0, DecodeErrorKind::UnknownVariant, expected, found))
+    Err(DecodeError::new(name, None, 0, DecodeErrorKind::UnknownVariant, expected, found))
 }
 
 /// A key's prefix and the separator after it, as the derived code expects the one literal
@@ -78,7 +83,7 @@ fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<Dy
             }
             let mut values = Vec::with_capacity(fields.len());
             for (i, field) in fields.iter().enumerate() {
-                let spec = spec(field, sep);
+                let spec = spec(outer.key_name(), field, sep);
                 let last = i + 1 == fields.len();
                 let spec = if last { field_in(spec, outer) } else { spec };
                 values.push((field.name, decode_field(cursor, &field.ty, &spec)?));

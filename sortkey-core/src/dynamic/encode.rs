@@ -6,9 +6,9 @@
 
 use std::time::SystemTime;
 
-use crate::dynamic::spec::{KEY_NAME, first, spec};
+use crate::dynamic::spec::{first, spec, whole_key};
 use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
-use crate::encoding::framing::{WHOLE_KEY, encode_key, field_in};
+use crate::encoding::framing::{encode_key, field_in};
 use crate::encoding::names::encode_name;
 use crate::encoding::segment::KeySegment;
 use crate::encoding::spec::Field;
@@ -29,18 +29,20 @@ impl DynLayout {
     pub fn encode_into(&self, value: &DynValue, out: &mut String) -> Result<(), EncodeError> {
         let key = &self.key;
         if let DynBody::Family(variants) = &key.body {
-            return match variant_of(value, variants, key.separator, &WHOLE_KEY)? {
-                (DynVariant::Unit(lit), _) => encode_key(out, KEY_NAME, usize::MAX, |out| {
+            return match variant_of(value, variants, key.separator, &whole_key(self.name))? {
+                (DynVariant::Unit(lit), _) => encode_key(out, self.name, usize::MAX, |out| {
                     out.push_str(lit);
                     Ok(())
                 }),
                 (DynVariant::Key(inner), Some(value)) => {
-                    encode_key(out, KEY_NAME, crate::SORT_KEY_LIMIT, |out| write_key(value, inner, &WHOLE_KEY, out))
+                    let whole = whole_key(self.name);
+                    encode_key(out, self.name, crate::SORT_KEY_LIMIT, |out| write_key(value, inner, &whole, out))
                 }
                 (DynVariant::Key(_), None) => unreachable!("variant_of pairs a keyed variant with its value"),
             };
         }
-        encode_key(out, KEY_NAME, self.max_len, |out| write_key(value, key, &WHOLE_KEY, out))
+        let whole = whole_key(self.name);
+        encode_key(out, self.name, self.max_len, |out| write_key(value, key, &whole, out))
     }
 }
 
@@ -49,8 +51,8 @@ impl DynLayout {
 fn mismatch(field: &Field, expected: String, found: String) -> EncodeError {
     let kind = EncodeErrorKind::Mismatch { expected, found };
     match field.name() {
-        "" => EncodeError::whole_key(KEY_NAME, kind),
-        name => EncodeError::new(KEY_NAME, name, kind),
+        "" => EncodeError::whole_key(field.key_name(), kind),
+        name => EncodeError::new(field.key_name(), name, kind),
     }
 }
 
@@ -104,7 +106,7 @@ fn write_key(value: &DynValue, key: &DynKey, outer: &Field, out: &mut String) ->
                 out.push(sep);
             }
             for (i, field) in fields.iter().enumerate() {
-                let spec = spec(field, sep);
+                let spec = spec(outer.key_name(), field, sep);
                 let spec = if i + 1 == fields.len() { field_in(spec, outer) } else { spec };
                 let mut named = values.iter().filter(|(name, _)| *name == field.name);
                 let (Some((_, value)), None) = (named.next(), named.next()) else {

@@ -44,7 +44,7 @@ impl LockFile {
                 e.offset += name.len() + 3;
                 fail(e)
             })?;
-            entries.push((name.to_owned(), layout));
+            entries.push((name.to_owned(), layout.named(name)));
         }
         Ok(LockFile { entries })
     }

@@ -82,11 +82,9 @@ impl fmt::Display for MigrationError {
                 "cannot migrate `{from}` to `{to}`: the key `{key}` reads in both, so a moved key cannot be told \
                  from one to move; expected layouts no key reads in both (a new prefix, another width)"
             ),
-            MigrationErrorKind::DoesNotFit { key, error } => write!(
-                f,
-                "cannot move `{key}` from `{from}` to `{to}`: {}",
-                error.to_string().replacen("`DynLayout`", &format!("`{to}`"), 1)
-            ),
+            MigrationErrorKind::DoesNotFit { key, error } => {
+                write!(f, "cannot move `{key}` from `{from}` to `{to}`: {error}")
+            }
         }
     }
 }

@@ -35,15 +35,38 @@ pub use query::DynQuery;
 pub use usage::{FieldUsage, Headroom, LayoutUsage};
 pub use value::DynValue;
 
-/// A key layout read from its text: a key or a family, its role and its longest encoding.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A key layout read from its text: a key or a family, its role and its longest encoding, and
+/// the name its errors give it. Two layouts are equal when they read and write the same keys:
+/// their names are not compared.
+#[derive(Debug, Clone)]
 pub struct DynLayout {
+    /// The name its decode, encode and query errors give the key: its name in the lock for a
+    /// lock's layout ([`LockFile::parse`]), `DynLayout` for one read alone ([`DynLayout::parse`])
+    /// or made from a derived `Layout`; another with [`DynLayout::named`].
+    pub name: &'static str,
     /// Sort key (the default) or partition key (`partition ` before the key).
     pub role: KeyRole,
     /// The longest encoding allowed (` max_len=N` when it is not the role's limit).
     pub max_len: usize,
     /// The key: prefix, separator and fields, or a family.
     pub key: DynKey,
+}
+
+impl PartialEq for DynLayout {
+    fn eq(&self, other: &Self) -> bool {
+        (self.role, self.max_len, &self.key) == (other.role, other.max_len, &other.key)
+    }
+}
+
+impl Eq for DynLayout {}
+
+impl DynLayout {
+    /// This layout, its errors naming the key `name` (kept for the life of the program, once per
+    /// distinct name, as a derived type's name is).
+    pub fn named(mut self, name: &str) -> Self {
+        self.name = spec::intern(name);
+        self
+    }
 }
 
 /// The key part of a layout, also what a nested key (`key(...)`) and a family's keyed variant

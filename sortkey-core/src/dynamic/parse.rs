@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::dynamic::spec::KEY_NAME;
 use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
@@ -38,7 +39,7 @@ pub(crate) fn layout(text: &str) -> Result<DynLayout> {
     if p.at != text.len() {
         return Err(p.error("the end of the layout (or ` max_len=N`)"));
     }
-    Ok(DynLayout { role, max_len, key })
+    Ok(DynLayout { name: KEY_NAME, role, max_len, key })
 }
 
 struct Parser<'a> {

@@ -4,9 +4,9 @@
 //! range on a partition key) is a [`QueryError`] here.
 
 use crate::dynamic::encode::write_type;
-use crate::dynamic::spec::{KEY_NAME, intern, spec};
+use crate::dynamic::spec::{intern, spec, whole_key};
 use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynValue, DynVariant};
-use crate::encoding::framing::{WHOLE_KEY, field_in};
+use crate::encoding::framing::field_in;
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::Field;
 use crate::error::{EncodeErrorKind, QueryError, QueryErrorKind};
@@ -39,6 +39,8 @@ pub struct DynQuery<'a> {
     /// The family the query is on, until a variant is chosen.
     family: Option<&'a [DynVariant]>,
     role: KeyRole,
+    /// The layout's name, which its errors give the key.
+    name: &'static str,
     /// Fields fixed so far.
     fixed: usize,
     head: QueryHead,
@@ -59,7 +61,8 @@ impl DynLayout {
             family,
             role: self.role,
             fixed: 0,
-            head: QueryHead::new(KEY_NAME, prefix, self.key.separator, self.max_len, self.role),
+            name: self.name,
+            head: QueryHead::new(self.name, prefix, self.key.separator, self.max_len, self.role),
             error: None,
         }
     }
@@ -67,8 +70,8 @@ impl DynLayout {
 
 /// A query error of the dynamic layer, about `field` (or the whole query).
 #[cold]
-fn error(field: Option<&str>, kind: QueryErrorKind) -> QueryError {
-    QueryError::new(KEY_NAME, field.map(intern), kind)
+fn error(name: &'static str, field: Option<&str>, kind: QueryErrorKind) -> QueryError {
+    QueryError::new(name, field.map(intern), kind)
 }
 
 impl<'a> DynQuery<'a> {
@@ -90,7 +93,7 @@ impl<'a> DynQuery<'a> {
         };
         let separator = key.map_or('#', |k| k.separator);
         let prefix = key.map_or(Some(name), |k| k.prefix.as_deref()).map(intern);
-        self.head = QueryHead::new(KEY_NAME, prefix, separator, crate::SORT_KEY_LIMIT, self.role);
+        self.head = QueryHead::new(self.name, prefix, separator, crate::SORT_KEY_LIMIT, self.role);
         // A unit variant has no fields: the query is its one key.
         self.key = key.or(Some(&UNIT));
         self
@@ -131,7 +134,7 @@ impl<'a> DynQuery<'a> {
                 expected: "a `text` field for a prefix".to_owned(),
                 found: format!("a `{}` field", field.ty),
             };
-            return Err(error(Some(name), QueryErrorKind::Encode(kind)));
+            return Err(error(this.name, Some(name), QueryErrorKind::Encode(kind)));
         }
         this.head.text_begins_with(prefix, &spec)
     }
@@ -144,7 +147,7 @@ impl<'a> DynQuery<'a> {
             return this.head.eq();
         }
         if this.role == KeyRole::Partition {
-            return Err(error(None, QueryErrorKind::NotASortKey));
+            return Err(error(this.name, None, QueryErrorKind::NotASortKey));
         }
         this.head.begins_with()
     }
@@ -154,7 +157,11 @@ impl<'a> DynQuery<'a> {
         let this = self.checked()?;
         if let Some(field) = this.next_field() {
             let found = format!("{} of the fields fixed", this.fixed);
-            return Err(error(None, QueryErrorKind::OutOfOrder { expected: format!("field `{}`", field.name), found }));
+            return Err(error(
+                this.name,
+                None,
+                QueryErrorKind::OutOfOrder { expected: format!("field `{}`", field.name), found },
+            ));
         }
         this.head.eq()
     }
@@ -180,7 +187,7 @@ impl<'a> DynQuery<'a> {
         if let Some(variants) = self.family {
             let names: Vec<String> = variants.iter().map(|v| format!("{:?}", variant_name(v))).collect();
             let expected = format!("a variant first, one of {}", names.join(", "));
-            return Err(error(None, QueryErrorKind::OutOfOrder { expected, found: "none".to_owned() }));
+            return Err(error(self.name, None, QueryErrorKind::OutOfOrder { expected, found: "none".to_owned() }));
         }
         Ok(self)
     }
@@ -189,7 +196,11 @@ impl<'a> DynQuery<'a> {
     fn next(&self, name: &str) -> Result<(&'a DynField, Field), QueryError> {
         let Some(key) = self.key else {
             let expected = "a variant of the family first".to_owned();
-            return Err(error(Some(name), QueryErrorKind::OutOfOrder { expected, found: format!("field `{name}`") }));
+            return Err(error(
+                self.name,
+                Some(name),
+                QueryErrorKind::OutOfOrder { expected, found: format!("field `{name}`") },
+            ));
         };
         let fields = match &key.body {
             DynBody::Fields(fields) => fields.as_slice(),
@@ -197,8 +208,8 @@ impl<'a> DynQuery<'a> {
         };
         match fields.get(self.fixed) {
             Some(field) if field.name == name => {
-                let spec = spec(field, key.separator);
-                let spec = if self.fixed + 1 == fields.len() { field_in(spec, &WHOLE_KEY) } else { spec };
+                let spec = spec(self.name, field, key.separator);
+                let spec = if self.fixed + 1 == fields.len() { field_in(spec, &whole_key(self.name)) } else { spec };
                 Ok((field, spec))
             }
             next => {
@@ -206,7 +217,11 @@ impl<'a> DynQuery<'a> {
                     Some(field) => format!("field `{}` next (fields are fixed in order)", field.name),
                     None => "no more fields (all are fixed)".to_owned(),
                 };
-                Err(error(Some(name), QueryErrorKind::OutOfOrder { expected, found: format!("field `{name}`") }))
+                Err(error(
+                    self.name,
+                    Some(name),
+                    QueryErrorKind::OutOfOrder { expected, found: format!("field `{name}`") },
+                ))
             }
         }
     }
@@ -216,7 +231,7 @@ impl<'a> DynQuery<'a> {
         let this = self.checked()?;
         let (field, spec) = this.next(name)?;
         if this.role == KeyRole::Partition {
-            return Err(error(Some(name), QueryErrorKind::NotASortKey));
+            return Err(error(this.name, Some(name), QueryErrorKind::NotASortKey));
         }
         Ok((this, field, spec))
     }
@@ -227,7 +242,8 @@ impl<'a> DynQuery<'a> {
     }
 
     fn fail(self, field: Option<&str>, expected: String, found: String) -> Self {
-        self.keep(error(field, QueryErrorKind::OutOfOrder { expected, found }))
+        let e = error(self.name, field, QueryErrorKind::OutOfOrder { expected, found });
+        self.keep(e)
     }
 }
 

@@ -23,19 +23,25 @@ pub(super) fn intern(name: &str) -> &'static str {
     }
 }
 
-/// The name of a layout's key type in its errors.
+/// The name of a layout's key type in its errors when it has no other (a layout read alone).
 pub(super) const KEY_NAME: &str = "DynLayout";
 
-/// The runtime's field spec of a layout's field, as the derive writes it: its width resolved
-/// (a nested key's is its fixed length, which the text does not show).
-pub(super) fn spec(field: &DynField, separator: char) -> Field {
+/// The field a whole key of the layout named `key_name` is read and written as: the runtime's
+/// `WHOLE_KEY`, its errors naming the layout.
+pub(super) fn whole_key(key_name: &'static str) -> Field {
+    Field::new(key_name, "", '#').with_last(true)
+}
+
+/// The runtime's field spec of a field of the layout named `key_name`, as the derive writes it:
+/// its width resolved (a nested key's is its fixed length, which the text does not show).
+pub(super) fn spec(key_name: &'static str, field: &DynField, separator: char) -> Field {
     let unit = field.unit.unwrap_or(TimeUnit::Seconds);
     let time = if field.rfc3339 { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
     let width = match field.ty.innermost() {
         DynType::Key(key) => fixed_len(key).unwrap_or(0),
         _ => field.width,
     };
-    Field::new(KEY_NAME, field.name, separator)
+    Field::new(key_name, field.name, separator)
         .with_width(width)
         .with_desc(field.desc)
         .with_max(field.max)
