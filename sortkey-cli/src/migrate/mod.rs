@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         let bar = progress_bar(args);
         let estimate = table::item_count(&client, &m.table).await.unwrap_or(0);
         if m.dry_run {
-            let verdict = classify(&source, &migration, m, bar.as_ref(), estimate).await?;
+            let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
             print(args, m, &[], Some(&verdict));
             return Ok(outcome(&verdict));
         }
@@ -78,7 +78,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
                 print(args, m, &passes, None);
                 return Ok(Outcome::Clean);
             }
-            let verdict = classify(&source, &migration, m, bar.as_ref(), estimate).await?;
+            let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
             let stuck = passes.last().is_some_and(|p| p.rewritten == 0 && p.superseded == 0);
             if verdict.complete() || verdict.misfits > 0 || pass >= m.passes || stuck {
                 if let Some(bar) = &bar {

@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use indicatif::ProgressBar;
 use serde_json::{Value, json};
 use sortkey_core::dynamodb::Progress;
-use sortkey_core::{DynMigration, Rekeyed};
+use sortkey_core::{DynMigration, KeyAudit, KeyRole, LockFile, Rekeyed};
 
 use crate::Failure;
 use crate::cli::{Args, MigrateArgs, Output};
@@ -15,8 +15,8 @@ use crate::pages::{self, Source};
 /// How many sample keys the verdict keeps.
 const SAMPLES: usize = 5;
 
-/// What a read of the whole table finds: where each sort key is, against the migration.
-#[derive(Debug, Default)]
+/// What a read of the whole table finds: where each sort key is, against the migration, and
+/// which of the lock's sort key layouts reads it (the audit of the sort key).
 pub(crate) struct Verdict {
     /// Items read.
     read: u64,
@@ -32,9 +32,25 @@ pub(crate) struct Verdict {
     pub(crate) misfits: u64,
     /// Some of them, each with why.
     misfit_samples: Vec<(String, String)>,
+    /// The audit of the sort keys against every sort key layout of the lock.
+    audit: KeyAudit,
 }
 
 impl Verdict {
+    fn new(lock: &LockFile) -> Verdict {
+        let layouts = lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).cloned();
+        Verdict {
+            read: 0,
+            left: 0,
+            moved: 0,
+            other: 0,
+            samples: Vec::new(),
+            misfits: 0,
+            misfit_samples: Vec::new(),
+            audit: KeyAudit::new(layouts),
+        }
+    }
+
     pub(crate) fn complete(&self) -> bool {
         self.left == 0 && self.misfits == 0
     }
@@ -45,6 +61,7 @@ impl Verdict {
             self.other += 1;
             return;
         };
+        self.audit.observe(key);
         match migration.classify(key) {
             Ok(Rekeyed::Current) => self.moved += 1,
             Ok(Rekeyed::Other) => self.other += 1,
@@ -67,6 +84,7 @@ impl Verdict {
 /// Reads every sort key of the table and classifies it against the migration.
 pub(crate) async fn classify(
     source: &Source,
+    lock: &LockFile,
     migration: &DynMigration,
     m: &MigrateArgs,
     bar: Option<&ProgressBar>,
@@ -79,7 +97,7 @@ pub(crate) async fn classify(
     let starts = (0..m.segments).map(|s| (s as usize, s, None)).collect();
     let share = m.rate.map(|rate| (rate as f64 / f64::from(m.segments)).max(1.0));
     let mut pages = pages::read(source, starts, m.segments, share);
-    let mut verdict = Verdict::default();
+    let mut verdict = Verdict::new(lock);
     while let Some(page) = pages.recv().await {
         let page = page?;
         if let Some(bar) = bar {
@@ -131,6 +149,13 @@ fn print_table(m: &MigrateArgs, passes: &[Progress], verdict: Option<&Verdict>) 
         v.other,
         v.misfits
     );
+    let report = v.audit.report();
+    let mut t = output::table(&["layout", "keys"]);
+    for l in &report.layouts {
+        t.add_row([l.name.clone(), l.count.to_string()]);
+    }
+    t.add_row(["(none)".to_owned(), (report.keys - report.layouts.iter().map(|l| l.count).sum::<u64>()).to_string()]);
+    outln!("{t}");
     if !v.samples.is_empty() {
         let mut t = output::table(&[&format!("left in {}", m.from), &format!("its key in {}", m.to)]);
         v.samples.iter().for_each(|(old, new)| {
@@ -167,8 +192,12 @@ fn json_of(m: &MigrateArgs, passes: &[Progress], verdict: Option<&Verdict>) -> V
         let samples: Vec<Value> = v.samples.iter().map(|(from, to)| json!({ "from": from, "to": to })).collect();
         let misfits: Vec<Value> =
             v.misfit_samples.iter().map(|(key, why)| json!({ "key": key, "error": why })).collect();
+        let report = v.audit.report();
+        let layouts: Vec<Value> = report.layouts.iter().map(|l| json!({ "name": l.name, "keys": l.count })).collect();
+        let unread = report.keys - report.layouts.iter().map(|l| l.count).sum::<u64>();
         json!({ "read": v.read, "left": v.left, "moved": v.moved, "other": v.other, "samples": samples,
-                "misfits": v.misfits, "misfit_samples": misfits, "complete": v.complete() })
+                "misfits": v.misfits, "misfit_samples": misfits, "layouts": layouts, "in_no_layout": unread,
+                "complete": v.complete() })
     });
     json!({ "table": m.table, "from": m.from, "to": m.to, "dry_run": m.dry_run, "passes": passes, "verdict": verdict })
 }
