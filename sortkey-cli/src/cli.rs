@@ -166,8 +166,9 @@ pub(crate) struct MigrateArgs {
     /// Keeps each segment's place in this table instead of a folder (any table with string key
     /// attributes; the migrated one will do, its checkpoint items being in no layout it moves), as
     /// a lease: a worker takes a segment only when it is free, its own, or its holder stopped
-    /// renewing it (--lease), so that workers on many machines share one migration and a worker
-    /// restarted anywhere resumes from the last page saved.
+    /// renewing it (--lease), and waits for one another worker holds. So the same command run on
+    /// many machines shares the segments, and a worker restarted anywhere resumes from the last
+    /// page saved.
     #[arg(long, value_name = "TABLE", conflicts_with = "checkpoint")]
     pub(crate) checkpoint_table: Option<String>,
     /// With --checkpoint-table: this worker's name in the leases (the machine's name by default,

@@ -388,13 +388,14 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
     }
 }
 
-/// Workers of a split migration keep their place in the table itself, as leases: a worker
-/// killed midway holds its segment, which another worker cannot take before the lease expires,
-/// while the same worker restarted resumes it; once every segment is done, a dry run's verdict is
-/// complete (the checkpoint items count as other layouts).
+/// Workers on many machines share one migration through leases in the table itself: a worker
+/// killed midway holds its segments until its lease runs out; two more workers started at once,
+/// each over every segment, wait for it, take the segments over from the last page saved, share
+/// them, and both end with the verdict that every item is in the new layout (the checkpoint items
+/// count as other layouts).
 #[test]
-fn split_migration_workers_keep_their_place_in_leases() {
-    let test = "split_migration_workers_keep_their_place_in_leases";
+fn migration_workers_share_the_segments_through_leases() {
+    let test = "migration_workers_share_the_segments_through_leases";
     let Some(server) = sortkey_test_server::serialized_server_or_skip(test) else { return };
     let keys: Vec<(String, String)> =
         (0..60u64).map(|i| ("SEASON#7".to_owned(), format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000))).collect();
@@ -404,22 +405,27 @@ fn split_migration_workers_keep_their_place_in_leases() {
         "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\nRankKey = RUN#{score:u64 width=12 desc}#{player:text}\n",
     );
     let migrate = ["migrate", "--table", "Runs", "--from", "RankKeyV1", "--to", "RankKey"];
-    let worker = |segment: &str, name: &str| {
-        let mut cmd = sortkey(&server.endpoint, &lock, &migrate);
-        cmd.args(["--compare-attributes", "--total", "2", "--segment", segment, "--checkpoint-table", "Runs"]);
-        cmd.args(["--worker", name, "-o", "json"]);
+    // A worker over every segment, as each machine would run it (a process to spawn).
+    let worker = |name: &str| {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));
+        cmd.args(["--endpoint-url", &server.endpoint, "--lock"]).arg(&lock).args(migrate);
+        cmd.args(["--compare-attributes", "--segments", "2", "--checkpoint-table", "Runs", "--lease", "3"]);
+        cmd.args(["--worker", name, "-o", "json"]).env_remove("AWS_ACCESS_KEY_ID").env_remove("AWS_PROFILE");
+        cmd.stdout(std::process::Stdio::piped());
         cmd
     };
 
-    let killed = worker("0", "a").args(["--rate", "10"]).timeout(Duration::from_secs(3)).output().unwrap();
-    assert!(!killed.status.success(), "the worker ended before it was killed");
-    let out = worker("0", "b").assert().code(2);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(stderr.starts_with("sortkey: segment 0 is leased to worker `a` until "), "{stderr}");
-    for (segment, name) in [("0", "a"), ("1", "b")] {
-        let out = worker(segment, name).assert().code(0);
-        let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-        assert_eq!(doc["verdict"], serde_json::Value::Null, "one segment of many gives no verdict");
+    let mut killed = worker("a").args(["--rate", "10"]).spawn().unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(killed.try_wait().unwrap().is_none(), "the worker ended before it was killed");
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let workers: Vec<_> = ["b", "c"].map(|name| worker(name).spawn().unwrap()).into_iter().collect();
+    for child in workers {
+        let out = child.wait_with_output().unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{doc}");
+        assert_eq!(doc["verdict"]["complete"], true, "{doc}");
     }
     let out = sortkey(&server.endpoint, &lock, &migrate).args(["--dry-run", "-o", "json"]).assert().code(0);
     let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();

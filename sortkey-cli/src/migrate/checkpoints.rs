@@ -105,11 +105,25 @@ impl Store {
         }
     }
 
+    /// What pass `pass` saved of segment `segment` of `total`, read without taking its lease;
+    /// `None` when nothing was saved.
+    pub(crate) async fn saved(
+        &self,
+        pass: u32,
+        segment: i32,
+        total: i32,
+    ) -> Result<Option<(SegmentCursor, Progress)>, Failure> {
+        Ok(match self.checkpoint(pass)? {
+            // A file checkpoint leases nothing: its load only reads.
+            AnyCheckpoint::File(mut file) => Some(file.load(segment, total).await?),
+            AnyCheckpoint::Table(table) => table.saved(segment, total).await?,
+        })
+    }
+
     /// Whether pass `pass` saved a page of one of the segments `mine`.
     async fn saved_in(&self, pass: u32, total: u32, mine: &[u32]) -> Result<bool, Failure> {
-        let AnyCheckpoint::Table(checkpoint) = self.checkpoint(pass)? else { return Ok(false) };
         for &segment in mine {
-            if checkpoint.saved(segment as i32, total as i32).await?.is_some() {
+            if self.saved(pass, segment as i32, total as i32).await?.is_some() {
                 return Ok(true);
             }
         }

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 
 use futures_util::future::join_all;
 use indicatif::ProgressBar;
-use sortkey_core::dynamodb::{Backfill, Checkpoint, Progress};
+use sortkey_core::dynamodb::{Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress};
 use sortkey_core::{DynMigration, LockFile};
 
 use crate::cli::{Args, MigrateArgs};
@@ -100,6 +100,14 @@ fn entry(lock: &LockFile, lock_path: &str, name: &str) -> Result<(String, sortke
     })
 }
 
+/// A pause while another worker holds a segment whose lease ends at `until` (milliseconds since
+/// the epoch): a second at most, so that a segment it finishes is seen soon.
+async fn wait_for_lease(until: u64) {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    let left = std::time::Duration::from_millis(until.saturating_sub(now).clamp(50, 1000));
+    tokio::time::sleep(left).await;
+}
+
 fn outcome(verdict: &Verdict) -> Outcome {
     if verdict.complete() { Outcome::Clean } else { Outcome::Found }
 }
@@ -123,17 +131,39 @@ async fn run_pass(
     };
     let runs = mine.iter().enumerate().map(|(i, &segment)| {
         let totals = &totals;
+        let (segment, total) = (segment as i32, total as i32);
         async move {
-            let mut checkpoint = store.checkpoint(pass)?;
-            let (_, before) = checkpoint.load(segment as i32, total as i32).await?;
-            totals.borrow_mut()[i] = before;
-            let each_page = |p: &Progress| {
-                let mut totals = totals.borrow_mut();
-                totals[i] = *p;
-                show(&totals);
-            };
-            backfill.run_rekey(migration, segment as i32, total as i32, &mut checkpoint, each_page).await?;
-            Ok::<_, Failure>(())
+            loop {
+                // A segment another worker finished is done here too.
+                if let Some((cursor, saved)) = store.saved(pass, segment, total).await?
+                    && cursor.done
+                {
+                    totals.borrow_mut()[i] = saved;
+                    return Ok(());
+                }
+                let mut checkpoint = store.checkpoint(pass)?;
+                match checkpoint.load(segment, total).await {
+                    Ok((_, before)) => totals.borrow_mut()[i] = before,
+                    // Another worker holds it: look again when it may have finished, or when its
+                    // lease runs out and the segment is free to take over.
+                    Err(CheckpointError::Taken { until, .. }) => {
+                        wait_for_lease(until).await;
+                        continue;
+                    }
+                    Err(e) => return Err(Failure::from(e)),
+                }
+                let each_page = |p: &Progress| {
+                    let mut totals = totals.borrow_mut();
+                    totals[i] = *p;
+                    show(&totals);
+                };
+                match backfill.run_rekey(migration, segment, total, &mut checkpoint, each_page).await {
+                    Ok(_) => return Ok::<_, Failure>(()),
+                    // The lease was lost (this worker stalled past it): the new holder goes on.
+                    Err(e) if matches!(e.kind(), BackfillErrorKind::Checkpoint(CheckpointError::Taken { .. })) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
         }
     });
     for result in join_all(runs).await {
