@@ -8,12 +8,11 @@ use std::io::IsTerminal;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sortkey_core::dynamodb::{sdk_error_line, worker_index};
 use tokio::sync::mpsc;
 
 use crate::Failure;
 use crate::cli::{Args, Output};
-use sortkey_core::dynamodb::sdk_error_line;
-use sortkey_core::dynamodb::worker_index;
 
 /// An item or a key, as the SDK gives it.
 pub(crate) type Item = HashMap<String, AttributeValue>;
