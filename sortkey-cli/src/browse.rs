@@ -4,12 +4,11 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::{Value, json};
+use sortkey_core::dynamodb::sdk_error_line;
 use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyRole};
 
 use crate::cli::{Args, BrowseArgs, Output};
 use crate::output::outln;
-use sortkey_core::dynamodb::sdk_error_line;
-
 use crate::table::key_names;
 use crate::{Failure, connect, lock, output};
 
