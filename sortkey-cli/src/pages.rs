@@ -142,6 +142,17 @@ pub(crate) fn progress_bar(args: &Args) -> Option<ProgressBar> {
     (std::io::stderr().is_terminal() && args.output() == Output::Table).then(bar)
 }
 
+/// [`progress_bar`] counting bytes (of an export's files) instead of items.
+pub(crate) fn bytes_bar(args: &Args) -> Option<ProgressBar> {
+    let bar = progress_bar(args)?;
+    let style = ProgressStyle::with_template(
+        "{bar:30} {binary_bytes}/{binary_total_bytes}, {binary_bytes_per_sec}, {eta} left",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    Some(bar)
+}
+
 fn bar() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     let style = ProgressStyle::with_template("{bar:30} {human_pos}/~{human_len} items, {per_sec}, {eta} left")

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use flate2::read::MultiGzDecoder;
+use indicatif::ProgressBar;
 use serde_json::Value;
 use sortkey_core::KeyAudit;
 use walkdir::WalkDir;
@@ -19,9 +20,17 @@ use crate::audit::Attribute;
 /// The audit of the file at one place in the list of files.
 type FileAudit = (usize, Result<Vec<Attribute>, Failure>);
 
-/// Audits every item of the export in `dir` into `attributes`.
-pub(crate) fn read(dir: &Path, mut attributes: Vec<Attribute>) -> Result<Vec<Attribute>, Failure> {
+/// Audits every item of the export in `dir` into `attributes`; `progress` counts the bytes of
+/// the data files read (compressed), against their total.
+pub(crate) fn read(
+    dir: &Path,
+    mut attributes: Vec<Attribute>,
+    progress: Option<&ProgressBar>,
+) -> Result<Vec<Attribute>, Failure> {
     let files = data_files(dir)?;
+    if let Some(bar) = progress {
+        bar.set_length(files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum());
+    }
     let next = AtomicUsize::new(0);
     // Each file's audit, by the file's place in `files`.
     let done: Mutex<Vec<FileAudit>> = Mutex::new(Vec::new());
@@ -33,7 +42,7 @@ pub(crate) fn read(dir: &Path, mut attributes: Vec<Attribute>) -> Result<Vec<Att
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
                     let mine = attributes.iter().map(empty_like).collect();
-                    let result = read_file(file, mine);
+                    let result = read_file(file, mine, progress);
                     done.lock().unwrap_or_else(|e| e.into_inner()).push((i, result));
                 }
             });
@@ -86,9 +95,17 @@ fn data_files(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
 }
 
 /// Audits the items of one data file.
-fn read_file(path: &Path, mut attributes: Vec<Attribute>) -> Result<Vec<Attribute>, Failure> {
+fn read_file(
+    path: &Path,
+    mut attributes: Vec<Attribute>,
+    progress: Option<&ProgressBar>,
+) -> Result<Vec<Attribute>, Failure> {
     let failed = |line: usize, e: &dyn std::fmt::Display| Failure(format!("{}:{line}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(|e| failed(0, &e))?;
+    let file: Box<dyn std::io::Read> = match progress {
+        Some(bar) => Box::new(bar.wrap_read(file)),
+        None => Box::new(file),
+    };
     let reader = std::io::BufReader::new(MultiGzDecoder::new(file));
     for (n, line) in reader.lines().enumerate() {
         let line = line.map_err(|e| failed(n + 1, &e))?;

@@ -16,6 +16,7 @@ use serde_json::json;
 use sortkey_core::{KeyAudit, KeyRole, LockFile};
 
 use crate::cli::{Args, AuditArgs, AuditCommand, Output};
+use crate::pages::bytes_bar;
 use crate::{Failure, Outcome, lock, output};
 
 /// One key attribute's audit.
@@ -73,7 +74,11 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
             let (Some(pk), sk) = (audit.pk.clone(), audit.sk.clone()) else {
                 return Err(Failure("--export needs --pk ATTR (and --sk ATTR): an export has no key schema".into()));
             };
-            let attributes = export::read(dir, attributes(&lock, &lock_path, pk, sk)?)?;
+            let bar = bytes_bar(args);
+            let attributes = export::read(dir, attributes(&lock, &lock_path, pk, sk)?, bar.as_ref())?;
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
             let source = json!({ "export": dir.display().to_string() });
             Ok(finish(args, &dir.display().to_string(), source, &attributes, audit.headroom))
         }
