@@ -248,11 +248,11 @@ fn an_audit_classifies_every_key_by_the_layout_that_reads_it() {
     let unread: Vec<(DecodeErrorKind, u64)> = report.unread.iter().map(|u| (u.kind, u.count)).collect();
     // "NOPE#1": every layout stops at byte 0; the first of the lock names the error.
     assert_eq!(unread, [(DecodeErrorKind::NotADigit, 1), (DecodeErrorKind::WrongPrefix, 1)]);
-    assert_eq!(report.unread[0].samples[0].1, "RankKey");
+    assert_eq!(report.unread[0].samples[0].layout, "RankKey");
     assert_eq!((report.empty, report.too_long), (1, 1));
     assert!(report.has_findings());
     // The usage of RankKey's score: 1500 and 0 seen.
-    let score = &report.layouts[0].usage.fields()[0];
+    let score = &report.layouts[0].fields[0];
     assert_eq!((score.path.as_str(), score.seen), ("score", 2));
     assert_eq!(score.largest, Some(sortkey_core::DynValue::Unsigned(1500)));
 
@@ -285,11 +285,26 @@ fn audits_of_parts_merge_into_the_audit_of_the_whole() {
         let (mut first, mut second) = (KeyAudit::new(lock.entries.clone()), KeyAudit::new(lock.entries.clone()));
         keys[..cut].iter().for_each(|k| first.observe(k));
         keys[cut..].iter().for_each(|k| second.observe(k));
-        first.merge(second.report()).unwrap();
+        first.merge(&second.report()).unwrap();
         assert_eq!(first.report(), whole.report(), "cut at {cut}");
     }
+    // Any order of reading, and merges in any order, give the same report.
+    let mut reversed = KeyAudit::new(lock.entries.clone());
+    keys.iter().rev().for_each(|k| reversed.observe(k));
+    assert_eq!(reversed.report(), whole.report(), "the keys read backwards");
+    let (mut first, mut second) = (KeyAudit::new(lock.entries.clone()), KeyAudit::new(lock.entries.clone()));
+    keys.iter().step_by(2).for_each(|k| second.observe(k));
+    keys.iter().skip(1).step_by(2).for_each(|k| first.observe(k));
+    first.merge(&second.report()).unwrap();
+    assert_eq!(first.report(), whole.report(), "every other key, merged the other way round");
+    // The report reads back from its JSON, and an audit resumed from it goes on as the whole.
+    let json = serde_json::to_string(&whole.report()).unwrap();
+    let read: sortkey_core::AuditReport = serde_json::from_str(&json).unwrap();
+    assert_eq!(read, whole.report());
+    let resumed = KeyAudit::resume(lock.entries.clone(), &read).unwrap();
+    assert_eq!(serde_json::to_string(&resumed.report()).unwrap(), json);
     let other = KeyAudit::new(LockFile::parse("RankKey = RUN#{score:u64 width=12}\n").unwrap().entries);
-    let error = whole.merge(other.report()).unwrap_err();
+    let error = whole.merge(&other.report()).unwrap_err();
     assert_eq!(
         error.to_string(),
         "cannot merge an audit report of the layouts [RankKey] into an audit of [RankKey, Item]; expected reports \

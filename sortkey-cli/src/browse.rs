@@ -8,9 +8,10 @@ use sortkey_core::dynamodb::sdk_error_line;
 use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyRole};
 
 use crate::cli::{Args, BrowseArgs, Output};
+use crate::outcome::Failure;
 use crate::output::outln;
 use crate::table::key_names;
-use crate::{Failure, connect, lock, output};
+use crate::{connect, lock, output};
 
 /// One sort key as read: by which layout (and variant), its fields by path, or why none reads it.
 pub(crate) struct Row {

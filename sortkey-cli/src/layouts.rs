@@ -4,8 +4,9 @@ use serde_json::{Value, json};
 use sortkey_core::{Capacity, DynBody, DynField, DynLayout, DynVariant, KeyRole};
 
 use crate::cli::{Args, Output};
+use crate::outcome::Failure;
 use crate::output::outln;
-use crate::{Failure, lock, output};
+use crate::{lock, output};
 
 /// Prints every layout of the lock, one row per field.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {

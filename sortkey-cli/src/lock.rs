@@ -4,7 +4,7 @@ use std::path::Path;
 
 use sortkey_core::LockFile;
 
-use crate::Failure;
+use crate::outcome::Failure;
 
 /// The lock file at `path`, or a one-line error that names it.
 pub(crate) fn read(path: &Path) -> Result<LockFile, Failure> {

@@ -13,6 +13,7 @@ mod connect;
 mod layouts;
 mod lock;
 mod migrate;
+mod outcome;
 mod output;
 mod pages;
 mod query;
@@ -23,24 +24,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{Args, Command};
-
-/// Why the command stopped: a message for people (exit status 2).
-#[derive(Debug)]
-pub(crate) struct Failure(pub(crate) String);
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Self {
-        Failure(e.to_string())
-    }
-}
-
-/// What a command found: exit status 0 when nothing, 1 when something (an audit's finding, keys
-/// a migration left in the old layout).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
-    Clean,
-    Found,
-}
+use crate::outcome::{Failure, Outcome};
 
 fn main() -> ExitCode {
     let args = Args::parse();

@@ -11,8 +11,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sortkey_core::dynamodb::{sdk_error_line, worker_index};
 use tokio::sync::mpsc;
 
-use crate::Failure;
 use crate::cli::{Args, Output};
+use crate::outcome::Failure;
 
 /// An item or a key, as the SDK gives it.
 pub(crate) type Item = HashMap<String, AttributeValue>;

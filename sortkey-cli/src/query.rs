@@ -7,8 +7,9 @@ use sortkey_core::query::Comparison;
 use sortkey_core::{DynField, DynQuery, KeyCondition};
 
 use crate::cli::{Args, Output, QueryArgs};
+use crate::outcome::Failure;
 use crate::output::outln;
-use crate::{Failure, browse, lock, output};
+use crate::{browse, lock, output};
 
 /// One condition of the command line.
 #[derive(Debug, PartialEq)]

@@ -5,7 +5,7 @@ use aws_sdk_dynamodb::types::KeyType;
 use sortkey_core::KeyNames;
 use sortkey_core::dynamodb::sdk_error_line;
 
-use crate::Failure;
+use crate::outcome::Failure;
 
 /// The key attributes of a table (or of its global secondary index `index`), from DescribeTable.
 pub(crate) async fn key_names(

@@ -312,7 +312,10 @@ struct DecodeInner {
 }
 
 /// What went wrong in a [`DecodeError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// With the `serde` feature it is its name, `"WrongWidth"`; [`name`](Self::name) gives the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
     /// The key is empty.
@@ -362,6 +365,34 @@ pub enum DecodeErrorKind {
     /// A value a segment type written outside this crate rejects, when none of the other kinds
     /// says why.
     Invalid,
+}
+
+impl DecodeErrorKind {
+    /// The kind's name, as reports print it: `"WrongWidth"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DecodeErrorKind::Empty => "Empty",
+            DecodeErrorKind::TooLong => "TooLong",
+            DecodeErrorKind::WrongPrefix => "WrongPrefix",
+            DecodeErrorKind::MissingSeparator => "MissingSeparator",
+            DecodeErrorKind::WrongWidth => "WrongWidth",
+            DecodeErrorKind::NotADigit => "NotADigit",
+            DecodeErrorKind::BadSign => "BadSign",
+            DecodeErrorKind::NegativeZero => "NegativeZero",
+            DecodeErrorKind::OutOfRange => "OutOfRange",
+            DecodeErrorKind::AboveMax => "AboveMax",
+            DecodeErrorKind::BadTag => "BadTag",
+            DecodeErrorKind::InvalidText => "InvalidText",
+            DecodeErrorKind::UnknownName => "UnknownName",
+            DecodeErrorKind::UnknownVariant => "UnknownVariant",
+            DecodeErrorKind::TrailingInput => "TrailingInput",
+            DecodeErrorKind::NotAString => "NotAString",
+            DecodeErrorKind::NotANumber => "NotANumber",
+            DecodeErrorKind::MissingAttribute => "MissingAttribute",
+            DecodeErrorKind::NotCanonical => "NotCanonical",
+            DecodeErrorKind::Invalid => "Invalid",
+        }
+    }
 }
 
 impl DecodeError {

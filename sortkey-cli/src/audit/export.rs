@@ -11,11 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use flate2::read::MultiGzDecoder;
 use indicatif::ProgressBar;
 use serde_json::Value;
-use sortkey_core::KeyAudit;
 use walkdir::WalkDir;
 
-use crate::Failure;
 use crate::audit::Attribute;
+use crate::outcome::Failure;
 
 /// The audit of the file at one place in the list of files.
 type FileAudit = (usize, Result<Vec<Attribute>, Failure>);
@@ -41,7 +40,7 @@ pub(crate) fn read(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let mine = attributes.iter().map(empty_like).collect();
+                    let mine = attributes.iter().map(Attribute::empty_like).collect();
                     let result = read_file(file, mine, progress);
                     done.lock().unwrap_or_else(|e| e.into_inner()).push((i, result));
                 }
@@ -52,17 +51,10 @@ pub(crate) fn read(
     done.sort_by_key(|(i, _)| *i);
     for (_, result) in done {
         for (total, part) in attributes.iter_mut().zip(result?) {
-            total.audit.merge(part.audit.report())?;
-            total.not_strings += part.not_strings;
+            total.merge(&part)?;
         }
     }
     Ok(attributes)
-}
-
-/// A fresh audit of the same attribute against the same layouts.
-fn empty_like(a: &Attribute) -> Attribute {
-    let layouts = a.audit.layouts().to_vec();
-    Attribute { name: a.name.clone(), role: a.role, audit: KeyAudit::new(layouts), not_strings: 0 }
 }
 
 /// The export's data files, in name order: every `.json.gz` (or, as moto writes them, `.gz`)

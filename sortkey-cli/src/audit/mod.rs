@@ -12,12 +12,13 @@ mod report;
 mod scan;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use serde_json::json;
 use sortkey_core::{KeyAudit, KeyRole, LockFile};
 
-use crate::cli::{Args, AuditArgs, AuditCommand, Output};
+use self::report::{AttributeReport, AuditDocument, AuditSource, SegmentOf};
+use crate::cli::{Args, AuditArgs, AuditCommand};
+use crate::outcome::{Failure, Outcome};
 use crate::pages::bytes_bar;
-use crate::{Failure, Outcome, lock, output};
+use crate::{lock, output};
 
 /// One key attribute's audit.
 pub(crate) struct Attribute {
@@ -34,8 +35,26 @@ pub(crate) struct Attribute {
 impl Attribute {
     /// An audit of attribute `name` against the lock's layouts of `role`.
     fn new(lock: &LockFile, name: String, role: KeyRole) -> Attribute {
-        let layouts = lock.entries.iter().filter(|(_, l)| l.role == role).cloned();
-        Attribute { name, role, audit: KeyAudit::new(layouts), not_strings: 0 }
+        Attribute { name, role, audit: KeyAudit::new(layouts_of(lock, role)), not_strings: 0 }
+    }
+
+    /// The audit a report of it (a partial report read back) goes on from.
+    fn resume(lock: &LockFile, report: &AttributeReport) -> Result<Attribute, Failure> {
+        let audit = KeyAudit::resume(layouts_of(lock, report.role), &report.report)?;
+        Ok(Attribute { name: report.name.clone(), role: report.role, audit, not_strings: report.not_strings })
+    }
+
+    /// A fresh audit of the same attribute against the same layouts.
+    fn empty_like(&self) -> Attribute {
+        let layouts = self.audit.layouts().to_vec();
+        Attribute { name: self.name.clone(), role: self.role, audit: KeyAudit::new(layouts), not_strings: 0 }
+    }
+
+    /// Adds the audit of another part of the same attribute's values.
+    fn merge(&mut self, other: &Attribute) -> Result<(), Failure> {
+        self.audit.merge(&other.audit.report())?;
+        self.not_strings += other.not_strings;
+        Ok(())
     }
 
     /// Classifies the attribute's value in one item (nothing when the item has none).
@@ -46,6 +65,16 @@ impl Attribute {
             None => {}
         }
     }
+
+    /// Its report, with the fields under `threshold`.
+    fn report(&self, threshold: f64) -> AttributeReport {
+        AttributeReport::new(self.name.clone(), self.role, self.audit.report(), self.not_strings, threshold)
+    }
+}
+
+/// The lock's layouts of `role`, with their names.
+fn layouts_of(lock: &LockFile, role: KeyRole) -> impl Iterator<Item = (String, sortkey_core::DynLayout)> + '_ {
+    lock.entries.iter().filter(move |(_, l)| l.role == role).cloned()
 }
 
 /// The audits of a table's key attributes `pk` and `sk`: those whose role the lock has layouts of.
@@ -79,31 +108,27 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            let source = json!({ "export": dir.display().to_string() });
-            Ok(finish(args, &dir.display().to_string(), source, &attributes, audit.headroom))
+            let source = AuditSource::Export { export: dir.display().to_string() };
+            Ok(finish(args, source, &attributes, audit.headroom))
         }
         (None, Some(table)) => {
             let state = scan::run(args, audit, table, &lock)?;
-            let title = match state.segments.as_slice() {
-                [one] if state.total > 1 => format!("{table} (segment {} of {})", one.number, state.total),
-                _ => table.clone(),
+            let segment = match state.segments.as_slice() {
+                [one] if state.total > 1 => Some(SegmentOf { segment: one.number, total: state.total }),
+                _ => None,
             };
-            let source = json!({ "table": table, "index": audit.index });
-            Ok(finish(args, &title, source, &state.attributes, audit.headroom))
+            let source = AuditSource::Table { table: table.clone(), index: audit.index.clone(), segment };
+            Ok(finish(args, source, &state.attributes, audit.headroom))
         }
         (None, None) => Err(Failure("expected --table NAME or --export DIR".into())),
     }
 }
 
-/// Prints the report of `attributes` (read from `source`, which `title` names), and says whether
-/// it found anything: a key no layout reads, a mixed width, an empty or too long key, a value
-/// that is no string, or a field under the headroom threshold.
-fn finish(args: &Args, title: &str, source: serde_json::Value, attributes: &[Attribute], headroom: f64) -> Outcome {
-    let low = report::low_headroom(attributes, headroom);
-    let found = !low.is_empty() || attributes.iter().any(|a| a.audit.report().has_findings() || a.not_strings > 0);
-    match args.output() {
-        Output::Json => output::print_json(&report::report_json(source, attributes, headroom, found)),
-        Output::Table => report::print_tables(title, attributes, &low),
-    }
-    if found { Outcome::Found } else { Outcome::Clean }
+/// Prints the report of `attributes` (read from `source`), and says whether it found anything:
+/// a key in no layout (unread, of a mixed width, empty or too long), a value that is no string,
+/// or a field under the headroom threshold.
+fn finish(args: &Args, source: AuditSource, attributes: &[Attribute], threshold: f64) -> Outcome {
+    let doc = AuditDocument::new(source, threshold, attributes.iter().map(|a| a.report(threshold)).collect());
+    output::print(args, &doc);
+    if doc.findings { Outcome::Found } else { Outcome::Clean }
 }

@@ -3,25 +3,42 @@
 //! where it saved; `sortkey audit merge` reads the partial reports of every segment back and
 //! prints the report of the whole table.
 //!
-//! A partial report is one JSON document: `format`, `table`, `index`, `total`, `segments` (each
-//! `segment`, `after`, the key it goes on after in DynamoDB JSON, and `done`), `lock` (the lock's
-//! text) and `attributes`, each as the report's JSON shows it. What an attribute's report cannot
-//! show, the decode error of a sample no layout reads, is found again by decoding the sample.
+//! A partial report is one JSON document, [`PartialDocument`]: the audit's own report of each
+//! attribute, with where each segment stands and the lock's text.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
-use serde_json::{Map, Value, json};
-use sortkey_core::{AuditReport, Capacity, DynValue, KeyAudit, KeyRole, LockFile, MixedWidth, Unread};
+use serde::{Deserialize, Serialize};
+use sortkey_core::LockFile;
 
-use crate::audit::{Attribute, finish, report};
+use crate::audit::report::{AttributeReport, AuditSource};
+use crate::audit::{Attribute, finish};
 use crate::cli::{Args, MergeArgs};
+use crate::outcome::{Failure, Outcome};
+use crate::output::format_tag;
 use crate::pages::Item;
-use crate::{Failure, Outcome};
 
-/// What a partial report says it is.
-const FORMAT: &str = "sortkey audit partial report 1";
+format_tag! {
+    /// The partial report's format.
+    PartialFormat = "sortkey audit partial 2"
+}
+
+/// A partial report as saved.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct PartialDocument {
+    format: PartialFormat,
+    table: String,
+    index: Option<String>,
+    total: u32,
+    segments: Vec<Segment>,
+    /// The lock's text: the layouts the audit classifies by.
+    lock: String,
+    /// The key attributes' reports so far.
+    attributes: Vec<AttributeReport>,
+}
 
 /// The audit of some segments of a table.
 pub(crate) struct Partial {
@@ -40,13 +57,58 @@ pub(crate) struct Partial {
 }
 
 /// Where one Scan segment stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Segment {
     /// The segment, `0..total`.
+    #[serde(rename = "segment")]
     pub(crate) number: u32,
     /// The key the next page starts after; `None` at the start (or the end).
-    pub(crate) after: Option<Item>,
+    pub(crate) after: Option<StoredKey>,
     /// Whether the segment has been read to its end.
     pub(crate) done: bool,
+}
+
+/// A key in DynamoDB JSON, `{"pk": {"S": "..."}}`: a string, a number, or binary in base64 (the
+/// only types a key attribute has).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct StoredKey(BTreeMap<String, KeyValue>);
+
+/// One key attribute's value in DynamoDB JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum KeyValue {
+    S(String),
+    N(String),
+    /// Base64, as DynamoDB JSON writes binary.
+    B(String),
+}
+
+impl StoredKey {
+    /// The key of a page as the SDK gives it; `None` when an attribute is of a type no key has.
+    pub(crate) fn of(key: &Item) -> Option<StoredKey> {
+        let typed = |value: &AttributeValue| match value {
+            AttributeValue::S(s) => Some(KeyValue::S(s.clone())),
+            AttributeValue::N(n) => Some(KeyValue::N(n.clone())),
+            AttributeValue::B(b) => Some(KeyValue::B(aws_smithy_types::base64::encode(b.as_ref()))),
+            _ => None,
+        };
+        key.iter().map(|(name, value)| Some((name.clone(), typed(value)?))).collect::<Option<_>>().map(StoredKey)
+    }
+
+    /// The key as the SDK takes it.
+    pub(crate) fn item(&self) -> Result<Item, Failure> {
+        let value = |(name, typed): (&String, &KeyValue)| {
+            let value = match typed {
+                KeyValue::S(s) => AttributeValue::S(s.clone()),
+                KeyValue::N(n) => AttributeValue::N(n.clone()),
+                KeyValue::B(b) => AttributeValue::B(Blob::new(
+                    aws_smithy_types::base64::decode(b)
+                        .map_err(|e| Failure(format!("a saved key's `{name}`: expected base64, {e}")))?,
+                )),
+            };
+            Ok((name.clone(), value))
+        };
+        self.0.iter().map(value).collect()
+    }
 }
 
 /// The lock as a partial report keeps it: its `Name = layout` lines as the layout printer writes
@@ -72,8 +134,7 @@ impl Partial {
         total: u32,
         numbers: &[u32],
     ) -> Result<(), Failure> {
-        let mine: Vec<u32> = self.segments.iter().map(|s| s.number).collect();
-        let (found, expected) = (self.describe(&mine), Partial::description(table, index, total, numbers));
+        let (found, expected) = (self.describe(), Partial::description(table, index, total, numbers));
         if found != expected {
             return Err(Failure(format!(
                 "{path} is the partial report of {found}; expected {expected} (remove it, or give another --report)"
@@ -88,8 +149,9 @@ impl Partial {
         Ok(())
     }
 
-    fn describe(&self, numbers: &[u32]) -> String {
-        Partial::description(&self.table, self.index.as_deref(), self.total, numbers)
+    fn describe(&self) -> String {
+        let numbers: Vec<u32> = self.segments.iter().map(|s| s.number).collect();
+        Partial::description(&self.table, self.index.as_deref(), self.total, &numbers)
     }
 
     fn description(table: &str, index: Option<&str>, total: u32, numbers: &[u32]) -> String {
@@ -98,58 +160,28 @@ impl Partial {
         format!("table {table}{index}, segments {} of {total}", numbers.join(", "))
     }
 
-    fn to_json(&self) -> Value {
-        let segments: Vec<Value> = self
-            .segments
-            .iter()
-            .map(|s| json!({ "segment": s.number, "after": s.after.as_ref().map(key_json), "done": s.done }))
-            .collect();
-        let attributes: Vec<Value> = self.attributes.iter().map(|a| report::attribute_json(a, 0.0)).collect();
-        json!({
-            "format": FORMAT,
-            "table": self.table,
-            "index": self.index,
-            "total": self.total,
-            "segments": segments,
-            "lock": self.lock,
-            "attributes": attributes,
-        })
+    fn document(&self) -> PartialDocument {
+        PartialDocument {
+            format: PartialFormat,
+            table: self.table.clone(),
+            index: self.index.clone(),
+            total: self.total,
+            segments: self.segments.clone(),
+            lock: self.lock.clone(),
+            attributes: self.attributes.iter().map(|a| a.report(0.0)).collect(),
+        }
     }
 
-    fn from_json(doc: &Value) -> Result<Partial, String> {
-        if doc.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            return Err(format!("expected `\"format\": \"{FORMAT}\"`"));
-        }
-        let lock_text = string(doc, "lock")?.to_owned();
-        let lock = LockFile::parse(&lock_text).map_err(|e| format!("its lock: {e}"))?;
-        let mut segments = Vec::new();
-        for s in array(doc, "segments")? {
-            let after = match s.get("after") {
-                None | Some(Value::Null) => None,
-                Some(key) => Some(key_from_json(key)?),
-            };
-            let done = s.get("done").and_then(Value::as_bool).ok_or("a segment without `done`")?;
-            segments.push(Segment { number: number(s, "segment")?, after, done });
-        }
-        let mut attributes = Vec::new();
-        for a in array(doc, "attributes")? {
-            let role = match string(a, "role")? {
-                "partition" => KeyRole::Partition,
-                "sort" => KeyRole::Sort,
-                other => return Err(format!("expected the role `partition` or `sort`, found `{other}`")),
-            };
-            let mut attribute = Attribute::new(&lock, string(a, "name")?.to_owned(), role);
-            let report = restore(&lock, &attribute.audit, a)?;
-            attribute.audit.merge(&report).map_err(|e| e.to_string())?;
-            attribute.not_strings = number(a, "not_strings")?;
-            attributes.push(attribute);
-        }
+    fn from_document(doc: PartialDocument) -> Result<Partial, String> {
+        let lock = LockFile::parse(&doc.lock).map_err(|e| format!("its lock: {e}"))?;
+        let attributes =
+            doc.attributes.iter().map(|a| Attribute::resume(&lock, a).map_err(|e| e.0)).collect::<Result<_, _>>()?;
         Ok(Partial {
-            table: string(doc, "table")?.to_owned(),
-            index: doc.get("index").and_then(Value::as_str).map(str::to_owned),
-            total: number(doc, "total")?,
-            segments,
-            lock: lock_text,
+            table: doc.table,
+            index: doc.index,
+            total: doc.total,
+            segments: doc.segments,
+            lock: doc.lock,
             attributes,
         })
     }
@@ -158,7 +190,7 @@ impl Partial {
 /// Writes the partial report to `path` whole: to a file beside it, then renamed over it, so that
 /// a process killed while writing leaves the last report saved.
 pub(crate) fn save(path: &Path, partial: &Partial) -> Result<(), Failure> {
-    let text = serde_json::to_string_pretty(&partial.to_json())?;
+    let text = serde_json::to_string_pretty(&partial.document())?;
     let temporary = path.with_extension("partial");
     let failed = |e: std::io::Error| Failure(format!("cannot write the partial report {}: {e}", path.display()));
     std::fs::write(&temporary, text).map_err(failed)?;
@@ -173,8 +205,8 @@ pub(crate) fn load(path: &Path) -> Result<Option<Partial>, Failure> {
         Err(e) => return Err(Failure(format!("cannot read the partial report {}: {e}", path.display()))),
     };
     let bad = |e: String| Failure(format!("{}: not a partial report of sortkey audit: {e}", path.display()));
-    let doc: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
-    Partial::from_json(&doc).map(Some).map_err(bad)
+    let doc: PartialDocument = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    Partial::from_document(doc).map(Some).map_err(bad)
 }
 
 /// `sortkey audit merge PARTS...`: the partial reports of every segment of one audit (same table,
@@ -199,7 +231,7 @@ pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, Failure> 
                 "{} is the partial report of another audit than {} ({} with {} layouts); expected parts of one audit",
                 path.display(),
                 first_path.display(),
-                part.describe(&part.segments.iter().map(|s| s.number).collect::<Vec<_>>()),
+                part.describe(),
                 if part.lock == first.lock { "the same" } else { "other" },
             )));
         }
@@ -231,135 +263,9 @@ pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, Failure> 
     let Some(mut first) = parts.next() else { return Err(Failure("expected partial reports to merge".into())) };
     for part in parts {
         for (mine, theirs) in first.attributes.iter_mut().zip(&part.attributes) {
-            mine.audit.merge(theirs.audit.report())?;
-            mine.not_strings += theirs.not_strings;
+            mine.merge(theirs)?;
         }
     }
-    let source = json!({ "table": first.table, "index": first.index });
-    let title = first.table.clone();
-    Ok(finish(args, &title, source, &first.attributes, merge.headroom))
-}
-
-/// The report of an attribute's JSON (as [`report::attribute_json`] writes it), for an audit of
-/// the same layouts as `audit`.
-fn restore(lock: &LockFile, audit: &KeyAudit, a: &Value) -> Result<AuditReport, String> {
-    let mut report = audit.report().clone();
-    report.keys = number(a, "values")?;
-    let layouts = array(a, "layouts")?;
-    if layouts.len() != report.layouts.len() {
-        return Err(format!(
-            "expected {} layouts in `{}`, found {}",
-            report.layouts.len(),
-            string(a, "name")?,
-            layouts.len()
-        ));
-    }
-    for (count, l) in report.layouts.iter_mut().zip(layouts) {
-        if string(l, "name")? != count.name {
-            return Err(format!("expected the layout `{}`, found `{}`", count.name, string(l, "name")?));
-        }
-        count.count = number(l, "keys")?;
-        for (field, f) in count.usage.fields_mut().iter_mut().zip(array(l, "fields")?) {
-            field.seen = number(f, "values")?;
-            field.least = seen_value(f.get("least"), &field.capacity)?;
-            field.largest = seen_value(f.get("largest"), &field.capacity)?;
-        }
-    }
-    for m in array(a, "mixed_widths")? {
-        report.mixed_widths.push(MixedWidth {
-            layout: string(m, "layout")?.to_owned(),
-            field: string(m, "field")?.to_owned(),
-            width: number(m, "width")?,
-            seen: number(m, "seen")?,
-            count: number(m, "keys")?,
-            samples: strings(m, "samples")?,
-        });
-    }
-    for u in array(a, "unread")? {
-        let mut samples = Vec::new();
-        for s in array(u, "samples")? {
-            let (key, name) = (string(s, "key")?, string(s, "layout")?);
-            let layout = lock.get(name).ok_or_else(|| format!("a sample read by `{name}`, which the lock has not"))?;
-            let error = layout.decode(key).err().ok_or_else(|| format!("the sample `{key}` is read by `{name}`"))?;
-            samples.push((key.to_owned(), name.to_owned(), error));
-        }
-        let kind = samples.first().map(|(_, _, e)| e.kind()).ok_or("keys no layout reads, without a sample")?;
-        report.unread.push(Unread { kind, count: number(u, "keys")?, samples });
-    }
-    report.empty = number(a, "empty")?;
-    report.too_long = number(a, "too_long")?;
-    report.too_long_samples = strings(a, "too_long_samples")?;
-    Ok(report)
-}
-
-/// A least or largest value as the report's JSON writes it: a number, or a string of digits
-/// beyond 2^53; signed for a signed field.
-fn seen_value(value: Option<&Value>, capacity: &Capacity) -> Result<Option<DynValue>, String> {
-    let text = match value {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => return Err(format!("expected a number, found {other}")),
-    };
-    let bad = |_| format!("expected an integer, found `{text}`");
-    Ok(Some(match capacity {
-        Capacity::Signed { .. } => DynValue::Signed(text.parse().map_err(bad)?),
-        _ => DynValue::Unsigned(text.parse().map_err(bad)?),
-    }))
-}
-
-/// A key in DynamoDB JSON: `{"pk": {"S": "..."}}`, a number as `{"N": "..."}`, binary in base64
-/// as `{"B": "..."}` (the only types a key attribute has).
-fn key_json(key: &Item) -> Value {
-    let mut members = Map::new();
-    for (name, value) in key {
-        let typed = match value {
-            AttributeValue::S(s) => json!({ "S": s }),
-            AttributeValue::N(n) => json!({ "N": n }),
-            AttributeValue::B(b) => json!({ "B": aws_smithy_types::base64::encode(b.as_ref()) }),
-            other => json!({ "S": format!("{other:?}") }),
-        };
-        members.insert(name.clone(), typed);
-    }
-    Value::Object(members)
-}
-
-fn key_from_json(key: &Value) -> Result<Item, String> {
-    let members = key.as_object().ok_or("expected a key, an object of typed values")?;
-    let mut item = Item::new();
-    for (name, typed) in members {
-        let value = match (typed.get("S"), typed.get("N"), typed.get("B")) {
-            (Some(Value::String(s)), _, _) => AttributeValue::S(s.clone()),
-            (_, Some(Value::String(n)), _) => AttributeValue::N(n.clone()),
-            (_, _, Some(Value::String(b))) => {
-                AttributeValue::B(Blob::new(aws_smithy_types::base64::decode(b).map_err(|e| format!("`{name}`: {e}"))?))
-            }
-            _ => return Err(format!("`{name}`: expected {{\"S\"|\"N\"|\"B\": \"...\"}}, found {typed}")),
-        };
-        item.insert(name.clone(), value);
-    }
-    Ok(item)
-}
-
-fn field<'v>(v: &'v Value, name: &str) -> Result<&'v Value, String> {
-    v.get(name).ok_or_else(|| format!("expected `{name}`, found none"))
-}
-
-fn string<'v>(v: &'v Value, name: &str) -> Result<&'v str, String> {
-    field(v, name)?.as_str().ok_or_else(|| format!("expected `{name}` to be a string"))
-}
-
-fn array<'v>(v: &'v Value, name: &str) -> Result<&'v Vec<Value>, String> {
-    field(v, name)?.as_array().ok_or_else(|| format!("expected `{name}` to be an array"))
-}
-
-fn number<T: TryFrom<u64>>(v: &Value, name: &str) -> Result<T, String> {
-    field(v, name)?.as_u64().and_then(|n| T::try_from(n).ok()).ok_or_else(|| format!("expected `{name}` to be a count"))
-}
-
-fn strings(v: &Value, name: &str) -> Result<Vec<String>, String> {
-    array(v, name)?
-        .iter()
-        .map(|s| s.as_str().map(str::to_owned).ok_or(format!("expected `{name}` to hold strings")))
-        .collect()
+    let source = AuditSource::Table { table: first.table, index: first.index, segment: None };
+    Ok(finish(args, source, &first.attributes, merge.headroom))
 }

@@ -1,199 +1,209 @@
-//! The audit's report: aligned tables for people, one JSON document for programs (its shape in
-//! the README), and the warnings of fields under the headroom threshold.
+//! The audit's document: what was read, whether it found anything, and each key attribute's
+//! report (sortkey-core's [`AuditReport`]); printed as tables or as JSON from the same value.
 
-use serde_json::{Value, json};
-use sortkey_core::{AuditReport, Capacity, KeyRole};
+use serde::{Deserialize, Serialize};
+use sortkey_core::{AuditReport, DynValue, KeyRole};
 
-use crate::audit::Attribute;
-use crate::output;
-use crate::output::outln;
+use crate::output::{self, Document, format_tag, outln};
 
-/// One field's headroom under the threshold: (attribute, layout, field path, fraction left).
-pub(crate) type Low = (String, String, String, f64);
+format_tag! {
+    /// The audit's format.
+    AuditFormat = "sortkey audit 1"
+}
 
-/// The fields whose headroom is under `threshold`.
-pub(crate) fn low_headroom(attributes: &[Attribute], threshold: f64) -> Vec<Low> {
-    let mut low = Vec::new();
-    for a in attributes {
-        for layout in &a.audit.report().layouts {
-            for field in layout.usage.fields() {
+/// The report of `sortkey audit` (and of `sortkey audit merge`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct AuditDocument {
+    pub(crate) format: AuditFormat,
+    /// What was read.
+    #[serde(flatten)]
+    pub(crate) source: AuditSource,
+    /// Whether there is anything to act on (the exit status 1).
+    pub(crate) findings: bool,
+    /// The part of a field's range left under which its headroom is a finding.
+    pub(crate) headroom_threshold: f64,
+    /// Each key attribute's report.
+    pub(crate) attributes: Vec<AttributeReport>,
+}
+
+/// Where the items came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum AuditSource {
+    /// A table (or its index), whole or one segment of a split.
+    Table {
+        table: String,
+        index: Option<String>,
+        /// The segment this report covers, of a split into `total`; null for every segment.
+        segment: Option<SegmentOf>,
+    },
+    /// A DynamoDB export's folder.
+    Export { export: String },
+}
+
+/// One segment of a split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct SegmentOf {
+    pub(crate) segment: u32,
+    pub(crate) total: u32,
+}
+
+/// One key attribute's report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct AttributeReport {
+    /// The attribute's name.
+    pub(crate) name: String,
+    /// Which key it is, and so which of the lock's layouts read it.
+    pub(crate) role: KeyRole,
+    /// Its values, classified.
+    #[serde(flatten)]
+    pub(crate) report: AuditReport,
+    /// Values that are no string (a number or binary key), which no layout describes.
+    pub(crate) not_strings: u64,
+    /// The fields whose headroom is under the threshold.
+    pub(crate) low_headroom: Vec<LowHeadroom>,
+}
+
+/// A field with less of its range left than the threshold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct LowHeadroom {
+    pub(crate) layout: String,
+    pub(crate) field: String,
+    pub(crate) fraction_left: f64,
+}
+
+impl AttributeReport {
+    /// The report of an attribute, with the fields under `threshold`.
+    pub(crate) fn new(name: String, role: KeyRole, report: AuditReport, not_strings: u64, threshold: f64) -> Self {
+        let mut low_headroom = Vec::new();
+        for layout in &report.layouts {
+            for field in &layout.fields {
                 if let Some(h) = field.headroom().filter(|h| h.fraction_left < threshold) {
-                    low.push((a.name.clone(), layout.name.clone(), field.path.clone(), h.fraction_left));
+                    let (layout, field) = (layout.name.clone(), field.path.clone());
+                    low_headroom.push(LowHeadroom { layout, field, fraction_left: h.fraction_left });
                 }
             }
         }
+        AttributeReport { name, role, report, not_strings, low_headroom }
     }
-    low
+
+    /// Whether it found anything: a key in no layout, a value that is no string, a field under
+    /// the threshold.
+    pub(crate) fn has_findings(&self) -> bool {
+        self.report.has_findings() || self.not_strings > 0 || !self.low_headroom.is_empty()
+    }
 }
 
-pub(crate) fn role(role: KeyRole) -> &'static str {
-    if role == KeyRole::Partition { "partition" } else { "sort" }
+impl AuditDocument {
+    /// The document of `attributes` read from `source`.
+    pub(crate) fn new(source: AuditSource, threshold: f64, attributes: Vec<AttributeReport>) -> Self {
+        let findings = attributes.iter().any(AttributeReport::has_findings);
+        AuditDocument { format: AuditFormat, source, findings, headroom_threshold: threshold, attributes }
+    }
+
+    /// What was read, for people.
+    fn title(&self) -> String {
+        match &self.source {
+            AuditSource::Table { table, index, segment } => {
+                let index = index.as_ref().map(|i| format!(" index {i}")).unwrap_or_default();
+                let segment = segment.map(|s| format!(" (segment {} of {})", s.segment, s.total)).unwrap_or_default();
+                format!("{table}{index}{segment}")
+            }
+            AuditSource::Export { export } => export.clone(),
+        }
+    }
 }
 
-/// A value seen (`DynValue::Unsigned` or `Signed`) as text.
-fn shown(value: Option<&sortkey_core::DynValue>) -> String {
+/// A value seen (an integer) as text.
+fn shown(value: Option<&DynValue>) -> String {
     match value {
-        Some(sortkey_core::DynValue::Unsigned(v)) => v.to_string(),
-        Some(sortkey_core::DynValue::Signed(v)) => v.to_string(),
+        Some(DynValue::Unsigned(v)) => v.to_string(),
+        Some(DynValue::Signed(v)) => v.to_string(),
         _ => String::new(),
     }
 }
 
-fn capacity(capacity: &Capacity) -> String {
-    match capacity {
-        Capacity::Unsigned { largest } => largest.to_string(),
-        Capacity::Signed { least, largest } => format!("{least}..{largest}"),
-        Capacity::Timestamp { largest, unit, last_instant } => format!("{largest} {} ({last_instant})", unit.name()),
+impl Document for AuditDocument {
+    fn print_table(&self) {
+        let title = self.title();
+        for a in &self.attributes {
+            print_attribute(&title, a);
+        }
+        for a in &self.attributes {
+            for low in &a.low_headroom {
+                outln!(
+                    "warning: {}: {}.{} has {:.1}% of its range left",
+                    a.name,
+                    low.layout,
+                    low.field,
+                    low.fraction_left * 100.0
+                );
+            }
+        }
     }
 }
 
-/// The report as tables: per attribute, its keys per layout, mixed widths, headroom and keys no
-/// layout reads; then the warnings.
-pub(crate) fn print_tables(title: &str, attributes: &[Attribute], low: &[Low]) {
-    for a in attributes {
-        let r = a.audit.report();
-        outln!("{title} `{}` ({} key): {} values", a.name, role(a.role), r.keys);
-        let mut t = output::table(&["layout", "keys"]);
-        for l in &r.layouts {
-            t.add_row([l.name.clone(), l.count.to_string()]);
+/// One attribute's tables: its keys per layout, mixed widths, headroom and keys no layout reads.
+fn print_attribute(title: &str, a: &AttributeReport) {
+    let r = &a.report;
+    outln!("{title} `{}` ({}): {} values", a.name, a.role.name(), r.keys);
+    let mut t = output::table(&["layout", "keys"]);
+    for l in &r.layouts {
+        t.add_row([l.name.clone(), l.count.to_string()]);
+    }
+    t.add_row(["(in no layout)".to_owned(), r.in_no_layout().to_string()]);
+    outln!("{t}");
+    if !r.mixed_widths.is_empty() {
+        let mut t = output::table(&["mixed widths: layout", "field", "width", "seen", "keys", "sample"]);
+        for m in &r.mixed_widths {
+            let sample = m.samples.first().cloned().unwrap_or_default();
+            t.add_row([
+                m.layout.clone(),
+                m.field.clone(),
+                m.width.to_string(),
+                m.seen.to_string(),
+                m.count.to_string(),
+                sample,
+            ]);
         }
-        t.add_row(["(none)".to_owned(), r.unread.iter().map(|u| u.count).sum::<u64>().to_string()]);
         outln!("{t}");
-        if !r.mixed_widths.is_empty() {
-            let mut t = output::table(&["mixed widths: layout", "field", "width", "seen", "keys", "sample"]);
-            for m in &r.mixed_widths {
-                let sample = m.samples.first().cloned().unwrap_or_default();
-                t.add_row([
-                    m.layout.clone(),
-                    m.field.clone(),
-                    m.width.to_string(),
-                    m.seen.to_string(),
-                    m.count.to_string(),
-                    sample,
-                ]);
-            }
-            outln!("{t}");
-        }
-        let mut t = output::table(&[
-            "headroom: layout",
-            "field",
-            "values",
-            "least",
-            "largest",
-            "can hold",
-            "digits left",
-            "left",
-        ]);
-        for l in &r.layouts {
-            for f in l.usage.fields().iter().filter(|f| f.seen > 0) {
-                let h = f.headroom();
-                t.add_row([
-                    l.name.clone(),
-                    f.path.clone(),
-                    f.seen.to_string(),
-                    shown(f.least.as_ref()),
-                    shown(f.largest.as_ref()),
-                    capacity(&f.capacity),
-                    h.map(|h| h.digits_left.to_string()).unwrap_or_default(),
-                    h.map(|h| format!("{:.1}%", h.fraction_left * 100.0)).unwrap_or_default(),
-                ]);
-            }
-        }
-        if t.row_count() > 0 {
-            outln!("{t}");
-        }
-        if !r.unread.is_empty() {
-            let mut t = output::table(&["no layout reads: error", "keys", "sample", "closest layout", "its error"]);
-            for u in &r.unread {
-                let (key, layout, error) = &u.samples[0];
-                t.add_row([
-                    format!("{:?}", u.kind),
-                    u.count.to_string(),
-                    key.clone(),
-                    layout.clone(),
-                    error.to_string(),
-                ]);
-            }
-            outln!("{t}");
-        }
-        if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
-            outln!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);
-        }
-        outln!();
     }
-    for (attribute, layout, field, left) in low {
-        outln!("warning: {attribute}: {layout}.{field} has {:.1}% of its range left", left * 100.0);
+    let header = ["headroom: layout", "field", "values", "least", "largest", "can hold", "digits left", "left"];
+    let mut t = output::table(&header);
+    for l in &r.layouts {
+        for f in l.fields.iter().filter(|f| f.seen > 0) {
+            let h = f.headroom();
+            t.add_row([
+                l.name.clone(),
+                f.path.clone(),
+                f.seen.to_string(),
+                shown(f.least.as_ref()),
+                shown(f.largest.as_ref()),
+                f.capacity.to_string(),
+                h.map(|h| h.digits_left.to_string()).unwrap_or_default(),
+                h.map(|h| format!("{:.1}%", h.fraction_left * 100.0)).unwrap_or_default(),
+            ]);
+        }
     }
-}
-
-/// The report as one JSON document: `source`'s members (what was read: `table` and `index`, or
-/// `export`), then `findings` and `attributes`.
-pub(crate) fn report_json(source: Value, attributes: &[Attribute], threshold: f64, found: bool) -> Value {
-    let mut doc = match source {
-        Value::Object(members) => members,
-        _ => serde_json::Map::new(),
-    };
-    doc.insert("findings".to_owned(), Value::Bool(found));
-    let attributes = attributes.iter().map(|a| attribute_json(a, threshold)).collect();
-    doc.insert("attributes".to_owned(), Value::Array(attributes));
-    Value::Object(doc)
-}
-
-/// One attribute's report as JSON: also what a partial report keeps, and reads back.
-pub(crate) fn attribute_json(a: &Attribute, threshold: f64) -> Value {
-    let r: &AuditReport = a.audit.report();
-    let layouts: Vec<Value> = r
-        .layouts
-        .iter()
-        .map(|l| {
-            let fields: Vec<Value> = l
-                .usage
-                .fields()
-                .iter()
-                .map(|f| {
-                    let h = f.headroom();
-                    json!({
-                        "path": f.path,
-                        "values": f.seen,
-                        "least": f.least.as_ref().map(|v| serde_json::to_value(v).unwrap_or_default()),
-                        "largest": f.largest.as_ref().map(|v| serde_json::to_value(v).unwrap_or_default()),
-                        "can_hold": capacity(&f.capacity),
-                        "digits_left": h.map(|h| h.digits_left),
-                        "fraction_left": h.map(|h| h.fraction_left),
-                        "low": h.is_some_and(|h| h.fraction_left < threshold),
-                    })
-                })
-                .collect();
-            json!({ "name": l.name, "keys": l.count, "fields": fields })
-        })
-        .collect();
-    let mixed: Vec<Value> = r
-        .mixed_widths
-        .iter()
-        .map(|m| json!({ "layout": m.layout, "field": m.field, "width": m.width, "seen": m.seen, "keys": m.count, "samples": m.samples }))
-        .collect();
-    let unread: Vec<Value> = r
-        .unread
-        .iter()
-        .map(|u| {
-            let samples: Vec<Value> = u
-                .samples
-                .iter()
-                .map(|(key, layout, e)| json!({ "key": key, "layout": layout, "error": e.to_string(), "offset": e.offset() }))
-                .collect();
-            json!({ "kind": format!("{:?}", u.kind), "keys": u.count, "samples": samples })
-        })
-        .collect();
-    json!({
-        "name": a.name,
-        "role": role(a.role),
-        "values": r.keys,
-        "layouts": layouts,
-        "mixed_widths": mixed,
-        "unread": unread,
-        "empty": r.empty,
-        "too_long": r.too_long,
-        "too_long_samples": r.too_long_samples,
-        "not_strings": a.not_strings,
-    })
+    if t.row_count() > 0 {
+        outln!("{t}");
+    }
+    if !r.unread.is_empty() {
+        let mut t = output::table(&["no layout reads: error", "keys", "sample", "closest layout", "its error"]);
+        for u in &r.unread {
+            let Some(s) = u.samples.first() else { continue };
+            t.add_row([
+                u.kind.name().to_owned(),
+                u.count.to_string(),
+                s.key.clone(),
+                s.layout.clone(),
+                s.error.clone(),
+            ]);
+        }
+        outln!("{t}");
+    }
+    if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
+        outln!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);
+    }
+    outln!();
 }

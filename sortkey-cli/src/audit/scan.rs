@@ -9,10 +9,11 @@ use indicatif::ProgressBar;
 use sortkey_core::LockFile;
 
 use crate::audit::attributes;
-use crate::audit::partial::{self, Partial, Segment};
+use crate::audit::partial::{self, Partial, Segment, StoredKey};
 use crate::cli::{Args, AuditArgs};
+use crate::outcome::Failure;
 use crate::pages::{self, Source, progress_bar};
-use crate::{Failure, connect, table};
+use crate::{connect, table};
 
 /// Audits the table's segments that this process runs, from where the partial report (if any)
 /// says they stand; returns the audit of those segments.
@@ -77,7 +78,10 @@ async fn scan(
     // Each segment's share of `--rate`, in items per second.
     let share = audit.rate.map(|rate| (rate as f64 / running.len() as f64).max(1.0));
     let source = Source { client: client.clone(), table: state.table.clone(), index: state.index.clone(), names };
-    let starts = running.into_iter().map(|(slot, s)| (slot, s.number, s.after.clone())).collect();
+    let starts = running
+        .into_iter()
+        .map(|(slot, s)| Ok((slot, s.number, s.after.as_ref().map(StoredKey::item).transpose()?)))
+        .collect::<Result<_, Failure>>()?;
     let mut receive = pages::read(&source, starts, state.total, share);
     while let Some(page) = receive.recv().await {
         let page = page?;
@@ -91,7 +95,12 @@ async fn scan(
         }
         let segment = &mut state.segments[page.slot];
         segment.done = page.next.is_none();
-        segment.after = page.next;
+        segment.after = match &page.next {
+            Some(key) => Some(StoredKey::of(key).ok_or_else(|| {
+                Failure(format!("segment {}: a page ends at a key of a type no key attribute has", segment.number))
+            })?),
+            None => None,
+        };
         if let Some(path) = &audit.report {
             partial::save(path, state)?;
         }

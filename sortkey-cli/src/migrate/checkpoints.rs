@@ -11,8 +11,8 @@ use aws_sdk_dynamodb::Client;
 use sortkey_core::KeyNames;
 use sortkey_core::dynamodb::{Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, TableCheckpoint};
 
-use crate::Failure;
 use crate::cli::MigrateArgs;
+use crate::outcome::Failure;
 use crate::table;
 
 /// Where the checkpoints of every pass are.

@@ -19,8 +19,9 @@ use sortkey_core::dynamodb::{Backfill, BackfillErrorKind, Checkpoint, Checkpoint
 use sortkey_core::{DynMigration, LockFile};
 
 use crate::cli::{Args, MigrateArgs};
+use crate::outcome::{Failure, Outcome};
 use crate::pages::{self, Source, progress_bar};
-use crate::{Failure, Outcome, connect, lock, table};
+use crate::{connect, lock, table};
 
 use self::checkpoints::Store;
 use self::verdict::{Verdict, classify, print};

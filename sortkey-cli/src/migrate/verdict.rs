@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 use sortkey_core::dynamodb::Progress;
 use sortkey_core::{DynMigration, KeyAudit, KeyRole, LockFile, Rekeyed};
 
-use crate::Failure;
 use crate::cli::{Args, MigrateArgs, Output};
+use crate::outcome::Failure;
 use crate::output::{self, outln};
 use crate::pages::{self, Source};
 

@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 
-use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynVariant, LayoutUsage};
+use crate::dynamic::usage::{merge_fields, observe_fields};
+use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant, FieldUsage};
 use crate::encoding::key::KeyRole;
 use crate::error::{DecodeError, DecodeErrorKind};
 
@@ -25,10 +26,18 @@ pub struct KeyAudit {
     report: AuditReport,
 }
 
-/// What an audit found.
+/// What an audit found. The same keys give the same report in any order of reading, whole or
+/// merged from parts: groups come by count (most first), then by what they group; samples are
+/// the least keys of their group, in byte order.
+///
+/// With the `serde` feature it serializes (and reads back) as the `sortkey audit` command's
+/// JSON shows an attribute: `values`, `layouts`, `mixed_widths`, `unread`, `empty`,
+/// `too_long`, `too_long_samples`.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AuditReport {
     /// Keys observed.
+    #[cfg_attr(feature = "serde", serde(rename = "values"))]
     pub keys: u64,
     /// Per layout, in the lock's order: how many keys it reads, and the usage of its fields.
     pub layouts: Vec<LayoutCount>,
@@ -41,23 +50,27 @@ pub struct AuditReport {
     /// Values longer than DynamoDB allows for the attribute's role (1024 bytes for a sort
     /// key, 2048 for a partition key), which no layout is asked to read.
     pub too_long: u64,
-    /// Some of them.
+    /// The least of them.
     pub too_long_samples: Vec<String>,
 }
 
 /// The keys one layout reads.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LayoutCount {
     /// The layout's name in the lock.
     pub name: String,
     /// How many keys it reads.
+    #[cfg_attr(feature = "serde", serde(rename = "keys"))]
     pub count: u64,
-    /// The values its numeric and timestamp fields hold.
-    pub usage: LayoutUsage,
+    /// The values its numeric and timestamp fields hold, one entry per field in the layout's
+    /// order (as [`LayoutUsage::fields`](crate::LayoutUsage::fields)).
+    pub fields: Vec<FieldUsage>,
 }
 
 /// Keys that a layout reads once one field's width is `seen` instead of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MixedWidth {
     /// The layout's name.
     pub layout: String,
@@ -68,20 +81,37 @@ pub struct MixedWidth {
     /// The digit count the keys have.
     pub seen: u32,
     /// How many keys.
+    #[cfg_attr(feature = "serde", serde(rename = "keys"))]
     pub count: u64,
-    /// Some of them.
+    /// The least of them.
     pub samples: Vec<String>,
 }
 
 /// Keys no layout reads, for one kind of error.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Unread {
     /// The kind of the error of the layout that read furthest into the key.
     pub kind: DecodeErrorKind,
     /// How many keys.
+    #[cfg_attr(feature = "serde", serde(rename = "keys"))]
     pub count: u64,
-    /// Some of them, each with that layout's name and its error.
-    pub samples: Vec<(String, String, DecodeError)>,
+    /// The least of them, each with that layout's name and its error.
+    pub samples: Vec<UnreadSample>,
+}
+
+/// A key no layout reads, and why: the error of the layout that read furthest into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct UnreadSample {
+    /// The key.
+    pub key: String,
+    /// The layout that read furthest, by its name in the lock.
+    pub layout: String,
+    /// Its error's message ([`DecodeError`]'s `Display`).
+    pub error: String,
+    /// The byte of the key where that layout stopped.
+    pub offset: usize,
 }
 
 impl KeyAudit {
@@ -90,7 +120,11 @@ impl KeyAudit {
         let layouts: Vec<(String, DynLayout)> = layouts.into_iter().collect();
         let counts = layouts
             .iter()
-            .map(|(name, layout)| LayoutCount { name: name.clone(), count: 0, usage: layout.usage() })
+            .map(|(name, layout)| LayoutCount {
+                name: name.clone(),
+                count: 0,
+                fields: layout.usage().fields().to_vec(),
+            })
             .collect();
         let report = AuditReport {
             keys: 0,
@@ -104,6 +138,17 @@ impl KeyAudit {
         KeyAudit { layouts, widened: HashMap::new(), report }
     }
 
+    /// An audit against `layouts` that goes on from `report` (a partial report read back): the
+    /// same as a new audit with `report` [merged](Self::merge) in.
+    pub fn resume(
+        layouts: impl IntoIterator<Item = (String, DynLayout)>,
+        report: &AuditReport,
+    ) -> Result<KeyAudit, AuditMergeError> {
+        let mut audit = KeyAudit::new(layouts);
+        audit.merge(report)?;
+        Ok(audit)
+    }
+
     /// Classifies one value of the attribute.
     pub fn observe(&mut self, key: &str) {
         self.report.keys += 1;
@@ -114,32 +159,23 @@ impl KeyAudit {
         let role = self.layouts.first().map_or(KeyRole::Sort, |(_, l)| l.role);
         if key.len() > role.limit() {
             self.report.too_long += 1;
-            if self.report.too_long_samples.len() < SAMPLES {
-                self.report.too_long_samples.push(key.to_owned());
-            }
+            keep_least(&mut self.report.too_long_samples, key, String::as_str, || key.to_owned());
             return;
         }
-        let mut furthest: Option<(usize, DecodeError)> = None;
-        for (i, (_, layout)) in self.layouts.iter().enumerate() {
-            match layout.decode(key) {
-                Ok(value) => {
-                    let count = &mut self.report.layouts[i];
-                    count.count += 1;
-                    count.usage.observe(&value);
-                    return;
-                }
-                Err(e) => {
-                    if furthest.as_ref().is_none_or(|(_, f)| e.offset() > f.offset()) {
-                        furthest = Some((i, e));
-                    }
-                }
+        let furthest = match read_furthest(self.layouts.iter().map(|(_, l)| l), key) {
+            Ok((i, value)) => {
+                let count = &mut self.report.layouts[i];
+                count.count += 1;
+                observe_fields(&self.layouts[i].1.key, &value, &mut count.fields);
+                return;
             }
-        }
+            Err(furthest) => furthest,
+        };
         if self.mixed_width(key) {
             return;
         }
         if let Some((i, error)) = furthest {
-            let name = self.layouts[i].0.clone();
+            let layout = &self.layouts[i].0;
             let group = match self.report.unread.iter_mut().position(|u| u.kind == error.kind()) {
                 Some(g) => &mut self.report.unread[g],
                 None => {
@@ -148,9 +184,13 @@ impl KeyAudit {
                 }
             };
             group.count += 1;
-            if group.samples.len() < SAMPLES {
-                group.samples.push((key.to_owned(), name, error));
-            }
+            let sample = || UnreadSample {
+                key: key.to_owned(),
+                layout: layout.clone(),
+                error: error.to_string(),
+                offset: error.offset(),
+            };
+            keep_least(&mut group.samples, key, |s| s.key.as_str(), sample);
         }
     }
 
@@ -187,9 +227,7 @@ impl KeyAudit {
             }
         };
         entry.count += 1;
-        if entry.samples.len() < SAMPLES {
-            entry.samples.push(key.to_owned());
-        }
+        keep_least(&mut entry.samples, key, String::as_str, || key.to_owned());
     }
 
     /// The layouts it classifies by, as it was given them.
@@ -197,36 +235,44 @@ impl KeyAudit {
         &self.layouts
     }
 
-    /// What the audit found so far.
-    pub fn report(&self) -> &AuditReport {
-        &self.report
+    /// What the audit found so far, its groups in their defined order.
+    pub fn report(&self) -> AuditReport {
+        let mut report = self.report.clone();
+        report
+            .mixed_widths
+            .sort_by(|a, b| (b.count, &a.layout, &a.field, a.seen).cmp(&(a.count, &b.layout, &b.field, b.seen)));
+        report.unread.sort_by(|a, b| (b.count, a.kind.name()).cmp(&(a.count, b.kind.name())));
+        report
     }
 
     /// Adds the report of another audit of the same layouts (another segment of the table, a
     /// partial report read back): counts and usage add up, findings of the same layout, field
-    /// and width (or error kind) join, samples are kept up to five. Merging the reports of the
-    /// parts of a set of keys, in order, gives the report of auditing them all in that order.
-    /// An error when `other` counts keys under other layouts than this audit's (by name, in
-    /// order).
+    /// and width (or error kind) join, and each keeps the least samples of both. Merging the
+    /// reports of the parts of a set of keys, in any order, gives the report of auditing them
+    /// all. An error when `other` counts keys under other layouts than this audit's (by name and
+    /// fields, in order).
     pub fn merge(&mut self, other: &AuditReport) -> Result<(), AuditMergeError> {
-        let mine: Vec<&str> = self.report.layouts.iter().map(|l| l.name.as_str()).collect();
-        let theirs: Vec<&str> = other.layouts.iter().map(|l| l.name.as_str()).collect();
-        if mine != theirs {
-            let names = |n: &[&str]| n.join(", ");
-            return Err(AuditMergeError { expected: names(&mine), found: names(&theirs) });
+        let shape = |r: &AuditReport| -> Vec<(String, Vec<String>)> {
+            r.layouts.iter().map(|l| (l.name.clone(), l.fields.iter().map(|f| f.path.clone()).collect())).collect()
+        };
+        if shape(&self.report) != shape(other) {
+            let names = |r: &AuditReport| r.layouts.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", ");
+            return Err(AuditMergeError { expected: names(&self.report), found: names(other) });
         }
         let report = &mut self.report;
         report.keys += other.keys;
         for (count, more) in report.layouts.iter_mut().zip(&other.layouts) {
             count.count += more.count;
-            count.usage.merge(&more.usage);
+            merge_fields(&mut count.fields, &more.fields);
         }
         for more in &other.mixed_widths {
             let same = |m: &&mut MixedWidth| m.layout == more.layout && m.field == more.field && m.seen == more.seen;
             match report.mixed_widths.iter_mut().find(same) {
                 Some(entry) => {
                     entry.count += more.count;
-                    extend_samples(&mut entry.samples, &more.samples);
+                    for key in &more.samples {
+                        keep_least(&mut entry.samples, key, String::as_str, || key.clone());
+                    }
                 }
                 None => report.mixed_widths.push(more.clone()),
             }
@@ -235,22 +281,51 @@ impl KeyAudit {
             match report.unread.iter_mut().find(|u| u.kind == more.kind) {
                 Some(group) => {
                     group.count += more.count;
-                    extend_samples(&mut group.samples, &more.samples);
+                    for sample in &more.samples {
+                        keep_least(&mut group.samples, &sample.key, |s| s.key.as_str(), || sample.clone());
+                    }
                 }
                 None => report.unread.push(more.clone()),
             }
         }
         report.empty += other.empty;
         report.too_long += other.too_long;
-        extend_samples(&mut report.too_long_samples, &other.too_long_samples);
+        for key in &other.too_long_samples {
+            keep_least(&mut report.too_long_samples, key, String::as_str, || key.clone());
+        }
         Ok(())
     }
 }
 
-/// Adds `more` to `samples`, up to the number of samples a finding keeps.
-fn extend_samples<T: Clone>(samples: &mut Vec<T>, more: &[T]) {
-    let room = SAMPLES.saturating_sub(samples.len());
-    samples.extend(more.iter().take(room).cloned());
+/// The first of `layouts` that reads `key`, by its index, with the value; or, when none does,
+/// the one that read furthest into it (the first of those that stopped at the same byte) with
+/// its error, `None` when there are no layouts. The rule the audit and `sortkey browse` name a
+/// key's layout, or its error, by.
+pub fn read_furthest<'l>(
+    layouts: impl IntoIterator<Item = &'l DynLayout>,
+    key: &str,
+) -> Result<(usize, DynValue), Option<(usize, DecodeError)>> {
+    let mut furthest: Option<(usize, DecodeError)> = None;
+    for (i, layout) in layouts.into_iter().enumerate() {
+        match layout.decode(key) {
+            Ok(value) => return Ok((i, value)),
+            Err(e) if furthest.as_ref().is_none_or(|(_, f)| e.offset() > f.offset()) => furthest = Some((i, e)),
+            Err(_) => {}
+        }
+    }
+    Err(furthest)
+}
+
+/// Keeps `key` among `samples` (kept in byte order of their keys, each key once) when it is one
+/// of the least [`SAMPLES`]: so the samples of a group are the same whatever order its keys come
+/// in.
+fn keep_least<T>(samples: &mut Vec<T>, key: &str, key_of: impl Fn(&T) -> &str, make: impl FnOnce() -> T) {
+    if let Err(at) = samples.binary_search_by(|s| key_of(s).cmp(key))
+        && at < SAMPLES
+    {
+        samples.insert(at, make());
+        samples.truncate(SAMPLES);
+    }
 }
 
 /// The report merged into an audit counts keys under other layouts: the two audits did not read
@@ -281,6 +356,12 @@ impl AuditReport {
     /// [`FieldUsage::headroom`](crate::FieldUsage::headroom).)
     pub fn has_findings(&self) -> bool {
         !self.unread.is_empty() || !self.mixed_widths.is_empty() || self.empty > 0 || self.too_long > 0
+    }
+
+    /// The keys in no layout, whatever the reason: those no layout reads, those of a mixed width,
+    /// empty ones and those over the limit. The `(in no layout)` row of the command's tables.
+    pub fn in_no_layout(&self) -> u64 {
+        self.keys - self.layouts.iter().map(|l| l.count).sum::<u64>()
     }
 }
 

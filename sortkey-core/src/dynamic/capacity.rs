@@ -6,19 +6,42 @@ use crate::dynamic::{DynField, DynType};
 use crate::encoding::impls::time::{MAX_NANOS, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
 
+impl std::fmt::Display for Capacity {
+    /// What the field can hold, for people: `999999`, `-99..99`, or a timestamp's largest count
+    /// of its unit with its last instant, `9999999999 s (2286-11-20T17:46:39Z)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Capacity::Unsigned { largest } => write!(f, "{largest}"),
+            Capacity::Signed { least, largest } => write!(f, "{least}..{largest}"),
+            Capacity::Timestamp { largest, unit, last_instant } => {
+                write!(f, "{largest} {} ({last_instant})", unit.name())
+            }
+        }
+    }
+}
+
 /// The range a numeric or timestamp field admits.
+///
+/// With the `serde` feature it is an object tagged by `kind` (`"unsigned"`, `"signed"`,
+/// `"timestamp"`), its integers by [the one rule](crate::exact): `{"kind": "unsigned", "largest":
+/// 999999}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Capacity {
     /// An unsigned integer field: from 0 to `largest`.
     Unsigned {
         /// The largest value.
+        #[cfg_attr(feature = "serde", serde(with = "crate::dynamic::exact"))]
         largest: u128,
     },
     /// A signed integer field: from `least` to `largest`.
     Signed {
         /// The least value.
+        #[cfg_attr(feature = "serde", serde(with = "crate::dynamic::exact"))]
         least: i128,
         /// The largest value.
+        #[cfg_attr(feature = "serde", serde(with = "crate::dynamic::exact"))]
         largest: i128,
     },
     /// A timestamp field: up to `largest` units since 1970-01-01T00:00:00Z.
@@ -26,6 +49,7 @@ pub enum Capacity {
         /// Its unit.
         unit: TimeUnit,
         /// The largest count of units.
+        #[cfg_attr(feature = "serde", serde(with = "crate::dynamic::exact"))]
         largest: u128,
         /// That instant, in RFC 3339.
         last_instant: String,

@@ -26,20 +26,16 @@ use serde_core::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_core::ser::{self, SerializeMap, SerializeSeq};
 use serde_core::{Deserializer, Serialize, Serializer};
 
+use crate::dynamic::exact;
 use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
 use crate::encoding::impls::time::{self, MAX_NANOS, parse_rfc3339_any, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
 
-/// The largest integer whose magnitude an `f64` holds exactly, with every integer below it.
-const EXACT_IN_F64: u128 = 1 << 53;
-
 impl Serialize for DynValue {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            DynValue::Unsigned(v) if *v <= EXACT_IN_F64 => s.serialize_u64(*v as u64),
-            DynValue::Signed(v) if v.unsigned_abs() <= EXACT_IN_F64 => s.serialize_i64(*v as i64),
-            DynValue::Unsigned(v) => s.collect_str(v),
-            DynValue::Signed(v) => s.collect_str(v),
+            DynValue::Unsigned(v) => exact::serialize_u128(*v, s),
+            DynValue::Signed(v) => exact::serialize_i128(*v, s),
             DynValue::Bool(v) => s.serialize_bool(*v),
             DynValue::Char(v) => s.serialize_char(*v),
             DynValue::F32(v) if v.is_finite() => s.serialize_f32(*v),

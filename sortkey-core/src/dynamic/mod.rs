@@ -9,6 +9,8 @@ mod convert;
 mod decode;
 mod encode;
 #[cfg(feature = "serde")]
+pub mod exact;
+#[cfg(feature = "serde")]
 mod json;
 mod lock;
 mod migration;
@@ -24,7 +26,7 @@ use std::fmt;
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
-pub use audit::{AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread};
+pub use audit::{AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread, UnreadSample, read_furthest};
 pub use capacity::Capacity;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;

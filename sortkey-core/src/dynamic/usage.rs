@@ -9,6 +9,10 @@ use std::time::SystemTime;
 use crate::dynamic::{Capacity, DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
 
 /// The values seen of one numeric or timestamp field of a layout.
+///
+/// With the `serde` feature it is `{"path", "values" (how many were seen), "least", "largest",
+/// "can_hold" (its [`Capacity`]), "headroom" (null before a value)}`, integers by [the one
+/// rule](crate::exact); the headroom is computed, not read back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldUsage {
     /// The field's path: its name, after the names of the keys it is nested in and the
@@ -28,6 +32,7 @@ pub struct FieldUsage {
 /// What is left of a field's range above the largest value seen (and for a signed field below
 /// the least one): the end that is closer to full.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Headroom {
     /// How many more digits the value can grow by: the digits of the capacity's end less the
     /// digits of the value seen.
@@ -66,7 +71,7 @@ impl LayoutUsage {
     /// Counts a key's value ([`DynLayout::decode`]'s) in. Values the layout does not describe
     /// count for nothing.
     pub fn observe(&mut self, value: &DynValue) {
-        observe_key(&self.key, value, &mut self.fields);
+        observe_fields(&self.key, value, &mut self.fields);
     }
 
     /// One entry per numeric or timestamp field, in the layout's order (a family's variants in
@@ -75,21 +80,26 @@ impl LayoutUsage {
         &self.fields
     }
 
-    /// The entries, to restore a usage kept elsewhere (a partial report read back): set each
-    /// one's `seen`, `least` and `largest`.
-    pub fn fields_mut(&mut self) -> &mut [FieldUsage] {
-        &mut self.fields
-    }
-
     /// Adds another usage of the same layout (the partial report of another segment).
     pub fn merge(&mut self, other: &LayoutUsage) {
-        for (mine, theirs) in self.fields.iter_mut().zip(&other.fields) {
-            mine.seen += theirs.seen;
-            for v in theirs.largest.iter().chain(&theirs.least) {
-                mine.record(v);
-            }
+        merge_fields(&mut self.fields, &other.fields);
+    }
+}
+
+/// Adds the entries `theirs` of a usage of the same layout to `mine`.
+pub(crate) fn merge_fields(mine: &mut [FieldUsage], theirs: &[FieldUsage]) {
+    for (mine, theirs) in mine.iter_mut().zip(theirs) {
+        mine.seen += theirs.seen;
+        for v in theirs.largest.iter().chain(&theirs.least) {
+            mine.record(v);
         }
     }
+}
+
+/// Observes the decoded `value` of a key of `key`'s layout into its usage `entries` (as
+/// [`DynLayout::usage`] made them).
+pub(crate) fn observe_fields(key: &DynKey, value: &DynValue, entries: &mut [FieldUsage]) {
+    observe_key(key, value, entries);
 }
 
 impl FieldUsage {
@@ -225,5 +235,83 @@ fn observe_key(key: &DynKey, value: &DynValue, entries: &mut [FieldUsage]) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(feature = "serde")]
+mod json {
+    //! [`FieldUsage`] in JSON: the values seen by the one rule for integers, read back as the
+    //! field's capacity says (signed or not).
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{FieldUsage, Headroom};
+    use crate::dynamic::{Capacity, DynValue};
+
+    #[derive(Serialize)]
+    struct Written<'a> {
+        path: &'a str,
+        values: u64,
+        least: Option<&'a DynValue>,
+        largest: Option<&'a DynValue>,
+        can_hold: &'a Capacity,
+        headroom: Option<Headroom>,
+    }
+
+    #[derive(Deserialize)]
+    struct Read {
+        path: String,
+        values: u64,
+        least: Option<Seen>,
+        largest: Option<Seen>,
+        can_hold: Capacity,
+        #[allow(dead_code, reason = "computed from the rest, read only to be accepted")]
+        headroom: Option<Headroom>,
+    }
+
+    /// A value seen: of 0 or more (up to `u128::MAX`), or negative.
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seen {
+        Unsigned(#[serde(with = "crate::dynamic::exact")] u128),
+        Signed(#[serde(with = "crate::dynamic::exact")] i128),
+    }
+
+    impl Serialize for FieldUsage {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            Written {
+                path: &self.path,
+                values: self.seen,
+                least: self.least.as_ref(),
+                largest: self.largest.as_ref(),
+                can_hold: &self.capacity,
+                headroom: self.headroom(),
+            }
+            .serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for FieldUsage {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let read = Read::deserialize(d)?;
+            let value = |v: Option<Seen>| -> Result<Option<DynValue>, D::Error> {
+                let signed = matches!(read.can_hold, Capacity::Signed { .. });
+                let bad = |found: &dyn std::fmt::Display| {
+                    let expected = if signed { "a value of the field's type" } else { "a value of 0 or more" };
+                    serde::de::Error::custom(format_args!("`{}`: expected {expected}, found {found}", read.path))
+                };
+                Ok(match v {
+                    None => None,
+                    Some(Seen::Unsigned(v)) if signed => {
+                        Some(DynValue::Signed(i128::try_from(v).map_err(|_| bad(&v))?))
+                    }
+                    Some(Seen::Unsigned(v)) => Some(DynValue::Unsigned(v)),
+                    Some(Seen::Signed(v)) if signed => Some(DynValue::Signed(v)),
+                    Some(Seen::Signed(v)) => return Err(bad(&v)),
+                })
+            };
+            let (least, largest) = (value(read.least)?, value(read.largest)?);
+            Ok(FieldUsage { path: read.path, capacity: read.can_hold, seen: read.values, least, largest })
+        }
     }
 }

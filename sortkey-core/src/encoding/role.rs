@@ -2,7 +2,11 @@
 
 /// The attribute a key type is written to: DynamoDB's two kinds of key, whose limits and
 /// conditions differ.
+///
+/// With the `serde` feature it is `"sort"` or `"partition"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum KeyRole {
     /// A sort key (range key): at most [`SORT_KEY_LIMIT`] bytes, queried with `=`, `<`, `<=`,
     /// `>`, `>=`, `BETWEEN` or `begins_with`.

@@ -191,15 +191,22 @@ pub(crate) const fn separator_byte(separator: char) -> u8 {
 }
 
 /// The precision a timestamp segment keeps: `#[key(unit = "s" | "ms" | "us" | "ns")]`.
+///
+/// With the `serde` feature it is its attribute value, `"s"`, `"ms"`, `"us"` or `"ns"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TimeUnit {
     /// Seconds (`"s"`), the default.
+    #[cfg_attr(feature = "serde", serde(rename = "s"))]
     Seconds,
     /// Milliseconds (`"ms"`).
+    #[cfg_attr(feature = "serde", serde(rename = "ms"))]
     Millis,
     /// Microseconds (`"us"`).
+    #[cfg_attr(feature = "serde", serde(rename = "us"))]
     Micros,
     /// Nanoseconds (`"ns"`).
+    #[cfg_attr(feature = "serde", serde(rename = "ns"))]
     Nanos,
 }
 
