@@ -2,88 +2,137 @@
 //! layouts into aligned columns, one table per layout (a family's variants each as their own),
 //! the raw key beside; keys no layout reads with their error.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use sortkey_core::dynamodb::sdk_error_line;
-use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyRole};
+use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyExpression, KeyRole, LockFile, read_furthest};
 
-use crate::cli::{Args, BrowseArgs, Output};
+use crate::cli::{Args, BrowseArgs};
 use crate::outcome::Failure;
-use crate::output::outln;
+use crate::output::{self, Document, format_tag, outln};
 use crate::table::key_names;
-use crate::{connect, lock, output};
+use crate::{connect, lock};
 
-/// One sort key as read: by which layout (and variant), its fields by path, or why none reads it.
-pub(crate) struct Row {
-    key: String,
-    read: Result<(String, Vec<(String, Value)>), String>,
+format_tag! {
+    /// The browse report's format.
+    BrowseFormat = "sortkey browse 1"
+}
+
+/// The report of `sortkey browse` and of `sortkey query --table`: the sort keys of a partition
+/// (under a condition), each read by the lock's layouts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct BrowseDocument {
+    pub(crate) format: BrowseFormat,
+    pub(crate) table: String,
+    pub(crate) index: Option<String>,
+    /// The partition key's value.
+    pub(crate) pk: String,
+    /// The sort key condition (`sortkey query --table`); null for the whole partition.
+    pub(crate) condition: Option<String>,
+    /// The items, in the order DynamoDB returned them.
+    pub(crate) items: Vec<BrowseItem>,
+}
+
+/// One sort key as read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct BrowseItem {
+    /// The key as stored.
+    pub(crate) sk: String,
+    /// The layout that reads it; null when none does.
+    pub(crate) layout: Option<String>,
+    /// A family's variant (its prefix, or a unit variant's literal); null for a plain key.
+    pub(crate) variant: Option<String>,
+    /// Its fields by path, as JSON values (a layout's values, by sortkey-core's rules).
+    pub(crate) fields: Map<String, Value>,
+    /// When no layout reads it: the error of the layout that read furthest.
+    pub(crate) error: Option<String>,
+}
+
+impl BrowseItem {
+    /// The table the row belongs to: its layout and variant, or none.
+    fn group(&self) -> Option<String> {
+        let layout = self.layout.as_ref()?;
+        Some(match &self.variant {
+            Some(variant) => format!("{layout} {variant}"),
+            None => layout.clone(),
+        })
+    }
 }
 
 /// Queries the partition and prints its items.
 pub(crate) fn run(args: &Args, browse: &BrowseArgs) -> Result<(), Failure> {
     let lock = lock::read(&args.lock)?;
     let runtime = tokio::runtime::Runtime::new()?;
-    let keys = runtime.block_on(query(
-        args,
-        &browse.table,
-        browse.index.as_deref(),
-        &browse.pk,
-        None,
-        (browse.limit, browse.reverse),
-    ))?;
-    print(args, &browse.table, &browse.pk, &rows(&lock, keys));
+    let target = Target { table: &browse.table, index: browse.index.as_deref(), pk: &browse.pk };
+    let keys = runtime.block_on(query(args, &target, None, (browse.limit, browse.reverse)))?;
+    output::print(args, &BrowseDocument::new(&target, None, &lock, keys));
     Ok(())
 }
 
-/// Sort keys read by the lock's sort key layouts.
-pub(crate) fn rows(lock: &sortkey_core::LockFile, keys: Vec<String>) -> Vec<Row> {
-    let layouts: Vec<&(String, DynLayout)> = lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).collect();
-    keys.into_iter().map(|key| read(&layouts, key)).collect()
+/// The partition a browse or a query reads.
+pub(crate) struct Target<'a> {
+    pub(crate) table: &'a str,
+    pub(crate) index: Option<&'a str>,
+    /// The partition key's value.
+    pub(crate) pk: &'a str,
 }
 
-/// The sort keys of partition `pk` (under `condition` when given), in DynamoDB's order.
+impl BrowseDocument {
+    /// The document of `keys` of `target`'s partition (under `condition`), read by `lock`'s sort
+    /// key layouts.
+    pub(crate) fn new(
+        target: &Target<'_>,
+        condition: Option<&KeyCondition>,
+        lock: &LockFile,
+        keys: Vec<String>,
+    ) -> Self {
+        let layouts: Vec<&DynLayout> =
+            lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).map(|(_, l)| l).collect();
+        let names: Vec<&str> =
+            lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).map(|(n, _)| n.as_str()).collect();
+        let items = keys.into_iter().map(|sk| read(&layouts, &names, sk)).collect();
+        BrowseDocument {
+            format: BrowseFormat,
+            table: target.table.to_owned(),
+            index: target.index.map(str::to_owned),
+            pk: target.pk.to_owned(),
+            condition: condition.map(ToString::to_string),
+            items,
+        }
+    }
+}
+
+/// The sort keys of the partition (under `condition` when given), in DynamoDB's order.
 pub(crate) async fn query(
     args: &Args,
-    table: &str,
-    index: Option<&str>,
-    pk: &str,
+    target: &Target<'_>,
     condition: Option<&KeyCondition>,
     (limit, reverse): (usize, bool),
 ) -> Result<Vec<String>, Failure> {
     let client = connect::client(args).await;
-    let (pk_attr, sk_attr) = key_names(&client, table, index).await?;
+    let table = target.table;
+    let (pk_attr, sk_attr) = key_names(&client, table, target.index).await?;
     let sk_attr = sk_attr.ok_or_else(|| Failure(format!("table {table} has no sort key to browse")))?;
     let expression = match condition {
-        Some(condition) => condition.with_partition_key(&pk_attr, pk, &sk_attr),
-        None => KeyCondition::BeginsWith(String::new()).with_partition_key(&pk_attr, pk, &sk_attr),
-    };
-    // The partition alone when there is no sort key condition.
-    let (text, values) = match condition {
-        Some(_) => (expression.expression.clone(), expression.values.clone()),
-        None => ("#pk = :pk".to_owned(), expression.values[..1].to_vec()),
+        Some(condition) => condition.with_partition_key(&pk_attr, target.pk, &sk_attr),
+        None => KeyExpression::partition(&pk_attr, target.pk),
     };
     let mut keys = Vec::new();
     let mut start = None;
     loop {
-        let mut request = client
+        let request = client
             .query()
             .table_name(table)
-            .key_condition_expression(&text)
             .scan_index_forward(!reverse)
-            .set_index_name(index.map(str::to_owned))
+            .set_index_name(target.index.map(str::to_owned))
             .set_exclusive_start_key(start.take());
-        for (placeholder, name) in &expression.names {
-            if text.contains(placeholder.as_str()) {
-                request = request.expression_attribute_names(placeholder, name);
-            }
-        }
-        for (placeholder, value) in &values {
-            request = request.expression_attribute_values(placeholder, AttributeValue::S(value.clone()));
-        }
-        let page =
-            request.send().await.map_err(|e| Failure(format!("cannot query {table}: {}", sdk_error_line(&e))))?;
+        let page = expression
+            .apply_to_query(request)
+            .send()
+            .await
+            .map_err(|e| Failure(format!("cannot query {table}: {}", sdk_error_line(&e))))?;
         for item in page.items() {
-            if let Some(AttributeValue::S(sk)) = item.get(&sk_attr) {
+            if let Some(sk) = item.get(&sk_attr).and_then(|v| v.as_s().ok()) {
                 keys.push(sk.clone());
             }
             if keys.len() == limit {
@@ -97,47 +146,45 @@ pub(crate) async fn query(
     }
 }
 
-/// `key` read by the first layout that reads it.
-fn read(layouts: &[&(String, DynLayout)], key: String) -> Row {
-    let mut closest: Option<(usize, String)> = None;
-    for (name, layout) in layouts {
-        match layout.decode(&key) {
-            Ok(value) => {
-                let mut fields = Vec::new();
-                let group = flatten(&value, "", name, &mut fields);
-                return Row { key, read: Ok((group, fields)) };
-            }
-            Err(e) if closest.as_ref().is_none_or(|(offset, _)| e.offset() > *offset) => {
-                closest = Some((e.offset(), e.to_string()));
-            }
-            Err(_) => {}
+/// `sk` read by the first of `layouts` (named `names`) that reads it.
+fn read(layouts: &[&DynLayout], names: &[&str], sk: String) -> BrowseItem {
+    match read_furthest(layouts.iter().copied(), &sk) {
+        Ok((i, value)) => {
+            let mut fields = Map::new();
+            let mut variants = Vec::new();
+            flatten(&value, "", &mut fields, &mut variants);
+            let variant = (!variants.is_empty()).then(|| variants.join(" "));
+            BrowseItem { sk, layout: Some(names[i].to_owned()), variant, fields, error: None }
+        }
+        Err(furthest) => {
+            let error = furthest.map_or_else(|| "no sort key layout in the lock".to_owned(), |(_, e)| e.to_string());
+            BrowseItem { sk, layout: None, variant: None, fields: Map::new(), error: Some(error) }
         }
     }
-    let error = closest.map_or_else(|| "no sort key layout in the lock".to_owned(), |(_, e)| e);
-    Row { key, read: Err(error) }
 }
 
-/// The fields of `value` by path into `out`; the group the row belongs to (the layout, and a
-/// family's variant).
-fn flatten(value: &DynValue, path: &str, group: &str, out: &mut Vec<(String, Value)>) -> String {
+/// The fields of `value` by path into `out`, and the names of the family variants it is in.
+fn flatten(value: &DynValue, path: &str, out: &mut Map<String, Value>, variants: &mut Vec<String>) {
     let join = |name: &str| if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") };
     match value {
         DynValue::Key(fields) => {
             for (name, field) in fields {
                 match field {
-                    DynValue::Key(_) => {
-                        flatten(field, &join(name), group, out);
+                    DynValue::Key(_) => flatten(field, &join(name), out, variants),
+                    _ => {
+                        out.insert(join(name), serde_json::to_value(field).unwrap_or_default());
                     }
-                    _ => out.push((join(name), serde_json::to_value(field).unwrap_or_default())),
                 }
             }
-            group.to_owned()
         }
-        DynValue::Variant(name, None) => format!("{group} {name}"),
-        DynValue::Variant(name, Some(inner)) => flatten(inner, path, &format!("{group} {name}"), out),
+        DynValue::Variant(name, inner) => {
+            variants.push(name.clone());
+            if let Some(inner) = inner {
+                flatten(inner, path, out, variants);
+            }
+        }
         other => {
-            out.push((path.to_owned(), serde_json::to_value(other).unwrap_or_default()));
-            group.to_owned()
+            out.insert(path.to_owned(), serde_json::to_value(other).unwrap_or_default());
         }
     }
 }
@@ -146,66 +193,42 @@ fn flatten(value: &DynValue, path: &str, group: &str, out: &mut Vec<(String, Val
 fn cell(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        Value::Null => "null".to_owned(),
         other => other.to_string(),
     }
 }
 
-pub(crate) fn print(args: &Args, table: &str, pk: &str, rows: &[Row]) {
-    match args.output() {
-        Output::Json => {
-            let items: Vec<Value> = rows
-                .iter()
-                .map(|row| match &row.read {
-                    Ok((layout, fields)) => {
-                        let fields: serde_json::Map<String, Value> = fields.iter().cloned().collect();
-                        json!({ "sk": row.key, "layout": layout, "fields": fields })
-                    }
-                    Err(error) => json!({ "sk": row.key, "layout": null, "error": error }),
-                })
-                .collect();
-            output::print_json(&json!({ "table": table, "pk": pk, "items": items }));
-        }
-        Output::Table => {
-            outln!("{table} `{pk}`: {} items", rows.len());
-            // One table per group, in the order each group first appears; rows in DynamoDB's.
-            let mut groups: Vec<&str> = Vec::new();
-            for row in rows {
-                let group = row.read.as_ref().map_or("", |(g, _)| g.as_str());
-                if !groups.contains(&group) {
-                    groups.push(group);
-                }
+impl Document for BrowseDocument {
+    fn print_table(&self) {
+        outln!("{} `{}`: {} items", self.table, self.pk, self.items.len());
+        // One table per group, in the order each group first appears; rows in DynamoDB's.
+        let mut groups: Vec<Option<String>> = Vec::new();
+        for item in &self.items {
+            let group = item.group();
+            if !groups.contains(&group) {
+                groups.push(group);
             }
-            for group in groups {
-                let members = rows.iter().filter(|r| r.read.as_ref().map_or("", |(g, _)| g.as_str()) == group);
-                if group.is_empty() {
-                    let mut t = output::table(&["no layout reads", "error"]);
-                    for row in members {
-                        t.add_row([row.key.clone(), row.read.as_ref().err().cloned().unwrap_or_default()]);
-                    }
-                    outln!("{t}");
-                    continue;
-                }
-                let mut header: Vec<String> = Vec::new();
-                let mut table_rows = Vec::new();
-                for row in members {
-                    let Ok((_, fields)) = &row.read else { continue };
-                    if header.is_empty() {
-                        header = fields.iter().map(|(p, _)| p.clone()).collect();
-                    }
-                    let mut cells: Vec<String> = fields.iter().map(|(_, v)| cell(v)).collect();
-                    cells.push(row.key.clone());
-                    table_rows.push(cells);
-                }
-                outln!("{group}");
-                let mut names: Vec<&str> = header.iter().map(String::as_str).collect();
-                names.push("sk");
-                let mut t = output::table(&names);
-                for cells in table_rows {
-                    t.add_row(cells);
+        }
+        for group in groups {
+            let members: Vec<&BrowseItem> = self.items.iter().filter(|i| i.group() == group).collect();
+            let Some(group) = group else {
+                let mut t = output::table(&["no layout reads", "error"]);
+                for item in members {
+                    t.add_row([item.sk.clone(), item.error.clone().unwrap_or_default()]);
                 }
                 outln!("{t}");
+                continue;
+            };
+            let mut header: Vec<&str> =
+                members.first().map(|i| i.fields.keys().map(String::as_str).collect()).unwrap_or_default();
+            header.push("sk");
+            let mut t = output::table(&header);
+            for item in members {
+                let mut cells: Vec<String> = item.fields.values().map(cell).collect();
+                cells.push(item.sk.clone());
+                t.add_row(cells);
             }
+            outln!("{group}");
+            outln!("{t}");
         }
     }
 }

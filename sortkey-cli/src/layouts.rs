@@ -1,125 +1,135 @@
 //! `sortkey layouts`: the lock's layouts, each field with what it can hold.
 
-use serde_json::{Value, json};
-use sortkey_core::{Capacity, DynBody, DynField, DynLayout, DynVariant, KeyRole};
+use serde::{Deserialize, Serialize};
+use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, LockFile};
 
-use crate::cli::{Args, Output};
+use crate::cli::Args;
+use crate::lock;
 use crate::outcome::Failure;
-use crate::output::outln;
-use crate::{lock, output};
+use crate::output::{self, Document, format_tag, outln};
+
+format_tag! {
+    /// The layouts' format.
+    LayoutsFormat = "sortkey layouts 1"
+}
+
+/// The report of `sortkey layouts`: every layout of the lock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct LayoutsDocument {
+    pub(crate) format: LayoutsFormat,
+    pub(crate) layouts: Vec<LayoutReport>,
+}
+
+/// One layout of the lock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct LayoutReport {
+    /// Its name in the lock.
+    pub(crate) name: String,
+    /// Its text.
+    pub(crate) layout: String,
+    pub(crate) role: KeyRole,
+    /// The longest key it allows, in bytes.
+    pub(crate) max_len: usize,
+    /// A family's unit variants: keys that are one literal.
+    pub(crate) literals: Vec<String>,
+    /// Its fields, by path, in order.
+    pub(crate) fields: Vec<FieldReport>,
+}
+
+/// One field of a layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct FieldReport {
+    /// Its name, after a family variant's prefix or the field holding a nested key.
+    pub(crate) path: String,
+    /// Its type as the layout text writes it.
+    #[serde(rename = "type")]
+    pub(crate) ty: String,
+    /// Its width, when one is written.
+    pub(crate) width: Option<u32>,
+    pub(crate) desc: bool,
+    /// Its `max`, when one is written.
+    #[serde(with = "sortkey_core::exact")]
+    pub(crate) max: Option<u128>,
+    /// What it can hold: null for a field that is no integer or timestamp.
+    pub(crate) capacity: Option<Capacity>,
+}
+
+impl LayoutsDocument {
+    /// The document of the lock's layouts.
+    pub(crate) fn new(lock: &LockFile) -> LayoutsDocument {
+        LayoutsDocument {
+            format: LayoutsFormat,
+            layouts: lock.entries.iter().map(|(n, l)| LayoutReport::new(n, l)).collect(),
+        }
+    }
+}
+
+impl LayoutReport {
+    fn new(name: &str, layout: &DynLayout) -> LayoutReport {
+        let fields = layout
+            .field_paths()
+            .into_iter()
+            .map(|(path, field)| FieldReport {
+                path,
+                ty: field.ty.to_string(),
+                width: (field.width > 0).then_some(field.width),
+                desc: field.desc,
+                max: field.max,
+                capacity: field.capacity(),
+            })
+            .collect();
+        LayoutReport {
+            name: name.to_owned(),
+            layout: layout.to_string(),
+            role: layout.role,
+            max_len: layout.max_len,
+            literals: literals(layout),
+            fields,
+        }
+    }
+}
 
 /// Prints every layout of the lock, one row per field.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
-    let lock = lock::read(&args.lock)?;
-    match args.output() {
-        Output::Table => {
-            let mut table =
-                output::table(&["layout", "role", "field", "type", "width", "desc", "max", "largest value"]);
-            for (name, layout) in &lock.entries {
-                for (path, field) in layout.field_paths() {
-                    table.add_row([
-                        name.clone(),
-                        role(layout).to_owned(),
-                        path,
-                        field.ty.to_string(),
-                        width(field),
-                        if field.desc { "desc".to_owned() } else { String::new() },
-                        field.max.map(|m| m.to_string()).unwrap_or_default(),
-                        largest(field),
-                    ]);
-                }
-                for literal in literals(layout) {
-                    table.add_row([name.clone(), role(layout).to_owned(), literal.to_owned(), "literal".to_owned()]);
-                }
-            }
-            outln!("{table}");
-        }
-        Output::Json => {
-            let layouts: Vec<Value> = lock.entries.iter().map(|(name, layout)| layout_json(name, layout)).collect();
-            output::print_json(&json!({ "layouts": layouts }));
-        }
-    }
+    output::print(args, &LayoutsDocument::new(&lock::read(&args.lock)?));
     Ok(())
 }
 
+impl Document for LayoutsDocument {
+    fn print_table(&self) {
+        let mut table = output::table(&["layout", "role", "field", "type", "width", "desc", "max", "can hold"]);
+        for l in &self.layouts {
+            let role = if l.role == KeyRole::Partition { "partition" } else { "sort" };
+            for f in &l.fields {
+                table.add_row([
+                    l.name.clone(),
+                    role.to_owned(),
+                    f.path.clone(),
+                    f.ty.clone(),
+                    f.width.map(|w| w.to_string()).unwrap_or_default(),
+                    if f.desc { "desc".to_owned() } else { String::new() },
+                    f.max.map(|m| m.to_string()).unwrap_or_default(),
+                    f.capacity.as_ref().map(Capacity::to_string).unwrap_or_default(),
+                ]);
+            }
+            for literal in &l.literals {
+                table.add_row([l.name.clone(), role.to_owned(), literal.clone(), "literal".to_owned()]);
+            }
+        }
+        outln!("{table}");
+    }
+}
+
 /// A family's unit variants: keys that are one literal, with no fields to list.
-fn literals(layout: &DynLayout) -> Vec<&str> {
+fn literals(layout: &DynLayout) -> Vec<String> {
     match &layout.key.body {
         DynBody::Family(variants) => variants
             .iter()
             .filter_map(|v| match v {
-                DynVariant::Unit(literal) => Some(literal.as_str()),
+                DynVariant::Unit(literal) => Some(literal.clone()),
                 DynVariant::Key(_) => None,
             })
             .collect(),
         _ => Vec::new(),
     }
-}
-
-fn role(layout: &DynLayout) -> &'static str {
-    match layout.role {
-        KeyRole::Partition => "partition",
-        _ => "sort",
-    }
-}
-
-/// The width as written, or what the field takes without one.
-fn width(field: &DynField) -> String {
-    if field.width > 0 { field.width.to_string() } else { String::new() }
-}
-
-/// The largest value a numeric or timestamp field can hold (a timestamp's last instant).
-fn largest(field: &DynField) -> String {
-    match field.capacity() {
-        Some(Capacity::Unsigned { largest }) => largest.to_string(),
-        Some(Capacity::Signed { least, largest }) => format!("{largest} (least {least})"),
-        Some(Capacity::Timestamp { last_instant, .. }) => last_instant,
-        None => String::new(),
-    }
-}
-
-/// A layout as JSON: its name, text, role, longest key and fields.
-fn layout_json(name: &str, layout: &DynLayout) -> Value {
-    let fields: Vec<Value> = layout
-        .field_paths()
-        .into_iter()
-        .map(|(path, field)| {
-            let capacity = match field.capacity() {
-                Some(Capacity::Unsigned { largest }) => json!({ "largest": number(largest) }),
-                Some(Capacity::Signed { least, largest }) => {
-                    json!({ "least": signed(least), "largest": signed(largest) })
-                }
-                Some(Capacity::Timestamp { unit, largest, last_instant }) => {
-                    json!({ "unit": unit.name(), "largest": number(largest), "last_instant": last_instant })
-                }
-                None => Value::Null,
-            };
-            json!({
-                "path": path,
-                "type": field.ty.to_string(),
-                "width": (field.width > 0).then_some(field.width),
-                "desc": field.desc,
-                "max": field.max.map(number),
-                "capacity": capacity,
-            })
-        })
-        .collect();
-    json!({
-        "name": name,
-        "layout": layout.to_string(),
-        "role": role(layout),
-        "max_len": layout.max_len,
-        "literals": literals(layout),
-        "fields": fields,
-    })
-}
-
-/// An integer as JSON: a number when an `f64` holds it exactly, else its digits as a string
-/// (as layouts' values are written).
-fn number(v: u128) -> Value {
-    if v <= 1 << 53 { json!(v as u64) } else { json!(v.to_string()) }
-}
-
-fn signed(v: i128) -> Value {
-    if v.unsigned_abs() <= 1 << 53 { json!(v as i64) } else { json!(v.to_string()) }
 }

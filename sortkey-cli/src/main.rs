@@ -17,6 +17,8 @@ mod outcome;
 mod output;
 mod pages;
 mod query;
+#[cfg(test)]
+mod readme_test;
 mod table;
 
 use std::process::ExitCode;

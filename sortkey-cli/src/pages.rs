@@ -8,7 +8,7 @@ use std::io::IsTerminal;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sortkey_core::dynamodb::{sdk_error_line, worker_index};
+use sortkey_core::dynamodb::{RateShare, sdk_error_line, worker_index};
 use tokio::sync::mpsc;
 
 use crate::cli::{Args, Output};
@@ -23,6 +23,15 @@ pub(crate) struct Page {
     pub(crate) slot: usize,
     pub(crate) items: Vec<Item>,
     pub(crate) next: Option<Item>,
+}
+
+/// One segment of a split, as a report names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SegmentOf {
+    /// The segment, `0..total`.
+    pub(crate) segment: u32,
+    /// The number of segments the table is split into.
+    pub(crate) total: u32,
 }
 
 /// The total of segments and those this process runs: every one of `segments`, or one of
@@ -61,16 +70,17 @@ pub(crate) struct Source {
 }
 
 /// Reads the segments `starts` (each a slot of the caller's, the segment, and the key to start
-/// after) of a split into `total`, in parallel, at most `share` items a second each: their pages,
-/// or the error that stops one, come out of the returned channel, which closes when every
-/// segment is read.
+/// after) of a split into `total`, in parallel, at most `rate` items a second over them all (each
+/// its [`RateShare`]): their pages, or the error that stops one, come out of the returned
+/// channel, which closes when every segment is read.
 pub(crate) fn read(
     source: &Source,
     starts: Vec<(usize, u32, Option<Item>)>,
     total: u32,
-    share: Option<f64>,
+    rate: Option<u64>,
 ) -> mpsc::Receiver<Result<Page, Failure>> {
     let (send, receive) = mpsc::channel(16);
+    let share = rate.map(|rate| RateShare::new(rate as f64, starts.len()));
     for (slot, segment, start) in starts {
         let reader = Reader { source: source.clone(), segment, total, share };
         tokio::spawn(reader.read(slot, start, send.clone()));
@@ -83,8 +93,8 @@ struct Reader {
     source: Source,
     segment: u32,
     total: u32,
-    /// Items per second, when rate-limited.
-    share: Option<f64>,
+    /// Its share of the rate, when rate-limited.
+    share: Option<RateShare>,
 }
 
 impl Reader {
@@ -108,8 +118,8 @@ impl Reader {
             for (i, name) in self.source.names.iter().enumerate() {
                 request = request.expression_attribute_names(format!("#k{i}"), name);
             }
-            if let Some(share) = self.share {
-                request = request.limit(share.min(1000.0) as i32);
+            if let Some(share) = &self.share {
+                request = request.limit(share.page_limit(1000));
             }
             let page = match request.send().await {
                 Ok(page) => page,
@@ -128,9 +138,8 @@ impl Reader {
             if send.send(Ok(Page { slot, items, next })).await.is_err() || end {
                 return;
             }
-            if let Some(share) = self.share {
-                let due = std::time::Duration::from_secs_f64(count as f64 / share);
-                tokio::time::sleep_until(began + due).await;
+            if let Some(share) = &self.share {
+                share.pace(began, count as u64).await;
             }
         }
     }

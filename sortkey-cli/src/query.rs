@@ -2,13 +2,16 @@
 //! the layout says, built by sortkey-core's `DynQuery` (the derived builder's rules and
 //! refusals), printed as the Query's KeyConditionExpression with its names and values.
 
-use serde_json::{Map, Value, json};
-use sortkey_core::query::Comparison;
-use sortkey_core::{DynField, DynQuery, KeyCondition};
+use std::collections::BTreeMap;
 
-use crate::cli::{Args, Output, QueryArgs};
+use serde::{Deserialize, Serialize};
+use sortkey_core::query::Comparison;
+use sortkey_core::{DynField, DynQuery, KeyCondition, KeyExpression};
+
+use crate::browse::{BrowseDocument, Target};
+use crate::cli::{Args, QueryArgs};
 use crate::outcome::Failure;
-use crate::output::outln;
+use crate::output::{Document, format_tag, outln};
 use crate::{browse, lock, output};
 
 /// One condition of the command line.
@@ -103,43 +106,68 @@ pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
     let condition = key_condition(args, q)?;
     if let Some(table) = &q.table {
         let runtime = tokio::runtime::Runtime::new()?;
-        let keys = runtime.block_on(browse::query(
-            args,
-            table,
-            q.index.as_deref(),
-            &q.pk,
-            Some(&condition),
-            (q.limit, false),
-        ))?;
-        browse::print(args, table, &q.pk, &browse::rows(&lock::read(&args.lock)?, keys));
+        let target = Target { table, index: q.index.as_deref(), pk: &q.pk };
+        let keys = runtime.block_on(browse::query(args, &target, Some(&condition), (q.limit, false)))?;
+        output::print(args, &BrowseDocument::new(&target, Some(&condition), &lock::read(&args.lock)?, keys));
         return Ok(());
     }
     let expression = condition.with_partition_key(&q.pk_attr, &q.pk, &q.sk_attr);
-    match args.output() {
-        Output::Table => {
-            outln!("KeyConditionExpression: {}", expression.expression);
-            let mut table = output::table(&["placeholder", "is"]);
-            for (placeholder, name) in &expression.names {
-                table.add_row([placeholder.clone(), name.clone()]);
-            }
-            for (placeholder, value) in &expression.values {
-                table.add_row([placeholder.clone(), format!("{value:?}")]);
-            }
-            outln!("{table}");
-        }
-        Output::Json => {
-            let names: Map<String, Value> = expression.names.iter().map(|(p, n)| (p.clone(), json!(n))).collect();
-            let values: Map<String, Value> =
-                expression.values.iter().map(|(p, v)| (p.clone(), json!({ "S": v }))).collect();
-            output::print_json(&json!({
-                "condition": condition.to_string(),
-                "KeyConditionExpression": expression.expression,
-                "ExpressionAttributeNames": names,
-                "ExpressionAttributeValues": values,
-            }));
+    output::print(args, &QueryDocument::new(&condition, expression));
+    Ok(())
+}
+
+format_tag! {
+    /// The query report's format.
+    QueryFormat = "sortkey query 1"
+}
+
+/// The report of `sortkey query` without a table: the condition and its Query parameters, in the
+/// shape of the AWS CLI's `--key-condition-expression`, `--expression-attribute-names` and
+/// `--expression-attribute-values`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct QueryDocument {
+    pub(crate) format: QueryFormat,
+    /// The sort key condition, as sortkey-core shows it.
+    pub(crate) condition: String,
+    #[serde(rename = "KeyConditionExpression")]
+    pub(crate) key_condition_expression: String,
+    #[serde(rename = "ExpressionAttributeNames")]
+    pub(crate) names: BTreeMap<String, String>,
+    #[serde(rename = "ExpressionAttributeValues")]
+    pub(crate) values: BTreeMap<String, StringValue>,
+}
+
+/// A string value in DynamoDB JSON: `{"S": "..."}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StringValue {
+    #[serde(rename = "S")]
+    pub(crate) s: String,
+}
+
+impl QueryDocument {
+    fn new(condition: &KeyCondition, expression: KeyExpression) -> QueryDocument {
+        QueryDocument {
+            format: QueryFormat,
+            condition: condition.to_string(),
+            key_condition_expression: expression.expression,
+            names: expression.names.into_iter().collect(),
+            values: expression.values.into_iter().map(|(p, s)| (p, StringValue { s })).collect(),
         }
     }
-    Ok(())
+}
+
+impl Document for QueryDocument {
+    fn print_table(&self) {
+        outln!("KeyConditionExpression: {}", self.key_condition_expression);
+        let mut table = output::table(&["placeholder", "is"]);
+        for (placeholder, name) in &self.names {
+            table.add_row([placeholder.clone(), name.clone()]);
+        }
+        for (placeholder, value) in &self.values {
+            table.add_row([placeholder.clone(), format!("{:?}", value.s)]);
+        }
+        outln!("{table}");
+    }
 }
 
 #[cfg(test)]

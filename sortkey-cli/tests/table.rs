@@ -130,7 +130,10 @@ fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.assert().code(0).get_output().stdout).unwrap();
     let items = doc["items"].as_array().unwrap();
-    assert_eq!((items[0]["sk"].as_str(), items[1]["layout"].as_str()), (Some("junk"), Some("CustomerItem PROFILE")));
+    assert_eq!(
+        (items[0]["sk"].as_str(), items[1]["layout"].as_str(), items[1]["variant"].as_str()),
+        (Some("junk"), Some("CustomerItem"), Some("PROFILE"))
+    );
     assert_eq!(items.len(), 2);
 
     let args = ["query", "--layout", "CustomerItem", "--variant", "ORDER", "--pk", "CUST#000009", "--table", "Items"];
@@ -341,8 +344,8 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
         let out = sortkey(&server.endpoint, &lock, &args).args(["-o", output]).assert().code(1);
         snapshot(file, &String::from_utf8_lossy(&out.get_output().stdout));
     }
-    assert_eq!((dry["verdict"]["left"].as_u64(), dry["verdict"]["moved"].as_u64()), (Some(ITEMS), Some(0)));
-    let sample = &dry["verdict"]["samples"][0];
+    assert_eq!((dry["verdict"]["in_old"].as_u64(), dry["verdict"]["in_new"].as_u64()), (Some(ITEMS), Some(0)));
+    let sample = &dry["verdict"]["left_samples"][0];
     assert_eq!(sample["to"].as_str().unwrap().len(), sample["from"].as_str().unwrap().len() + 2);
 
     // The writer: updates item after item under whichever key it has now, counting each update.
@@ -391,7 +394,7 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
     let counts = writer.join().unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
     assert_eq!(done.status.code(), Some(0), "{doc}");
-    assert_eq!((doc["verdict"]["complete"].as_bool(), doc["verdict"]["moved"].as_u64()), (Some(true), Some(ITEMS)));
+    assert_eq!((doc["verdict"]["complete"].as_bool(), doc["verdict"]["in_new"].as_u64()), (Some(true), Some(ITEMS)));
     assert!(counts.iter().sum::<u64>() > 0, "the writer wrote");
 
     // Every item once, in the new layout, with every update the writer counted.
@@ -449,6 +452,6 @@ fn migration_workers_share_the_segments_through_leases() {
     let out = sortkey(&server.endpoint, &lock, &migrate).args(["--dry-run", "-o", "json"]).assert().code(0);
     let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let verdict = &doc["verdict"];
-    assert_eq!((verdict["complete"].as_bool(), verdict["moved"].as_u64()), (Some(true), Some(60)), "{doc}");
-    assert_eq!(verdict["other"], 2, "the two segments' checkpoint items");
+    assert_eq!((verdict["complete"].as_bool(), verdict["in_new"].as_u64()), (Some(true), Some(60)), "{doc}");
+    assert_eq!(verdict["in_other"], 2, "the two segments' checkpoint items");
 }

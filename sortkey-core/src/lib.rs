@@ -403,10 +403,10 @@ pub use dynamic::ValueSeed;
 #[cfg(feature = "serde")]
 pub use dynamic::exact;
 pub use dynamic::{
-    AuditMergeError, AuditReport, Capacity, DynBody, DynField, DynKey, DynLayout, DynMigration, DynQuery, DynType,
-    DynValue, DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage, LockFile,
-    LockParseError, MigrationError, MigrationErrorKind, MixedWidth, UPDATE_LOCK_VAR, Unread, UnreadSample,
-    check_lock_file, read_furthest,
+    AuditMergeError, AuditReport, CannotMove, Capacity, DynBody, DynField, DynKey, DynLayout, DynMigration, DynQuery,
+    DynType, DynValue, DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage,
+    LeftSample, LockFile, LockParseError, MigrationError, MigrationErrorKind, MigrationVerdict, MixedWidth,
+    UPDATE_LOCK_VAR, Unread, UnreadSample, VerdictAudit, check_lock_file, read_furthest,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

@@ -7,17 +7,17 @@
 //! ([`export`]). What is printed: [`report`].
 
 mod export;
-mod partial;
-mod report;
+pub(crate) mod partial;
+pub(crate) mod report;
 mod scan;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::{KeyAudit, KeyRole, LockFile};
 
-use self::report::{AttributeReport, AuditDocument, AuditSource, SegmentOf};
+use self::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::{Args, AuditArgs, AuditCommand};
 use crate::outcome::{Failure, Outcome};
-use crate::pages::bytes_bar;
+use crate::pages::{SegmentOf, bytes_bar};
 use crate::{lock, output};
 
 /// One key attribute's audit.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::{AuditReport, DynValue, KeyRole};
 
 use crate::output::{self, Document, format_tag, outln};
+use crate::pages::SegmentOf;
 
 format_tag! {
     /// The audit's format.
@@ -39,13 +40,6 @@ pub(crate) enum AuditSource {
     },
     /// A DynamoDB export's folder.
     Export { export: String },
-}
-
-/// One segment of a split.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct SegmentOf {
-    pub(crate) segment: u32,
-    pub(crate) total: u32,
 }
 
 /// One key attribute's report.

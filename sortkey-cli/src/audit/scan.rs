@@ -75,14 +75,12 @@ async fn scan(
 ) -> Result<(), Failure> {
     let names: Vec<String> = state.attributes.iter().map(|a| a.name.clone()).collect();
     let running: Vec<(usize, &Segment)> = state.segments.iter().enumerate().filter(|(_, s)| !s.done).collect();
-    // Each segment's share of `--rate`, in items per second.
-    let share = audit.rate.map(|rate| (rate as f64 / running.len() as f64).max(1.0));
     let source = Source { client: client.clone(), table: state.table.clone(), index: state.index.clone(), names };
     let starts = running
         .into_iter()
         .map(|(slot, s)| Ok((slot, s.number, s.after.as_ref().map(StoredKey::item).transpose()?)))
         .collect::<Result<_, Failure>>()?;
-    let mut receive = pages::read(&source, starts, state.total, share);
+    let mut receive = pages::read(&source, starts, state.total, audit.rate);
     while let Some(page) = receive.recv().await {
         let page = page?;
         if let Some(bar) = progress {

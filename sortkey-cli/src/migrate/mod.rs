@@ -9,7 +9,7 @@
 //! being moved are left for the next pass, up to `--passes`.
 
 mod checkpoints;
-mod verdict;
+pub(crate) mod verdict;
 
 use std::cell::RefCell;
 
@@ -21,10 +21,10 @@ use sortkey_core::{DynMigration, LockFile};
 use crate::cli::{Args, MigrateArgs};
 use crate::outcome::{Failure, Outcome};
 use crate::pages::{self, Source, progress_bar};
-use crate::{connect, lock, table};
+use crate::{connect, lock, output, table};
 
 use self::checkpoints::Store;
-use self::verdict::{Verdict, classify, print};
+use self::verdict::{MigrateDocument, classify};
 
 /// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
 /// the verdict.
@@ -52,8 +52,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         let estimate = table::item_count(&client, &m.table).await.unwrap_or(0);
         if m.dry_run {
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
-            print(args, m, &[], Some(&verdict));
-            return Ok(outcome(&verdict));
+            return Ok(finish(args, MigrateDocument::new(m, &[], Some(verdict))));
         }
         let mut backfill = Backfill::new(&client, &m.table, table::static_key_names(pk, Some(sk)));
         backfill = match &m.version_attribute {
@@ -61,9 +60,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
             None => backfill.compare_attributes(&m.may_add.iter().map(String::as_str).collect::<Vec<_>>()),
         };
         if let Some(rate) = m.rate {
-            // Each segment's share, in pages of at most the share, so that the pauses are short.
-            let share = rate as f64 / mine.len() as f64;
-            backfill = backfill.rate_share(rate as f64, mine.len() as i32).page_size(share.clamp(1.0, 100.0) as i32);
+            backfill = backfill.rate_share(rate as f64, mine.len() as i32);
         }
         let store = Store::open(&client, m).await?;
         let mut passes = Vec::new();
@@ -76,17 +73,15 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
             passes.push(run_pass(&backfill, &migration, &store, pass, total, &mine, bar.as_ref()).await?);
             if m.total.is_some() {
                 // One segment of many: the others' workers may not be done.
-                print(args, m, &passes, None);
-                return Ok(Outcome::Clean);
+                return Ok(finish(args, MigrateDocument::new(m, &passes, None)));
             }
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
             let stuck = passes.last().is_some_and(|p| p.rewritten == 0 && p.superseded == 0);
-            if verdict.complete() || verdict.misfits > 0 || pass >= m.passes || stuck {
+            if verdict.complete || verdict.cannot_move > 0 || pass >= m.passes || stuck {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
                 }
-                print(args, m, &passes, Some(&verdict));
-                return Ok(outcome(&verdict));
+                return Ok(finish(args, MigrateDocument::new(m, &passes, Some(verdict))));
             }
             pass += 1;
         }
@@ -109,8 +104,10 @@ async fn wait_for_lease(until: u64) {
     tokio::time::sleep(left).await;
 }
 
-fn outcome(verdict: &Verdict) -> Outcome {
-    if verdict.complete() { Outcome::Clean } else { Outcome::Found }
+/// Prints the migration's document; exit status 1 while keys are left in the old layout.
+fn finish(args: &Args, doc: MigrateDocument) -> Outcome {
+    output::print(args, &doc);
+    doc.outcome()
 }
 
 /// Pass `pass` over the segments `mine` of `total`, side by side, each from where its checkpoint

@@ -319,7 +319,7 @@ pub fn read_furthest<'l>(
 /// Keeps `key` among `samples` (kept in byte order of their keys, each key once) when it is one
 /// of the least [`SAMPLES`]: so the samples of a group are the same whatever order its keys come
 /// in.
-fn keep_least<T>(samples: &mut Vec<T>, key: &str, key_of: impl Fn(&T) -> &str, make: impl FnOnce() -> T) {
+pub(crate) fn keep_least<T>(samples: &mut Vec<T>, key: &str, key_of: impl Fn(&T) -> &str, make: impl FnOnce() -> T) {
     if let Err(at) = samples.binary_search_by(|s| key_of(s).cmp(key))
         && at < SAMPLES
     {

@@ -19,6 +19,7 @@ mod query;
 mod spec;
 mod usage;
 mod value;
+mod verdict;
 mod walk;
 
 use std::fmt;
@@ -36,6 +37,7 @@ pub use parse::LayoutParseError;
 pub use query::DynQuery;
 pub use usage::{FieldUsage, Headroom, LayoutUsage};
 pub use value::DynValue;
+pub use verdict::{CannotMove, LeftSample, MigrationVerdict, VerdictAudit};
 
 /// A key layout read from its text: a key or a family, its role and its longest encoding, and
 /// the name its errors give it. Two layouts are equal when they read and write the same keys:

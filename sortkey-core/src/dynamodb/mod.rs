@@ -47,6 +47,7 @@ pub use crate::migrate::backfill::{
     Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor, Verdict,
 };
 pub use crate::migrate::checkpoint::{Checkpoint, CheckpointError, FileCheckpoint, TableCheckpoint, worker_index};
+pub use crate::migrate::rate::RateShare;
 
 mod entity;
 mod item;

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::encoding::key::{DecodeKey, SortKey};
 use crate::error::{DecodeError, EncodeError};
-use crate::query::condition::KeyCondition;
+use crate::query::condition::{KeyCondition, KeyExpression};
 use crate::table::entity::Entity;
 use crate::table::index::{IndexKey, IndexQuery};
 use crate::table::item::{ItemKey, PartitionQuery};
@@ -38,6 +38,20 @@ impl KeyCondition {
         expr.values.into_iter().fold(query, |q, (placeholder, value)| {
             let value = if placeholder == ":pk" { partition_value.clone() } else { AttributeValue::S(value) };
             q.expression_attribute_values(placeholder, value)
+        })
+    }
+}
+
+impl KeyExpression {
+    /// Sets the query's `KeyConditionExpression`, `ExpressionAttributeNames` and
+    /// `ExpressionAttributeValues` (each value a string, `S`).
+    pub fn apply_to_query(&self, query: QueryFluentBuilder) -> QueryFluentBuilder {
+        let query =
+            self.names.iter().fold(query.key_condition_expression(&self.expression), |q, (placeholder, name)| {
+                q.expression_attribute_names(placeholder, name)
+            });
+        self.values.iter().fold(query, |q, (placeholder, value)| {
+            q.expression_attribute_values(placeholder, AttributeValue::S(value.clone()))
         })
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
@@ -16,6 +16,7 @@ use crate::error::sdk_error_line;
 use crate::migrate::checkpoint::{Checkpoint, CheckpointError, worker_index};
 use crate::migrate::legacy::Legacy;
 pub use crate::migrate::progress::{Progress, SegmentCursor};
+use crate::migrate::rate::RateShare;
 use crate::migrate::rekey::{Rekey, Rekeyed, ToCurrent};
 use crate::table::item::KeyNames;
 
@@ -222,7 +223,7 @@ pub struct Backfill<'c> {
     client: &'c Client,
     table: String,
     keys: KeyNames,
-    items_per_second: Option<f64>,
+    rate: Option<RateShare>,
     page_size: i32,
     check: Option<MoveCheck>,
 }
@@ -231,7 +232,7 @@ impl<'c> Backfill<'c> {
     /// A backfill of `table`, whose primary key attributes are `keys`; its sort key holds the
     /// layouts of the key type it runs with.
     pub fn new(client: &'c Client, table: &str, keys: KeyNames) -> Self {
-        Backfill { client, table: table.to_owned(), keys, items_per_second: None, page_size: 100, check: None }
+        Backfill { client, table: table.to_owned(), keys, rate: None, page_size: 100, check: None }
     }
 
     /// Moves condition their Delete on the version attribute `name` ([`MoveCheck::Version`]):
@@ -251,7 +252,7 @@ impl<'c> Backfill<'c> {
 
     /// At most `items` items per second, per worker (scanned items count).
     pub fn rate(mut self, items: f64) -> Self {
-        self.items_per_second = Some(items);
+        self.rate = Some(RateShare::new(items, 1));
         self
     }
 
@@ -322,9 +323,13 @@ impl<'c> Backfill<'c> {
     }
 
     /// A share of a total rate: `items_per_second` over the whole job, split evenly between
-    /// `workers` workers, each pacing itself to its share.
-    pub fn rate_share(self, items_per_second: f64, workers: i32) -> Self {
-        self.rate(items_per_second / f64::from(workers.max(1)))
+    /// `workers` workers, each pacing itself to its share ([`RateShare`]), in pages of at most
+    /// its share so that its pauses are short.
+    pub fn rate_share(mut self, items_per_second: f64, workers: i32) -> Self {
+        let share = RateShare::new(items_per_second, usize::try_from(workers).unwrap_or(1));
+        self.page_size = share.page_limit(self.page_size);
+        self.rate = Some(share);
+        self
     }
 
     /// The run of one worker of a job of `segments` workers on many machines: its segment is
@@ -384,7 +389,7 @@ impl<'c> Backfill<'c> {
             return Err(self.error(&cursor, failure));
         }
         let mut total = Progress::default();
-        let started = Instant::now();
+        let started = tokio::time::Instant::now();
         let mut page = 0;
         while !cursor.done && pages.is_none_or(|p| page < p) {
             let start = cursor.after.as_ref().map(|(p, s)| self.key(p.clone(), s.clone()));
@@ -415,11 +420,8 @@ impl<'c> Backfill<'c> {
             page += 1;
             // A failed save leaves the caller the cursor of the last page it saved.
             each_page(&total, &cursor).await.map_err(|f| self.error(&before, f))?;
-            if let Some(rate) = self.items_per_second {
-                let due = Duration::from_secs_f64(total.scanned as f64 / rate);
-                if let Some(wait) = due.checked_sub(started.elapsed()) {
-                    tokio::time::sleep(wait).await;
-                }
+            if let Some(rate) = &self.rate {
+                rate.pace(started, total.scanned).await;
             }
         }
         Ok((cursor, total))

@@ -10,5 +10,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod legacy;
 #[cfg(feature = "dynamodb")]
 pub(crate) mod progress;
+#[cfg(feature = "dynamodb")]
+pub(crate) mod rate;
 pub(crate) mod rekey;
 pub mod vectors;

@@ -129,3 +129,22 @@ pub struct KeyExpression {
     /// Placeholder and string value pairs, such as `(":sk0", "RUN#...")`.
     pub values: Vec<(String, String)>,
 }
+
+impl KeyExpression {
+    /// The `KeyConditionExpression` of a whole partition: the partition key attribute
+    /// `partition_key` (`#pk`) equal to `partition_value` (`:pk`), no condition on the sort key.
+    ///
+    /// ```
+    /// use sortkey_core::KeyExpression;
+    /// let e = KeyExpression::partition("pk", "SEASON#7");
+    /// assert_eq!(e.expression, "#pk = :pk");
+    /// assert_eq!(e.values, [(":pk".to_string(), "SEASON#7".to_string())]);
+    /// ```
+    pub fn partition(partition_key: &str, partition_value: &str) -> KeyExpression {
+        KeyExpression {
+            expression: "#pk = :pk".to_owned(),
+            names: vec![("#pk".to_owned(), partition_key.to_owned())],
+            values: vec![(":pk".to_owned(), partition_value.to_owned())],
+        }
+    }
+}

@@ -227,11 +227,7 @@ impl<P, S> PartitionQuery<P, S> {
             // A query whose names have no sort attribute (`KeyNames::partition_only`) and a
             // condition nonetheless names the empty attribute, which DynamoDB refuses by name.
             Some(cond) => cond.with_partition_key(self.names.partition, &self.partition, self.names.sort.unwrap_or("")),
-            None => KeyExpression {
-                expression: "#pk = :pk".to_owned(),
-                names: vec![("#pk".to_owned(), self.names.partition.to_owned())],
-                values: vec![(":pk".to_owned(), self.partition.clone())],
-            },
+            None => KeyExpression::partition(self.names.partition, &self.partition),
         }
     }
 

@@ -1,0 +1,123 @@
+//! The verdict of a migration: a read of every sort key, each classified against the migration
+//! (left in the old layout, in the new one, in neither, unable to move) and audited against
+//! every sort key layout of the lock. What `sortkey migrate` prints after each pass, here so that
+//! a program moving keys its own way can ask the same question: is anything left?
+
+use crate::dynamic::audit::keep_least;
+use crate::dynamic::{AuditReport, DynLayout, DynMigration, KeyAudit};
+use crate::migrate::rekey::Rekeyed;
+
+/// A read of every key, classified against a migration: feed it every key
+/// ([`observe`](Self::observe)), then read its [`verdict`](Self::verdict).
+#[derive(Debug, Clone)]
+pub struct VerdictAudit {
+    audit: KeyAudit,
+    verdict: MigrationVerdict,
+}
+
+/// Where every key of a table stands against a migration. The same keys give the same verdict in
+/// any order of reading (samples are the least keys).
+///
+/// With the `serde` feature it serializes and reads back: `{"read", "in_old", "in_new",
+/// "in_other", "cannot_move", "left_samples": [{"from", "to"}], "cannot_move_samples": [{"key",
+/// "error"}], "complete", "audit"}` (`audit` an [`AuditReport`]).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MigrationVerdict {
+    /// Keys read (an item without the attribute, or with a value that is no string, included).
+    pub read: u64,
+    /// Keys still in the old layout: they would move.
+    pub in_old: u64,
+    /// Keys in the new layout.
+    pub in_new: u64,
+    /// Keys in neither (another entity's, or no string).
+    pub in_other: u64,
+    /// Keys of the old layout that cannot move (a value that does not fit the new layout, a key
+    /// both layouts read).
+    pub cannot_move: u64,
+    /// The least keys left, each with its key in the new layout.
+    pub left_samples: Vec<LeftSample>,
+    /// The least keys that cannot move, each with why.
+    pub cannot_move_samples: Vec<CannotMove>,
+    /// Whether no key is left in the old layout, and none that cannot move.
+    pub complete: bool,
+    /// The audit of the keys against every sort key layout of the lock.
+    pub audit: AuditReport,
+}
+
+/// A key left in the old layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LeftSample {
+    /// The key.
+    pub from: String,
+    /// Its key in the new layout.
+    pub to: String,
+}
+
+/// A key that cannot move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CannotMove {
+    /// The key.
+    pub key: String,
+    /// Why ([`MigrationError`](crate::MigrationError)'s message).
+    pub error: String,
+}
+
+impl VerdictAudit {
+    /// A verdict against the lock's sort key `layouts` (each key is also audited against them).
+    pub fn new(layouts: impl IntoIterator<Item = (String, DynLayout)>) -> VerdictAudit {
+        let audit = KeyAudit::new(layouts);
+        let verdict = MigrationVerdict {
+            read: 0,
+            in_old: 0,
+            in_new: 0,
+            in_other: 0,
+            cannot_move: 0,
+            left_samples: Vec::new(),
+            cannot_move_samples: Vec::new(),
+            complete: true,
+            audit: audit.report(),
+        };
+        VerdictAudit { audit, verdict }
+    }
+
+    /// Classifies one item's key against `migration`: `None` for an item without the attribute
+    /// or with a value that is no string.
+    pub fn observe(&mut self, migration: &DynMigration, key: Option<&str>) {
+        let v = &mut self.verdict;
+        v.read += 1;
+        let Some(key) = key else {
+            v.in_other += 1;
+            return;
+        };
+        self.audit.observe(key);
+        match migration.classify(key) {
+            Ok(Rekeyed::Current) => v.in_new += 1,
+            Ok(Rekeyed::Other) => v.in_other += 1,
+            Ok(Rekeyed::Move(new)) => {
+                v.in_old += 1;
+                keep_least(
+                    &mut v.left_samples,
+                    key,
+                    |s| s.from.as_str(),
+                    || LeftSample { from: key.to_owned(), to: new },
+                );
+            }
+            Err(e) => {
+                v.cannot_move += 1;
+                let sample = || CannotMove { key: key.to_owned(), error: e.to_string() };
+                keep_least(&mut v.cannot_move_samples, key, |s| s.key.as_str(), sample);
+            }
+        }
+    }
+
+    /// The verdict so far.
+    pub fn verdict(&self) -> MigrationVerdict {
+        let mut verdict = self.verdict.clone();
+        verdict.complete = verdict.in_old == 0 && verdict.cannot_move == 0;
+        verdict.audit = self.audit.report();
+        verdict
+    }
+}
