@@ -9,7 +9,7 @@ use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyExpression, KeyRole, Lo
 
 use crate::cli::{Args, BrowseArgs};
 use crate::outcome::Failure;
-use crate::output::{self, Document, format_tag, outln};
+use crate::output::{self, Document, format_tag, outln, sanitized, shown};
 use crate::table::key_names;
 use crate::{connect, lock};
 
@@ -192,14 +192,14 @@ fn flatten(value: &DynValue, path: &str, out: &mut Map<String, Value>, variants:
 /// A value in a cell: text as it is, anything else as JSON.
 fn cell(value: &Value) -> String {
     match value {
-        Value::String(s) => s.clone(),
+        Value::String(s) => shown(s).into_owned(),
         other => other.to_string(),
     }
 }
 
 impl Document for BrowseDocument {
     fn print_table(&self) {
-        outln!("{} `{}`: {} items", self.table, self.pk, self.items.len());
+        outln!("{} `{}`: {} items", self.table, shown(&self.pk), self.items.len());
         // One table per group, in the order each group first appears; rows in DynamoDB's.
         let mut groups: Vec<Option<String>> = Vec::new();
         for item in &self.items {
@@ -213,7 +213,8 @@ impl Document for BrowseDocument {
             let Some(group) = group else {
                 let mut t = output::table(&["no layout reads", "error"]);
                 for item in members {
-                    t.add_row([item.sk.clone(), item.error.clone().unwrap_or_default()]);
+                    let error = sanitized(item.error.as_deref().unwrap_or_default()).into_owned();
+                    t.add_row([shown(&item.sk).into_owned(), error]);
                 }
                 outln!("{t}");
                 continue;
@@ -224,7 +225,7 @@ impl Document for BrowseDocument {
             let mut t = output::table(&header);
             for item in members {
                 let mut cells: Vec<String> = item.fields.values().map(cell).collect();
-                cells.push(item.sk.clone());
+                cells.push(shown(&item.sk).into_owned());
                 t.add_row(cells);
             }
             outln!("{group}");

@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Found) => ExitCode::from(1),
         Err(Failure(message)) => {
-            eprintln!("sortkey: {message}");
+            eprintln!("sortkey: {}", output::sanitized(&message));
             ExitCode::from(2)
         }
     }

@@ -107,6 +107,45 @@ fn a_clean_table_exits_0_and_a_missing_one_is_one_line_and_exit_2() {
     assert!(stderr.starts_with("sortkey: cannot describe table Nope: ") && stderr.lines().count() == 1, "{stderr}");
 }
 
+/// Keys are text from the table: one holding escape sequences (a window title, a colour) or a
+/// bidirectional override reaches the terminal escaped and quoted, in tables and samples alike,
+/// and a key holding a backslash is quoted too, so a quoted key is always an escaped one.
+#[test]
+fn keys_holding_escape_sequences_are_shown_escaped() {
+    let Some(server) = server_or_skip("keys_holding_escape_sequences_are_shown_escaped") else { return };
+    let sks = [
+        "RUN#999999998499#p_\u{1b}]0;pwned\u{7}",
+        "RUN#999999998498#\u{1b}[31mred",
+        "\u{1b}[2Jjunk",
+        "RUN#999999998497#back\\slash",
+        "RUN#999999998496#evil\u{202e}txt",
+    ];
+    let keys: Vec<(String, String)> = sks.iter().map(|sk| ("CUST#000001".to_owned(), (*sk).to_owned())).collect();
+    runtime().block_on(table(&client(&server.endpoint), "Escapes", &keys));
+    let lock = lock_file("escapes");
+    let run = |args: &[&str], code: i32| {
+        let out = sortkey(&server.endpoint, &lock, args).args(["-o", "table"]).assert().code(code);
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let browse = run(&["browse", "--table", "Escapes", "--pk", "CUST#000001"], 0);
+    let audit = run(&["audit", "--table", "Escapes", "--segments", "1"], 1);
+    for out in [&browse, &audit] {
+        assert!(!out.contains(['\u{1b}', '\u{7}', '\u{202e}']), "raw control characters reached the terminal:\n{out}");
+    }
+    assert!(browse.contains(r#""p_\u{1b}]0;pwned\u{7}""#), "{browse}");
+    assert!(browse.contains(r#""\u{1b}[31mred""#), "{browse}");
+    assert!(browse.contains(r#""RUN#999999998497#back\\slash""#), "{browse}");
+    assert!(browse.contains(r#""RUN#999999998496#evil\u{202e}txt""#), "{browse}");
+    assert!(browse.contains(r#""\u{1b}[2Jjunk""#), "{browse}");
+    assert!(audit.contains(r#""\u{1b}[2Jjunk""#), "{audit}");
+    // The JSON holds the keys themselves (JSON escapes them).
+    let mut out =
+        sortkey(&server.endpoint, &lock, &["browse", "--table", "Escapes", "--pk", "CUST#000001", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.assert().code(0).get_output().stdout).unwrap();
+    let read: Vec<&str> = doc["items"].as_array().unwrap().iter().map(|i| i["sk"].as_str().unwrap()).collect();
+    assert!(sks.iter().all(|sk| read.contains(sk)), "{read:?}");
+}
+
 #[test]
 fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
     let Some(server) = server_or_skip("browse_shows_a_partition_by_layout_and_query_runs_its_condition") else {

@@ -486,8 +486,24 @@ where
     match (e.code(), e.message()) {
         (Some(code), Some(message)) => format!("{code}: {message}"),
         (Some(code), None) => code.to_owned(),
-        (None, _) => aws_sdk_dynamodb::error::DisplayErrorContext(e).to_string().replace('\n', " "),
+        (None, _) => causes_line(e.to_string(), std::error::Error::source(e)),
     }
+}
+
+/// An error's message and its sources' joined by `: ` on one line, each once (a source whose
+/// message its error already repeats adds nothing), never a `Debug` dump.
+#[cfg(feature = "dynamodb")]
+fn causes_line(message: String, mut source: Option<&(dyn std::error::Error + 'static)>) -> String {
+    let mut line = message.replace('\n', " ");
+    while let Some(error) = source {
+        let message = error.to_string().replace('\n', " ");
+        if !message.is_empty() && !line.contains(&message) {
+            line.push_str(": ");
+            line.push_str(&message);
+        }
+        source = error.source();
+    }
+    line
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use sortkey_core::{AuditReport, DynValue, KeyRole};
 
-use crate::output::{self, Document, format_tag, outln};
+use crate::output::{self, Document, format_tag, outln, sanitized, shown};
 use crate::pages::SegmentOf;
 
 format_tag! {
@@ -109,7 +109,7 @@ impl AuditDocument {
 }
 
 /// A value seen (an integer) as text.
-fn shown(value: Option<&DynValue>) -> String {
+fn integer(value: Option<&DynValue>) -> String {
     match value {
         Some(DynValue::Unsigned(v)) => v.to_string(),
         Some(DynValue::Signed(v)) => v.to_string(),
@@ -150,7 +150,7 @@ fn print_attribute(title: &str, a: &AttributeReport) {
     if !r.mixed_widths.is_empty() {
         let mut t = output::table(&["mixed widths: layout", "field", "width", "seen", "keys", "sample"]);
         for m in &r.mixed_widths {
-            let sample = m.samples.first().cloned().unwrap_or_default();
+            let sample = m.samples.first().map(|s| shown(s).into_owned()).unwrap_or_default();
             t.add_row([
                 m.layout.clone(),
                 m.field.clone(),
@@ -171,8 +171,8 @@ fn print_attribute(title: &str, a: &AttributeReport) {
                 l.name.clone(),
                 f.path.clone(),
                 f.seen.to_string(),
-                shown(f.least.as_ref()),
-                shown(f.largest.as_ref()),
+                integer(f.least.as_ref()),
+                integer(f.largest.as_ref()),
                 f.capacity.to_string(),
                 h.map(|h| h.digits_left.to_string()).unwrap_or_default(),
                 h.map(|h| format!("{:.1}%", h.fraction_left * 100.0)).unwrap_or_default(),
@@ -189,9 +189,9 @@ fn print_attribute(title: &str, a: &AttributeReport) {
             t.add_row([
                 u.kind.name().to_owned(),
                 u.count.to_string(),
-                s.key.clone(),
+                shown(&s.key).into_owned(),
                 s.layout.clone(),
-                s.error.clone(),
+                sanitized(&s.error).into_owned(),
             ]);
         }
         outln!("{t}");

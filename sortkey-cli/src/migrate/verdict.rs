@@ -9,7 +9,7 @@ use sortkey_core::{DynMigration, KeyRole, LockFile, MigrationVerdict, VerdictAud
 
 use crate::cli::MigrateArgs;
 use crate::outcome::{Failure, Outcome};
-use crate::output::{self, Document, format_tag, outln};
+use crate::output::{self, Document, format_tag, outln, sanitized, shown};
 use crate::pages::{self, SegmentOf, Source};
 
 format_tag! {
@@ -171,14 +171,14 @@ impl MigrateDocument {
         if !v.left_samples.is_empty() {
             let mut t = output::table(&[&format!("left in {from}"), &format!("its key in {to}")]);
             for s in &v.left_samples {
-                t.add_row([&s.from, &s.to]);
+                t.add_row([shown(&s.from), shown(&s.to)]);
             }
             outln!("{t}");
         }
         if !v.cannot_move_samples.is_empty() {
             let mut t = output::table(&["cannot move", "why"]);
             for s in &v.cannot_move_samples {
-                t.add_row([&s.key, &s.error]);
+                t.add_row([shown(&s.key), sanitized(&s.error)]);
             }
             outln!("{t}");
         }
