@@ -184,9 +184,47 @@ fn a_lock_file_is_checked_and_updated_on_purpose() {
     sortkey_core::check_lock_file(&path, &[("Base", Base::LAYOUT), ("OrderKey", OrderKey::LAYOUT)]).unwrap();
     let e =
         sortkey_core::check_lock_file(&path, &[("Base", Wider::LAYOUT), ("PriceKey", PriceKey::LAYOUT)]).unwrap_err();
+    let sortkey_core::LockErrorKind::Differs(differences) = &e.kind else { panic!("{e}") };
+    let names: Vec<String> = differences
+        .iter()
+        .map(|d| match d {
+            sortkey_core::LayoutDifference::Changed { name, mismatch } => format!("{name} changed at {}", mismatch.at),
+            sortkey_core::LayoutDifference::NotLocked { name, .. } => format!("{name} not locked"),
+            sortkey_core::LayoutDifference::NotChecked { name, .. } => format!("{name} not checked"),
+            other => format!("{other}"),
+        })
+        .collect();
+    assert_eq!(names, ["Base changed at 18", "PriceKey not locked", "OrderKey not checked"]);
+    let e = e.to_string();
     assert!(e.starts_with("3 layouts differ"), "{e}");
     assert!(e.contains("`Base`: the key layout differs from its lock at byte 18"), "{e}");
     assert!(e.contains("`PriceKey` is not in the lock") && e.contains("`OrderKey` is in the lock"), "{e}");
     assert!(e.contains("SORTKEY_UPDATE_LOCK=1"), "{e}");
     std::fs::remove_file(&path).unwrap();
+}
+
+/// The typed errors of the layout tools: a vector whose key does not come back, and text that is
+/// no value of a field, each with its kind and what it names.
+#[test]
+fn vectors_and_field_values_refuse_with_typed_errors() {
+    use sortkey_core::vectors::{RoundTripErrorKind, Vector, check_round_trip, vectors};
+    let key = PriceKey { price: 1.5, at: Some(7), flag: true };
+    let mut good = vectors([("{}".to_owned(), key)]);
+    assert_eq!(check_round_trip::<PriceKey>(&good), Ok(()));
+    let Ok(encoded) = good[0].key.clone() else { panic!("the key encodes") };
+    good.push(Vector { fields: "{}".into(), key: Ok(format!("X{encoded}")) });
+    let e = check_round_trip::<PriceKey>(&good).unwrap_err();
+    assert_eq!(e.key, format!("X{encoded}"));
+    assert!(matches!(e.kind, RoundTripErrorKind::NoDecode(_)), "{e}");
+    assert!(e.to_string().contains("does not decode"), "{e}");
+
+    let lock = sortkey_core::LockFile::parse("K = K#{n:u8 width=3}#{t:text}\n").unwrap();
+    let layout = lock.get("K").unwrap();
+    let field = &layout.field_paths()[0].1;
+    let e = field.value_from_text("thirty").unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.kind, e.found.as_str()),
+        ("n", sortkey_core::ValueTextErrorKind::NotAValue, "thirty")
+    );
+    assert_eq!(e.to_string(), "field `n`: expected a `u8` value, found \"thirty\"");
 }

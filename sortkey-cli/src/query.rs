@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sortkey_core::query::Comparison;
-use sortkey_core::{DynField, DynQuery, KeyCondition, KeyExpression};
+use sortkey_core::{DynQuery, KeyCondition, KeyExpression};
 
 use crate::browse::{BrowseDocument, Target};
 use crate::cli::{Args, QueryArgs};
@@ -89,15 +89,11 @@ pub(crate) fn key_condition(args: &Args, q: &QueryArgs) -> Result<KeyCondition, 
 fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<sortkey_core::DynValue, Failure> {
     match query.next_field() {
         Some(field) if field.name == name => {
-            value(field, text).map_err(|Failure(e)| Failure(format!("cannot query `{layout}`: {e}")))
+            field.value_from_text(text).map_err(|e| Failure(format!("cannot query `{layout}`: {e}")))
         }
         // Any value: the query refuses the field with its own error.
         _ => Ok(sortkey_core::DynValue::Text(text.to_owned())),
     }
-}
-
-fn value(field: &DynField, text: &str) -> Result<sortkey_core::DynValue, Failure> {
-    field.value_from_text(text).map_err(Failure)
 }
 
 /// Prints the KeyConditionExpression of the arguments, or with `--table` runs it and prints the

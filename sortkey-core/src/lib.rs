@@ -386,7 +386,7 @@ pub use encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOpti
 pub use encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use migrate::legacy::{Legacy, Versioned, merge_layouts};
-pub use migrate::rekey::{Rekey, Rekeyed};
+pub use migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 pub use query::condition::{KeyCondition, KeyExpression};
 pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
 pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyUpdate};
@@ -404,9 +404,10 @@ pub use dynamic::ValueSeed;
 pub use dynamic::exact;
 pub use dynamic::{
     AuditMergeError, AuditReport, CannotMove, Capacity, DynBody, DynField, DynKey, DynLayout, DynMigration, DynQuery,
-    DynType, DynValue, DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutParseError, LayoutUsage,
-    LeftSample, LockFile, LockParseError, MigrationError, MigrationErrorKind, MigrationVerdict, MixedWidth,
-    UPDATE_LOCK_VAR, Unread, UnreadSample, VerdictAudit, check_lock_file, read_furthest,
+    DynType, DynValue, DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutDifference, LayoutParseError,
+    LayoutUsage, LeftSample, LockError, LockErrorKind, LockFile, LockParseError, MigrationVerdict, MixedWidth,
+    UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind, VerdictAudit, check_lock_file,
+    read_furthest,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

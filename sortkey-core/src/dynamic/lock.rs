@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::dynamic::{DynLayout, LayoutParseError};
-use crate::encoding::layout::Layout;
+use crate::encoding::layout::{Layout, LayoutMismatch};
 
 /// A lock file read: each key's name and its layout, in the file's order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,47 +78,135 @@ pub const UPDATE_LOCK_VAR: &str = "SORTKEY_UPDATE_LOCK";
 /// std::fs::write(&path, "RankKey = RUN#{score:u64 width=10 desc}\n").unwrap();
 /// check_lock_file(&path, &[("RankKey", RankKey::LAYOUT)]).unwrap();
 /// std::fs::write(&path, "RankKey = RUN#{score:u64 width=8 desc}\n").unwrap();
-/// let e = check_lock_file(&path, &[("RankKey", RankKey::LAYOUT)]).unwrap_err();
+/// let e = check_lock_file(&path, &[("RankKey", RankKey::LAYOUT)]).unwrap_err().to_string();
 /// assert!(e.contains("`RankKey`") && e.contains("differs from its lock at byte 21"), "{e}");
 /// # std::fs::remove_file(&path).unwrap();
 /// ```
-pub fn check_lock_file(path: impl AsRef<std::path::Path>, keys: &[(&str, Layout)]) -> Result<(), String> {
+pub fn check_lock_file(path: impl AsRef<std::path::Path>, keys: &[(&str, Layout)]) -> Result<(), LockError> {
     let path = path.as_ref();
+    let error = |kind| LockError { path: path.to_owned(), kind };
     if std::env::var_os(UPDATE_LOCK_VAR).is_some() {
         let text: String = keys.iter().map(|(name, layout)| format!("{name} = {layout}\n")).collect();
-        return std::fs::write(path, text).map_err(|e| format!("cannot write the layout lock {}: {e}", path.display()));
+        return std::fs::write(path, text).map_err(|e| error(LockErrorKind::Write(e)));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        format!("cannot read the layout lock {}: {e}; create it with {UPDATE_LOCK_VAR}=1", path.display())
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|e| error(LockErrorKind::Read(e)))?;
     // The lock is read by the layout parser, so a line the grammar does not allow is an error
     // of its own, at its line and byte.
-    let lock = LockFile::parse(&text).map_err(|e| format!("the layout lock {}: {e}", path.display()))?;
+    let lock = LockFile::parse(&text).map_err(|e| error(LockErrorKind::Parse(e)))?;
     let texts: Vec<(String, String)> = lock.entries.iter().map(|(n, l)| (n.clone(), l.to_string())).collect();
-    let locked: Vec<(&str, &str)> = texts.iter().map(|(n, l)| (n.as_str(), l.as_str())).collect();
-    let mut problems = Vec::new();
+    let mut differences = Vec::new();
     for (name, layout) in keys {
-        match locked.iter().find(|(n, _)| n == name) {
-            Some((_, lock)) => {
-                if let Err(m) = layout.check(lock) {
-                    problems.push(format!("`{name}`: {m}"));
+        let name = (*name).to_owned();
+        match texts.iter().find(|(n, _)| *n == name) {
+            Some((_, locked)) => {
+                if let Err(mismatch) = layout.check(locked) {
+                    differences.push(LayoutDifference::Changed { name, mismatch });
                 }
             }
-            None => problems.push(format!("`{name}` is not in the lock; derived: {layout}")),
+            None => differences.push(LayoutDifference::NotLocked { name, derived: layout.to_string() }),
         }
     }
-    for (name, lock) in &locked {
+    for (name, locked) in &texts {
         if !keys.iter().any(|(n, _)| n == name) {
-            problems.push(format!("`{name}` is in the lock ({lock}) but not among the keys checked"));
+            differences.push(LayoutDifference::NotChecked { name: name.clone(), locked: locked.clone() });
         }
     }
-    if problems.is_empty() {
-        return Ok(());
+    if differences.is_empty() { Ok(()) } else { Err(error(LockErrorKind::Differs(differences))) }
+}
+
+/// Why [`check_lock_file`] failed: the lock file, and what is wrong with it.
+#[derive(Debug)]
+pub struct LockError {
+    /// The lock file.
+    pub path: std::path::PathBuf,
+    /// What is wrong.
+    pub kind: LockErrorKind,
+}
+
+/// What is wrong in a [`LockError`].
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LockErrorKind {
+    /// The lock file cannot be read (it does not exist yet: create it with `SORTKEY_UPDATE_LOCK=1`).
+    Read(std::io::Error),
+    /// The lock file cannot be written (with `SORTKEY_UPDATE_LOCK` set).
+    Write(std::io::Error),
+    /// A line of the lock is not `name = layout` with a layout the grammar allows.
+    Parse(LockParseError),
+    /// Layouts differ from the lock, each named.
+    Differs(Vec<LayoutDifference>),
+}
+
+/// One way a key's layout differs from the lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LayoutDifference {
+    /// The key's derived layout is not the locked one.
+    Changed {
+        /// The key.
+        name: String,
+        /// Both texts and the first byte where they differ.
+        mismatch: LayoutMismatch,
+    },
+    /// The key is not in the lock.
+    NotLocked {
+        /// The key.
+        name: String,
+        /// Its derived layout.
+        derived: String,
+    },
+    /// The lock names a key that was not among those checked.
+    NotChecked {
+        /// The key.
+        name: String,
+        /// Its locked layout.
+        locked: String,
+    },
+}
+
+impl fmt::Display for LayoutDifference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayoutDifference::Changed { name, mismatch } => write!(f, "`{name}`: {mismatch}"),
+            LayoutDifference::NotLocked { name, derived } => {
+                write!(f, "`{name}` is not in the lock; derived: {derived}")
+            }
+            LayoutDifference::NotChecked { name, locked } => {
+                write!(f, "`{name}` is in the lock ({locked}) but not among the keys checked")
+            }
+        }
     }
-    Err(format!(
-        "{} from the lock {}:\n{}\n(a change on purpose: rerun with {UPDATE_LOCK_VAR}=1 and commit the lock)",
-        if problems.len() == 1 { "1 layout differs".to_owned() } else { format!("{} layouts differ", problems.len()) },
-        path.display(),
-        problems.join("\n")
-    ))
+}
+
+impl fmt::Display for LockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        match &self.kind {
+            LockErrorKind::Read(e) => {
+                write!(f, "cannot read the layout lock {path}: {e}; create it with {UPDATE_LOCK_VAR}=1")
+            }
+            LockErrorKind::Write(e) => write!(f, "cannot write the layout lock {path}: {e}"),
+            LockErrorKind::Parse(e) => write!(f, "the layout lock {path}: {e}"),
+            LockErrorKind::Differs(differences) => {
+                match differences.len() {
+                    1 => write!(f, "1 layout differs from the lock {path}:")?,
+                    n => write!(f, "{n} layouts differ from the lock {path}:")?,
+                }
+                for difference in differences {
+                    write!(f, "\n{difference}")?;
+                }
+                write!(f, "\n(a change on purpose: rerun with {UPDATE_LOCK_VAR}=1 and commit the lock)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LockError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            LockErrorKind::Read(e) | LockErrorKind::Write(e) => Some(e),
+            LockErrorKind::Parse(e) => Some(e),
+            LockErrorKind::Differs(_) => None,
+        }
+    }
 }

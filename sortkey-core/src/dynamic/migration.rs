@@ -3,90 +3,14 @@
 //! fields in another order), with no Rust type of the key's own. What `sortkey migrate` moves
 //! items by, through the backfill.
 
-use std::fmt;
-
 use crate::dynamic::{DynBody, DynLayout, DynVariant};
-use crate::error::EncodeError;
-use crate::migrate::rekey::{Rekey, Rekeyed};
+use crate::migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 
 /// The move of keys from layout `from` to layout `to`, each key's fields matched by name.
 #[derive(Debug, Clone)]
 pub struct DynMigration {
     from: (String, DynLayout),
     to: (String, DynLayout),
-}
-
-/// Why a migration cannot be made, or cannot move one key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MigrationError {
-    /// The old layout's name.
-    pub from: String,
-    /// The new layout's name.
-    pub to: String,
-    /// What is wrong.
-    pub kind: MigrationErrorKind,
-}
-
-/// What is wrong in a [`MigrationError`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MigrationErrorKind {
-    /// One layout is a partition key's and the other a sort key's.
-    Roles,
-    /// A layout of a custom segment type, whose fields the text does not say.
-    Custom,
-    /// The layouts do not have the same fields (by path, with a family's unit variants): a
-    /// moved key would lose a value, or lack one.
-    Fields {
-        /// Fields only the old layout has.
-        only_from: Vec<String>,
-        /// Fields only the new layout has.
-        only_to: Vec<String>,
-    },
-    /// Both layouts read this key, so a moved key cannot be told from one to move.
-    Ambiguous {
-        /// The key.
-        key: String,
-    },
-    /// The value of this key does not fit the new layout (a number too wide for its width).
-    DoesNotFit {
-        /// The key.
-        key: String,
-        /// The new layout's error.
-        error: EncodeError,
-    },
-}
-
-impl fmt::Display for MigrationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (from, to) = (&self.from, &self.to);
-        match &self.kind {
-            MigrationErrorKind::Roles => write!(
-                f,
-                "cannot migrate `{from}` to `{to}`: one is a partition key's layout and the other a sort key's; \
-                 expected two layouts of the sort key"
-            ),
-            MigrationErrorKind::Custom => write!(
-                f,
-                "cannot migrate `{from}` to `{to}` by field name: a custom segment's layout has no fields to match"
-            ),
-            MigrationErrorKind::Fields { only_from, only_to } => write!(
-                f,
-                "cannot migrate `{from}` to `{to}` by field name: expected the same fields, found [{}] only in \
-                 `{from}` and [{}] only in `{to}` (a moved key would lose a value or lack one)",
-                only_from.join(", "),
-                only_to.join(", ")
-            ),
-            MigrationErrorKind::Ambiguous { key } => write!(
-                f,
-                "cannot migrate `{from}` to `{to}`: the key `{key}` reads in both, so a moved key cannot be told \
-                 from one to move; expected layouts no key reads in both (a new prefix, another width)"
-            ),
-            MigrationErrorKind::DoesNotFit { key, error } => {
-                write!(f, "cannot move `{key}` from `{from}` to `{to}`: {error}")
-            }
-        }
-    }
 }
 
 impl std::error::Error for MigrationError {}
@@ -141,8 +65,8 @@ impl DynMigration {
 }
 
 impl Rekey for DynMigration {
-    fn rekey(&self, key: &str) -> Result<Rekeyed, String> {
-        self.classify(key).map_err(|e| e.to_string())
+    fn rekey(&self, key: &str) -> Result<Rekeyed, RekeyError> {
+        self.classify(key).map_err(|e| RekeyError { key: key.to_owned(), kind: RekeyErrorKind::Migration(e) })
     }
 }
 

@@ -31,12 +31,14 @@ pub use audit::{AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth,
 pub use capacity::Capacity;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;
-pub use lock::{LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file};
-pub use migration::{DynMigration, MigrationError, MigrationErrorKind};
+pub use lock::{
+    LayoutDifference, LockError, LockErrorKind, LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file,
+};
+pub use migration::DynMigration;
 pub use parse::LayoutParseError;
 pub use query::DynQuery;
 pub use usage::{FieldUsage, Headroom, LayoutUsage};
-pub use value::DynValue;
+pub use value::{DynValue, ValueTextError, ValueTextErrorKind};
 pub use verdict::{CannotMove, LeftSample, MigrationVerdict, VerdictAudit};
 
 /// A key layout read from its text: a key or a family, its role and its longest encoding, and

@@ -85,11 +85,50 @@ impl crate::dynamic::DynField {
     /// UUID, ULID or decimal as its text, an enum name, a timestamp as RFC 3339 UTC text or as a
     /// count of the field's unit since 1970, `null` for an option's `None` (anything else is its
     /// value). A nested key has no text form here: an error says so.
-    pub fn value_from_text(&self, text: &str) -> Result<DynValue, String> {
-        value_of(&self.ty, self.unit, text)
-            .map_err(|expected| format!("field `{}`: expected {expected}, found {text:?}", self.name))
+    pub fn value_from_text(&self, text: &str) -> Result<DynValue, ValueTextError> {
+        value_of(&self.ty, self.unit, text).map_err(|expected| ValueTextError {
+            field: self.name.to_owned(),
+            kind: if matches!(self.ty.innermost(), crate::dynamic::DynType::Key(_)) {
+                ValueTextErrorKind::NestedKey
+            } else {
+                ValueTextErrorKind::NotAValue
+            },
+            expected,
+            found: text.to_owned(),
+        })
     }
 }
+
+/// Text that is no value of a field ([`DynField::value_from_text`](crate::DynField::value_from_text)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueTextError {
+    /// The field's name.
+    pub field: String,
+    /// Why.
+    pub kind: ValueTextErrorKind,
+    /// What the field's type reads: `a \`u64\` value`, `one of gold, silver`.
+    pub expected: String,
+    /// The text.
+    pub found: String,
+}
+
+/// Why text is no value of a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ValueTextErrorKind {
+    /// The text is not what the field's type reads (or a value beyond its range).
+    NotAValue,
+    /// The field is a nested key, which has no text form: its fields are given one by one.
+    NestedKey,
+}
+
+impl std::fmt::Display for ValueTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "field `{}`: expected {}, found {:?}", self.field, self.expected, self.found)
+    }
+}
+
+impl std::error::Error for ValueTextError {}
 
 /// The value of type `ty` that `text` writes, or what was expected.
 fn value_of(

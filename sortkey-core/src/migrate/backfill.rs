@@ -444,7 +444,7 @@ impl<'c> Backfill<'c> {
             let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
                 return Err(Failure::decode(format!("an item without a string `{sk_name}`")));
             };
-            let new_sk = match rekey.rekey(sk).map_err(|e| Failure::decode(format!("the item `{sk}`: {e}")))? {
+            let new_sk = match rekey.rekey(sk).map_err(|e| Failure::decode(format!("the item `{sk}`: {}", e.kind)))? {
                 Rekeyed::Current => {
                     done.current += 1;
                     continue;

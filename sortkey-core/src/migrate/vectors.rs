@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use crate::encoding::key::{DecodeKey, SortKey};
+use crate::error::{DecodeError, EncodeError};
 
 /// One test vector: a value's fields, as a JSON object, and the key it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,17 +45,55 @@ pub fn vectors_json<K: SortKey>(name: &str, vectors: &[Vector]) -> String {
 
 /// Whether every vector's key decodes and encodes to itself (refused values aside): the check
 /// that a vector file is consistent with the decoder too. The first vector that does not, if any.
-pub fn check_round_trip<K: SortKey + for<'k> DecodeKey<'k>>(vectors: &[Vector]) -> Result<(), String> {
+pub fn check_round_trip<K: SortKey + for<'k> DecodeKey<'k>>(vectors: &[Vector]) -> Result<(), RoundTripError> {
     for v in vectors {
         let Ok(key) = &v.key else { continue };
-        let decoded = K::decode(key).map_err(|e| format!("{} does not decode: {e}", json_string(key)))?;
-        let again = decoded.encode().map_err(|e| format!("{} decodes but does not encode: {e}", json_string(key)))?;
+        let error = |kind| RoundTripError { key: key.clone(), kind };
+        let decoded = K::decode(key).map_err(|e| error(RoundTripErrorKind::NoDecode(e)))?;
+        let again = decoded.encode().map_err(|e| error(RoundTripErrorKind::NoEncode(e)))?;
         if &again != key {
-            return Err(format!("{} decodes and encodes to {}", json_string(key), json_string(&again)));
+            return Err(error(RoundTripErrorKind::Differs { again }));
         }
     }
     Ok(())
 }
+
+/// A vector's key that does not decode and encode to itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundTripError {
+    /// The vector's key.
+    pub key: String,
+    /// What happened to it.
+    pub kind: RoundTripErrorKind,
+}
+
+/// What happened to a key that does not round-trip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RoundTripErrorKind {
+    /// It does not decode.
+    NoDecode(DecodeError),
+    /// It decodes, but its value does not encode.
+    NoEncode(EncodeError),
+    /// It decodes and encodes to another key.
+    Differs {
+        /// The key it encodes to.
+        again: String,
+    },
+}
+
+impl std::fmt::Display for RoundTripError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let key = json_string(&self.key);
+        match &self.kind {
+            RoundTripErrorKind::NoDecode(e) => write!(f, "{key} does not decode: {e}"),
+            RoundTripErrorKind::NoEncode(e) => write!(f, "{key} decodes but does not encode: {e}"),
+            RoundTripErrorKind::Differs { again } => write!(f, "{key} decodes and encodes to {}", json_string(again)),
+        }
+    }
+}
+
+impl std::error::Error for RoundTripError {}
 
 /// `s` as a JSON string literal: quotes, backslashes and control characters escaped, every
 /// other character as itself (UTF-8).
