@@ -114,8 +114,8 @@ pub fn check_lock_file(path: impl AsRef<std::path::Path>, keys: &[(&str, Layout)
     if differences.is_empty() { Ok(()) } else { Err(error(LockErrorKind::Differs(differences))) }
 }
 
-/// Why [`check_lock_file`] failed: the lock file, and what is wrong with it.
-#[derive(Debug)]
+/// Why [`check_lock_file`] failed: the lock file, and what is wrong with it. Its `Debug` is its
+/// message, so that a lock test's `unwrap()` prints the differences as they read.
 pub struct LockError {
     /// The lock file.
     pub path: std::path::PathBuf,
@@ -175,6 +175,12 @@ impl fmt::Display for LayoutDifference {
                 write!(f, "`{name}` is in the lock ({locked}) but not among the keys checked")
             }
         }
+    }
+}
+
+impl fmt::Debug for LockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
