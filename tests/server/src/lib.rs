@@ -139,23 +139,8 @@ pub fn client(endpoint: &str) -> Client {
 
 /// Creates table `name` with string key attributes `pk` (partition) and `sk` (sort), on demand.
 pub async fn create_table(client: &Client, name: &str) {
-    use aws_sdk_dynamodb::types::{AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType};
-    let attribute =
-        |n: &str| AttributeDefinition::builder().attribute_name(n).attribute_type(ScalarAttributeType::S).build();
-    let key = |n: &str, t| KeySchemaElement::builder().attribute_name(n).key_type(t).build();
-    let request = client
-        .create_table()
-        .table_name(name)
-        .set_attribute_definitions(Some(
-            [attribute("pk"), attribute("sk")].into_iter().collect::<Result<_, _>>().expect("attribute definitions"),
-        ))
-        .set_key_schema(Some(
-            [key("pk", KeyType::Hash), key("sk", KeyType::Range)]
-                .into_iter()
-                .collect::<Result<_, _>>()
-                .expect("a key schema"),
-        ))
-        .billing_mode(BillingMode::PayPerRequest);
+    let definition = sortkey_core::TableDefinition::new(name, sortkey_core::KeyNames::DEFAULT);
+    let request = definition.apply_to_create(client.create_table()).expect("a table definition");
     request.send().await.unwrap_or_else(|e| panic!("cannot create table {name}: {e:?}"));
 }
 
