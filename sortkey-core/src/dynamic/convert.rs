@@ -68,17 +68,11 @@ fn ty(segment: &SegmentLayout) -> DynType {
     match segment {
         SegmentLayout::Unsigned(bits) => DynType::Unsigned(*bits),
         SegmentLayout::Signed(bits) => DynType::Signed(*bits),
-        SegmentLayout::Bool => DynType::Bool,
-        SegmentLayout::Char => DynType::Char,
-        SegmentLayout::Text => DynType::Text,
         SegmentLayout::Float(bits) => DynType::Float(*bits),
-        SegmentLayout::Timestamp => DynType::Timestamp,
-        SegmentLayout::Uuid => DynType::Uuid,
-        SegmentLayout::Ulid => DynType::Ulid,
-        SegmentLayout::Decimal => DynType::Decimal,
         SegmentLayout::Option(inner) => DynType::Option(Box::new(ty(inner))),
         SegmentLayout::Enum(names) => DynType::Enum(names.iter().map(|n| (*n).to_owned()).collect()),
         SegmentLayout::Key(layout) => DynType::Key(key(layout)),
-        SegmentLayout::Custom => DynType::Custom,
+        // Every other type is one of the named ones, the same list on both sides.
+        named => named.name().and_then(DynType::named).unwrap_or(DynType::Custom),
     }
 }

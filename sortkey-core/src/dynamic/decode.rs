@@ -209,11 +209,7 @@ fn extra(cursor: &mut Cursor<'_>, spec: &Field, ty: &DynType) -> Result<DynValue
             Ok(DynValue::Decimal(value.to_string()))
         }
         _ => {
-            let feature = match ty {
-                DynType::Uuid => "uuid",
-                DynType::Ulid => "ulid",
-                _ => "rust_decimal",
-            };
+            let feature = ty.missing_feature().unwrap_or_default();
             let expected = format!("a `{ty}` segment, which needs sortkey-core's feature `{feature}`");
             Err(cursor.error_here(spec, DecodeErrorKind::Invalid, expected, 0))
         }

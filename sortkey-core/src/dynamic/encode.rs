@@ -174,7 +174,7 @@ pub(super) fn write_type(value: &DynValue, ty: &DynType, spec: &Field, out: &mut
         (DynType::Float(32), DynValue::F32(v)) => put(*v, spec, out),
         (DynType::Float(64), DynValue::F64(v)) => put(*v, spec, out),
         (DynType::Timestamp, DynValue::Timestamp(v)) => put::<SystemTime>(*v, spec, out),
-        _ if missing_feature(ty).is_some() => Err(needs_feature(ty, spec, value)),
+        _ if ty.missing_feature().is_some() => Err(needs_feature(ty, spec, value)),
         #[cfg(feature = "uuid")]
         (DynType::Uuid, DynValue::Uuid(text)) => put(parse::<uuid::Uuid>(text, ty, spec)?, spec, out),
         #[cfg(feature = "ulid")]
@@ -211,17 +211,7 @@ fn parse<T: std::str::FromStr>(text: &str, ty: &DynType, spec: &Field) -> Result
 /// A value of a type whose feature of sortkey-core is not enabled.
 #[cold]
 fn needs_feature(ty: &DynType, spec: &Field, value: &DynValue) -> EncodeError {
-    let feature = missing_feature(ty).unwrap_or_default();
+    let feature = ty.missing_feature().unwrap_or_default();
     let expected = format!("a `{ty}` segment, which needs sortkey-core's feature `{feature}`");
     mismatch(spec, expected, shown(value))
-}
-
-/// The feature of sortkey-core a type needs, when it is not enabled.
-fn missing_feature(ty: &DynType) -> Option<&'static str> {
-    match ty {
-        DynType::Uuid if !cfg!(feature = "uuid") => Some("uuid"),
-        DynType::Ulid if !cfg!(feature = "ulid") => Some("ulid"),
-        DynType::Decimal if !cfg!(feature = "rust_decimal") => Some("rust_decimal"),
-        _ => None,
-    }
 }

@@ -174,6 +174,37 @@ impl DynLayout {
     }
 }
 
+macro_rules! dyn_type_names {
+    ($($variant:ident = $name:literal $(needs $feature:literal)?,)*) => {
+        impl DynType {
+            /// The type's name in the layout text, for a type without a parameter.
+            pub(crate) fn name(&self) -> Option<&'static str> {
+                match self {
+                    $(DynType::$variant => Some($name),)*
+                    _ => None,
+                }
+            }
+
+            /// The type without a parameter named `name` in the layout text.
+            pub(crate) fn named(name: &str) -> Option<DynType> {
+                match name {
+                    $($name => Some(DynType::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The feature of sortkey-core the type needs, when it is not enabled.
+            pub(crate) fn missing_feature(&self) -> Option<&'static str> {
+                match self {
+                    $($(DynType::$variant if !cfg!(feature = $feature) => Some($feature),)?)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+crate::encoding::layout::named_segment_types!(dyn_type_names);
+
 impl DynType {
     /// The type under any `option<...>`.
     pub fn innermost(&self) -> &DynType {
@@ -272,18 +303,11 @@ impl fmt::Display for DynType {
             DynType::Signed(0) => f.write_str("isize"),
             DynType::Unsigned(bits) => write!(f, "u{bits}"),
             DynType::Signed(bits) => write!(f, "i{bits}"),
-            DynType::Bool => f.write_str("bool"),
-            DynType::Char => f.write_str("char"),
-            DynType::Text => f.write_str("text"),
             DynType::Float(bits) => write!(f, "f{bits}"),
-            DynType::Timestamp => f.write_str("timestamp"),
-            DynType::Uuid => f.write_str("uuid"),
-            DynType::Ulid => f.write_str("ulid"),
-            DynType::Decimal => f.write_str("decimal"),
             DynType::Option(inner) => write!(f, "option<{inner}>"),
             DynType::Enum(names) => write!(f, "enum({})", names.join("|")),
             DynType::Key(key) => write!(f, "key({key})"),
-            DynType::Custom => f.write_str("custom"),
+            named => f.write_str(named.name().unwrap_or_default()),
         }
     }
 }

@@ -197,7 +197,7 @@ impl Parser<'_> {
 
     /// A field's type.
     fn ty(&mut self) -> Result<DynType> {
-        const SIMPLE: [(&str, DynType); 21] = [
+        const NUMBERS: [(&str, DynType); 14] = [
             ("usize", DynType::Unsigned(0)),
             ("isize", DynType::Signed(0)),
             ("u128", DynType::Unsigned(128)),
@@ -210,15 +210,8 @@ impl Parser<'_> {
             ("i32", DynType::Signed(32)),
             ("i16", DynType::Signed(16)),
             ("i8", DynType::Signed(8)),
-            ("bool", DynType::Bool),
-            ("char", DynType::Char),
-            ("text", DynType::Text),
             ("f32", DynType::Float(32)),
             ("f64", DynType::Float(64)),
-            ("timestamp", DynType::Timestamp),
-            ("uuid", DynType::Uuid),
-            ("ulid", DynType::Ulid),
-            ("decimal", DynType::Decimal),
         ];
         if self.eat("option<") {
             let inner = self.ty()?;
@@ -244,15 +237,14 @@ impl Parser<'_> {
             self.expect(")")?;
             return Ok(DynType::Key(key));
         }
-        if self.eat("custom") {
-            return Ok(DynType::Custom);
-        }
         let word_end = self.rest().find([' ', '}', '>']).unwrap_or(self.rest().len());
         let word = &self.rest()[..word_end];
-        match SIMPLE.iter().find(|(name, _)| *name == word) {
-            Some((name, ty)) => {
-                self.at += name.len();
-                Ok(ty.clone())
+        let found =
+            NUMBERS.iter().find(|(name, _)| *name == word).map(|(_, ty)| ty.clone()).or_else(|| DynType::named(word));
+        match found {
+            Some(ty) => {
+                self.at += word.len();
+                Ok(ty)
             }
             None => Err(self.error(
                 "a type: u8..u128, usize, i8..i128, isize, bool, char, text, f32, f64, timestamp, uuid, ulid, \

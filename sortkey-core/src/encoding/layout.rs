@@ -74,6 +74,43 @@ pub enum VariantLayout {
     Key(&'static Layout),
 }
 
+/// The segment types that take no parameter, with their names in the layout text and the feature
+/// of this crate each needs: the one list that the derived layout ([`SegmentLayout`]) and the
+/// runtime layout (`DynType`) both read, for the layout's text (printed and parsed), for comparing
+/// layouts, for converting one into the other and for naming a missing feature. Types with a
+/// parameter (integers and floats by their bits, options, enums, nested keys) are written where
+/// their parameter is read.
+macro_rules! named_segment_types {
+    ($then:ident) => {
+        $then! {
+            Bool = "bool",
+            Char = "char",
+            Text = "text",
+            Timestamp = "timestamp",
+            Uuid = "uuid" needs "uuid",
+            Ulid = "ulid" needs "ulid",
+            Decimal = "decimal" needs "rust_decimal",
+            Custom = "custom",
+        }
+    };
+}
+pub(crate) use named_segment_types;
+
+macro_rules! segment_layout_names {
+    ($($variant:ident = $name:literal $(needs $feature:literal)?,)*) => {
+        impl SegmentLayout {
+            /// The type's name in the layout text, for a type without a parameter.
+            pub(crate) const fn name(&self) -> Option<&'static str> {
+                match self {
+                    $(SegmentLayout::$variant => Some($name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+named_segment_types!(segment_layout_names);
+
 /// What a segment type writes, as a layout shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SegmentLayout {

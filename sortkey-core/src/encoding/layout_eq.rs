@@ -105,15 +105,10 @@ const fn segment_eq(a: &SegmentLayout, b: &SegmentLayout) -> bool {
         (SegmentLayout::Option(x), SegmentLayout::Option(y)) => segment_eq(x, y),
         (SegmentLayout::Enum(x), SegmentLayout::Enum(y)) => names_eq(x, y),
         (SegmentLayout::Key(x), SegmentLayout::Key(y)) => x.encodes_like(y),
-        (SegmentLayout::Bool, SegmentLayout::Bool)
-        | (SegmentLayout::Char, SegmentLayout::Char)
-        | (SegmentLayout::Text, SegmentLayout::Text)
-        | (SegmentLayout::Timestamp, SegmentLayout::Timestamp)
-        | (SegmentLayout::Uuid, SegmentLayout::Uuid)
-        | (SegmentLayout::Ulid, SegmentLayout::Ulid)
-        | (SegmentLayout::Decimal, SegmentLayout::Decimal)
-        | (SegmentLayout::Custom, SegmentLayout::Custom) => true,
-        _ => false,
+        _ => match (a.name(), b.name()) {
+            (Some(x), Some(y)) => str_eq(x, y),
+            _ => false,
+        },
     }
 }
 
