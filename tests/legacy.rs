@@ -59,3 +59,62 @@ fn a_range_runs_once_per_layout_and_merges_each_item_once() {
     .collect();
     assert_eq!(backwards, [12, 13, 14, 15, 16, 17]);
 }
+
+/// The lock records which layouts are older versions of which, from `legacy`: under the name of
+/// the key that has the older layout (or `Key@v1` when none of the keys checked has it), and a
+/// lock whose versions disagree with the types fails as a changed layout does.
+#[test]
+fn the_lock_records_older_layouts_as_versions() {
+    use sortkey_core::{LayoutDifference, LockErrorKind, LockFile, check_lock_file, lock_text};
+    let keys = [("RankKey", RankKey::LAYOUT), ("RankKeyV1", RankKeyV1::LAYOUT)];
+    let text = lock_text(&keys);
+    assert_eq!(
+        text,
+        "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+         RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\n\
+         RankKey > RankKeyV1\n"
+    );
+    assert_eq!(RankKey::LAYOUT.legacy(), [&RankKeyV1::LAYOUT]);
+    // The older type not among the keys: the lock names its layout after the key.
+    let alone = lock_text(&[("RankKey", RankKey::LAYOUT)]);
+    assert!(
+        alone.ends_with("RankKey@v1 = RUN#{score:u64 width=10 desc}#{player:text}\nRankKey > RankKey@v1\n"),
+        "{alone}"
+    );
+
+    let lock = LockFile::parse(&text).unwrap();
+    assert_eq!(lock.versions.len(), 1);
+    let live: Vec<&str> = lock.live("RankKeyV1").iter().map(|(n, _)| *n).collect();
+    assert_eq!(live, ["RankKey", "RankKeyV1"], "the current layout first, whichever is named");
+    assert_eq!(lock.text(), text, "the lock prints back as it was read");
+
+    let path = std::env::temp_dir().join(format!("sortkey-legacy-{}.lock", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    check_lock_file(&path, &keys).unwrap();
+    // The same layouts without the version line: the versions differ.
+    std::fs::write(&path, text.replace("RankKey > RankKeyV1\n", "")).unwrap();
+    let e = check_lock_file(&path, &keys).unwrap_err();
+    let LockErrorKind::Differs(differences) = &e.kind else { panic!("{e}") };
+    assert!(
+        matches!(&differences[..], [LayoutDifference::Versions { name, derived, locked }]
+            if name == "RankKey" && derived == &["RankKeyV1"] && locked.is_empty()),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("`RankKey`: its older layouts are RankKeyV1 (legacy = ...), but the lock records none"),
+        "{e}"
+    );
+    std::fs::remove_file(&path).unwrap();
+
+    // Version lines that name no layout, one twice, or layouts of two roles are refused.
+    let entries = "A = A#{a:u8}\nB = B#{b:u8}\nP = partition P#{p:u8}\n";
+    for (line, expected) in [
+        ("A > C", "line 4, byte 4: expected the name of a layout of the lock"),
+        ("A > B\nB > A", "line 5, byte 0: expected a layout in one version line at most"),
+        ("A > P", "line 4, byte 4: expected a layout of the same role as `A`"),
+        ("A B", "line 4, byte 0: expected `name = layout` or `Current > Older`"),
+    ] {
+        let e = LockFile::parse(&format!("{entries}{line}\n")).unwrap_err().to_string();
+        assert!(e.starts_with(expected), "{line}: {e}");
+    }
+}

@@ -1,7 +1,7 @@
 //! `sortkey layouts`: the lock's layouts, each field with what it can hold.
 
 use serde::{Deserialize, Serialize};
-use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, LockFile};
+use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, LockFile, Versions};
 
 use crate::cli::Args;
 use crate::lock;
@@ -18,6 +18,8 @@ format_tag! {
 pub(crate) struct LayoutsDocument {
     pub(crate) format: LayoutsFormat,
     pub(crate) layouts: Vec<LayoutReport>,
+    /// Which layouts are older versions of which (`Current > Older` lines of the lock).
+    pub(crate) versions: Vec<Versions>,
 }
 
 /// One layout of the lock.
@@ -57,10 +59,8 @@ pub(crate) struct FieldReport {
 impl LayoutsDocument {
     /// The document of the lock's layouts.
     pub(crate) fn new(lock: &LockFile) -> LayoutsDocument {
-        LayoutsDocument {
-            format: LayoutsFormat,
-            layouts: lock.entries.iter().map(|(n, l)| LayoutReport::new(n, l)).collect(),
-        }
+        let layouts = lock.entries.iter().map(|(n, l)| LayoutReport::new(n, l)).collect();
+        LayoutsDocument { format: LayoutsFormat, layouts, versions: lock.versions.clone() }
     }
 }
 
@@ -117,6 +117,9 @@ impl Document for LayoutsDocument {
             }
         }
         outln!("{table}");
+        for v in &self.versions {
+            outln!("versions: {v} (newest first: the first reads the others' keys)");
+        }
     }
 }
 

@@ -406,8 +406,8 @@ pub use dynamic::{
     AuditMergeError, AuditReport, CannotMove, Capacity, DynBody, DynField, DynKey, DynLayout, DynMigration, DynQuery,
     DynType, DynValue, DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutDifference, LayoutParseError,
     LayoutUsage, LeftSample, LockError, LockErrorKind, LockFile, LockParseError, MigrationVerdict, MixedWidth,
-    UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind, VerdictAudit, check_lock_file,
-    read_furthest,
+    UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind, VerdictAudit, Versions, check_lock_file,
+    lock_text, read_furthest,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

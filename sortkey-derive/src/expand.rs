@@ -56,6 +56,14 @@ fn impl_sort_key(key: &Key) -> TokenStream {
         Role::Sort => quote!(Sort),
         Role::Partition(_) => quote!(Partition),
     };
+    // The older layouts, for the lock: only a key without generic parameters has them (its
+    // `Legacy` impl says so otherwise).
+    let olds = &key.legacy;
+    let legacy = if olds.is_empty() || !key.generics.params.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(.with_legacy(&[#(&<#olds as _sortkey::SortKey>::LAYOUT),*]))
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics _sortkey::SortKey for #ident #ty_generics #where_clause {
@@ -70,7 +78,7 @@ fn impl_sort_key(key: &Key) -> TokenStream {
                 #max_len,
                 _sortkey::KeyRole::#role,
                 Self::__SORTKEY_LAYOUT,
-            );
+            )#legacy;
 
             #[inline]
             fn encode_into(

@@ -3,6 +3,11 @@
 
     cargo run --example vectors -- CustomerItem --out customer_item.json
     python3 tests/vectors/check_layout.py customer_item.json [more.json ...]
+    python3 tests/vectors/check_layout.py --lock layouts.lock
+
+A lock file (`--lock`) is one `Name = layout` line per key and one `Current > Older > ...` line
+per key with older layouts, newest first: every layout is parsed, and every version line must
+name layouts of the lock, each in one line at most, of one role.
 
 Each vectors file holds a key type's layout text (what `K::LAYOUT` prints and `layouts.lock`
 holds) and values with the keys the Rust encoder writes for them, or the error it refuses them
@@ -491,7 +496,50 @@ def check_vector(layout, name, v):
     return min(failures, 1)
 
 
+def read_lock(text):
+    """A lock's layouts by name (parsed, in the file's order) and its versions: a list of
+    (current, [older, ...]) pairs. Refused when a line is neither form, or a version line names
+    a layout the lock has not, one already in a version line, or one of another role."""
+    layouts, versions, seen = {}, [], set()
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    for n, line in lines:
+        if " = " in line:
+            name, layout = line.split(" = ", 1)
+            layouts[name] = Parser(layout).layout()
+        elif " > " not in line:
+            raise Refused(f"line {n}: expected `name = layout` or `Current > Older`, found {line!r}")
+    for n, line in lines:
+        if " = " in line:
+            continue
+        names = line.split(" > ")
+        for name in names:
+            if name not in layouts:
+                raise Refused(f"line {n}: {name!r} is no layout of the lock")
+            if name in seen:
+                raise Refused(f"line {n}: {name!r} is in two version lines")
+            seen.add(name)
+            if layouts[name]["partition"] != layouts[names[0]]["partition"]:
+                raise Refused(f"line {n}: {name!r} is of another role than {names[0]!r}")
+        versions.append((names[0], names[1:]))
+    return layouts, versions
+
+
+def check_lock(path):
+    with open(path, encoding="utf-8") as f:
+        layouts, versions = read_lock(f.read())
+    for current, older in versions:
+        print(f"{path}: {current} reads its older layouts {', '.join(older)}")
+    print(f"{path}: {len(layouts)} layouts, {len(versions)} with older versions")
+    return 0
+
+
 def main(paths):
+    if paths[:1] == ["--lock"]:
+        try:
+            return max([check_lock(p) for p in paths[1:]] or [0])
+        except Refused as e:
+            print(f"refused: {e}")
+            return 1
     failures = sum(check(p) for p in paths)
     return 1 if failures else 0
 

@@ -32,7 +32,8 @@ pub use capacity::Capacity;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;
 pub use lock::{
-    LayoutDifference, LockError, LockErrorKind, LockFile, LockParseError, UPDATE_LOCK_VAR, check_lock_file,
+    LayoutDifference, LockError, LockErrorKind, LockFile, LockParseError, UPDATE_LOCK_VAR, Versions, check_lock_file,
+    lock_text,
 };
 pub use migration::DynMigration;
 pub use parse::LayoutParseError;

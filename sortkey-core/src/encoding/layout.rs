@@ -33,6 +33,9 @@ pub struct Layout {
     pub(crate) max_len: usize,
     pub(crate) role: KeyRole,
     pub(crate) body: Body,
+    /// The older layouts the key also reads (`#[key(legacy = ...)]`), newest first: not part of
+    /// the encoding (two layouts encode alike whatever their older versions), but of the lock.
+    pub(crate) legacy: &'static [&'static Layout],
 }
 
 /// What follows the prefix.
@@ -153,17 +156,29 @@ impl Layout {
         role: KeyRole,
         fields: &'static [FieldLayout],
     ) -> Self {
-        Layout { prefix, separator, max_len, role, body: Body::Fields(fields) }
+        Layout { prefix, separator, max_len, role, body: Body::Fields(fields), legacy: &[] }
+    }
+
+    /// The same layout, with the older layouts the key also reads (`#[key(legacy = ...)]`,
+    /// newest first). Generated code calls it.
+    pub const fn with_legacy(self, legacy: &'static [&'static Layout]) -> Self {
+        Layout { legacy, ..self }
+    }
+
+    /// The older layouts the key also reads, newest first (`#[key(legacy = ...)]`): what the
+    /// lock records as its versions.
+    pub const fn legacy(&self) -> &'static [&'static Layout] {
+        self.legacy
     }
 
     /// The layout of a key family with these variants. Generated code calls it.
     pub const fn family(separator: char, max_len: usize, variants: &'static [VariantLayout]) -> Self {
-        Layout { prefix: None, separator, max_len, role: KeyRole::Sort, body: Body::Family(variants) }
+        Layout { prefix: None, separator, max_len, role: KeyRole::Sort, body: Body::Family(variants), legacy: &[] }
     }
 
     /// The layout of a hand-written `SortKey` impl, which says no more than its constants.
     pub const fn opaque(prefix: Option<&'static str>, separator: char, max_len: usize, role: KeyRole) -> Self {
-        Layout { prefix, separator, max_len, role, body: Body::Opaque }
+        Layout { prefix, separator, max_len, role, body: Body::Opaque, legacy: &[] }
     }
 
     /// The key's prefix.
