@@ -118,3 +118,42 @@ fn the_lock_records_older_layouts_as_versions() {
         assert!(e.starts_with(expected), "{line}: {e}");
     }
 }
+
+/// One condition on the fields, on every live layout: for every key of an older layout whose value
+/// the current layout holds, the older layout's condition matches it exactly when the current
+/// layout's matches the same value's current key, bounds beyond the older layout's range clipped
+/// (or the layout left out when none of its keys can match).
+#[test]
+fn one_condition_selects_the_same_values_in_every_version() {
+    use sortkey_core::query::Comparison;
+    use sortkey_core::{DynValue, FieldCondition};
+    let u = DynValue::Unsigned;
+    let edges = [0u64, 1, 1499, 1500, 1501, 99_999_999, 5_000_000_000, 9_999_999_999, 10_000_000_000, 999_999_999_999];
+    let mut conditions =
+        vec![FieldCondition::new(), FieldCondition::new().fix("score", u(1500)).text_begins_with("player", "p")];
+    for &v in &edges {
+        for cmp in [Comparison::Lt, Comparison::Le, Comparison::Gt, Comparison::Ge] {
+            conditions.push(FieldCondition::new().compare("score", cmp, u(v.into())));
+        }
+        conditions.push(FieldCondition::new().fix("score", u(v.into())));
+        for &w in &edges {
+            conditions.push(FieldCondition::new().between("score", u(v.into()), u(w.into())));
+        }
+    }
+    let values: Vec<u64> = edges.iter().flat_map(|&v| [v, v.saturating_sub(1), v + 1]).collect();
+    for condition in &conditions {
+        let [current, older] = &condition.on_versions::<RankKey>().unwrap()[..] else { panic!("two layouts") };
+        // An empty range (below zero, low above high): no layout has a condition.
+        let Some(current) = current else {
+            assert_eq!(older, &None, "{condition:?}");
+            continue;
+        };
+        for &score in &values {
+            let Ok(now) = (RankKey { score, player: "p1".into() }).encode() else { continue };
+            let Ok(old) = (RankKeyV1 { score, player: "p1".into() }).encode() else { continue };
+            let expected = current.matches(&now);
+            let found = older.as_ref().is_some_and(|c| c.matches(&old));
+            assert_eq!(found, expected, "{condition:?} on score {score}: {older:?}");
+        }
+    }
+}

@@ -5,7 +5,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sortkey_core::dynamodb::sdk_error_line;
-use sortkey_core::{DynLayout, DynValue, KeyCondition, KeyExpression, KeyRole, LockFile, read_furthest};
+use sortkey_core::{
+    DynLayout, DynValue, FieldCondition, KeyExpression, KeyRole, LiveLayouts, LockFile, Outside, read_furthest,
+};
 
 use crate::cli::{Args, BrowseArgs};
 use crate::outcome::Failure;
@@ -29,9 +31,34 @@ pub(crate) struct BrowseDocument {
     pub(crate) pk: String,
     /// The sort key condition (`sortkey query --table`); null for the whole partition.
     pub(crate) condition: Option<String>,
-    /// The items, in the order DynamoDB returned them.
+    /// The items: in the order DynamoDB returned them, or with a condition on a layout with older
+    /// versions, in the current layout's order.
     pub(crate) items: Vec<BrowseItem>,
+    /// With a condition: the items each live version of the layout gave, current first.
+    pub(crate) versions: Vec<VersionCount>,
+    /// With a condition: the keys the queries returned that are no result (read by no version
+    /// of the layout, or outside the condition).
+    pub(crate) outside: OutsideReport,
 }
+
+/// The items one version of a layout gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct VersionCount {
+    /// The version's layout, by its name in the lock.
+    pub(crate) layout: String,
+    /// How many of the results are in it.
+    pub(crate) items: u64,
+}
+
+/// Keys that are no result, counted, with the least of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct OutsideReport {
+    pub(crate) keys: u64,
+    pub(crate) samples: Vec<Outside>,
+}
+
+/// How many keys outside the condition a report keeps as samples.
+const OUTSIDE_SAMPLES: usize = 5;
 
 /// One sort key as read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,8 +91,9 @@ pub(crate) fn run(args: &Args, browse: &BrowseArgs) -> Result<(), Failure> {
     let lock = lock::read(&args.lock)?;
     let runtime = tokio::runtime::Runtime::new()?;
     let target = Target { table: &browse.table, index: browse.index.as_deref(), pk: &browse.pk };
-    let keys = runtime.block_on(query(args, &target, None, (browse.limit, browse.reverse)))?;
-    output::print(args, &BrowseDocument::new(&target, None, &lock, keys));
+    let expression = |pk: &str, _: &str| KeyExpression::partition(pk, target.pk);
+    let keys = runtime.block_on(query(args, &target, expression, (browse.limit, browse.reverse), |_| true))?;
+    output::print(args, &BrowseDocument::new(&target, &lock, keys));
     Ok(())
 }
 
@@ -78,14 +106,8 @@ pub(crate) struct Target<'a> {
 }
 
 impl BrowseDocument {
-    /// The document of `keys` of `target`'s partition (under `condition`), read by `lock`'s sort
-    /// key layouts.
-    pub(crate) fn new(
-        target: &Target<'_>,
-        condition: Option<&KeyCondition>,
-        lock: &LockFile,
-        keys: Vec<String>,
-    ) -> Self {
+    /// The document of `keys` of `target`'s partition, read by `lock`'s sort key layouts.
+    pub(crate) fn new(target: &Target<'_>, lock: &LockFile, keys: Vec<String>) -> Self {
         let layouts: Vec<&DynLayout> =
             lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).map(|(_, l)| l).collect();
         let names: Vec<&str> =
@@ -96,28 +118,29 @@ impl BrowseDocument {
             table: target.table.to_owned(),
             index: target.index.map(str::to_owned),
             pk: target.pk.to_owned(),
-            condition: condition.map(ToString::to_string),
+            condition: None,
             items,
+            versions: Vec::new(),
+            outside: OutsideReport::default(),
         }
     }
 }
 
-/// The sort keys of the partition (under `condition` when given), in DynamoDB's order.
+/// The sort keys of the partition under the expression `expression(pk_attr, sk_attr)` gives, in
+/// DynamoDB's order, until `limit` of them are ones `counts` (or the partition ends).
 pub(crate) async fn query(
     args: &Args,
     target: &Target<'_>,
-    condition: Option<&KeyCondition>,
+    expression: impl Fn(&str, &str) -> KeyExpression,
     (limit, reverse): (usize, bool),
+    counts: impl Fn(&str) -> bool,
 ) -> Result<Vec<String>, Failure> {
     let client = connect::client(args).await;
     let table = target.table;
     let (pk_attr, sk_attr) = key_names(&client, table, target.index).await?;
     let sk_attr = sk_attr.ok_or_else(|| Failure(format!("table {table} has no sort key to browse")))?;
-    let expression = match condition {
-        Some(condition) => condition.with_partition_key(&pk_attr, target.pk, &sk_attr),
-        None => KeyExpression::partition(&pk_attr, target.pk),
-    };
-    let mut keys = Vec::new();
+    let expression = expression(&pk_attr, &sk_attr);
+    let (mut keys, mut counted) = (Vec::new(), 0);
     let mut start = None;
     loop {
         let request = client
@@ -133,9 +156,10 @@ pub(crate) async fn query(
             .map_err(|e| Failure(format!("cannot query {table}: {}", sdk_error_line(&e))))?;
         for item in page.items() {
             if let Some(sk) = item.get(&sk_attr).and_then(|v| v.as_s().ok()) {
+                counted += usize::from(counts(sk));
                 keys.push(sk.clone());
             }
-            if keys.len() == limit {
+            if counted == limit {
                 return Ok(keys);
             }
         }
@@ -146,16 +170,70 @@ pub(crate) async fn query(
     }
 }
 
+/// `condition` on the layout `layout` of the lock and each of its other live versions: one
+/// Query per version that has keys the condition can select, each read until it gives `limit`
+/// results (to its end when its keys sort otherwise than the current layout's), merged in the
+/// current layout's order; the keys the queries returned that are no result are counted beside.
+pub(crate) async fn query_versions(
+    args: &Args,
+    target: &Target<'_>,
+    lock: &LockFile,
+    layout: &str,
+    condition: &FieldCondition,
+    limit: usize,
+) -> Result<BrowseDocument, Failure> {
+    let live = LiveLayouts::new(lock.live(layout));
+    let conditions = live.conditions(condition)?;
+    let mut pages = Vec::new();
+    for (version, c) in conditions.iter().enumerate() {
+        let Some(c) = c else {
+            pages.push(Vec::new());
+            continue;
+        };
+        let expression = |pk: &str, sk: &str| c.with_partition_key(pk, target.pk, sk);
+        let mine = |key: &str| live.read(key, &conditions).is_ok_and(|(v, _)| v == version);
+        let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
+        let keys = query(args, target, expression, (limit, false), mine).await?;
+        pages.push(keys.into_iter().map(|k| (k, ())).collect());
+    }
+    let mut merged = live.merge(&conditions, pages, true);
+    merged.results.truncate(limit);
+    let names: Vec<&str> = live.layouts().iter().map(|(n, _)| *n).collect();
+    let items = merged.results.iter().map(|r| item(names[r.version], r.key.clone(), &r.value)).collect();
+    // The results shown, per version (those read beyond the limit are not counted).
+    let count = |v: usize| merged.results.iter().filter(|r| r.version == v).count() as u64;
+    let versions = names
+        .iter()
+        .enumerate()
+        .map(|(v, name)| VersionCount { layout: (*name).to_owned(), items: count(v) })
+        .collect();
+    let keys = merged.outside.len() as u64;
+    merged.outside.truncate(OUTSIDE_SAMPLES);
+    Ok(BrowseDocument {
+        format: BrowseFormat,
+        table: target.table.to_owned(),
+        index: target.index.map(str::to_owned),
+        pk: target.pk.to_owned(),
+        condition: conditions.first().and_then(|c| c.as_ref()).map(ToString::to_string),
+        items,
+        versions,
+        outside: OutsideReport { keys, samples: merged.outside },
+    })
+}
+
+/// A key read by the layout `layout` as `value`.
+fn item(layout: &str, sk: String, value: &DynValue) -> BrowseItem {
+    let mut fields = Map::new();
+    let mut variants = Vec::new();
+    flatten(value, "", &mut fields, &mut variants);
+    let variant = (!variants.is_empty()).then(|| variants.join(" "));
+    BrowseItem { sk, layout: Some(layout.to_owned()), variant, fields, error: None }
+}
+
 /// `sk` read by the first of `layouts` (named `names`) that reads it.
 fn read(layouts: &[&DynLayout], names: &[&str], sk: String) -> BrowseItem {
     match read_furthest(layouts.iter().copied(), &sk) {
-        Ok((i, value)) => {
-            let mut fields = Map::new();
-            let mut variants = Vec::new();
-            flatten(&value, "", &mut fields, &mut variants);
-            let variant = (!variants.is_empty()).then(|| variants.join(" "));
-            BrowseItem { sk, layout: Some(names[i].to_owned()), variant, fields, error: None }
-        }
+        Ok((i, value)) => item(names[i], sk, &value),
         Err(furthest) => {
             let error = furthest.map_or_else(|| "no sort key layout in the lock".to_owned(), |(_, e)| e.to_string());
             BrowseItem { sk, layout: None, variant: None, fields: Map::new(), error: Some(error) }
@@ -200,7 +278,45 @@ fn cell(value: &Value) -> String {
 impl Document for BrowseDocument {
     fn print_table(&self) {
         outln!("{} `{}`: {} items", self.table, shown(&self.pk), self.items.len());
-        // One table per group, in the order each group first appears; rows in DynamoDB's.
+        if self.versions.is_empty() {
+            self.print_groups();
+        } else {
+            self.print_versions();
+        }
+    }
+}
+
+impl BrowseDocument {
+    /// The items of a query across a layout's versions: one table in the current layout's order,
+    /// the version each key is in beside it; then the counts and the keys that are no result.
+    fn print_versions(&self) {
+        let mut header: Vec<&str> =
+            self.items.first().map(|i| i.fields.keys().map(String::as_str).collect()).unwrap_or_default();
+        header.extend(["version", "sk"]);
+        let mut t = output::table(&header);
+        for item in &self.items {
+            let mut cells: Vec<String> = item.fields.values().map(cell).collect();
+            cells.push(item.layout.clone().unwrap_or_default());
+            cells.push(shown(&item.sk).into_owned());
+            t.add_row(cells);
+        }
+        outln!("{t}");
+        let counts: Vec<String> = self.versions.iter().map(|v| format!("{} {}", v.layout, v.items)).collect();
+        outln!("items per version: {}", counts.join(", "));
+        if self.outside.keys > 0 {
+            outln!("{} keys the queries returned are no result:", self.outside.keys);
+            let mut t = output::table(&["not a result", "read by", "why"]);
+            for o in &self.outside.samples {
+                let layout = o.layout.clone().unwrap_or_default();
+                t.add_row([shown(&o.key).into_owned(), layout, sanitized(&o.reason).into_owned()]);
+            }
+            outln!("{t}");
+        }
+    }
+
+    /// A partition's items, one table per layout (a family's variants each apart), in the order
+    /// each first appears, rows in DynamoDB's order.
+    fn print_groups(&self) {
         let mut groups: Vec<Option<String>> = Vec::new();
         for item in &self.items {
             let group = item.group();

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use sortkey_core::query::Comparison;
-use sortkey_core::{DynQuery, KeyCondition, KeyExpression};
+use sortkey_core::{DynQuery, FieldCondition, KeyCondition, KeyExpression, LockFile};
 
-use crate::browse::{BrowseDocument, Target};
+use crate::browse::Target;
 use crate::cli::{Args, QueryArgs};
 use crate::outcome::Failure;
 use crate::output::{Document, format_tag, outln};
@@ -46,19 +46,28 @@ fn condition(text: &str) -> Result<Condition<'_>, Failure> {
     })
 }
 
-/// The condition the arguments describe, as the library builds it.
-pub(crate) fn key_condition(args: &Args, q: &QueryArgs) -> Result<KeyCondition, Failure> {
-    let lock = lock::read(&args.lock)?;
+/// The condition the arguments describe on the named layout, as the library builds it (its
+/// refusals are the command's), and the same condition on the fields by name, for the layout's
+/// other versions.
+pub(crate) fn key_condition(
+    lock: &LockFile,
+    lock_path: &str,
+    q: &QueryArgs,
+) -> Result<(KeyCondition, FieldCondition), Failure> {
     let layout = lock.get(&q.layout).ok_or_else(|| {
         let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
-        Failure(format!("no layout `{}` in {}; it has {}", q.layout, args.lock.display(), names.join(", ")))
+        Failure(format!("no layout `{}` in {lock_path}; it has {}", q.layout, names.join(", ")))
     })?;
     let mut query = layout.query();
+    let mut fields = FieldCondition::new();
     if let Some(variant) = &q.variant {
         query = query.variant(variant);
+        fields = fields.variant(variant);
     }
     let conditions: Vec<Condition<'_>> = q.conditions.iter().map(|c| condition(c)).collect::<Result<_, _>>()?;
-    let Some((last, fixed)) = conditions.split_last() else { return query.begins_with().map_err(Failure::from) };
+    let Some((last, fixed)) = conditions.split_last() else {
+        return Ok((query.begins_with()?, fields));
+    };
     for (c, text) in fixed.iter().zip(&q.conditions) {
         let Condition::Fix(name, value) = c else {
             let expected = "only the last condition may be a range or a prefix; the others fix a field (`field=value`)";
@@ -66,22 +75,29 @@ pub(crate) fn key_condition(args: &Args, q: &QueryArgs) -> Result<KeyCondition, 
         };
         let value = typed(&query, &q.layout, name, value)?;
         query = query.fix(name, &value);
+        fields = fields.fix(name, value);
     }
-    let result = match *last {
+    let layout_name = &q.layout;
+    let (condition, fields) = match *last {
         Condition::Fix(name, value) => {
-            let value = typed(&query, &q.layout, name, value)?;
+            let value = typed(&query, layout_name, name, value)?;
             let query = query.fix(name, &value);
-            if query.next_field().is_some() { query.begins_with() } else { query.eq() }
+            let fields = fields.fix(name, value);
+            if query.next_field().is_some() { (query.begins_with(), fields) } else { (query.eq(), fields.eq()) }
         }
         Condition::Compare(name, cmp, value) => {
-            query.clone().compare(name, cmp, &typed(&query, &q.layout, name, value)?)
+            let value = typed(&query, layout_name, name, value)?;
+            (query.compare(name, cmp, &value), fields.compare(name, cmp, value))
         }
         Condition::Between(name, low, high) => {
-            query.clone().between(name, &typed(&query, &q.layout, name, low)?, &typed(&query, &q.layout, name, high)?)
+            let (low, high) = (typed(&query, layout_name, name, low)?, typed(&query, layout_name, name, high)?);
+            (query.between(name, &low, &high), fields.between(name, low, high))
         }
-        Condition::Prefix(name, prefix) => query.text_begins_with(name, prefix),
+        Condition::Prefix(name, prefix) => {
+            (query.text_begins_with(name, prefix), fields.text_begins_with(name, prefix))
+        }
     };
-    result.map_err(Failure::from)
+    Ok((condition?, fields))
 }
 
 /// `text` as a value of the query's next field, which must be `name` (else the query's own
@@ -96,15 +112,16 @@ fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<s
     }
 }
 
-/// Prints the KeyConditionExpression of the arguments, or with `--table` runs it and prints the
-/// items.
+/// Prints the KeyConditionExpression of the arguments, or with `--table` runs it on every live
+/// version of the layout and prints the items.
 pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
-    let condition = key_condition(args, q)?;
+    let lock = lock::read(&args.lock)?;
+    let (condition, fields) = key_condition(&lock, &args.lock.display().to_string(), q)?;
     if let Some(table) = &q.table {
         let runtime = tokio::runtime::Runtime::new()?;
         let target = Target { table, index: q.index.as_deref(), pk: &q.pk };
-        let keys = runtime.block_on(browse::query(args, &target, Some(&condition), (q.limit, false)))?;
-        output::print(args, &BrowseDocument::new(&target, Some(&condition), &lock::read(&args.lock)?, keys));
+        let doc = runtime.block_on(browse::query_versions(args, &target, &lock, &q.layout, &fields, q.limit))?;
+        output::print(args, &doc);
         return Ok(());
     }
     let expression = condition.with_partition_key(&q.pk_attr, &q.pk, &q.sk_attr);

@@ -107,6 +107,63 @@ fn a_clean_table_exits_0_and_a_missing_one_is_one_line_and_exit_2() {
     assert!(stderr.starts_with("sortkey: cannot describe table Nope: ") && stderr.lines().count() == 1, "{stderr}");
 }
 
+const VERSIONED_LOCK: &str = "RankKey = RUN#{score:u64 width=10 desc}#{player:text}\n\
+                              RankKeyV1 = RUN#{score:u64 width=8 desc}#{player:text}\n\
+                              RankKey > RankKeyV1\n";
+
+/// A partition holding two widths of one key (the trap): `query --table` runs the condition on
+/// both versions and returns exactly the keys it selects, in the current layout's order, each
+/// once; a key in a query's byte range that is outside the condition, or in no version, is
+/// counted beside and never a result; `--limit` counts results.
+#[test]
+fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
+    let test = "a_query_across_versions_returns_exactly_the_keys_the_condition_selects";
+    let Some(server) = server_or_skip(test) else { return };
+    let pk = "SEASON#2025";
+    let mut keys: Vec<(String, String)> =
+        (0..30u64).map(|i| (pk.to_owned(), format!("RUN#{:010}#new_{i}", 9_999_999_999 - i * 400_000))).collect();
+    keys.extend((0..20u64).map(|i| (pk.to_owned(), format!("RUN#{:08}#old_{i}", 99_999_999 - i * 5_000_000))));
+    // In the current layout's byte range, but an old key below the bound; and a key of no version.
+    keys.push((pk.to_owned(), format!("RUN#{:08}#old_low", 99_999_999 - 1_000_000)));
+    keys.push((pk.to_owned(), "RUN#0garbage".to_owned()));
+    runtime().block_on(table(&client(&server.endpoint), "Versions", &keys));
+    let lock = lock_file_of("versions", VERSIONED_LOCK);
+    let args = ["query", "--table", "Versions", "--layout", "RankKey", "--pk", pk, "score>=5000000", "-o", "json"];
+    let out = sortkey(&server.endpoint, &lock, &args).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let items = doc["items"].as_array().unwrap();
+    let scores: Vec<u64> = items.iter().map(|i| i["fields"]["score"].as_u64().unwrap()).collect();
+    let mut expected: Vec<u64> = (13..30u64).map(|i| i * 400_000).chain((1..20u64).map(|i| i * 5_000_000)).collect();
+    expected.sort_by(|a, b| b.cmp(a));
+    assert_eq!(scores, expected, "every key the condition selects, highest first, each once: {doc}");
+    assert!(items.iter().all(|i| i["fields"]["score"].as_u64().unwrap() >= 5_000_000));
+    let versions: Vec<(&str, u64)> = doc["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["layout"].as_str().unwrap(), v["items"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(versions, [("RankKey", 17), ("RankKeyV1", 19)]);
+    let outside: Vec<&str> =
+        doc["outside"]["samples"].as_array().unwrap().iter().map(|o| o["key"].as_str().unwrap()).collect();
+    assert_eq!(outside, ["RUN#0garbage", "RUN#98999999#old_low"], "{doc}");
+    assert_eq!(doc["outside"]["keys"], 2);
+
+    // --limit counts results: the five highest are old keys.
+    let limited = sortkey(&server.endpoint, &lock, &args).args(["--limit", "5"]).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&limited.get_output().stdout).unwrap();
+    let scores: Vec<u64> =
+        doc["items"].as_array().unwrap().iter().map(|i| i["fields"]["score"].as_u64().unwrap()).collect();
+    assert_eq!(scores, &expected[..5]);
+    let out = sortkey(&server.endpoint, &lock, &args[..args.len() - 2])
+        .args(["--limit", "4", "-o", "table"])
+        .assert()
+        .code(0);
+    snapshot("query_versions.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let out = sortkey(&server.endpoint, &lock, &args).args(["--limit", "2"]).assert().code(0);
+    snapshot("query_versions.json", &String::from_utf8_lossy(&out.get_output().stdout));
+}
+
 /// Keys are text from the table: one holding escape sequences (a window title, a colour) or a
 /// bidirectional override reaches the terminal escaped and quoted, in tables and samples alike,
 /// and a key holding a backslash is quoted too, so a quoted key is always an escaped one.

@@ -403,11 +403,12 @@ pub use dynamic::ValueSeed;
 #[cfg(feature = "serde")]
 pub use dynamic::exact;
 pub use dynamic::{
-    AuditMergeError, AuditReport, CannotMove, Capacity, DynBody, DynField, DynKey, DynLayout, DynMigration, DynQuery,
-    DynType, DynValue, DynVariant, FieldUsage, Headroom, KeyAudit, LayoutCount, LayoutDifference, LayoutParseError,
-    LayoutUsage, LeftSample, LockError, LockErrorKind, LockFile, LockParseError, MigrationVerdict, MixedWidth,
-    UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind, VerdictAudit, Versions, check_lock_file,
-    lock_text, read_furthest,
+    AuditMergeError, AuditReport, CannotMove, Capacity, ConditionEnd, DynBody, DynField, DynKey, DynLayout,
+    DynMigration, DynQuery, DynType, DynValue, DynVariant, FieldCondition, FieldUsage, Headroom, KeyAudit, LayoutCount,
+    LayoutDifference, LayoutParseError, LayoutUsage, LeftSample, LiveKey, LiveLayouts, LiveResults, LockError,
+    LockErrorKind, LockFile, LockParseError, MigrationVerdict, MixedWidth, Outside, UPDATE_LOCK_VAR, Unread,
+    UnreadSample, ValueTextError, ValueTextErrorKind, VerdictAudit, Versions, check_lock_file, lock_text,
+    read_furthest,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).
