@@ -385,7 +385,7 @@ pub use encoding::layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, V
 pub use encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
 pub use encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
-pub use migrate::legacy::{Legacy, Versioned, merge_layouts};
+pub use migrate::legacy::{Legacy, Versioned, merge_layouts, merge_version_pages};
 pub use migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 pub use query::condition::{KeyCondition, KeyExpression};
 pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinition, TableError};

@@ -51,3 +51,23 @@ pub fn merge_layouts<K: Legacy, V>(pages: Vec<Vec<(Versioned<K>, V)>>, forward: 
     }
     all.into_iter().map(|(_, k, v)| (k, v)).collect()
 }
+
+/// The keys of one query per live layout, as a table returns them (`pages[v]` the keys, with
+/// their items, of the query of version `v`: 0 the current layout, 1 the first `legacy`, ...,
+/// as [`FieldCondition::on_versions`](crate::FieldCondition::on_versions) gives the conditions),
+/// decoded and merged as [`merge_layouts`] does. A query's byte range may hold keys of another
+/// version that its condition does not select (a narrower width's keys sort among the wider
+/// ones'): only the keys in the queried version's layout are kept from each page, so every key
+/// returned is one the condition selects; a key no layout reads is left out too.
+pub fn merge_version_pages<K: Legacy, V>(pages: Vec<Vec<(String, V)>>, forward: bool) -> Vec<(Versioned<K>, V)> {
+    let read = pages
+        .into_iter()
+        .enumerate()
+        .map(|(version, page)| {
+            page.into_iter()
+                .filter_map(|(key, item)| K::decode_any(&key).ok().filter(|k| k.version == version).map(|k| (k, item)))
+                .collect()
+        })
+        .collect();
+    merge_layouts(read, forward)
+}
