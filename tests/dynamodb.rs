@@ -1660,26 +1660,26 @@ mod generations {
 
     #[derive(SortKey, Debug, Clone, PartialEq)]
     #[key(prefix = "RUN")]
-    pub struct ScoreV1 {
+    pub(crate) struct ScoreV1 {
         #[key(width = 8, desc)]
-        pub score: u64,
-        pub player: String,
+        pub(crate) score: u64,
+        pub(crate) player: String,
     }
 
     #[derive(SortKey, Debug, Clone, PartialEq)]
     #[key(prefix = "RUN")]
-    pub struct ScoreV2 {
+    pub(crate) struct ScoreV2 {
         #[key(width = 10, desc)]
-        pub score: u64,
-        pub player: String,
+        pub(crate) score: u64,
+        pub(crate) player: String,
     }
 
     #[derive(SortKey, Debug, Clone, PartialEq)]
     #[key(prefix = "RUN", legacy = ScoreV2, legacy = ScoreV1)]
-    pub struct Score {
+    pub(crate) struct Score {
         #[key(width = 12, desc)]
-        pub score: u64,
-        pub player: String,
+        pub(crate) score: u64,
+        pub(crate) player: String,
     }
 
     impl From<ScoreV2> for Score {
