@@ -124,10 +124,13 @@ pub(crate) struct MigrateArgs {
     /// The table.
     #[arg(long)]
     pub(crate) table: String,
-    /// The layout the sort keys to move are in, by its name in the lock.
+    /// One older layout to move from, by its name in the lock; every older version of --to
+    /// (its `To > Older` line in the lock) when not given. Required when the lock records no
+    /// versions of --to.
     #[arg(long, value_name = "LAYOUT")]
-    pub(crate) from: String,
-    /// The layout they move to, by its name in the lock: the same fields, by name.
+    pub(crate) from: Option<String>,
+    /// The layout the keys move to, by its name in the lock: the current layout of their key, the
+    /// same fields by name.
     #[arg(long, value_name = "LAYOUT")]
     pub(crate) to: String,
     /// Writes nothing: reports what would move, and every key that cannot (a value that does not

@@ -164,6 +164,32 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     snapshot("query_versions.json", &String::from_utf8_lossy(&out.get_output().stdout));
 }
 
+/// `sortkey migrate --to RankKey` moves every older version of it that the lock records, each
+/// key from the layout that reads it, and the verdict finds them all in the current layout.
+#[test]
+fn migrate_to_the_current_layout_moves_every_older_version() {
+    let Some(server) = server_or_skip("migrate_to_the_current_layout_moves_every_older_version") else { return };
+    let lock = "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+                RankKeyV2 = RUN#{score:u64 width=10 desc}#{player:text}\n\
+                RankKeyV1 = RUN#{score:u64 width=8 desc}#{player:text}\n\
+                RankKey > RankKeyV2 > RankKeyV1\n";
+    let lock = lock_file_of("migrate_versions", lock);
+    let pk = "SEASON#1";
+    let mut keys: Vec<(String, String)> =
+        (0..10u64).map(|i| (pk.to_owned(), format!("RUN#{:010}#v2_{i}", 9_999_999_999 - i * 1000))).collect();
+    keys.extend((0..10u64).map(|i| (pk.to_owned(), format!("RUN#{:08}#v1_{i}", 99_999_999 - i * 1000))));
+    keys.push((pk.to_owned(), format!("RUN#{:012}#now", 999_999_999_999u64 - 7)));
+    runtime().block_on(table(&client(&server.endpoint), "Generations", &keys));
+    let dir = lock.parent().unwrap().join("checkpoints").display().to_string();
+    let args = ["migrate", "--table", "Generations", "--to", "RankKey", "--compare-attributes", "--checkpoint", &dir];
+    let out = sortkey(&server.endpoint, &lock, &args).args(["-o", "json"]).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["from"], serde_json::json!(["RankKeyV2", "RankKeyV1"]), "{doc}");
+    let verdict = &doc["verdict"];
+    assert_eq!((verdict["complete"].as_bool(), verdict["in_new"].as_u64()), (Some(true), Some(21)), "{doc}");
+    assert_eq!(doc["passes"][0]["moved"], 20, "{doc}");
+}
+
 /// Keys are text from the table: one holding escape sequences (a window title, a colour) or a
 /// bidirectional override reaches the terminal escaped and quoted, in tables and samples alike,
 /// and a key holding a backslash is quoted too, so a quoted key is always an escaped one.

@@ -57,8 +57,8 @@ impl Checkpoint for AnyCheckpoint {
 impl Store {
     /// The store `--checkpoint-table` or `--checkpoint` names (`.sortkey/migrate-TABLE-FROM-TO`
     /// by default).
-    pub(crate) async fn open(client: &Client, m: &MigrateArgs) -> Result<Store, Failure> {
-        let name = format!("migrate-{}-{}-{}", m.table, m.from, m.to);
+    pub(crate) async fn open(client: &Client, m: &MigrateArgs, from: &str) -> Result<Store, Failure> {
+        let name = format!("migrate-{}-{from}-{}", m.table, m.to);
         let Some(table) = &m.checkpoint_table else {
             let dir = m.checkpoint.clone().unwrap_or_else(|| Path::new(".sortkey").join(name));
             return Ok(Store::Folder(dir));

@@ -31,7 +31,9 @@ use self::verdict::{MigrateDocument, classify};
 pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
-    let migration = DynMigration::new(entry(&lock, &lock_path, &m.from)?, entry(&lock, &lock_path, &m.to)?)?;
+    let olds = sources(&lock, &lock_path, m)?;
+    let from = olds.iter().map(|name| entry(&lock, &lock_path, name)).collect::<Result<Vec<_>, _>>()?;
+    let migration = DynMigration::versions(from, entry(&lock, &lock_path, &m.to)?)?;
     if !m.dry_run && m.version_attribute.is_none() && !m.compare_attributes {
         return Err(Failure(
             "expected --version-attribute ATTR (exact) or --compare-attributes [--may-add ATTRS]: how a move makes \
@@ -52,7 +54,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         let estimate = table::item_count(&client, &m.table).await.unwrap_or(0);
         if m.dry_run {
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
-            return Ok(finish(args, MigrateDocument::new(m, &[], Some(verdict))));
+            return Ok(finish(args, MigrateDocument::new(m, &olds, &[], Some(verdict))));
         }
         let mut backfill = Backfill::new(&client, &m.table, table::static_key_names(pk, Some(sk)));
         backfill = match &m.version_attribute {
@@ -62,7 +64,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         if let Some(rate) = m.rate {
             backfill = backfill.rate_share(rate as f64, mine.len() as i32);
         }
-        let store = Store::open(&client, m).await?;
+        let store = Store::open(&client, m, &olds.join("+")).await?;
         let mut passes = Vec::new();
         let mut pass = store.last_pass(total, &mine).await?;
         loop {
@@ -73,7 +75,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
             passes.push(run_pass(&backfill, &migration, &store, pass, total, &mine, bar.as_ref()).await?);
             if m.total.is_some() {
                 // One segment of many: the others' workers may not be done.
-                return Ok(finish(args, MigrateDocument::new(m, &passes, None)));
+                return Ok(finish(args, MigrateDocument::new(m, &olds, &passes, None)));
             }
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
             let stuck = passes.last().is_some_and(|p| p.rewritten == 0 && p.superseded == 0);
@@ -81,11 +83,47 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
                 }
-                return Ok(finish(args, MigrateDocument::new(m, &passes, Some(verdict))));
+                return Ok(finish(args, MigrateDocument::new(m, &olds, &passes, Some(verdict))));
             }
             pass += 1;
         }
     })
+}
+
+/// The layouts the keys move from, newest first: `--from` when given, every older version of
+/// `--to` otherwise. `--from` must be an older version of `--to` when the lock records versions
+/// of either; refused before anything is read.
+fn sources(lock: &LockFile, lock_path: &str, m: &MigrateArgs) -> Result<Vec<String>, Failure> {
+    for name in m.from.iter().chain([&m.to]) {
+        entry(lock, lock_path, name)?;
+    }
+    if let Some(v) = lock.versions_of(&m.to).filter(|v| v.current != m.to) {
+        return Err(Failure(format!(
+            "{lock_path}: `{}` is an older layout of `{}` ({v}); expected --to the current one",
+            m.to, v.current
+        )));
+    }
+    let versions = lock.versions_of(&m.to);
+    match (&m.from, versions) {
+        (Some(from), Some(v)) if v.older.contains(from) => Ok(vec![from.clone()]),
+        (Some(from), Some(v)) => Err(Failure(format!(
+            "{lock_path}: `{from}` is not an older version of `{}` (the lock records {v}); expected one of {}",
+            m.to,
+            v.older.join(", ")
+        ))),
+        (None, Some(v)) => Ok(v.older.clone()),
+        (Some(from), None) => match lock.versions_of(from) {
+            Some(v) => Err(Failure(format!(
+                "{lock_path}: `{from}` is a layout of the key of `{}` ({v}), not of `{}`; expected layouts of one key",
+                v.current, m.to
+            ))),
+            None => Ok(vec![from.clone()]),
+        },
+        (None, None) => Err(Failure(format!(
+            "{lock_path}: the lock records no older version of `{}` (a `{} > Older` line); expected --from LAYOUT",
+            m.to, m.to
+        ))),
+    }
 }
 
 /// The layout `name` of the lock, with its name.

@@ -22,8 +22,8 @@ format_tag! {
 pub(crate) struct MigrateDocument {
     pub(crate) format: MigrateFormat,
     pub(crate) table: String,
-    /// The layout moved from, by its name in the lock.
-    pub(crate) from: String,
+    /// The layouts moved from, by their names in the lock, newest first.
+    pub(crate) from: Vec<String>,
     /// The layout moved to.
     pub(crate) to: String,
     /// Whether nothing was written.
@@ -69,12 +69,17 @@ impl From<&Progress> for Pass {
 
 impl MigrateDocument {
     /// The document of a migration (`m`), its `passes` and its `verdict`.
-    pub(crate) fn new(m: &MigrateArgs, passes: &[Progress], verdict: Option<MigrationVerdict>) -> Self {
+    pub(crate) fn new(
+        m: &MigrateArgs,
+        from: &[String],
+        passes: &[Progress],
+        verdict: Option<MigrationVerdict>,
+    ) -> Self {
         let segment = m.total.map(|total| SegmentOf { segment: m.segment.unwrap_or_default(), total });
         MigrateDocument {
             format: MigrateFormat,
             table: m.table.clone(),
-            from: m.from.clone(),
+            from: from.to_vec(),
             to: m.to.clone(),
             dry_run: m.dry_run,
             segment,
@@ -125,7 +130,7 @@ pub(crate) async fn classify(
 impl Document for MigrateDocument {
     fn print_table(&self) {
         let what = if self.dry_run { " (dry run: nothing written)" } else { "" };
-        outln!("{}: {} -> {}{what}", self.table, self.from, self.to);
+        outln!("{}: {} -> {}{what}", self.table, self.from.join(", "), self.to);
         if !self.passes.is_empty() {
             let to = format!("already in {}", self.to);
             let mut t = output::table(&["pass", "read", "moved", &to, "other layouts", "superseded", "changed"]);
@@ -153,7 +158,7 @@ impl Document for MigrateDocument {
 
 impl MigrateDocument {
     fn print_verdict(&self, v: &MigrationVerdict) {
-        let (from, to) = (&self.from, &self.to);
+        let (from, to) = (&self.from.join(", "), &self.to);
         outln!(
             "{} keys read: {} in {from}, {} in {to}, {} in other layouts, {} that cannot move",
             v.read,

@@ -6,10 +6,11 @@
 use crate::dynamic::{DynBody, DynLayout, DynVariant};
 use crate::migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 
-/// The move of keys from layout `from` to layout `to`, each key's fields matched by name.
+/// The move of keys from layout `from` (or from several older layouts of one key, newest first:
+/// [`DynMigration::versions`]) to layout `to`, each key's fields matched by name.
 #[derive(Debug, Clone)]
 pub struct DynMigration {
-    from: (String, DynLayout),
+    from: Vec<(String, DynLayout)>,
     to: (String, DynLayout),
 }
 
@@ -31,31 +32,54 @@ impl DynMigration {
         if !only_from.is_empty() || !only_to.is_empty() {
             return Err(error(MigrationErrorKind::Fields { only_from, only_to }));
         }
-        Ok(DynMigration { from, to })
+        Ok(DynMigration { from: vec![from], to })
+    }
+
+    /// The migration of every older layout in `from` (newest first, as a lock's version line
+    /// lists them) to `to`: each as [`new`](Self::new) requires, a key moved from the first of
+    /// them that reads it. An error for the first older layout that cannot migrate, or when
+    /// `from` is empty.
+    pub fn versions(from: Vec<(String, DynLayout)>, to: (String, DynLayout)) -> Result<DynMigration, MigrationError> {
+        if from.is_empty() {
+            let kind = MigrationErrorKind::Fields { only_from: Vec::new(), only_to: Vec::new() };
+            return Err(MigrationError { from: String::new(), to: to.0, kind });
+        }
+        let mut all = Vec::with_capacity(from.len());
+        for old in from {
+            let one = DynMigration::new(old, to.clone())?;
+            all.extend(one.from);
+        }
+        Ok(DynMigration { from: all, to })
     }
 
     /// What becomes of `key`: moved (its value encoded in the new layout) when the old layout
     /// reads it, left when the new one does ([`Rekeyed::Current`]) or neither
     /// ([`Rekeyed::Other`]). An error when both read it or its value does not fit the new layout.
     pub fn classify(&self, key: &str) -> Result<Rekeyed, MigrationError> {
-        let error = |kind| MigrationError { from: self.from.0.clone(), to: self.to.0.clone(), kind };
         let current = self.to.1.decode(key).is_ok();
-        match self.from.1.decode(key) {
-            Ok(_) if current => Err(error(MigrationErrorKind::Ambiguous { key: key.to_owned() })),
-            Ok(value) => self
+        let old = self.from.iter().find_map(|(name, layout)| layout.decode(key).ok().map(|v| (name, v)));
+        let error = |from: &str, kind| MigrationError { from: from.to_owned(), to: self.to.0.clone(), kind };
+        match old {
+            Some((from, _)) if current => Err(error(from, MigrationErrorKind::Ambiguous { key: key.to_owned() })),
+            Some((from, value)) => self
                 .to
                 .1
                 .encode(&value)
                 .map(Rekeyed::Move)
-                .map_err(|e| error(MigrationErrorKind::DoesNotFit { key: key.to_owned(), error: e })),
-            Err(_) if current => Ok(Rekeyed::Current),
-            Err(_) => Ok(Rekeyed::Other),
+                .map_err(|e| error(from, MigrationErrorKind::DoesNotFit { key: key.to_owned(), error: e })),
+            None if current => Ok(Rekeyed::Current),
+            None => Ok(Rekeyed::Other),
         }
     }
 
-    /// The old layout's name.
+    /// The (newest) old layout's name.
     pub fn from_name(&self) -> &str {
-        &self.from.0
+        self.from.first().map_or("", |(name, _)| name.as_str())
+    }
+
+    /// The old layouts' names, newest first.
+    pub fn from_names(&self) -> impl Iterator<Item = &str> {
+        self.from.iter().map(|(name, _)| name.as_str())
     }
 
     /// The new layout's name.
