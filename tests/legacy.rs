@@ -157,3 +157,55 @@ fn one_condition_selects_the_same_values_in_every_version() {
         }
     }
 }
+
+/// Keys of an older version are an audit finding: how many, in how many partitions, and in how
+/// many of those beside keys of the current layout; the same counts from parts merged, and from
+/// a partial audit resumed with its partitions.
+#[test]
+fn the_audit_counts_old_keys_by_partition() {
+    use sortkey_core::{KeyAudit, LockFile, lock_text};
+    let lock = LockFile::parse(&lock_text(&[("RankKey", RankKey::LAYOUT), ("RankKeyV1", RankKeyV1::LAYOUT)])).unwrap();
+    let keys: Vec<(String, String)> = (0..30u64)
+        .map(|i| {
+            let partition = format!("SEASON#{}", i % 3);
+            let key = match i % 5 {
+                // Partition SEASON#0 gets both layouts; SEASON#1 old keys only (i % 5 == 1 and i % 3 == 1).
+                0 if i % 3 != 1 => RankKey { score: i, player: format!("p{i}") }.encode().unwrap(),
+                _ if i % 3 == 2 => RankKey { score: i, player: format!("p{i}") }.encode().unwrap(),
+                _ => RankKeyV1 { score: i, player: format!("p{i}") }.encode().unwrap(),
+            };
+            (partition, key)
+        })
+        .collect();
+    let audit = |part: &[(String, String)]| {
+        let mut a = KeyAudit::new(lock.entries.clone()).with_versions(&lock.versions);
+        part.iter().for_each(|(p, k)| a.observe_in(k, Some(p)));
+        a
+    };
+    let whole = audit(&keys);
+    let report = whole.report();
+    let [old] = &report.old_keys[..] else { panic!("{:?}", report.old_keys) };
+    assert_eq!((old.layout.as_str(), old.current.as_str()), ("RankKeyV1", "RankKey"));
+    let expected_old = keys.iter().filter(|(_, k)| RankKeyV1::decode(k).is_ok()).count() as u64;
+    assert_eq!(old.keys, expected_old);
+    assert_eq!((old.partitions, old.partitions_with_current), (2, 1), "SEASON#0 mixed, SEASON#1 old only");
+    assert_eq!(old.partition_samples, ["SEASON#0", "SEASON#1"]);
+    assert!(report.has_findings());
+    // Parts merged (every other key: partitions spread over both), and a part resumed.
+    let (even, odd): (Vec<_>, Vec<_>) = keys.iter().cloned().enumerate().partition(|(i, _)| i % 2 == 0);
+    let strip = |v: Vec<(usize, (String, String))>| v.into_iter().map(|(_, k)| k).collect::<Vec<_>>();
+    let (even, odd) = (strip(even), strip(odd));
+    let mut merged = audit(&even);
+    merged.merge_audit(&audit(&odd)).unwrap();
+    assert_eq!(merged.report(), report);
+    let first = audit(&even);
+    let mut resumed = KeyAudit::resume_with_partitions(
+        lock.entries.clone(),
+        &lock.versions,
+        &first.report(),
+        &first.version_partitions(),
+    )
+    .unwrap();
+    odd.iter().for_each(|(p, k)| resumed.observe_in(k, Some(p)));
+    assert_eq!(resumed.report(), report);
+}

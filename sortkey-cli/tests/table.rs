@@ -162,6 +162,22 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     snapshot("query_versions.txt", &String::from_utf8_lossy(&out.get_output().stdout));
     let out = sortkey(&server.endpoint, &lock, &args).args(["--limit", "2"]).assert().code(0);
     snapshot("query_versions.json", &String::from_utf8_lossy(&out.get_output().stdout));
+
+    // The audit names the old keys: how many, in how many partitions (this one holds both
+    // versions: the trap), and the command that moves them.
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Versions", "-o", "json"]).assert().code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let sk = &doc["attributes"][0];
+    assert_eq!(sk["name"], "sk", "{doc}");
+    let old = &sk["old_keys"][0];
+    assert_eq!((old["layout"].as_str(), old["current"].as_str()), (Some("RankKeyV1"), Some("RankKey")), "{doc}");
+    assert_eq!((old["keys"].as_u64(), old["partitions"].as_u64()), (Some(21), Some(1)));
+    assert_eq!(old["partitions_with_current"], 1);
+    assert_eq!(sk["moves"], serde_json::json!(["sortkey migrate --table Versions --to RankKey"]));
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Versions", "--segments", "1", "-o", "table"])
+        .assert()
+        .code(1);
+    snapshot("audit_versions.txt", &String::from_utf8_lossy(&out.get_output().stdout));
 }
 
 /// `sortkey migrate --to RankKey` moves every older version of it that the lock records, each

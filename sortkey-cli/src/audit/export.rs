@@ -110,8 +110,9 @@ fn read_file(
         };
         for attribute in &mut attributes {
             if let Some(typed) = item.get(&attribute.name) {
+                let partition = attribute.partition.as_ref().and_then(|p| item.get(p)?.get("S")?.as_str());
                 match typed.get("S").and_then(Value::as_str) {
-                    Some(key) => attribute.audit.observe(key),
+                    Some(key) => attribute.audit.observe_in(key, partition),
                     None => attribute.not_strings += 1,
                 }
             }

@@ -12,12 +12,12 @@ pub(crate) mod report;
 mod scan;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use sortkey_core::{KeyAudit, KeyRole, LockFile};
+use sortkey_core::{KeyAudit, KeyRole, LockFile, Versions};
 
 use self::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::{Args, AuditArgs, AuditCommand};
 use crate::outcome::{Failure, Outcome};
-use crate::pages::{SegmentOf, bytes_bar};
+use crate::pages::{Item, SegmentOf, bytes_bar};
 use crate::{lock, output};
 
 /// One key attribute's audit.
@@ -30,37 +30,53 @@ pub(crate) struct Attribute {
     pub(crate) audit: KeyAudit,
     /// Values that are no string (a number or binary key), which no layout describes.
     pub(crate) not_strings: u64,
+    /// For a sort key, the partition key attribute: old keys are counted by partition.
+    pub(crate) partition: Option<String>,
+    /// The lock's versions, which the audit tells old keys by.
+    versions: Vec<Versions>,
 }
 
 impl Attribute {
-    /// An audit of attribute `name` against the lock's layouts of `role`.
-    fn new(lock: &LockFile, name: String, role: KeyRole) -> Attribute {
-        Attribute { name, role, audit: KeyAudit::new(layouts_of(lock, role)), not_strings: 0 }
+    /// An audit of attribute `name` against the lock's layouts of `role` and their versions.
+    fn new(lock: &LockFile, name: String, role: KeyRole, partition: Option<String>) -> Attribute {
+        let audit = KeyAudit::new(layouts_of(lock, role)).with_versions(&lock.versions);
+        Attribute { name, role, audit, not_strings: 0, partition, versions: lock.versions.clone() }
     }
 
-    /// The audit a report of it (a partial report read back) goes on from.
-    fn resume(lock: &LockFile, report: &AttributeReport) -> Result<Attribute, Failure> {
-        let audit = KeyAudit::resume(layouts_of(lock, report.role), &report.report)?;
-        Ok(Attribute { name: report.name.clone(), role: report.role, audit, not_strings: report.not_strings })
+    /// The audit a report of it (a partial report read back, with the partitions of its old
+    /// keys) goes on from.
+    fn resume(
+        lock: &LockFile,
+        report: &AttributeReport,
+        partitions: &[(u64, u64)],
+        partition: Option<String>,
+    ) -> Result<Attribute, Failure> {
+        let layouts = layouts_of(lock, report.role);
+        let audit = KeyAudit::resume_with_partitions(layouts, &lock.versions, &report.report, partitions)?;
+        let (name, role, not_strings) = (report.name.clone(), report.role, report.not_strings);
+        Ok(Attribute { name, role, audit, not_strings, partition, versions: lock.versions.clone() })
     }
 
     /// A fresh audit of the same attribute against the same layouts.
     fn empty_like(&self) -> Attribute {
-        let layouts = self.audit.layouts().to_vec();
-        Attribute { name: self.name.clone(), role: self.role, audit: KeyAudit::new(layouts), not_strings: 0 }
+        let audit = KeyAudit::new(self.audit.layouts().to_vec()).with_versions(&self.versions);
+        let (name, partition, versions) = (self.name.clone(), self.partition.clone(), self.versions.clone());
+        Attribute { name, role: self.role, audit, not_strings: 0, partition, versions }
     }
 
     /// Adds the audit of another part of the same attribute's values.
     fn merge(&mut self, other: &Attribute) -> Result<(), Failure> {
-        self.audit.merge(&other.audit.report())?;
+        self.audit.merge_audit(&other.audit)?;
         self.not_strings += other.not_strings;
         Ok(())
     }
 
-    /// Classifies the attribute's value in one item (nothing when the item has none).
-    fn observe(&mut self, value: Option<&AttributeValue>) {
-        match value {
-            Some(AttributeValue::S(key)) => self.audit.observe(key),
+    /// Classifies the attribute's value in one item (nothing when the item has none), in the
+    /// item's partition.
+    fn observe(&mut self, item: &Item) {
+        let partition = self.partition.as_ref().and_then(|p| item.get(p)).and_then(|v| v.as_s().ok());
+        match item.get(&self.name) {
+            Some(AttributeValue::S(key)) => self.audit.observe_in(key, partition.map(String::as_str)),
             Some(_) => self.not_strings += 1,
             None => {}
         }
@@ -79,11 +95,14 @@ fn layouts_of(lock: &LockFile, role: KeyRole) -> impl Iterator<Item = (String, s
 
 /// The audits of a table's key attributes `pk` and `sk`: those whose role the lock has layouts of.
 fn attributes(lock: &LockFile, lock_path: &str, pk: String, sk: Option<String>) -> Result<Vec<Attribute>, Failure> {
-    let attributes: Vec<Attribute> = [Some((pk, KeyRole::Partition)), sk.map(|sk| (sk, KeyRole::Sort))]
+    let attributes: Vec<Attribute> = [Some((pk.clone(), KeyRole::Partition)), sk.map(|sk| (sk, KeyRole::Sort))]
         .into_iter()
         .flatten()
         .filter(|(_, role)| lock.entries.iter().any(|(_, l)| l.role == *role))
-        .map(|(name, role)| Attribute::new(lock, name, role))
+        .map(|(name, role)| {
+            let partition = (role == KeyRole::Sort).then(|| pk.clone());
+            Attribute::new(lock, name, role, partition)
+        })
         .collect();
     if attributes.is_empty() {
         return Err(Failure(format!("{lock_path}: no layout of the table's key attributes' roles")));

@@ -38,6 +38,11 @@ pub(crate) struct PartialDocument {
     lock: String,
     /// The key attributes' reports so far.
     attributes: Vec<AttributeReport>,
+    /// Per attribute, the partitions holding keys of versioned layouts (`hash:bits`, hexadecimal),
+    /// which count old keys by partition.
+    partitions: Vec<Vec<String>>,
+    /// Per attribute, the partition key attribute that counts its old keys (a sort key's).
+    partition_keys: Vec<Option<String>>,
 }
 
 /// The audit of some segments of a table.
@@ -111,6 +116,20 @@ impl StoredKey {
     }
 }
 
+/// Partitions as a partial report keeps them: `hash:bits`, each in hexadecimal (beyond 2^53, so
+/// no JSON number).
+fn partitions_text(partitions: &[(u64, u64)]) -> Vec<String> {
+    partitions.iter().map(|(hash, bits)| format!("{hash:016x}:{bits:x}")).collect()
+}
+
+fn partitions_read(texts: &[String]) -> Result<Vec<(u64, u64)>, String> {
+    let read = |text: &String| {
+        let (hash, bits) = text.split_once(':')?;
+        Some((u64::from_str_radix(hash, 16).ok()?, u64::from_str_radix(bits, 16).ok()?))
+    };
+    texts.iter().map(|t| read(t).ok_or_else(|| format!("expected a partition `hash:bits`, found `{t}`"))).collect()
+}
+
 /// The lock as a partial report keeps it: its `Name = layout` lines as the layout printer writes
 /// them, so that two locks with the same layouts compare equal.
 pub(crate) fn lock_text(lock: &LockFile) -> String {
@@ -169,13 +188,19 @@ impl Partial {
             segments: self.segments.clone(),
             lock: self.lock.clone(),
             attributes: self.attributes.iter().map(|a| a.report(0.0)).collect(),
+            partitions: self.attributes.iter().map(|a| partitions_text(&a.audit.version_partitions())).collect(),
+            partition_keys: self.attributes.iter().map(|a| a.partition.clone()).collect(),
         }
     }
 
     fn from_document(doc: PartialDocument) -> Result<Partial, String> {
         let lock = LockFile::parse(&doc.lock).map_err(|e| format!("its lock: {e}"))?;
-        let attributes =
-            doc.attributes.iter().map(|a| Attribute::resume(&lock, a).map_err(|e| e.0)).collect::<Result<_, _>>()?;
+        let mut attributes = Vec::new();
+        for (i, a) in doc.attributes.iter().enumerate() {
+            let partitions = partitions_read(doc.partitions.get(i).map_or(&[][..], Vec::as_slice))?;
+            let partition = doc.partition_keys.get(i).cloned().flatten();
+            attributes.push(Attribute::resume(&lock, a, &partitions, partition).map_err(|e| e.0)?);
+        }
         Ok(Partial {
             table: doc.table,
             index: doc.index,

@@ -56,6 +56,8 @@ pub(crate) struct AttributeReport {
     pub(crate) not_strings: u64,
     /// The fields whose headroom is under the threshold.
     pub(crate) low_headroom: Vec<LowHeadroom>,
+    /// The commands that move the keys of older versions (`old_keys`) to their current layout.
+    pub(crate) moves: Vec<String>,
 }
 
 /// A field with less of its range left than the threshold.
@@ -78,7 +80,7 @@ impl AttributeReport {
                 }
             }
         }
-        AttributeReport { name, role, report, not_strings, low_headroom }
+        AttributeReport { name, role, report, not_strings, low_headroom, moves: Vec::new() }
     }
 
     /// Whether it found anything: a key in no layout, a value that is no string, a field under
@@ -90,7 +92,16 @@ impl AttributeReport {
 
 impl AuditDocument {
     /// The document of `attributes` read from `source`.
-    pub(crate) fn new(source: AuditSource, threshold: f64, attributes: Vec<AttributeReport>) -> Self {
+    pub(crate) fn new(source: AuditSource, threshold: f64, mut attributes: Vec<AttributeReport>) -> Self {
+        let table = match &source {
+            AuditSource::Table { table, .. } => table.clone(),
+            AuditSource::Export { .. } => "TABLE".to_owned(),
+        };
+        for a in &mut attributes {
+            let mut currents: Vec<&str> = a.report.old_keys.iter().map(|o| o.current.as_str()).collect();
+            currents.dedup();
+            a.moves = currents.iter().map(|c| format!("sortkey migrate --table {table} --to {c}")).collect();
+        }
         let findings = attributes.iter().any(AttributeReport::has_findings);
         AuditDocument { format: AuditFormat, source, findings, headroom_threshold: threshold, attributes }
     }
@@ -195,6 +206,24 @@ fn print_attribute(title: &str, a: &AttributeReport) {
             ]);
         }
         outln!("{t}");
+    }
+    if !r.old_keys.is_empty() {
+        let header = ["older version", "of", "keys", "partitions", "with current keys", "sample partition"];
+        let mut t = output::table(&header);
+        for o in &r.old_keys {
+            t.add_row([
+                o.layout.clone(),
+                o.current.clone(),
+                o.keys.to_string(),
+                o.partitions.to_string(),
+                o.partitions_with_current.to_string(),
+                o.partition_samples.first().map(|p| shown(p).into_owned()).unwrap_or_default(),
+            ]);
+        }
+        outln!("{t}");
+        for command in &a.moves {
+            outln!("move them: {command}");
+        }
     }
     if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
         outln!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);

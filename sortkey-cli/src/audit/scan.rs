@@ -73,7 +73,13 @@ async fn scan(
     state: &mut Partial,
     progress: Option<&ProgressBar>,
 ) -> Result<(), Failure> {
-    let names: Vec<String> = state.attributes.iter().map(|a| a.name.clone()).collect();
+    // The key attributes audited, and the partition key that counts old keys by partition.
+    let mut names: Vec<String> = state.attributes.iter().map(|a| a.name.clone()).collect();
+    for p in state.attributes.iter().filter_map(|a| a.partition.clone()) {
+        if !names.contains(&p) {
+            names.push(p);
+        }
+    }
     let running: Vec<(usize, &Segment)> = state.segments.iter().enumerate().filter(|(_, s)| !s.done).collect();
     let source = Source { client: client.clone(), table: state.table.clone(), index: state.index.clone(), names };
     let starts = running
@@ -88,7 +94,7 @@ async fn scan(
         }
         for item in &page.items {
             for attribute in state.attributes.iter_mut() {
-                attribute.observe(item.get(&attribute.name));
+                attribute.observe(item);
             }
         }
         let segment = &mut state.segments[page.slot];

@@ -6,13 +6,12 @@
 
 use std::collections::HashMap;
 
+use crate::dynamic::generations::{Generations, OldKeys};
+use crate::dynamic::samples::keep_least;
 use crate::dynamic::usage::{merge_fields, observe_fields};
-use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant, FieldUsage};
+use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant, FieldUsage, Versions};
 use crate::encoding::key::KeyRole;
 use crate::error::{DecodeError, DecodeErrorKind};
-
-/// How many sample keys a finding keeps.
-const SAMPLES: usize = 5;
 
 /// The audit of one key attribute: feed it every value ([`observe`](Self::observe)), then read
 /// its [`report`](Self::report).
@@ -24,6 +23,8 @@ pub struct KeyAudit {
     /// field has no such width.
     widened: HashMap<(usize, String, u32), Option<DynLayout>>,
     report: AuditReport,
+    /// The keys of older versions of layouts, by partition.
+    generations: Generations,
 }
 
 /// What an audit found. The same keys give the same report in any order of reading, whole or
@@ -52,6 +53,8 @@ pub struct AuditReport {
     pub too_long: u64,
     /// The least of them.
     pub too_long_samples: Vec<String>,
+    /// Keys of older versions of a layout (given by [`KeyAudit::with_versions`]): a finding.
+    pub old_keys: Vec<OldKeys>,
 }
 
 /// The keys one layout reads.
@@ -134,8 +137,21 @@ impl KeyAudit {
             empty: 0,
             too_long: 0,
             too_long_samples: Vec::new(),
+            old_keys: Vec::new(),
         };
-        KeyAudit { layouts, widened: HashMap::new(), report }
+        let names: Vec<&str> = layouts.iter().map(|(n, _)| n.as_str()).collect();
+        let generations = Generations::new(&names, &[]);
+        KeyAudit { layouts, widened: HashMap::new(), report, generations }
+    }
+
+    /// The same audit, told which of its layouts are older versions of which (a lock's
+    /// [`versions`](crate::LockFile::versions)): keys of an older version are then a finding,
+    /// [`AuditReport::old_keys`], counted by partition when [`observe_in`](Self::observe_in) is
+    /// given each key's partition.
+    pub fn with_versions(mut self, versions: &[Versions]) -> Self {
+        let names: Vec<&str> = self.layouts.iter().map(|(n, _)| n.as_str()).collect();
+        self.generations = Generations::new(&names, versions);
+        self
     }
 
     /// An audit against `layouts` that goes on from `report` (a partial report read back): the
@@ -151,6 +167,12 @@ impl KeyAudit {
 
     /// Classifies one value of the attribute.
     pub fn observe(&mut self, key: &str) {
+        self.observe_in(key, None);
+    }
+
+    /// Classifies one value of the attribute, a key of the partition `partition` (the item's
+    /// partition key, for a sort key), so that old keys are counted by partition.
+    pub fn observe_in(&mut self, key: &str, partition: Option<&str>) {
         self.report.keys += 1;
         if key.is_empty() {
             self.report.empty += 1;
@@ -167,6 +189,7 @@ impl KeyAudit {
                 let count = &mut self.report.layouts[i];
                 count.count += 1;
                 observe_fields(&self.layouts[i].1.key, &value, &mut count.fields);
+                self.generations.observe(i, partition);
                 return;
             }
             Err(furthest) => furthest,
@@ -242,7 +265,45 @@ impl KeyAudit {
             .mixed_widths
             .sort_by(|a, b| (b.count, &a.layout, &a.field, a.seen).cmp(&(a.count, &b.layout, &b.field, b.seen)));
         report.unread.sort_by(|a, b| (b.count, a.kind.name()).cmp(&(a.count, b.kind.name())));
+        report.old_keys = self.generations.report(&self.names());
         report
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.layouts.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// Adds another audit of the same layouts and versions (another file of an export, a
+    /// partial report resumed): as [`merge`](Self::merge) its report, and its partitions, so
+    /// that old keys are counted by partition exactly.
+    pub fn merge_audit(&mut self, other: &KeyAudit) -> Result<(), AuditMergeError> {
+        let mut report = other.report.clone();
+        report.old_keys.clear();
+        self.merge(&report)?;
+        self.generations.absorb(&other.generations);
+        Ok(())
+    }
+
+    /// The partitions holding keys of versioned layouts, as (hash, layouts' bits), to keep in a
+    /// partial report and give back to [`resume_with_partitions`](Self::resume_with_partitions).
+    pub fn version_partitions(&self) -> Vec<(u64, u64)> {
+        self.generations.partitions()
+    }
+
+    /// [`resume`](Self::resume) with versions, and the partitions a partial report kept.
+    pub fn resume_with_partitions(
+        layouts: impl IntoIterator<Item = (String, DynLayout)>,
+        versions: &[Versions],
+        report: &AuditReport,
+        partitions: &[(u64, u64)],
+    ) -> Result<KeyAudit, AuditMergeError> {
+        let mut audit = KeyAudit::new(layouts).with_versions(versions);
+        let mut rest = report.clone();
+        rest.old_keys.clear();
+        audit.merge(&rest)?;
+        let names = audit.names();
+        audit.generations.restore(partitions, &report.old_keys, &names);
+        Ok(audit)
     }
 
     /// Adds the report of another audit of the same layouts (another segment of the table, a
@@ -288,6 +349,9 @@ impl KeyAudit {
                 None => report.unread.push(more.clone()),
             }
         }
+        let names = self.names();
+        self.generations.restore(&[], &other.old_keys, &names);
+        let report = &mut self.report;
         report.empty += other.empty;
         report.too_long += other.too_long;
         for key in &other.too_long_samples {
@@ -314,18 +378,6 @@ pub fn read_furthest<'l>(
         }
     }
     Err(furthest)
-}
-
-/// Keeps `key` among `samples` (kept in byte order of their keys, each key once) when it is one
-/// of the least [`SAMPLES`]: so the samples of a group are the same whatever order its keys come
-/// in.
-pub(crate) fn keep_least<T>(samples: &mut Vec<T>, key: &str, key_of: impl Fn(&T) -> &str, make: impl FnOnce() -> T) {
-    if let Err(at) = samples.binary_search_by(|s| key_of(s).cmp(key))
-        && at < SAMPLES
-    {
-        samples.insert(at, make());
-        samples.truncate(SAMPLES);
-    }
 }
 
 /// The report merged into an audit counts keys under other layouts: the two audits did not read
@@ -355,7 +407,11 @@ impl AuditReport {
     /// or one over the limit. (Headroom is the caller's threshold: see
     /// [`FieldUsage::headroom`](crate::FieldUsage::headroom).)
     pub fn has_findings(&self) -> bool {
-        !self.unread.is_empty() || !self.mixed_widths.is_empty() || self.empty > 0 || self.too_long > 0
+        !self.unread.is_empty()
+            || !self.mixed_widths.is_empty()
+            || self.empty > 0
+            || self.too_long > 0
+            || !self.old_keys.is_empty()
     }
 
     /// The keys in no layout, whatever the reason: those no layout reads, those of a mixed width,

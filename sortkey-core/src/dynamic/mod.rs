@@ -10,12 +10,14 @@ mod decode;
 mod encode;
 #[cfg(feature = "serde")]
 pub mod exact;
+mod generations;
 #[cfg(feature = "serde")]
 mod json;
 mod lock;
 mod migration;
 mod parse;
 mod query;
+mod samples;
 mod spec;
 mod usage;
 mod value;
@@ -30,6 +32,7 @@ use crate::encoding::spec::TimeUnit;
 
 pub use audit::{AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread, UnreadSample, read_furthest};
 pub use capacity::Capacity;
+pub use generations::OldKeys;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;
 pub use lock::{

@@ -3,7 +3,7 @@
 //! every sort key layout of the lock. What `sortkey migrate` prints after each pass, here so that
 //! a program moving keys its own way can ask the same question: is anything left?
 
-use crate::dynamic::audit::keep_least;
+use crate::dynamic::samples::keep_least;
 use crate::dynamic::{AuditReport, DynLayout, DynMigration, KeyAudit};
 use crate::migrate::rekey::Rekeyed;
 

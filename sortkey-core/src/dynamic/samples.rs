@@ -1,0 +1,17 @@
+//! The samples a report keeps of a group of keys: the least of them, each once, so that the same
+//! keys give the same samples in any order of reading.
+
+/// How many sample keys a finding keeps.
+pub(crate) const SAMPLES: usize = 5;
+
+/// Keeps `key` among `samples` (kept in byte order of their keys, each key once) when it is one
+/// of the least [`SAMPLES`]: so the samples of a group are the same whatever order its keys come
+/// in.
+pub(crate) fn keep_least<T>(samples: &mut Vec<T>, key: &str, key_of: impl Fn(&T) -> &str, make: impl FnOnce() -> T) {
+    if let Err(at) = samples.binary_search_by(|s| key_of(s).cmp(key))
+        && at < SAMPLES
+    {
+        samples.insert(at, make());
+        samples.truncate(SAMPLES);
+    }
+}
