@@ -91,6 +91,17 @@ pub(crate) fn run(args: &Args, browse: &BrowseArgs) -> Result<(), Failure> {
     let lock = lock::read(&args.lock)?;
     let runtime = tokio::runtime::Runtime::new()?;
     let target = Target { table: &browse.table, index: browse.index.as_deref(), pk: &browse.pk };
+    if let Some(layout) = &browse.layout {
+        if lock.get(layout).is_none() {
+            let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
+            let path = args.lock.display();
+            return Err(Failure(format!("no layout `{layout}` in {path}; it has {}", names.join(", "))));
+        }
+        let every = FieldCondition::new();
+        let doc = runtime.block_on(query_versions(args, &target, &lock, layout, &every, browse.limit))?;
+        output::print(args, &doc);
+        return Ok(());
+    }
     let expression = |pk: &str, _: &str| KeyExpression::partition(pk, target.pk);
     let keys = runtime.block_on(query(args, &target, expression, (browse.limit, browse.reverse), |_| true))?;
     output::print(args, &BrowseDocument::new(&target, &lock, keys));

@@ -76,6 +76,10 @@ pub(crate) struct BrowseArgs {
     /// The partition key's value, as stored (its encoded key).
     #[arg(long, value_name = "VALUE")]
     pub(crate) pk: String,
+    /// Only the keys of this layout of the lock and of its other versions (its `Current > Older`
+    /// line): one Query per version, merged in the current layout's order.
+    #[arg(long, value_name = "LAYOUT", conflicts_with = "reverse")]
+    pub(crate) layout: Option<String>,
     /// At most this many items.
     #[arg(long, default_value_t = 100)]
     pub(crate) limit: usize,

@@ -163,6 +163,18 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     let out = sortkey(&server.endpoint, &lock, &args).args(["--limit", "2"]).assert().code(0);
     snapshot("query_versions.json", &String::from_utf8_lossy(&out.get_output().stdout));
 
+    // browse --layout: every key of both versions, one Query each, in the current order.
+    let browse = ["browse", "--table", "Versions", "--pk", pk, "--layout", "RankKey", "-o", "json"];
+    let out = sortkey(&server.endpoint, &lock, &browse).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let scores: Vec<u64> =
+        doc["items"].as_array().unwrap().iter().map(|i| i["fields"]["score"].as_u64().unwrap()).collect();
+    let mut all: Vec<u64> = (0..30u64).map(|i| i * 400_000).chain((0..20u64).map(|i| i * 5_000_000)).collect();
+    all.push(1_000_000);
+    all.sort_by(|a, b| b.cmp(a));
+    assert_eq!(scores, all, "{doc}");
+    assert_eq!(doc["outside"]["keys"], 1, "the key of no version");
+
     // The audit names the old keys: how many, in how many partitions (this one holds both
     // versions: the trap), and the command that moves them.
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Versions", "-o", "json"]).assert().code(1);
