@@ -195,7 +195,7 @@ const COMMAND_LAYERS: &[&[&str]] = &[
     &["outcome", "cli"],
     &["output", "lock", "connect", "table", "pages"],
     &["layouts", "browse", "audit", "migrate"],
-    &["query"],
+    &["query", "serve"],
     &["readme_test"],
 ];
 

@@ -62,6 +62,24 @@ pub(crate) enum Command {
     /// One partition in the order DynamoDB returns it, sort keys decoded into aligned columns,
     /// one table per layout (a family's variants each as their own), the raw key beside.
     Browse(BrowseArgs),
+    /// The same reports in a browser: a local web server, on 127.0.0.1, reached through the URL it
+    /// prints (a one-time token). Read only.
+    Serve(ServeArgs),
+}
+
+/// Where `sortkey serve` listens, and what it shows.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// The port (0: any free one).
+    #[arg(long, default_value_t = 7878)]
+    pub(crate) port: u16,
+    /// Another address than 127.0.0.1 to listen on: anyone who reaches it and holds the printed
+    /// URL reads the tables with your credentials (a warning says so).
+    #[arg(long, value_name = "ADDRESS")]
+    pub(crate) bind: Option<std::net::IpAddr>,
+    /// The tables the pages may read (every table the connection sees when none is given).
+    #[arg(long)]
+    pub(crate) table: Vec<String>,
 }
 
 /// What `sortkey browse` shows.

@@ -19,6 +19,7 @@ mod pages;
 mod query;
 #[cfg(test)]
 mod readme_test;
+mod serve;
 mod table;
 
 use std::process::ExitCode;
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         Command::Query(query) => query::run(&args, query).map(|()| Outcome::Clean),
         Command::Browse(browse) => browse::run(&args, browse).map(|()| Outcome::Clean),
         Command::Migrate(migrate) => migrate::run(&args, migrate),
+        Command::Serve(serve) => serve::run(&args, serve).map(|()| Outcome::Clean),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

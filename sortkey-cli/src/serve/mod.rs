@@ -1,0 +1,106 @@
+//! `sortkey serve`: the command's reports in a browser, on loopback. The server holds AWS
+//! credentials, so it is safe by default ([`guard`]): bound to 127.0.0.1, a random token in the
+//! printed URL traded once for an HttpOnly, SameSite=Strict cookie, the Host header checked on
+//! every request, cross-site requests refused on anything but GET, and no route that writes to
+//! DynamoDB. Each page ([`pages`]) is a report type of the command rendered by a compile-checked
+//! template, or the command's JSON with `?format=json`.
+
+mod guard;
+mod pages;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use axum::Router;
+use axum::routing::get;
+use sortkey_core::LockFile;
+
+use crate::cli::{Args, ServeArgs};
+use crate::lock;
+use crate::outcome::Failure;
+
+/// What every request of the server reads: fixed when it starts.
+pub(crate) struct App {
+    /// The lock and where it was read from.
+    pub(crate) lock: LockFile,
+    pub(crate) lock_path: String,
+    /// The connection, as the command line gave it (for the frame of every page).
+    pub(crate) endpoint: Option<String>,
+    pub(crate) region: Option<String>,
+    /// The tables the pages may read (all the connection sees when empty).
+    pub(crate) tables: Vec<String>,
+    /// The one-time token of the printed URL, and whether it was traded already.
+    pub(crate) token: String,
+    pub(crate) token_used: AtomicBool,
+    /// The session the token was traded for, the value of the cookie.
+    pub(crate) session: String,
+    /// The Host header values the server answers to.
+    pub(crate) hosts: Vec<String>,
+}
+
+/// Starts the server and prints its URL; runs until the process is stopped.
+pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), Failure> {
+    let lock = lock::read(&args.lock)?;
+    let address = serve.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    if !address.is_loopback() {
+        eprintln!(
+            "sortkey: warning: serving on {address}, not loopback: anyone who can reach it and holds the URL's token \
+             reads the tables with your credentials"
+        );
+    }
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(address, serve.port))
+            .await
+            .map_err(|e| Failure(format!("cannot listen on {address}:{}: {e}", serve.port)))?;
+        let port = listener.local_addr()?.port();
+        let app = App::new(args, serve, lock, address, port)?;
+        let url = format!("http://{}/?token={}", app.hosts[0], app.token);
+        crate::output::outln!("sortkey serve: {url}");
+        axum::serve(listener, router(Arc::new(app))).await.map_err(|e| Failure(format!("the server stopped: {e}")))
+    })
+}
+
+impl App {
+    fn new(args: &Args, serve: &ServeArgs, lock: LockFile, address: IpAddr, port: u16) -> Result<App, Failure> {
+        let mut hosts = match address {
+            IpAddr::V4(a) if a.is_loopback() => vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")],
+            IpAddr::V6(a) if a.is_loopback() => vec![format!("[::1]:{port}"), format!("localhost:{port}")],
+            IpAddr::V4(a) => vec![format!("{a}:{port}")],
+            IpAddr::V6(a) => vec![format!("[{a}]:{port}")],
+        };
+        hosts.dedup();
+        Ok(App {
+            lock,
+            lock_path: args.lock.display().to_string(),
+            endpoint: args.endpoint_url.clone(),
+            region: args.region.clone(),
+            tables: serve.table.clone(),
+            token: random_hex()?,
+            token_used: AtomicBool::new(false),
+            session: random_hex()?,
+            hosts,
+        })
+    }
+}
+
+/// 128 random bits in hexadecimal, from the operating system.
+fn random_hex() -> Result<String, Failure> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| Failure(format!("cannot draw a random token: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Every route, behind the guard.
+pub(crate) fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(pages::overview))
+        .route("/layouts", get(pages::layouts))
+        .route("/assets/sortkey.css", get(pages::stylesheet))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))
+        .with_state(app)
+}
+
+#[cfg(test)]
+mod tests;

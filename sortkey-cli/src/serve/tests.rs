@@ -1,0 +1,132 @@
+//! The routes and guards, in-process: no token, a used token, a foreign Host, a cross-site
+//! request, the cookie, each page as HTML and as the command's JSON, markup from the lock shown as
+//! text.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use sortkey_core::LockFile;
+use tower::ServiceExt;
+
+use super::{App, router};
+use crate::layouts::LayoutsDocument;
+
+const LOCK: &str = "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+                    RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\n\
+                    X<script>alert(1)</script> = K#{n:u8 width=3}\n\
+                    RankKey > RankKeyV1\n";
+
+fn app() -> Arc<App> {
+    Arc::new(App {
+        lock: LockFile::parse(LOCK).unwrap(),
+        lock_path: "layouts.lock".into(),
+        endpoint: Some("http://localhost:8000".into()),
+        region: None,
+        tables: vec!["Runs".into()],
+        token: "t0ken".into(),
+        token_used: AtomicBool::new(false),
+        session: "s3ssion".into(),
+        hosts: vec!["127.0.0.1:7878".into(), "localhost:7878".into()],
+    })
+}
+
+async fn send(app: &Arc<App>, request: Request<Body>) -> (StatusCode, axum::http::HeaderMap, String) {
+    let response = router(app.clone()).oneshot(request).await.unwrap();
+    let (parts, body) = response.into_parts();
+    let bytes = body.collect().await.unwrap().to_bytes();
+    (parts.status, parts.headers, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn get(path: &str) -> axum::http::request::Builder {
+    Request::builder().uri(path).header(header::HOST, "127.0.0.1:7878")
+}
+
+fn with_session(path: &str) -> Request<Body> {
+    get(path).header(header::COOKIE, "other=1; sortkey_session=s3ssion").body(Body::empty()).unwrap()
+}
+
+#[tokio::test]
+async fn the_token_is_traded_once_for_an_http_only_same_site_cookie() {
+    let app = app();
+    let (status, _, body) = send(&app, get("/").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    let (status, headers, _) = send(&app, get("/layouts?token=wrong").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(headers.get(header::SET_COOKIE).is_none());
+    let (status, headers, _) = send(&app, get("/layouts?token=t0ken").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(headers[header::LOCATION], "/layouts", "the same page, without the token in its address");
+    assert_eq!(headers[header::SET_COOKIE], "sortkey_session=s3ssion; HttpOnly; SameSite=Strict; Path=/");
+    // Traded once: the same URL again is refused.
+    let (status, _, _) = send(&app, get("/layouts?token=t0ken").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, headers, _) = send(&app, with_session("/layouts")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["x-frame-options"], "DENY");
+    assert!(headers["content-security-policy"].to_str().unwrap().contains("default-src 'self'"));
+}
+
+#[tokio::test]
+async fn a_foreign_host_and_a_cross_site_request_are_refused() {
+    let app = app();
+    // DNS rebinding: the right cookie, another name in the Host header.
+    let request = Request::builder()
+        .uri("/layouts")
+        .header(header::HOST, "evil.example:7878")
+        .header(header::COOKIE, "sortkey_session=s3ssion")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, body) = send(&app, request).await;
+    assert_eq!(status, StatusCode::MISDIRECTED_REQUEST, "{body}");
+    // A form of another site posting here.
+    let request = get("/layouts")
+        .method("POST")
+        .header(header::COOKIE, "sortkey_session=s3ssion")
+        .header(header::ORIGIN, "https://evil.example")
+        .header("sec-fetch-site", "cross-site")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, body) = send(&app, request).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    // The same from the server's own page reaches the router, which has no such route.
+    let request = get("/layouts")
+        .method("POST")
+        .header(header::COOKIE, "sortkey_session=s3ssion")
+        .header(header::ORIGIN, "http://127.0.0.1:7878")
+        .header("sec-fetch-site", "same-origin")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, _) = send(&app, request).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "no route writes anything");
+}
+
+#[tokio::test]
+async fn each_page_is_its_command_document_as_html_or_json() {
+    let app = app();
+    let expected = serde_json::to_value(LayoutsDocument::new(&app.lock)).unwrap();
+    for path in ["/layouts?format=json", "/?format=json"] {
+        let (status, headers, body) = send(&app, with_session(path)).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), expected, "{path}");
+    }
+    let request =
+        get("/layouts").header(header::COOKIE, "sortkey_session=s3ssion").header(header::ACCEPT, "application/json");
+    let (_, _, body) = send(&app, request.body(Body::empty()).unwrap()).await;
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), expected);
+    let (_, _, html) = send(&app, with_session("/layouts")).await;
+    assert!(html.contains("RUN#{score:u64 width=12 desc}#{player:text}"), "{html}");
+    assert!(html.contains("RankKey &#62; RankKeyV1"), "the versions: {html}");
+    assert!(html.contains("$ <code>sortkey layouts --lock layouts.lock</code>"), "the command: {html}");
+    // Text from the lock is text: its markup is escaped, never run.
+    assert!(!html.contains("<script>"), "{html}");
+    assert!(html.contains("X&#60;script&#62;alert(1)&#60;/script&#62;"), "{html}");
+    let (status, headers, css) = send(&app, with_session("/assets/sortkey.css")).await;
+    assert_eq!((status, headers[header::CONTENT_TYPE].to_str().unwrap()), (StatusCode::OK, "text/css; charset=utf-8"));
+    assert!(css.contains("font-variant-numeric") && !html.contains("<style>"), "styles come from the stylesheet");
+    let (_, _, overview) = send(&app, with_session("/")).await;
+    assert!(overview.contains("<code>Runs</code>") && !overview.contains("<script>"), "{overview}");
+}
