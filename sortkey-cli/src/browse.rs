@@ -2,6 +2,10 @@
 //! layouts into aligned columns, one table per layout (a family's variants each as their own),
 //! the raw key beside; keys no layout reads with their error.
 
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sortkey_core::dynamodb::sdk_error_line;
@@ -90,7 +94,8 @@ impl BrowseItem {
 pub(crate) fn run(args: &Args, browse: &BrowseArgs) -> Result<(), Failure> {
     let lock = lock::read(&args.lock)?;
     let runtime = tokio::runtime::Runtime::new()?;
-    let target = Target { table: &browse.table, index: browse.index.as_deref(), pk: &browse.pk };
+    let (index, after) = (browse.index.as_deref(), browse.after.as_deref());
+    let target = Target { table: &browse.table, index, pk: &browse.pk, after };
     if let Some(layout) = &browse.layout {
         if lock.get(layout).is_none() {
             let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
@@ -98,14 +103,37 @@ pub(crate) fn run(args: &Args, browse: &BrowseArgs) -> Result<(), Failure> {
             return Err(Failure(format!("no layout `{layout}` in {path}; it has {}", names.join(", "))));
         }
         let every = FieldCondition::new();
-        let doc = runtime.block_on(query_versions(args, &target, &lock, layout, &every, browse.limit))?;
+        let doc = runtime.block_on(async {
+            query_versions(&connect::client(args).await, &target, &lock, layout, &every, browse.limit).await
+        })?;
         output::print(args, &doc);
         return Ok(());
     }
-    let expression = |pk: &str, _: &str| KeyExpression::partition(pk, target.pk);
-    let keys = runtime.block_on(query(args, &target, expression, (browse.limit, browse.reverse), |_| true))?;
-    output::print(args, &BrowseDocument::new(&target, &lock, keys));
+    let (doc, _) = runtime.block_on(async {
+        partition(&connect::client(args).await, &target, &lock, browse.limit, browse.reverse).await
+    })?;
+    output::print(args, &doc);
     Ok(())
+}
+
+/// One page of the partition: at most `limit` items from the start (the end when `reverse`), or
+/// after `target.after`, each read by the lock's sort key layouts; and the read units it spent.
+pub(crate) async fn partition(
+    client: &Client,
+    target: &Target<'_>,
+    lock: &LockFile,
+    limit: usize,
+    reverse: bool,
+) -> Result<(BrowseDocument, f64), Failure> {
+    let expression = |pk: &str, _: &str| KeyExpression::partition(pk, target.pk);
+    let read = query(client, target, expression, (limit, reverse), |_| true).await?;
+    Ok((BrowseDocument::new(target, lock, read.keys), read.read_units))
+}
+
+/// The sort keys a Query read, and the read units it spent.
+pub(crate) struct Keys {
+    pub(crate) keys: Vec<String>,
+    pub(crate) read_units: f64,
 }
 
 /// The partition a browse or a query reads.
@@ -114,6 +142,8 @@ pub(crate) struct Target<'a> {
     pub(crate) index: Option<&'a str>,
     /// The partition key's value.
     pub(crate) pk: &'a str,
+    /// The sort key to start after (a page's last), for the table's own key: none from the start.
+    pub(crate) after: Option<&'a str>,
 }
 
 impl BrowseDocument {
@@ -140,43 +170,53 @@ impl BrowseDocument {
 /// The sort keys of the partition under the expression `expression(pk_attr, sk_attr)` gives, in
 /// DynamoDB's order, until `limit` of them are ones `counts` (or the partition ends).
 pub(crate) async fn query(
-    args: &Args,
+    client: &Client,
     target: &Target<'_>,
     expression: impl Fn(&str, &str) -> KeyExpression,
     (limit, reverse): (usize, bool),
     counts: impl Fn(&str) -> bool,
-) -> Result<Vec<String>, Failure> {
-    let client = connect::client(args).await;
+) -> Result<Keys, Failure> {
     let table = target.table;
-    let (pk_attr, sk_attr) = key_names(&client, table, target.index).await?;
+    let (pk_attr, sk_attr) = key_names(client, table, target.index).await?;
     let sk_attr = sk_attr.ok_or_else(|| Failure(format!("table {table} has no sort key to browse")))?;
     let expression = expression(&pk_attr, &sk_attr);
-    let (mut keys, mut counted) = (Vec::new(), 0);
-    let mut start = None;
+    let (mut keys, mut counted, mut read_units) = (Vec::new(), 0, 0.0);
+    let mut start = match (target.after, target.index) {
+        (Some(after), None) => Some(HashMap::from([
+            (pk_attr.clone(), AttributeValue::S(target.pk.to_owned())),
+            (sk_attr.clone(), AttributeValue::S(after.to_owned())),
+        ])),
+        (Some(_), Some(index)) => {
+            return Err(Failure(format!("--after starts a page of the table, not of the index {index}")));
+        }
+        (None, _) => None,
+    };
     loop {
         let request = client
             .query()
             .table_name(table)
             .scan_index_forward(!reverse)
             .set_index_name(target.index.map(str::to_owned))
-            .set_exclusive_start_key(start.take());
+            .set_exclusive_start_key(start.take())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total);
         let page = expression
             .apply_to_query(request)
             .send()
             .await
             .map_err(|e| Failure(format!("cannot query {table}: {}", sdk_error_line(&e))))?;
+        read_units += page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
         for item in page.items() {
             if let Some(sk) = item.get(&sk_attr).and_then(|v| v.as_s().ok()) {
                 counted += usize::from(counts(sk));
                 keys.push(sk.clone());
             }
             if counted == limit {
-                return Ok(keys);
+                return Ok(Keys { keys, read_units });
             }
         }
         start = page.last_evaluated_key().cloned();
         if start.is_none() {
-            return Ok(keys);
+            return Ok(Keys { keys, read_units });
         }
     }
 }
@@ -186,7 +226,7 @@ pub(crate) async fn query(
 /// results (to its end when its keys sort otherwise than the current layout's), merged in the
 /// current layout's order; the keys the queries returned that are no result are counted beside.
 pub(crate) async fn query_versions(
-    args: &Args,
+    client: &Client,
     target: &Target<'_>,
     lock: &LockFile,
     layout: &str,
@@ -204,8 +244,8 @@ pub(crate) async fn query_versions(
         let expression = |pk: &str, sk: &str| c.with_partition_key(pk, target.pk, sk);
         let mine = |key: &str| live.read(key, &conditions).is_ok_and(|(v, _)| v == version);
         let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
-        let keys = query(args, target, expression, (limit, false), mine).await?;
-        pages.push(keys.into_iter().map(|k| (k, ())).collect());
+        let read = query(client, target, expression, (limit, false), mine).await?;
+        pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
     }
     let mut merged = live.merge(&conditions, pages, true);
     merged.results.truncate(limit);
@@ -280,8 +320,13 @@ fn flatten(value: &DynValue, path: &str, out: &mut Map<String, Value>, variants:
 
 /// A value in a cell: text as it is, anything else as JSON.
 fn cell(value: &Value) -> String {
+    shown(&text(value)).into_owned()
+}
+
+/// A value as text: a string as it is, anything else as JSON.
+fn text(value: &Value) -> String {
     match value {
-        Value::String(s) => shown(s).into_owned(),
+        Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
@@ -328,35 +373,62 @@ impl BrowseDocument {
     /// A partition's items, one table per layout (a family's variants each apart), in the order
     /// each first appears, rows in DynamoDB's order.
     fn print_groups(&self) {
-        let mut groups: Vec<Option<String>> = Vec::new();
-        for item in &self.items {
-            let group = item.group();
-            if !groups.contains(&group) {
-                groups.push(group);
-            }
-        }
-        for group in groups {
-            let members: Vec<&BrowseItem> = self.items.iter().filter(|i| i.group() == group).collect();
-            let Some(group) = group else {
+        for group in self.groups() {
+            let Some(title) = &group.title else {
                 let mut t = output::table(&["no layout reads", "error"]);
-                for item in members {
-                    let error = sanitized(item.error.as_deref().unwrap_or_default()).into_owned();
-                    t.add_row([shown(&item.sk).into_owned(), error]);
+                for row in &group.rows {
+                    let error = sanitized(row.error.as_deref().unwrap_or_default()).into_owned();
+                    t.add_row([shown(&row.sk).into_owned(), error]);
                 }
                 outln!("{t}");
                 continue;
             };
-            let mut header: Vec<&str> =
-                members.first().map(|i| i.fields.keys().map(String::as_str).collect()).unwrap_or_default();
+            let mut header: Vec<&str> = group.columns.iter().map(String::as_str).collect();
             header.push("sk");
             let mut t = output::table(&header);
-            for item in members {
-                let mut cells: Vec<String> = item.fields.values().map(cell).collect();
-                cells.push(shown(&item.sk).into_owned());
+            for row in &group.rows {
+                let mut cells: Vec<String> = row.cells.iter().map(|c| shown(c).into_owned()).collect();
+                cells.push(shown(&row.sk).into_owned());
                 t.add_row(cells);
             }
-            outln!("{group}");
+            outln!("{title}");
             outln!("{t}");
         }
     }
+
+    /// The items by group (a layout, a family's variant, or none), in the order each group first
+    /// appears, rows in the items' order: what the table and the page show.
+    pub(crate) fn groups(&self) -> Vec<Group> {
+        let mut groups: Vec<Group> = Vec::new();
+        for item in &self.items {
+            let title = item.group();
+            let at = match groups.iter().position(|g| g.title == title) {
+                Some(at) => at,
+                None => {
+                    let columns = item.fields.keys().cloned().collect();
+                    groups.push(Group { title, columns, rows: Vec::new() });
+                    groups.len() - 1
+                }
+            };
+            let cells = item.fields.values().map(text).collect();
+            groups[at].rows.push(GroupRow { cells, sk: item.sk.clone(), error: item.error.clone() });
+        }
+        groups
+    }
+}
+
+/// The items of one layout (or none) of a browse.
+pub(crate) struct Group {
+    /// The layout and variant; `None` for the keys no layout reads.
+    pub(crate) title: Option<String>,
+    /// The fields, by path.
+    pub(crate) columns: Vec<String>,
+    pub(crate) rows: Vec<GroupRow>,
+}
+
+/// One key of a group: its fields as text, the key, the error when no layout reads it.
+pub(crate) struct GroupRow {
+    pub(crate) cells: Vec<String>,
+    pub(crate) sk: String,
+    pub(crate) error: Option<String>,
 }

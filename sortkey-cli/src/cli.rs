@@ -104,6 +104,10 @@ pub(crate) struct BrowseArgs {
     /// Highest sort key first.
     #[arg(long)]
     pub(crate) reverse: bool,
+    /// Starts after this sort key (the last of a page, for the next one; with --reverse, the
+    /// first, for the one before); the table's own key, not an index's.
+    #[arg(long, value_name = "SORT_KEY", conflicts_with = "layout")]
+    pub(crate) after: Option<String>,
 }
 
 /// What `sortkey query` builds.

@@ -119,8 +119,11 @@ pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
     let (condition, fields) = key_condition(&lock, &args.lock.display().to_string(), q)?;
     if let Some(table) = &q.table {
         let runtime = tokio::runtime::Runtime::new()?;
-        let target = Target { table, index: q.index.as_deref(), pk: &q.pk };
-        let doc = runtime.block_on(browse::query_versions(args, &target, &lock, &q.layout, &fields, q.limit))?;
+        let target = Target { table, index: q.index.as_deref(), pk: &q.pk, after: None };
+        let doc = runtime.block_on(async {
+            let client = crate::connect::client(args).await;
+            browse::query_versions(&client, &target, &lock, &q.layout, &fields, q.limit).await
+        })?;
         output::print(args, &doc);
         return Ok(());
     }

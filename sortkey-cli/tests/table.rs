@@ -605,3 +605,65 @@ fn migration_workers_share_the_segments_through_leases() {
     assert_eq!((verdict["complete"].as_bool(), verdict["in_new"].as_u64()), (Some(true), Some(60)), "{doc}");
     assert_eq!(verdict["in_other"], 2, "the two segments' checkpoint items");
 }
+
+/// A GET of `path` on the server at `address`, with `cookie`: the status line's code, the
+/// headers and the body (HTTP/1.1, the connection closed after).
+fn http_get(address: &str, path: &str, cookie: Option<&str>) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    let cookie = cookie.map(|c| format!("Cookie: {c}\r\n")).unwrap_or_default();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\n{cookie}Connection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let code = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (code, head.to_owned(), body.to_owned())
+}
+
+/// `sortkey serve` against moto: the printed URL's token traded for the cookie, the browse page's
+/// JSON equal to `sortkey browse`'s for the same partition, the page itself with a key holding
+/// markup shown as text, and the next page after the first.
+#[test]
+fn the_browse_page_answers_as_the_command_does() {
+    let Some(server) = server_or_skip("the_browse_page_answers_as_the_command_does") else { return };
+    let pk = "CUST#000009";
+    let sks = ["PROFILE", "ORDER#8280899199876#o-1", "ADDR#001", "ADDR#002", "<script>alert(1)</script>"];
+    let keys: Vec<(String, String)> = sks.iter().map(|sk| (pk.to_owned(), (*sk).to_owned())).collect();
+    runtime().block_on(table(&client(&server.endpoint), "Web", &keys));
+    let lock = lock_file_of("serve", FAMILY_LOCK);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sortkey"))
+        .args(["--endpoint-url", &server.endpoint, "--lock"])
+        .arg(&lock)
+        .args(["serve", "--port", "0"])
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+    let url = line.trim().strip_prefix("sortkey serve: http://").unwrap().to_owned();
+    let (address, token_path) = url.split_once('/').unwrap();
+    let (code, head, _) = http_get(address, &format!("/{token_path}"), None);
+    assert_eq!(code, 303, "{head}");
+    let cookie =
+        head.lines().find_map(|l| l.strip_prefix("set-cookie: ")).unwrap().split(';').next().unwrap().to_owned();
+    let (code, _, body) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=50&format=json", Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    let page: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let out =
+        sortkey(&server.endpoint, &lock, &["browse", "--table", "Web", "--pk", pk, "--limit", "50", "-o", "json"])
+            .assert()
+            .code(0);
+    let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(page, command, "the page's JSON is the command's");
+    let (code, _, html) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=2", Some(&cookie));
+    assert_eq!(code, 200);
+    assert!(html.contains("ADDR#001") && html.contains("next page"), "{html}");
+    assert!(!html.contains("<script>alert"), "a key is text: {html}");
+    let (_, _, all) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=50", Some(&cookie));
+    assert!(all.contains("&#60;script&#62;alert(1)&#60;/script&#62;"), "{all}");
+    let (code, _, _) = http_get(address, "/browse?table=Web&pk=CUST%23000009", None);
+    assert_eq!(code, 401, "no cookie, no page");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

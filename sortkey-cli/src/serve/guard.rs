@@ -80,7 +80,18 @@ fn token(request: &Request) -> Option<&str> {
 /// The session cookie, and the same page without the token in its address.
 fn trade(app: &App, request: &Request) -> Response {
     let cookie = format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", app.session);
-    let path = request.uri().path().to_owned();
+    // The same address without the token.
+    let rest: Vec<&str> = request
+        .uri()
+        .query()
+        .unwrap_or_default()
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("token="))
+        .collect();
+    let path = match rest.as_slice() {
+        [] => request.uri().path().to_owned(),
+        rest => format!("{}?{}", request.uri().path(), rest.join("&")),
+    };
     let mut response = Response::builder().status(StatusCode::SEE_OTHER).body(Body::empty()).unwrap_or_default();
     let headers = response.headers_mut();
     if let (Ok(cookie), Ok(location)) = (HeaderValue::from_str(&cookie), HeaderValue::from_str(&path)) {

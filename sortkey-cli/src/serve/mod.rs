@@ -22,6 +22,8 @@ use crate::outcome::Failure;
 
 /// What every request of the server reads: fixed when it starts.
 pub(crate) struct App {
+    /// The connection to DynamoDB, made once.
+    pub(crate) client: aws_sdk_dynamodb::Client,
     /// The lock and where it was read from.
     pub(crate) lock: LockFile,
     pub(crate) lock_path: String,
@@ -55,7 +57,8 @@ pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), Failure> {
             .await
             .map_err(|e| Failure(format!("cannot listen on {address}:{}: {e}", serve.port)))?;
         let port = listener.local_addr()?.port();
-        let app = App::new(args, serve, lock, address, port)?;
+        let client = crate::connect::client(args).await;
+        let app = App::new(args, serve, lock, client, (address, port))?;
         let url = format!("http://{}/?token={}", app.hosts[0], app.token);
         crate::output::outln!("sortkey serve: {url}");
         axum::serve(listener, router(Arc::new(app))).await.map_err(|e| Failure(format!("the server stopped: {e}")))
@@ -63,7 +66,13 @@ pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), Failure> {
 }
 
 impl App {
-    fn new(args: &Args, serve: &ServeArgs, lock: LockFile, address: IpAddr, port: u16) -> Result<App, Failure> {
+    fn new(
+        args: &Args,
+        serve: &ServeArgs,
+        lock: LockFile,
+        client: aws_sdk_dynamodb::Client,
+        (address, port): (IpAddr, u16),
+    ) -> Result<App, Failure> {
         let mut hosts = match address {
             IpAddr::V4(a) if a.is_loopback() => vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")],
             IpAddr::V6(a) if a.is_loopback() => vec![format!("[::1]:{port}"), format!("localhost:{port}")],
@@ -72,6 +81,7 @@ impl App {
         };
         hosts.dedup();
         Ok(App {
+            client,
             lock,
             lock_path: args.lock.display().to_string(),
             endpoint: args.endpoint_url.clone(),
@@ -97,6 +107,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(pages::overview))
         .route("/layouts", get(pages::layouts))
+        .route("/browse", get(pages::browse))
         .route("/assets/sortkey.css", get(pages::stylesheet))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))
         .with_state(app)

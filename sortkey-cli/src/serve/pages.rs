@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
+use crate::browse::{self, BrowseDocument, Group, Target};
 use crate::layouts::LayoutsDocument;
 use crate::serve::App;
 
@@ -106,3 +107,110 @@ pub(crate) async fn layouts(State(app): State<Arc<App>>, Query(format): Query<Fo
 pub(crate) async fn stylesheet() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../../assets/sortkey.css")).into_response()
 }
+
+/// What the browse page asks: a table's partition, a page of it.
+#[derive(Debug, Deserialize, Default)]
+pub(crate) struct BrowseQuery {
+    table: Option<String>,
+    pk: Option<String>,
+    limit: Option<usize>,
+    /// Starts after this sort key (the next page), or before it with `back` (the previous one).
+    after: Option<String>,
+    back: Option<String>,
+    format: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "browse.html")]
+struct BrowsePage<'a> {
+    frame: Frame,
+    table: &'a str,
+    pk: &'a str,
+    limit: usize,
+    doc: Option<&'a BrowseDocument>,
+    groups: Vec<Group>,
+    /// The sort keys the next and the previous page start after.
+    next: Option<String>,
+    previous: Option<String>,
+    error: Option<String>,
+}
+
+/// A partition, one page at a time, its keys decoded by the lock's layouts.
+pub(crate) async fn browse(State(app): State<Arc<App>>, Query(q): Query<BrowseQuery>, headers: HeaderMap) -> Response {
+    let (table, pk) = (q.table.clone().unwrap_or_default(), q.pk.clone().unwrap_or_default());
+    let limit = q.limit.unwrap_or(50).clamp(1, 1000);
+    let back = q.back.is_some();
+    let after = q.back.as_deref().or(q.after.as_deref());
+    let mut command = format!("sortkey browse --table {table} --pk {pk} --limit {limit}");
+    if let Some(after) = after {
+        command.push_str(&format!(" --after {after}"));
+    }
+    if back {
+        command.push_str(" --reverse");
+    }
+    let mut frame = Frame::new(&app, "browse", command, "/browse");
+    let json = wants_json(&Format { format: q.format.clone() }, &headers);
+    if !app.tables.is_empty() && !table.is_empty() && !app.tables.contains(&table) {
+        let why = format!("sortkey serve: the table `{table}` is not one of those the server was started with");
+        return (StatusCode::FORBIDDEN, why).into_response();
+    }
+    let read = if table.is_empty() || pk.is_empty() {
+        None
+    } else {
+        let target = Target { table: &table, index: None, pk: &pk, after };
+        Some(browse::partition(&app.client, &target, &app.lock, limit, back).await)
+    };
+    let (doc, error) = match read {
+        Some(Ok((doc, units))) => {
+            frame.read_units = units;
+            (Some(doc), None)
+        }
+        Some(Err(e)) => (None, Some(e.0)),
+        None => (None, None),
+    };
+    frame.json_link = browse_link(&table, &pk, limit, None) + "&format=json";
+    if json {
+        return match (&doc, &error) {
+            (Some(doc), _) => answer(true, doc, &EmptyPage),
+            (None, Some(e)) => (StatusCode::BAD_GATEWAY, format!("sortkey serve: {e}")).into_response(),
+            (None, None) => (StatusCode::BAD_REQUEST, "sortkey serve: expected ?table=T&pk=P").into_response(),
+        };
+    }
+    // A page read backwards is shown in the partition's order.
+    let mut shown = doc.clone();
+    if back && let Some(d) = shown.as_mut() {
+        d.items.reverse();
+    }
+    let groups = shown.as_ref().map(BrowseDocument::groups).unwrap_or_default();
+    let items = shown.as_ref().map_or(&[][..], |d| d.items.as_slice());
+    let full = items.len() == limit;
+    let next = items.last().filter(|_| full || back).map(|i| browse_link(&table, &pk, limit, Some(("after", &i.sk))));
+    let previous =
+        items.first().filter(|_| after.is_some()).map(|i| browse_link(&table, &pk, limit, Some(("back", &i.sk))));
+    let page = BrowsePage { frame, table: &table, pk: &pk, limit, doc: shown.as_ref(), groups, next, previous, error };
+    answer(false, &(), &page)
+}
+
+/// The address of a browse page.
+fn browse_link(table: &str, pk: &str, limit: usize, start: Option<(&str, &str)>) -> String {
+    let mut link = format!("/browse?table={}&pk={}&limit={limit}", encode(table), encode(pk));
+    if let Some((name, key)) = start {
+        link.push_str(&format!("&{name}={}", encode(key)));
+    }
+    link
+}
+
+/// `text` in a URL's query: every byte but the unreserved ones percent-encoded.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// No page: the JSON answer's stand-in.
+#[derive(Template)]
+#[template(source = "", ext = "html")]
+struct EmptyPage;

@@ -21,6 +21,7 @@ const LOCK: &str = "RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
 
 fn app() -> Arc<App> {
     Arc::new(App {
+        client: sortkey_test_server::client("http://127.0.0.1:9"),
         lock: LockFile::parse(LOCK).unwrap(),
         lock_path: "layouts.lock".into(),
         endpoint: Some("http://localhost:8000".into()),
@@ -56,9 +57,9 @@ async fn the_token_is_traded_once_for_an_http_only_same_site_cookie() {
     let (status, headers, _) = send(&app, get("/layouts?token=wrong").body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(headers.get(header::SET_COOKIE).is_none());
-    let (status, headers, _) = send(&app, get("/layouts?token=t0ken").body(Body::empty()).unwrap()).await;
+    let (status, headers, _) = send(&app, get("/layouts?format=json&token=t0ken").body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(headers[header::LOCATION], "/layouts", "the same page, without the token in its address");
+    assert_eq!(headers[header::LOCATION], "/layouts?format=json", "the same page, without the token in its address");
     assert_eq!(headers[header::SET_COOKIE], "sortkey_session=s3ssion; HttpOnly; SameSite=Strict; Path=/");
     // Traded once: the same URL again is refused.
     let (status, _, _) = send(&app, get("/layouts?token=t0ken").body(Body::empty()).unwrap()).await;
