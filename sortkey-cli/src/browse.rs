@@ -103,7 +103,7 @@ pub(crate) fn run(args: &Args, browse: &BrowseArgs) -> Result<(), Failure> {
             return Err(Failure(format!("no layout `{layout}` in {path}; it has {}", names.join(", "))));
         }
         let every = FieldCondition::new();
-        let doc = runtime.block_on(async {
+        let (doc, _) = runtime.block_on(async {
             query_versions(&connect::client(args).await, &target, &lock, layout, &every, browse.limit).await
         })?;
         output::print(args, &doc);
@@ -224,7 +224,8 @@ pub(crate) async fn query(
 /// `condition` on the layout `layout` of the lock and each of its other live versions: one
 /// Query per version that has keys the condition can select, each read until it gives `limit`
 /// results (to its end when its keys sort otherwise than the current layout's), merged in the
-/// current layout's order; the keys the queries returned that are no result are counted beside.
+/// current layout's order; the keys the queries returned that are no result are counted beside;
+/// and the read units the Queries spent.
 pub(crate) async fn query_versions(
     client: &Client,
     target: &Target<'_>,
@@ -232,10 +233,10 @@ pub(crate) async fn query_versions(
     layout: &str,
     condition: &FieldCondition,
     limit: usize,
-) -> Result<BrowseDocument, Failure> {
+) -> Result<(BrowseDocument, f64), Failure> {
     let live = LiveLayouts::new(lock.live(layout));
     let conditions = live.conditions(condition)?;
-    let mut pages = Vec::new();
+    let (mut pages, mut read_units) = (Vec::new(), 0.0);
     for (version, c) in conditions.iter().enumerate() {
         let Some(c) = c else {
             pages.push(Vec::new());
@@ -245,6 +246,7 @@ pub(crate) async fn query_versions(
         let mine = |key: &str| live.read(key, &conditions).is_ok_and(|(v, _)| v == version);
         let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
         let read = query(client, target, expression, (limit, false), mine).await?;
+        read_units += read.read_units;
         pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
     }
     let mut merged = live.merge(&conditions, pages, true);
@@ -260,7 +262,7 @@ pub(crate) async fn query_versions(
         .collect();
     let keys = merged.outside.len() as u64;
     merged.outside.truncate(OUTSIDE_SAMPLES);
-    Ok(BrowseDocument {
+    let doc = BrowseDocument {
         format: BrowseFormat,
         table: target.table.to_owned(),
         index: target.index.map(str::to_owned),
@@ -269,7 +271,8 @@ pub(crate) async fn query_versions(
         items,
         versions,
         outside: OutsideReport { keys, samples: merged.outside },
-    })
+    };
+    Ok((doc, read_units))
 }
 
 /// A key read by the layout `layout` as `value`.

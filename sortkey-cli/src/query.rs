@@ -120,7 +120,7 @@ pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
     if let Some(table) = &q.table {
         let runtime = tokio::runtime::Runtime::new()?;
         let target = Target { table, index: q.index.as_deref(), pk: &q.pk, after: None };
-        let doc = runtime.block_on(async {
+        let (doc, _) = runtime.block_on(async {
             let client = crate::connect::client(args).await;
             browse::query_versions(&client, &target, &lock, &q.layout, &fields, q.limit).await
         })?;
@@ -130,6 +130,21 @@ pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
     let expression = condition.with_partition_key(&q.pk_attr, &q.pk, &q.sk_attr);
     output::print(args, &QueryDocument::new(&condition, expression));
     Ok(())
+}
+
+/// The `sortkey query` command line of `q` (for the web view to show).
+pub(crate) fn command_line(q: &QueryArgs, lock_path: &str) -> String {
+    let mut line = format!("sortkey query --lock {lock_path} --layout {} --pk {}", q.layout, q.pk);
+    if let Some(variant) = &q.variant {
+        line.push_str(&format!(" --variant {variant}"));
+    }
+    if let Some(table) = &q.table {
+        line.push_str(&format!(" --table {table} --limit {}", q.limit));
+    }
+    for c in &q.conditions {
+        line.push_str(&format!(" '{c}'"));
+    }
+    line
 }
 
 format_tag! {
@@ -161,7 +176,7 @@ pub(crate) struct StringValue {
 }
 
 impl QueryDocument {
-    fn new(condition: &KeyCondition, expression: KeyExpression) -> QueryDocument {
+    pub(crate) fn new(condition: &KeyCondition, expression: KeyExpression) -> QueryDocument {
         QueryDocument {
             format: QueryFormat,
             condition: condition.to_string(),

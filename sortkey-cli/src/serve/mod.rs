@@ -7,6 +7,7 @@
 
 mod guard;
 mod pages;
+mod query_page;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -108,6 +109,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/", get(pages::overview))
         .route("/layouts", get(pages::layouts))
         .route("/browse", get(pages::browse))
+        .route("/query", get(query_page::query))
+        .route("/assets/htmx.min.js", get(pages::htmx))
         .route("/assets/sortkey.css", get(pages::stylesheet))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))
         .with_state(app)

@@ -30,7 +30,7 @@ pub(crate) struct Frame {
 }
 
 impl Frame {
-    fn new(app: &App, page: &'static str, command: String, path: &str) -> Frame {
+    pub(crate) fn new(app: &App, page: &'static str, command: String, path: &str) -> Frame {
         let connection = match (&app.endpoint, &app.region) {
             (Some(url), _) => url.clone(),
             (None, Some(region)) => format!("AWS {region}"),
@@ -44,17 +44,17 @@ impl Frame {
 /// `?format=json`.
 #[derive(Debug, Deserialize, Default)]
 pub(crate) struct Format {
-    format: Option<String>,
+    pub(crate) format: Option<String>,
 }
 
 /// Whether the request asks for the JSON document rather than the page.
-fn wants_json(format: &Format, headers: &HeaderMap) -> bool {
+pub(crate) fn wants_json(format: &Format, headers: &HeaderMap) -> bool {
     let accept = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or_default();
     format.format.as_deref() == Some("json") || accept.starts_with("application/json")
 }
 
 /// The page, or the document as JSON.
-fn answer(json: bool, doc: &impl Serialize, page: &impl Template) -> Response {
+pub(crate) fn answer(json: bool, doc: &impl Serialize, page: &impl Template) -> Response {
     if json {
         return match serde_json::to_string_pretty(doc) {
             Ok(text) => ([(header::CONTENT_TYPE, "application/json")], text + "\n").into_response(),
@@ -213,4 +213,11 @@ fn encode(text: &str) -> String {
 /// No page: the JSON answer's stand-in.
 #[derive(Template)]
 #[template(source = "", ext = "html")]
-struct EmptyPage;
+pub(crate) struct EmptyPage;
+
+/// htmx 2.0.11 (BSD Zero Clause), vendored: it makes the expression builder live; every page
+/// works without it.
+pub(crate) async fn htmx() -> Response {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../../assets/htmx.min.js"))
+        .into_response()
+}

@@ -131,3 +131,30 @@ async fn each_page_is_its_command_document_as_html_or_json() {
     let (_, _, overview) = send(&app, with_session("/")).await;
     assert!(overview.contains("<code>Runs</code>") && !overview.contains("<script>"), "{overview}");
 }
+
+#[tokio::test]
+async fn the_query_page_builds_the_command_expression_or_says_its_refusal() {
+    let app = app();
+    let path = "/query?layout=RankKey&pk=SEASON%237&op_score=%3E%3D&v_score=1500&format=json";
+    let (status, _, body) = send(&app, with_session(path)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let doc: serde_json::Value = serde_json::from_str(&body).unwrap();
+    // What `sortkey query --layout RankKey --pk SEASON#7 'score>=1500' -o json` prints (README).
+    assert_eq!(doc["format"], "sortkey query 1");
+    assert_eq!(doc["KeyConditionExpression"], "#pk = :pk AND #sk BETWEEN :sk0 AND :sk1");
+    assert_eq!(doc["ExpressionAttributeValues"][":sk1"]["S"], "RUN#999999998499$");
+    let (_, _, html) =
+        send(&app, with_session("/query?layout=RankKey&pk=SEASON%237&op_score=%3E%3D&v_score=1500")).await;
+    assert!(html.contains("RUN#999999998499$") && html.contains("aws dynamodb query --table-name TABLE"), "{html}");
+    assert!(
+        html.contains("sortkey query --lock layouts.lock --layout RankKey --pk SEASON#7 &#39;score&#62;=1500&#39;"),
+        "{html}"
+    );
+    // A range on the second field with the first free: the library's refusal, as the command says it.
+    let (_, _, html) = send(&app, with_session("/query?layout=RankKey&pk=P&op_player=%5E%3D&v_player=p_")).await;
+    assert!(html.contains("expected field `score` next"), "{html}");
+    let (status, _, body) =
+        send(&app, with_session("/query?layout=RankKey&pk=P&op_player=%5E%3D&v_player=p_&format=json")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body.contains("expected field `score` next"), "{body}");
+}
