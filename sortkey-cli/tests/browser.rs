@@ -1,0 +1,164 @@
+//! `sortkey serve` in a real Chromium, driven through WebDriver (Debian's chromium and
+//! chromium-driver), against moto: open the printed URL, browse a partition, type a condition in
+//! the query builder and see the expression and the matching rows change, as a person would.
+//! Screenshots of each page go to target/screenshots/ for review. CI installs the browser and
+//! runs it (feature `browser`); without chromedriver it is skipped, and fails under CI.
+
+#![cfg(feature = "browser")]
+
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use fantoccini::{ClientBuilder, Locator};
+use sortkey_test_server::{client, runtime, server_or_skip};
+
+const LOCK: &str = "RankKey = RUN#{score:u64 width=10 desc}#{player:text}\n\
+                    RankKeyV1 = RUN#{score:u64 width=8 desc}#{player:text}\n\
+                    RankKey > RankKeyV1\n";
+
+/// A child process killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn screenshots() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// chromedriver on a free port, or `None` (skipped; a failure under CI).
+fn chromedriver() -> Option<(Killed, u16)> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+    match Command::new("chromedriver").arg(format!("--port={port}")).stdout(Stdio::null()).spawn() {
+        Ok(child) => Some((Killed(child), port)),
+        Err(e) => {
+            assert!(std::env::var_os("CI").is_none(), "chromedriver not found ({e}): CI must run the browser test");
+            eprintln!("the_web_view_in_chromium: SKIPPED, no chromedriver (apt-get install chromium chromium-driver)");
+            None
+        }
+    }
+}
+
+#[test]
+fn the_web_view_in_chromium() {
+    let Some(server) = server_or_skip("the_web_view_in_chromium") else { return };
+    let Some((_driver, port)) = chromedriver() else { return };
+    runtime().block_on(async {
+        let dynamo = client(&server.endpoint);
+        sortkey_test_server::create_table(&dynamo, "Runs").await;
+        let keys = (0..12u64)
+            .map(|i| format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000))
+            .chain((0..4u64).map(|i| format!("RUN#{:08}#old_{i}", 99_999_999 - i * 3000)))
+            .chain(["<script>alert(1)</script>".to_owned()]);
+        for sk in keys {
+            let put = dynamo.put_item().table_name("Runs").item("pk", AttributeValue::S("SEASON#7".into()));
+            put.item("sk", AttributeValue::S(sk)).send().await.unwrap();
+        }
+    });
+    let dir = std::env::temp_dir().join(format!("sortkey-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("layouts.lock"), LOCK).unwrap();
+    let mut serve = Command::new(assert_cmd::cargo::cargo_bin("sortkey"))
+        .args(["--endpoint-url", &server.endpoint, "--lock"])
+        .arg(dir.join("layouts.lock"))
+        .args(["serve", "--port", "0"])
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(serve.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _serve = Killed(serve);
+    let url = line.trim().strip_prefix("sortkey serve: ").unwrap().to_owned();
+    let base = url.split("/?").next().unwrap().to_owned();
+    runtime().block_on(drive(port, &url, &base));
+}
+
+async fn drive(port: u16, url: &str, base: &str) {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
+    ];
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".into(), serde_json::json!({ "binary": "/usr/bin/chromium", "args": args }));
+    let mut browser = None;
+    let started = Instant::now();
+    while browser.is_none() {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let mut builder = ClientBuilder::new(connector);
+        builder.capabilities(caps.clone());
+        match builder.connect(&format!("http://127.0.0.1:{port}")).await {
+            Ok(c) => browser = Some(c),
+            Err(e) if started.elapsed() < Duration::from_secs(20) => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("cannot start Chromium through chromedriver: {e}"),
+        }
+    }
+    let c = browser.unwrap();
+    let shot = |name: &'static str| {
+        let c = c.clone();
+        async move { std::fs::write(screenshots().join(name), c.screenshot().await.unwrap()).unwrap() }
+    };
+    // The printed URL: its token traded for the cookie, the overview.
+    c.goto(url).await.unwrap();
+    assert_eq!(c.current_url().await.unwrap().as_str(), format!("{base}/"));
+    assert!(
+        c.source().await.unwrap().contains("RankKey &gt; RankKeyV1")
+            || c.find(Locator::Css("main")).await.unwrap().text().await.unwrap().contains("RankKey > RankKeyV1")
+    );
+    shot("overview.png").await;
+    // Browse the partition: decoded, the key holding markup shown as text.
+    c.goto(&format!("{base}/browse?table=Runs&pk=SEASON%237&limit=50")).await.unwrap();
+    let main = c.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
+    assert!(main.contains("RUN#9999999999#p_0") && main.contains("<script>alert(1)</script>"), "{main}");
+    assert!(main.contains("RankKeyV1"), "the old keys, read by their own layout: {main}");
+    shot("browse.png").await;
+    // The builder: type a bound, see the expression and the matches change.
+    c.goto(&format!("{base}/query?layout=RankKey&table=Runs&pk=SEASON%237")).await.unwrap();
+    let before = c.find(Locator::Id("expression")).await.unwrap().text().await.unwrap();
+    assert_eq!(before, "#pk = :pk AND begins_with(#sk, :sk0)");
+    c.find(Locator::Css("select[name=op_score]")).await.unwrap().select_by_value(">=").await.unwrap();
+    c.find(Locator::Id("v_score")).await.unwrap().send_keys("9000").await.unwrap();
+    let started = Instant::now();
+    loop {
+        let now = c.find(Locator::Id("expression")).await.unwrap().text().await.unwrap();
+        if now != before {
+            assert_eq!(now, "#pk = :pk AND #sk BETWEEN :sk0 AND :sk1");
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the expression did not change as the bound was typed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let started = Instant::now();
+    loop {
+        let rows = c.find_all(Locator::Css("#matches tbody tr")).await.unwrap().len();
+        // Scores >= 9000: p_9 to p_11 of the current layout and old_3 (9000) of the old one.
+        if rows == 4 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "expected 4 matching rows, found {rows}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    shot("query.png").await;
+    c.goto(&format!("{base}/layouts")).await.unwrap();
+    shot("layouts.png").await;
+    c.close().await.unwrap();
+}
