@@ -194,7 +194,7 @@ fn derive_modules_depend_one_way() {
 const COMMAND_LAYERS: &[&[&str]] = &[
     &["outcome", "cli"],
     &["output", "lock", "connect", "table", "pages"],
-    &["layouts", "browse", "audit", "migrate"],
+    &["layouts", "browse", "audit", "migrate", "tables"],
     &["query", "serve"],
     &["readme_test"],
 ];

@@ -62,9 +62,20 @@ pub(crate) enum Command {
     /// One partition in the order DynamoDB returns it, sort keys decoded into aligned columns,
     /// one table per layout (a family's variants each as their own), the raw key beside.
     Browse(BrowseArgs),
+    /// The tables the connection sees (or those named), each with its key attributes, its global
+    /// secondary indexes and its item count.
+    Tables(TablesArgs),
     /// The same reports in a browser: a local web server, on 127.0.0.1, reached through the URL it
     /// prints (a one-time token). Read only.
     Serve(ServeArgs),
+}
+
+/// Which tables `sortkey tables` describes.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TablesArgs {
+    /// A table to describe (every table the connection sees when none is given).
+    #[arg(long)]
+    pub(crate) table: Vec<String>,
 }
 
 /// Where `sortkey serve` listens, and what it shows.

@@ -21,6 +21,7 @@ mod query;
 mod readme_test;
 mod serve;
 mod table;
+mod tables;
 
 use std::process::ExitCode;
 
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Command::Query(query) => query::run(&args, query).map(|()| Outcome::Clean),
         Command::Browse(browse) => browse::run(&args, browse).map(|()| Outcome::Clean),
         Command::Migrate(migrate) => migrate::run(&args, migrate),
+        Command::Tables(t) => tables::run(&args, t).map(|()| Outcome::Clean),
         Command::Serve(serve) => serve::run(&args, serve).map(|()| Outcome::Clean),
     };
     match result {

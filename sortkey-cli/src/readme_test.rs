@@ -12,6 +12,7 @@ use crate::browse::{BrowseDocument, BrowseFormat};
 use crate::layouts::{LayoutsDocument, LayoutsFormat};
 use crate::migrate::verdict::{MigrateDocument, MigrateFormat};
 use crate::query::{QueryDocument, QueryFormat};
+use crate::tables::{TablesDocument, TablesFormat};
 
 /// The README's ```json blocks.
 fn json_blocks() -> Vec<Value> {
@@ -46,6 +47,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
             BrowseFormat::TEXT => round_trip::<BrowseDocument>(example),
             QueryFormat::TEXT => round_trip::<QueryDocument>(example),
             MigrateFormat::TEXT => round_trip::<MigrateDocument>(example),
+            TablesFormat::TEXT => round_trip::<TablesDocument>(example),
             other => panic!("the README shows a document of format `{other}`, which no type has"),
         };
         assert_eq!(&written, example, "the README's `{format}` is not what its type writes");
@@ -58,6 +60,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
         BrowseFormat::TEXT,
         QueryFormat::TEXT,
         MigrateFormat::TEXT,
+        TablesFormat::TEXT,
     ];
     for format in all {
         assert!(seen.contains(&format), "the README shows no `{format}` document");

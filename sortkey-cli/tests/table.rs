@@ -664,6 +664,13 @@ fn the_browse_page_answers_as_the_command_does() {
     assert!(all.contains("&#60;script&#62;alert(1)&#60;/script&#62;"), "{all}");
     let (code, _, _) = http_get(address, "/browse?table=Web&pk=CUST%23000009", None);
     assert_eq!(code, 401, "no cookie, no page");
+    // The overview's JSON is `sortkey tables`'.
+    let (code, _, body) = http_get(address, "/?format=json", Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    let out = sortkey(&server.endpoint, &lock, &["tables", "-o", "json"]).assert().code(0);
+    let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
+    assert!(command["tables"].as_array().unwrap().iter().any(|t| t["name"] == "Web" && t["sort_key"] == "sk"));
     child.kill().unwrap();
     child.wait().unwrap();
 }

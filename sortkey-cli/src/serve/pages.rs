@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::browse::{self, BrowseDocument, Group, Target};
 use crate::layouts::LayoutsDocument;
 use crate::serve::App;
+use crate::tables::TablesDocument;
 
 /// What every page's frame shows.
 pub(crate) struct Frame {
@@ -74,18 +75,32 @@ pub(crate) fn answer(json: bool, doc: &impl Serialize, page: &impl Template) -> 
 struct OverviewPage<'a> {
     frame: Frame,
     doc: &'a LayoutsDocument,
-    tables: &'a [String],
+    tables: Option<&'a TablesDocument>,
+    error: Option<String>,
 }
 
-/// The overview: the connection, the tables, the lock's layouts with their versions.
+/// The overview: the tables the connection sees (or those the server was started with), their
+/// keys and indexes, and the lock's layouts with their versions. Its JSON is `sortkey tables`'.
 pub(crate) async fn overview(
     State(app): State<Arc<App>>,
     Query(format): Query<Format>,
     headers: HeaderMap,
 ) -> Response {
-    let doc = LayoutsDocument::new(&app.lock);
-    let frame = Frame::new(&app, "overview", format!("sortkey layouts --lock {}", app.lock_path), "/");
-    answer(wants_json(&format, &headers), &doc, &OverviewPage { frame, doc: &doc, tables: &app.tables })
+    let layouts = LayoutsDocument::new(&app.lock);
+    let mut command = "sortkey tables".to_owned();
+    app.tables.iter().for_each(|t| command.push_str(&format!(" --table {t}")));
+    let frame = Frame::new(&app, "overview", command, "/");
+    let (tables, error) = match crate::tables::document(&app.client, &app.tables).await {
+        Ok(doc) => (Some(doc), None),
+        Err(e) => (None, Some(e.0)),
+    };
+    if wants_json(&format, &headers) {
+        return match &tables {
+            Some(doc) => answer(true, doc, &EmptyPage),
+            None => (StatusCode::BAD_GATEWAY, format!("sortkey: {}\n", error.unwrap_or_default())).into_response(),
+        };
+    }
+    answer(false, &(), &OverviewPage { frame, doc: &layouts, tables: tables.as_ref(), error })
 }
 
 #[derive(Template)]

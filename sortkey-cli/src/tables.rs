@@ -1,0 +1,123 @@
+//! `sortkey tables`: the tables the connection sees (or those named), each with its key schema,
+//! its global secondary indexes and its item count, as DescribeTable gives them. What the web
+//! view's overview shows beside the lock.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType};
+use serde::{Deserialize, Serialize};
+use sortkey_core::dynamodb::sdk_error_line;
+
+use crate::cli::{Args, TablesArgs};
+use crate::connect;
+use crate::outcome::Failure;
+use crate::output::{self, Document, format_tag, outln};
+
+format_tag! {
+    /// The tables' format.
+    TablesFormat = "sortkey tables 1"
+}
+
+/// The report of `sortkey tables`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct TablesDocument {
+    pub(crate) format: TablesFormat,
+    pub(crate) tables: Vec<TableReport>,
+}
+
+/// One table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct TableReport {
+    pub(crate) name: String,
+    /// Its key attributes: the partition key's and the sort key's (none for a partition key alone).
+    pub(crate) partition_key: String,
+    pub(crate) sort_key: Option<String>,
+    /// Its global secondary indexes, each with its key attributes.
+    pub(crate) indexes: Vec<IndexReport>,
+    /// DescribeTable's item count (updated about every six hours).
+    pub(crate) items: u64,
+}
+
+/// One global secondary index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct IndexReport {
+    pub(crate) name: String,
+    pub(crate) partition_key: String,
+    pub(crate) sort_key: Option<String>,
+}
+
+/// Prints the tables.
+pub(crate) fn run(args: &Args, t: &TablesArgs) -> Result<(), Failure> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    let doc = runtime.block_on(async { document(&connect::client(args).await, &t.table).await })?;
+    output::print(args, &doc);
+    Ok(())
+}
+
+/// The document of `names` (every table the connection sees when empty, by ListTables).
+pub(crate) async fn document(client: &Client, names: &[String]) -> Result<TablesDocument, Failure> {
+    let names = if names.is_empty() { list(client).await? } else { names.to_vec() };
+    let mut tables = Vec::new();
+    for name in names {
+        tables.push(describe(client, &name).await?);
+    }
+    Ok(TablesDocument { format: TablesFormat, tables })
+}
+
+async fn list(client: &Client) -> Result<Vec<String>, Failure> {
+    let (mut names, mut start) = (Vec::new(), None);
+    loop {
+        let page = client
+            .list_tables()
+            .set_exclusive_start_table_name(start.take())
+            .send()
+            .await
+            .map_err(|e| Failure(format!("cannot list the tables: {}", sdk_error_line(&e))))?;
+        names.extend(page.table_names().iter().cloned());
+        match page.last_evaluated_table_name() {
+            Some(last) => start = Some(last.to_owned()),
+            None => return Ok(names),
+        }
+    }
+}
+
+async fn describe(client: &Client, name: &str) -> Result<TableReport, Failure> {
+    let described = client
+        .describe_table()
+        .table_name(name)
+        .send()
+        .await
+        .map_err(|e| Failure(format!("cannot describe table {name}: {}", sdk_error_line(&e))))?;
+    let t = described.table().ok_or_else(|| Failure(format!("table {name} has no description")))?;
+    let (partition_key, sort_key) = keys(t.key_schema());
+    let indexes = t
+        .global_secondary_indexes()
+        .iter()
+        .map(|i| {
+            let (partition_key, sort_key) = keys(i.key_schema());
+            IndexReport { name: i.index_name().unwrap_or_default().to_owned(), partition_key, sort_key }
+        })
+        .collect();
+    let items = t.item_count().and_then(|n| u64::try_from(n).ok()).unwrap_or_default();
+    Ok(TableReport { name: name.to_owned(), partition_key, sort_key, indexes, items })
+}
+
+/// The partition and sort key attributes of a key schema.
+fn keys(schema: &[KeySchemaElement]) -> (String, Option<String>) {
+    let named = |ty: KeyType| schema.iter().find(|k| k.key_type() == &ty).map(|k| k.attribute_name().to_owned());
+    (named(KeyType::Hash).unwrap_or_default(), named(KeyType::Range))
+}
+
+impl Document for TablesDocument {
+    fn print_table(&self) {
+        let mut t = output::table(&["table", "partition key", "sort key", "index", "items"]);
+        for table in &self.tables {
+            let sort = table.sort_key.clone().unwrap_or_default();
+            t.add_row([table.name.clone(), table.partition_key.clone(), sort, String::new(), table.items.to_string()]);
+            for i in &table.indexes {
+                let sort = i.sort_key.clone().unwrap_or_default();
+                t.add_row([String::new(), i.partition_key.clone(), sort, i.name.clone(), String::new()]);
+            }
+        }
+        outln!("{t}");
+    }
+}
