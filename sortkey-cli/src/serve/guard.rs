@@ -118,6 +118,9 @@ fn secure(headers: &mut HeaderMap) {
         ("cache-control", "no-store"),
     ];
     for (name, value) in fixed {
-        headers.insert(name, HeaderValue::from_static(value));
+        // An asset says how long it may be kept; a page is never kept.
+        if name != "cache-control" || !headers.contains_key(header::CACHE_CONTROL) {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
     }
 }

@@ -117,10 +117,14 @@ pub(crate) async fn layouts(State(app): State<Arc<App>>, Query(format): Query<Fo
     answer(wants_json(&format, &headers), &doc, &LayoutsPage { frame, doc: &doc })
 }
 
+/// How long the browser may keep an asset of the binary.
+const ASSET_CACHE: &str = "private, max-age=86400";
+
 /// The pages' one stylesheet, embedded in the binary (no inline style: the policy allows the
 /// server's own files only).
 pub(crate) async fn stylesheet() -> Response {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../../assets/sortkey.css")).into_response()
+    let headers = [(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, ASSET_CACHE)];
+    (headers, include_str!("../../assets/sortkey.css")).into_response()
 }
 
 /// What the browse page asks: a table's partition, a page of it.
@@ -233,6 +237,6 @@ pub(crate) struct EmptyPage;
 /// htmx 2.0.11 (BSD Zero Clause), vendored: it makes the expression builder live; every page
 /// works without it.
 pub(crate) async fn htmx() -> Response {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../../assets/htmx.min.js"))
-        .into_response()
+    let headers = [(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), (header::CACHE_CONTROL, ASSET_CACHE)];
+    (headers, include_str!("../../assets/htmx.min.js")).into_response()
 }

@@ -128,6 +128,9 @@ async fn each_page_is_its_command_document_as_html_or_json() {
     let (status, headers, css) = send(&app, with_session("/assets/sortkey.css")).await;
     assert_eq!((status, headers[header::CONTENT_TYPE].to_str().unwrap()), (StatusCode::OK, "text/css; charset=utf-8"));
     assert!(css.contains("font-variant-numeric") && !html.contains("<style>"), "styles come from the stylesheet");
+    assert_eq!(headers[header::CACHE_CONTROL], "private, max-age=86400", "an asset may be kept");
+    let (_, headers, _) = send(&app, with_session("/layouts")).await;
+    assert_eq!(headers[header::CACHE_CONTROL], "no-store", "a page is never kept");
     // The overview without a connection: the error on one line, the lock's layouts still shown.
     let (status, _, overview) = send(&app, with_session("/")).await;
     assert_eq!(status, StatusCode::OK);
