@@ -6,6 +6,7 @@
 //! template, or the command's JSON with `?format=json`.
 
 mod guard;
+mod lab;
 mod pages;
 mod query_page;
 

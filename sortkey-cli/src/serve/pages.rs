@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::browse::{self, BrowseDocument, Group, Target};
 use crate::layouts::LayoutsDocument;
 use crate::serve::App;
+use crate::serve::lab::{LabTable, lab};
 use crate::tables::TablesDocument;
 
 /// What every page's frame shows.
@@ -108,13 +109,33 @@ pub(crate) async fn overview(
 struct LayoutsPage<'a> {
     frame: Frame,
     doc: &'a LayoutsDocument,
+    /// The sort lab: its values and width, and its columns (or why not).
+    values: String,
+    width: u32,
+    lab: Result<LabTable, String>,
+}
+
+/// What the layouts page asks: its JSON, or the sort lab's values.
+#[derive(Debug, Deserialize, Default)]
+pub(crate) struct LayoutsQuery {
+    format: Option<String>,
+    values: Option<String>,
+    width: Option<u32>,
 }
 
 /// The lock's layouts: every field with what it can hold, and the versions.
-pub(crate) async fn layouts(State(app): State<Arc<App>>, Query(format): Query<Format>, headers: HeaderMap) -> Response {
+pub(crate) async fn layouts(
+    State(app): State<Arc<App>>,
+    Query(q): Query<LayoutsQuery>,
+    headers: HeaderMap,
+) -> Response {
     let doc = LayoutsDocument::new(&app.lock);
     let frame = Frame::new(&app, "layouts", format!("sortkey layouts --lock {}", app.lock_path), "/layouts");
-    answer(wants_json(&format, &headers), &doc, &LayoutsPage { frame, doc: &doc })
+    let values = q.values.unwrap_or_else(|| "9, 10, 240, 1500".to_owned());
+    let width = q.width.unwrap_or(10);
+    let lab = lab(&values, width).map(|columns| LabTable::new(&columns));
+    let json = wants_json(&Format { format: q.format }, &headers);
+    answer(json, &doc, &LayoutsPage { frame, doc: &doc, values, width, lab })
 }
 
 /// How long the browser may keep an asset of the binary.

@@ -166,3 +166,24 @@ async fn the_query_page_builds_the_command_expression_or_says_its_refusal() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("expected field `score` next"), "{body}");
 }
+
+#[tokio::test]
+async fn the_sort_lab_sorts_values_as_dynamodb_does() {
+    let app = app();
+    let (_, _, html) = send(&app, with_session("/layouts?values=9,10,240,1500&width=6")).await;
+    let lab = html.split("<table id=\"lab\">").nth(1).unwrap().split("</table>").next().unwrap();
+    // By hand: "10" < "1500" < "240" < "9", out of order; padded and desc, in order.
+    let cells: Vec<&str> = lab.split("<td class=\"key\">").skip(1).map(|c| c.split('<').next().unwrap()).collect();
+    assert_eq!(
+        cells,
+        ["10", "000009", "998499", "1500", "000010", "999759", "240", "000240", "999989", "9", "001500", "999990"]
+    );
+    assert!(
+        lab.contains("unpadded (by hand) ✗ out of order") && lab.contains("padded, width 6, desc ✓ in order"),
+        "{lab}"
+    );
+    let (_, _, html) = send(&app, with_session("/layouts?values=9,-1&width=6")).await;
+    assert!(html.contains("expected numbers of 0 or more, found `-1`"), "{html}");
+    let (_, _, html) = send(&app, with_session("/layouts?values=1500&width=3")).await;
+    assert!(html.contains("refusal") && html.contains("width"), "a value wider than the width is refused: {html}");
+}
