@@ -91,6 +91,10 @@ pub(crate) struct ServeArgs {
     /// The tables the pages may read (every table the connection sees when none is given).
     #[arg(long)]
     pub(crate) table: Vec<String>,
+    /// The partial reports of an audit (`sortkey audit --report FILE`, every segment) the audit
+    /// page shows, merged as `sortkey audit merge` does.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) report: Vec<std::path::PathBuf>,
 }
 
 /// What `sortkey browse` shows.

@@ -631,16 +631,22 @@ fn the_browse_page_answers_as_the_command_does() {
     let keys: Vec<(String, String)> = sks.iter().map(|sk| (pk.to_owned(), (*sk).to_owned())).collect();
     runtime().block_on(table(&client(&server.endpoint), "Web", &keys));
     let lock = lock_file_of("serve", FAMILY_LOCK);
+    // A saved audit of the table, for the audit page.
+    let report = lock.parent().unwrap().join("web-audit.json").display().to_string();
+    let audit = ["audit", "--table", "Web", "--report", &report, "-o", "json"];
+    sortkey(&server.endpoint, &lock, &audit).assert().code(1);
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sortkey"))
         .args(["--endpoint-url", &server.endpoint, "--lock"])
         .arg(&lock)
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--report", &report])
         .env_remove("AWS_ACCESS_KEY_ID")
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+    // The server is stopped however the test ends.
+    let child = KilledOnDrop(child);
     let url = line.trim().strip_prefix("sortkey serve: http://").unwrap().to_owned();
     let (address, token_path) = url.split_once('/').unwrap();
     let (code, head, _) = http_get(address, &format!("/{token_path}"), None);
@@ -671,6 +677,24 @@ fn the_browse_page_answers_as_the_command_does() {
     let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
     assert!(command["tables"].as_array().unwrap().iter().any(|t| t["name"] == "Web" && t["sort_key"] == "sk"));
-    child.kill().unwrap();
-    child.wait().unwrap();
+    // The audit page's JSON is `sortkey audit merge`'s of the same report; the page draws bars.
+    let (code, _, body) = http_get(address, "/audit?format=json", Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    let out = sortkey(&server.endpoint, &lock, &["audit", "merge", &report, "-o", "json"]).assert().code(1);
+    let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
+    let (_, _, html) = http_get(address, "/audit", Some(&cookie));
+    assert!(html.contains("<svg") && html.contains("no layout reads: "), "{html}");
+    assert!(!html.contains("<script>alert"), "{html}");
+    drop(child);
+}
+
+/// A child process killed when dropped (a failed assertion must not leave a server running).
+struct KilledOnDrop(std::process::Child);
+
+impl Drop for KilledOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }

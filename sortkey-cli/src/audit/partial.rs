@@ -14,10 +14,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sortkey_core::LockFile;
 
-use crate::audit::report::{AttributeReport, AuditSource};
-use crate::audit::{Attribute, finish};
+use crate::audit::Attribute;
+use crate::audit::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::{Args, MergeArgs};
 use crate::outcome::{Failure, Outcome};
+use crate::output;
 use crate::output::format_tag;
 use crate::pages::Item;
 
@@ -238,8 +239,17 @@ pub(crate) fn load(path: &Path) -> Result<Option<Partial>, Failure> {
 /// index, lock and total; each segment once, each read to its end), merged in segment order into
 /// the report of the whole table.
 pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, Failure> {
+    let doc = merged(&merge.parts, merge.headroom)?;
+    output::print(args, &doc);
+    Ok(if doc.findings { Outcome::Found } else { Outcome::Clean })
+}
+
+/// The report of the whole table from the partial reports at `paths` (every segment once, each
+/// finished, all of one audit), with the fields under `threshold`: what `sortkey audit merge`
+/// prints, and the web view's audit page shows.
+pub(crate) fn merged(paths: &[PathBuf], threshold: f64) -> Result<AuditDocument, Failure> {
     let mut parts: Vec<(PathBuf, Partial)> = Vec::new();
-    for path in &merge.parts {
+    for path in paths {
         let part = load(path)?
             .ok_or_else(|| Failure(format!("cannot read the partial report {}: no such file", path.display())))?;
         parts.push((path.clone(), part));
@@ -292,5 +302,5 @@ pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, Failure> 
         }
     }
     let source = AuditSource::Table { table: first.table, index: first.index, segment: None };
-    Ok(finish(args, source, &first.attributes, merge.headroom))
+    Ok(AuditDocument::new(source, threshold, first.attributes.iter().map(|a| a.report(threshold)).collect()))
 }

@@ -5,6 +5,7 @@
 //! DynamoDB. Each page ([`pages`]) is a report type of the command rendered by a compile-checked
 //! template, or the command's JSON with `?format=json`.
 
+mod audit_page;
 mod guard;
 mod lab;
 mod pages;
@@ -34,6 +35,8 @@ pub(crate) struct App {
     pub(crate) region: Option<String>,
     /// The tables the pages may read (all the connection sees when empty).
     pub(crate) tables: Vec<String>,
+    /// The partial reports of an audit the audit page shows, merged.
+    pub(crate) reports: Vec<std::path::PathBuf>,
     /// The one-time token of the printed URL, and whether it was traded already.
     pub(crate) token: String,
     pub(crate) token_used: AtomicBool,
@@ -89,6 +92,7 @@ impl App {
             endpoint: args.endpoint_url.clone(),
             region: args.region.clone(),
             tables: serve.table.clone(),
+            reports: serve.report.clone(),
             token: random_hex()?,
             token_used: AtomicBool::new(false),
             session: random_hex()?,
@@ -111,6 +115,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/layouts", get(pages::layouts))
         .route("/browse", get(pages::browse))
         .route("/query", get(query_page::query))
+        .route("/audit", get(audit_page::audit))
         .route("/assets/htmx.min.js", get(pages::htmx))
         .route("/assets/sortkey.css", get(pages::stylesheet))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))

@@ -27,6 +27,7 @@ fn app() -> Arc<App> {
         endpoint: Some("http://localhost:8000".into()),
         region: None,
         tables: vec!["Runs".into()],
+        reports: Vec::new(),
         token: "t0ken".into(),
         token_used: AtomicBool::new(false),
         session: "s3ssion".into(),
