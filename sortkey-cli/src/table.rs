@@ -1,7 +1,7 @@
 //! What the subcommands ask of a table: its key attributes and its item count.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::KeyType;
+use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType};
 use sortkey_core::KeyNames;
 use sortkey_core::dynamodb::sdk_error_line;
 
@@ -29,9 +29,16 @@ pub(crate) async fn key_names(
             .map(|i| i.key_schema())
             .ok_or_else(|| Failure(format!("table {table_name} has no global secondary index {index}")))?,
     };
+    match key_attributes(schema) {
+        (Some(pk), sk) => Ok((pk, sk)),
+        (None, _) => Err(Failure(format!("table {table_name} has no partition key"))),
+    }
+}
+
+/// The partition and the sort key attributes a key schema names.
+pub(crate) fn key_attributes(schema: &[KeySchemaElement]) -> (Option<String>, Option<String>) {
     let named = |ty: KeyType| schema.iter().find(|k| k.key_type() == &ty).map(|k| k.attribute_name().to_owned());
-    let pk = named(KeyType::Hash).ok_or_else(|| Failure(format!("table {table_name} has no partition key")))?;
-    Ok((pk, named(KeyType::Range)))
+    (named(KeyType::Hash), named(KeyType::Range))
 }
 
 /// The table's item count as DescribeTable estimates it (updated about every six hours), for a

@@ -3,14 +3,14 @@
 //! view's overview shows beside the lock.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType};
+use aws_sdk_dynamodb::types::KeySchemaElement;
 use serde::{Deserialize, Serialize};
 use sortkey_core::dynamodb::sdk_error_line;
 
 use crate::cli::{Args, TablesArgs};
-use crate::connect;
 use crate::outcome::Failure;
 use crate::output::{self, Document, format_tag, outln};
+use crate::{connect, table};
 
 format_tag! {
     /// The tables' format.
@@ -101,10 +101,10 @@ async fn describe(client: &Client, name: &str) -> Result<TableReport, Failure> {
     Ok(TableReport { name: name.to_owned(), partition_key, sort_key, indexes, items })
 }
 
-/// The partition and sort key attributes of a key schema.
+/// The partition and sort key attributes of a key schema (the partition key's always named).
 fn keys(schema: &[KeySchemaElement]) -> (String, Option<String>) {
-    let named = |ty: KeyType| schema.iter().find(|k| k.key_type() == &ty).map(|k| k.attribute_name().to_owned());
-    (named(KeyType::Hash).unwrap_or_default(), named(KeyType::Range))
+    let (pk, sk) = table::key_attributes(schema);
+    (pk.unwrap_or_default(), sk)
 }
 
 impl Document for TablesDocument {
