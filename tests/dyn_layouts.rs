@@ -256,6 +256,12 @@ fn an_audit_classifies_every_key_by_the_layout_that_reads_it() {
     assert_eq!((score.path.as_str(), score.seen), ("score", 2));
     assert_eq!(score.largest, Some(sortkey_core::DynValue::Unsigned(1500)));
 
+    // One key's mismatch, as a row flag: found without being counted.
+    let m = audit.width_mismatch("RUN#9999998499#p_old").expect("a mixed width");
+    assert_eq!((m.layout, m.field.as_str(), m.width, m.seen), (0, "score", 12, 10));
+    assert_eq!(audit.width_mismatch("NOPE#1"), None);
+    assert_eq!(audit.report(), report, "asking counts nothing");
+
     let mut clean = KeyAudit::new(lock.entries);
     clean.observe("RUN#999999998499#p_1");
     assert!(!clean.report().has_findings());

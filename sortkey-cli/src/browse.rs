@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sortkey_core::dynamodb::sdk_error_line;
 use sortkey_core::{
-    DynLayout, DynValue, FieldCondition, KeyExpression, KeyRole, LiveLayouts, LockFile, Outside, read_furthest,
+    DynLayout, DynValue, FieldCondition, KeyAudit, KeyExpression, KeyRole, LiveLayouts, LockFile, Outside,
+    read_furthest,
 };
 
 use crate::cli::{Args, BrowseArgs};
@@ -77,6 +78,35 @@ pub(crate) struct BrowseItem {
     pub(crate) fields: Map<String, Value>,
     /// When no layout reads it: the error of the layout that read furthest.
     pub(crate) error: Option<String>,
+    /// When its layout is an older version of another (a key a migration has yet to move): the
+    /// current layout.
+    pub(crate) older_version_of: Option<String>,
+    /// When no layout reads it but one would with a field of another width: which.
+    pub(crate) mixed_width: Option<MixedWidthFlag>,
+}
+
+/// A key no layout reads that one would read with one field of another width: the trap of a
+/// width changed without a migration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct MixedWidthFlag {
+    pub(crate) layout: String,
+    /// The field, by path.
+    pub(crate) field: String,
+    /// Its width in the layout, and the digits the key has there.
+    pub(crate) width: u32,
+    pub(crate) seen: u32,
+}
+
+impl BrowseItem {
+    /// What is wrong with the key, in a few words: an older version, a mixed width; none when
+    /// nothing is (an unread key's error is beside it).
+    pub(crate) fn flag(&self) -> Option<String> {
+        if let Some(current) = &self.older_version_of {
+            return Some(format!("older version of {current}"));
+        }
+        let m = self.mixed_width.as_ref()?;
+        Some(format!("mixed width: {}.{} has {} digits, the layout {}", m.layout, m.field, m.seen, m.width))
+    }
 }
 
 impl BrowseItem {
@@ -149,11 +179,8 @@ pub(crate) struct Target<'a> {
 impl BrowseDocument {
     /// The document of `keys` of `target`'s partition, read by `lock`'s sort key layouts.
     pub(crate) fn new(target: &Target<'_>, lock: &LockFile, keys: Vec<String>) -> Self {
-        let layouts: Vec<&DynLayout> =
-            lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).map(|(_, l)| l).collect();
-        let names: Vec<&str> =
-            lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).map(|(n, _)| n.as_str()).collect();
-        let items = keys.into_iter().map(|sk| read(&layouts, &names, sk)).collect();
+        let mut reader = Reader::new(lock);
+        let items = keys.into_iter().map(|sk| reader.read(sk)).collect();
         BrowseDocument {
             format: BrowseFormat,
             table: target.table.to_owned(),
@@ -252,7 +279,14 @@ pub(crate) async fn query_versions(
     let mut merged = live.merge(&conditions, pages, true);
     merged.results.truncate(limit);
     let names: Vec<&str> = live.layouts().iter().map(|(n, _)| *n).collect();
-    let items = merged.results.iter().map(|r| item(names[r.version], r.key.clone(), &r.value)).collect();
+    let items = merged
+        .results
+        .iter()
+        .map(|r| {
+            let older_of = (r.version > 0).then(|| names[0]);
+            item(names[r.version], older_of, r.key.clone(), &r.value)
+        })
+        .collect();
     // The results shown, per version (those read beyond the limit are not counted).
     let count = |v: usize| merged.results.iter().filter(|r| r.version == v).count() as u64;
     let versions = names
@@ -275,22 +309,70 @@ pub(crate) async fn query_versions(
     Ok((doc, read_units))
 }
 
-/// A key read by the layout `layout` as `value`.
-fn item(layout: &str, sk: String, value: &DynValue) -> BrowseItem {
+/// A key read by the layout `layout` (an older version of `older_of`) as `value`.
+fn item(layout: &str, older_of: Option<&str>, sk: String, value: &DynValue) -> BrowseItem {
     let mut fields = Map::new();
     let mut variants = Vec::new();
     flatten(value, "", &mut fields, &mut variants);
     let variant = (!variants.is_empty()).then(|| variants.join(" "));
-    BrowseItem { sk, layout: Some(layout.to_owned()), variant, fields, error: None }
+    BrowseItem {
+        sk,
+        layout: Some(layout.to_owned()),
+        variant,
+        fields,
+        error: None,
+        older_version_of: older_of.map(str::to_owned),
+        mixed_width: None,
+    }
 }
 
-/// `sk` read by the first of `layouts` (named `names`) that reads it.
-fn read(layouts: &[&DynLayout], names: &[&str], sk: String) -> BrowseItem {
-    match read_furthest(layouts.iter().copied(), &sk) {
-        Ok((i, value)) => item(names[i], sk, &value),
-        Err(furthest) => {
-            let error = furthest.map_or_else(|| "no sort key layout in the lock".to_owned(), |(_, e)| e.to_string());
-            BrowseItem { sk, layout: None, variant: None, fields: Map::new(), error: Some(error) }
+/// The lock's sort key layouts, reading a partition's keys one by one.
+struct Reader<'l> {
+    lock: &'l LockFile,
+    layouts: Vec<&'l DynLayout>,
+    names: Vec<&'l str>,
+    /// The same layouts as an audit, which tells a key of a mixed width.
+    audit: KeyAudit,
+}
+
+impl<'l> Reader<'l> {
+    fn new(lock: &'l LockFile) -> Self {
+        let sort = || lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort);
+        Reader {
+            lock,
+            layouts: sort().map(|(_, l)| l).collect(),
+            names: sort().map(|(n, _)| n.as_str()).collect(),
+            audit: KeyAudit::new(sort().cloned()),
+        }
+    }
+
+    /// `sk` read by the first layout that reads it, flagged as the audit would.
+    fn read(&mut self, sk: String) -> BrowseItem {
+        match read_furthest(self.layouts.iter().copied(), &sk) {
+            Ok((i, value)) => {
+                let name = self.names[i];
+                let older_of = self.lock.versions_of(name).map(|v| v.current.as_str()).filter(|c| *c != name);
+                item(name, older_of, sk, &value)
+            }
+            Err(furthest) => {
+                let error =
+                    furthest.map_or_else(|| "no sort key layout in the lock".to_owned(), |(_, e)| e.to_string());
+                let mixed_width = self.audit.width_mismatch(&sk).map(|m| MixedWidthFlag {
+                    layout: self.names[m.layout].to_owned(),
+                    field: m.field,
+                    width: m.width,
+                    seen: m.seen,
+                });
+                BrowseItem {
+                    sk,
+                    layout: None,
+                    variant: None,
+                    fields: Map::new(),
+                    error: Some(error),
+                    older_version_of: None,
+                    mixed_width,
+                }
+            }
         }
     }
 }
@@ -377,21 +459,29 @@ impl BrowseDocument {
     /// each first appears, rows in DynamoDB's order.
     fn print_groups(&self) {
         for group in self.groups() {
+            let flagged = group.flagged();
+            let flag = |row: &GroupRow| row.flag.clone().unwrap_or_default();
             let Some(title) = &group.title else {
-                let mut t = output::table(&["no layout reads", "error"]);
+                let header: &[&str] =
+                    if flagged { &["no layout reads", "error", "flag"] } else { &["no layout reads", "error"] };
+                let mut t = output::table(header);
                 for row in &group.rows {
                     let error = sanitized(row.error.as_deref().unwrap_or_default()).into_owned();
-                    t.add_row([shown(&row.sk).into_owned(), error]);
+                    let mut cells = vec![shown(&row.sk).into_owned(), error];
+                    cells.extend(flagged.then(|| flag(row)));
+                    t.add_row(cells);
                 }
                 outln!("{t}");
                 continue;
             };
             let mut header: Vec<&str> = group.columns.iter().map(String::as_str).collect();
             header.push("sk");
+            header.extend(flagged.then_some("flag"));
             let mut t = output::table(&header);
             for row in &group.rows {
                 let mut cells: Vec<String> = row.cells.iter().map(|c| shown(c).into_owned()).collect();
                 cells.push(shown(&row.sk).into_owned());
+                cells.extend(flagged.then(|| flag(row)));
                 t.add_row(cells);
             }
             outln!("{title}");
@@ -414,7 +504,8 @@ impl BrowseDocument {
                 }
             };
             let cells = item.fields.values().map(text).collect();
-            groups[at].rows.push(GroupRow { cells, sk: item.sk.clone(), error: item.error.clone() });
+            let (sk, error, flag) = (item.sk.clone(), item.error.clone(), item.flag());
+            groups[at].rows.push(GroupRow { cells, sk, error, flag });
         }
         groups
     }
@@ -429,9 +520,18 @@ pub(crate) struct Group {
     pub(crate) rows: Vec<GroupRow>,
 }
 
-/// One key of a group: its fields as text, the key, the error when no layout reads it.
+/// One key of a group: its fields as text, the key, the error when no layout reads it, and what
+/// is wrong with it.
 pub(crate) struct GroupRow {
     pub(crate) cells: Vec<String>,
     pub(crate) sk: String,
     pub(crate) error: Option<String>,
+    pub(crate) flag: Option<String>,
+}
+
+impl Group {
+    /// Whether a row of the group has a flag (the table then has a column of them).
+    pub(crate) fn flagged(&self) -> bool {
+        self.rows.iter().any(|r| r.flag.is_some())
+    }
 }

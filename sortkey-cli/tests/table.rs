@@ -192,6 +192,39 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     snapshot("audit_versions.txt", &String::from_utf8_lossy(&out.get_output().stdout));
 }
 
+/// A plain browse flags each key as the audit would: an older version of the current layout,
+/// a key no layout reads that one would with a field of another width (the trap); a current key
+/// has no flag.
+#[test]
+fn browse_flags_older_versions_and_mixed_widths_inline() {
+    let Some(server) = server_or_skip("browse_flags_older_versions_and_mixed_widths_inline") else { return };
+    let pk = "SEASON#2026";
+    let sks = ["RUN#9999999000#now", "RUN#99999000#then", "RUN#999999999000#wide"];
+    let keys: Vec<(String, String)> = sks.iter().map(|sk| (pk.to_owned(), (*sk).to_owned())).collect();
+    runtime().block_on(table(&client(&server.endpoint), "Flags", &keys));
+    let lock = lock_file_of("flags", VERSIONED_LOCK);
+    let out = sortkey(&server.endpoint, &lock, &["browse", "--table", "Flags", "--pk", pk]).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let flags: Vec<(&str, &serde_json::Value, &serde_json::Value)> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["sk"].as_str().unwrap(), &i["older_version_of"], &i["mixed_width"]))
+        .collect();
+    let null = serde_json::Value::Null;
+    let wide = serde_json::json!({"layout": "RankKey", "field": "score", "width": 10, "seen": 12});
+    // In the bytes' order: `#` sorts before `9`.
+    let expected = [
+        ("RUN#99999000#then", &serde_json::json!("RankKey"), &null),
+        ("RUN#9999999000#now", &null, &null),
+        ("RUN#999999999000#wide", &null, &wide),
+    ];
+    assert_eq!(flags, expected, "{doc}");
+    let out =
+        sortkey(&server.endpoint, &lock, &["browse", "--table", "Flags", "--pk", pk, "-o", "table"]).assert().code(0);
+    snapshot("browse_flags.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+}
+
 /// `sortkey migrate --to RankKey` moves every older version of it that the lock records, each
 /// key from the layout that reads it, and the verdict finds them all in the current layout.
 #[test]

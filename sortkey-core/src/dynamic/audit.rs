@@ -90,6 +90,19 @@ pub struct MixedWidth {
     pub samples: Vec<String>,
 }
 
+/// A key read by one of an audit's layouts once one field is given another width.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WidthMismatch {
+    /// The layout, by its place in the audit's [`layouts`](KeyAudit::layouts).
+    pub layout: usize,
+    /// The field, by path.
+    pub field: String,
+    /// The field's width in the layout.
+    pub width: u32,
+    /// The digit count the key has there.
+    pub seen: u32,
+}
+
 /// Keys no layout reads, for one kind of error.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -220,6 +233,20 @@ impl KeyAudit {
     /// Whether `key` is read by a layout with one field of another width (the digit count of a
     /// run of digits in the key), recorded as a mixed width if so.
     fn mixed_width(&mut self, key: &str) -> bool {
+        match self.width_mismatch(key) {
+            Some(m) => {
+                self.record_mixed(m.layout, m.field, m.width, m.seen, key);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The layout that would read `key` (one no layout reads) with one field of another width:
+    /// the width a run of digits in the key has, tried on each numeric field of each layout in
+    /// turn. What the audit counts as a [mixed width](AuditReport::mixed_widths), for one key and
+    /// without counting it (a browser's row flag).
+    pub fn width_mismatch(&mut self, key: &str) -> Option<WidthMismatch> {
         let runs = digit_runs(key);
         for i in 0..self.layouts.len() {
             for (path, width) in widths(&self.layouts[i].1) {
@@ -228,13 +255,12 @@ impl KeyAudit {
                     let layouts = &self.layouts;
                     let layout = self.widened.entry(slot).or_insert_with(|| with_width(&layouts[i].1, &path, seen));
                     if layout.as_ref().is_some_and(|l| l.decode(key).is_ok()) {
-                        self.record_mixed(i, path, width, seen, key);
-                        return true;
+                        return Some(WidthMismatch { layout: i, field: path, width, seen });
                     }
                 }
             }
         }
-        false
+        None
     }
 
     fn record_mixed(&mut self, i: usize, field: String, width: u32, seen: u32, key: &str) {

@@ -30,7 +30,9 @@ use std::fmt;
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::TimeUnit;
 
-pub use audit::{AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread, UnreadSample, read_furthest};
+pub use audit::{
+    AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread, UnreadSample, WidthMismatch, read_furthest,
+};
 pub use capacity::Capacity;
 pub use generations::OldKeys;
 #[cfg(feature = "serde")]
