@@ -95,6 +95,14 @@ pub(crate) struct ServeArgs {
     /// page shows, merged as `sortkey audit merge` does.
     #[arg(long, value_name = "FILE")]
     pub(crate) report: Vec<std::path::PathBuf>,
+    /// The folder of a DynamoDB export (DynamoDB JSON) the audit page may read, as `sortkey audit
+    /// --export DIR` does.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) export: Option<std::path::PathBuf>,
+    /// Where the scans started from the audit page save their partial reports (`TABLE.json`,
+    /// what `sortkey audit --report` writes), made when the first starts.
+    #[arg(long, value_name = "DIR", default_value = "sortkey-audits")]
+    pub(crate) audit_dir: std::path::PathBuf,
 }
 
 /// What `sortkey browse` shows.

@@ -653,6 +653,116 @@ fn http_get(address: &str, path: &str, cookie: Option<&str>) -> (u16, String, St
     (code, head.to_owned(), body.to_owned())
 }
 
+/// `sortkey serve --port 0` with `args` against the server at `endpoint`, its token traded: the
+/// process (killed when dropped), its address and the session cookie.
+fn serve(endpoint: &str, lock: &std::path::Path, args: &[&str]) -> (KilledOnDrop, String, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sortkey"))
+        .args(["--endpoint-url", endpoint, "--lock"])
+        .arg(lock)
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
+    // The server is stopped however the test ends.
+    let child = KilledOnDrop(child);
+    let url = line.trim().strip_prefix("sortkey serve: http://").unwrap().to_owned();
+    let (address, token_path) = url.split_once('/').unwrap();
+    let (code, head, _) = http_get(address, &format!("/{token_path}"), None);
+    assert_eq!(code, 303, "{head}");
+    let cookie =
+        head.lines().find_map(|l| l.strip_prefix("set-cookie: ")).unwrap().split(';').next().unwrap().to_owned();
+    (child, address.to_owned(), cookie)
+}
+
+/// A form POSTed to the server, from `origin`: the status, head and body.
+fn http_post(address: &str, path: &str, form: &str, cookie: &str, origin: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nCookie: {cookie}\r\nOrigin: {origin}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        form.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let code = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (code, head.to_owned(), body.to_owned())
+}
+
+/// The audit page against moto: an export folder the server was started with reads as `sortkey
+/// audit --export` does; a Scan started from the page (a same-origin POST; a cross-site one is
+/// refused) runs to its end with its progress shown, and its report is the command's, which
+/// goes on from the partial report the page saved.
+#[test]
+fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
+    let test = "the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does";
+    let Some(server) = server_or_skip(test) else { return };
+    let mut keys: Vec<(String, String)> =
+        (0..40u64).map(|i| (format!("SEASON#{}", i % 3), format!("RUN#{:010}#p_{i}", 9_999_999_999 - i))).collect();
+    keys.extend((0..5u64).map(|i| ("SEASON#0".to_owned(), format!("RUN#{:08}#old_{i}", 99_999_999 - i))));
+    keys.push(("SEASON#1".to_owned(), "RUN#999999999999#wide".to_owned()));
+    runtime().block_on(table(&client(&server.endpoint), "Audited", &keys));
+    let lock = lock_file_of("serve-audit", VERSIONED_LOCK);
+    let dir = lock.parent().unwrap().to_owned();
+    let export = dir.join("export");
+    let python = sortkey_test_server::python().unwrap();
+    let status = std::process::Command::new(python)
+        .args(["-c", EXPORT, &server.endpoint, "Audited"])
+        .arg(&export)
+        .status()
+        .unwrap();
+    assert!(status.success(), "the export failed");
+    let export = export.display().to_string();
+    let audits = dir.join("audits").display().to_string();
+    let (_child, address, cookie) = serve(&server.endpoint, &lock, &["--export", &export, "--audit-dir", &audits]);
+    let (address, cookie) = (address.as_str(), cookie.as_str());
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = sortkey(&server.endpoint, &lock, args).args(["-o", "json"]).assert().code(1);
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    };
+
+    let (code, _, body) = http_get(address, "/audit?source=export&pk=pk&sk=sk&format=json", Some(cookie));
+    assert_eq!(code, 200, "{body}");
+    let command = json(&["audit", "--export", &export, "--pk", "pk", "--sk", "sk"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
+    let (_, _, html) = http_get(address, "/audit?source=export&pk=pk&sk=sk", Some(cookie));
+    assert!(html.contains("older version RankKeyV1 of RankKey") && html.contains("mixed width"), "{html}");
+
+    let form = "table=Audited&rate=1000&segments=2";
+    let (code, _, body) = http_post(address, "/audit/scan", form, cookie, "http://evil.example");
+    assert_eq!(code, 403, "a cross-site POST starts nothing: {body}");
+    let (code, _, body) =
+        http_post(address, "/audit/scan", "table=..%2Fetc&rate=1", cookie, &format!("http://{address}"));
+    assert_eq!(code, 403, "no table name, no scan: {body}");
+    let (code, head, _) = http_post(address, "/audit/scan", form, cookie, &format!("http://{address}"));
+    assert_eq!(code, 303, "{head}");
+    assert!(head.contains("location: /audit?source=scan&table=Audited"), "{head}");
+    let mut html = String::new();
+    for _ in 0..100 {
+        html = http_get(address, "/audit?source=scan&table=Audited", Some(cookie)).2;
+        if html.contains("finished:") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(html.contains("finished: 46 items read") && html.contains("2 of 2 segments"), "{html}");
+    assert!(html.contains("<progress max=\"100\" value=\"100\">"), "{html}");
+    let (code, _, body) = http_get(address, "/audit?source=scan&table=Audited&format=json", Some(cookie));
+    assert_eq!(code, 200, "{body}");
+    let page: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(page, json(&["audit", "--table", "Audited", "--segments", "2"]), "the page's scan is the command's");
+    let report = format!("{audits}/Audited.json");
+    assert_eq!(page, json(&["audit", "--table", "Audited", "--segments", "2", "--report", &report]));
+    assert_eq!(page["attributes"][0]["old_keys"][0]["keys"], 5, "the old keys survive the partial report: {page}");
+}
+
 /// `sortkey serve` against moto: the printed URL's token traded for the cookie, the browse page's
 /// JSON equal to `sortkey browse`'s for the same partition, the page itself with a key holding
 /// markup shown as text, and the next page after the first.
@@ -668,25 +778,9 @@ fn the_browse_page_answers_as_the_command_does() {
     let report = lock.parent().unwrap().join("web-audit.json").display().to_string();
     let audit = ["audit", "--table", "Web", "--report", &report, "-o", "json"];
     sortkey(&server.endpoint, &lock, &audit).assert().code(1);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sortkey"))
-        .args(["--endpoint-url", &server.endpoint, "--lock"])
-        .arg(&lock)
-        .args(["serve", "--port", "0", "--report", &report])
-        .env_remove("AWS_ACCESS_KEY_ID")
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
-    // The server is stopped however the test ends.
-    let child = KilledOnDrop(child);
-    let url = line.trim().strip_prefix("sortkey serve: http://").unwrap().to_owned();
-    let (address, token_path) = url.split_once('/').unwrap();
-    let (code, head, _) = http_get(address, &format!("/{token_path}"), None);
-    assert_eq!(code, 303, "{head}");
-    let cookie =
-        head.lines().find_map(|l| l.strip_prefix("set-cookie: ")).unwrap().split(';').next().unwrap().to_owned();
-    let (code, _, body) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=50&format=json", Some(&cookie));
+    let (child, address, cookie) = serve(&server.endpoint, &lock, &["--report", &report]);
+    let (address, cookie) = (address.as_str(), cookie.as_str());
+    let (code, _, body) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=50&format=json", Some(cookie));
     assert_eq!(code, 200, "{body}");
     let page: serde_json::Value = serde_json::from_str(&body).unwrap();
     let out =
@@ -695,28 +789,28 @@ fn the_browse_page_answers_as_the_command_does() {
             .code(0);
     let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(page, command, "the page's JSON is the command's");
-    let (code, _, html) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=2", Some(&cookie));
+    let (code, _, html) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=2", Some(cookie));
     assert_eq!(code, 200);
     assert!(html.contains("ADDR#001") && html.contains("next page"), "{html}");
     assert!(!html.contains("<script>alert"), "a key is text: {html}");
-    let (_, _, all) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=50", Some(&cookie));
+    let (_, _, all) = http_get(address, "/browse?table=Web&pk=CUST%23000009&limit=50", Some(cookie));
     assert!(all.contains("&#60;script&#62;alert(1)&#60;/script&#62;"), "{all}");
     let (code, _, _) = http_get(address, "/browse?table=Web&pk=CUST%23000009", None);
     assert_eq!(code, 401, "no cookie, no page");
     // The overview's JSON is `sortkey tables`'.
-    let (code, _, body) = http_get(address, "/?format=json", Some(&cookie));
+    let (code, _, body) = http_get(address, "/?format=json", Some(cookie));
     assert_eq!(code, 200, "{body}");
     let out = sortkey(&server.endpoint, &lock, &["tables", "-o", "json"]).assert().code(0);
     let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
     assert!(command["tables"].as_array().unwrap().iter().any(|t| t["name"] == "Web" && t["sort_key"] == "sk"));
     // The audit page's JSON is `sortkey audit merge`'s of the same report; the page draws bars.
-    let (code, _, body) = http_get(address, "/audit?format=json", Some(&cookie));
+    let (code, _, body) = http_get(address, "/audit?format=json", Some(cookie));
     assert_eq!(code, 200, "{body}");
     let out = sortkey(&server.endpoint, &lock, &["audit", "merge", &report, "-o", "json"]).assert().code(1);
     let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
-    let (_, _, html) = http_get(address, "/audit", Some(&cookie));
+    let (_, _, html) = http_get(address, "/audit", Some(cookie));
     assert!(html.contains("<svg") && html.contains("no layout reads: "), "{html}");
     assert!(!html.contains("<script>alert"), "{html}");
     drop(child);

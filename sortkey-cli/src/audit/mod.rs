@@ -9,7 +9,7 @@
 mod export;
 pub(crate) mod partial;
 pub(crate) mod report;
-mod scan;
+pub(crate) mod scan;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::{KeyAudit, KeyRole, LockFile, Versions};
@@ -123,31 +123,49 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
                 return Err(Failure("--export needs --pk ATTR (and --sk ATTR): an export has no key schema".into()));
             };
             let bar = bytes_bar(args);
-            let attributes = export::read(dir, attributes(&lock, &lock_path, pk, sk)?, bar.as_ref())?;
+            let doc = export_report(&lock, &lock_path, dir, (pk, sk), audit.headroom, bar.as_ref())?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            let source = AuditSource::Export { export: dir.display().to_string() };
-            Ok(finish(args, source, &attributes, audit.headroom))
+            Ok(finish(args, &doc))
         }
         (None, Some(table)) => {
             let state = scan::run(args, audit, table, &lock)?;
-            let segment = match state.segments.as_slice() {
-                [one] if state.total > 1 => Some(SegmentOf { segment: one.number, total: state.total }),
-                _ => None,
-            };
-            let source = AuditSource::Table { table: table.clone(), index: audit.index.clone(), segment };
-            Ok(finish(args, source, &state.attributes, audit.headroom))
+            Ok(finish(args, &scan_report(&state, audit.headroom)))
         }
         (None, None) => Err(Failure("expected --table NAME or --export DIR".into())),
     }
 }
 
-/// Prints the report of `attributes` (read from `source`), and says whether it found anything:
-/// a key in no layout (unread, of a mixed width, empty or too long), a value that is no string,
-/// or a field under the headroom threshold.
-fn finish(args: &Args, source: AuditSource, attributes: &[Attribute], threshold: f64) -> Outcome {
-    let doc = AuditDocument::new(source, threshold, attributes.iter().map(|a| a.report(threshold)).collect());
-    output::print(args, &doc);
+/// The report of the export in `dir`, its items' key attributes `pk` and `sk` classified by
+/// `lock`'s layouts (read from `lock_path`), with the fields under `threshold`: what `sortkey
+/// audit --export DIR --pk PK --sk SK` prints. `progress` counts the bytes read.
+pub(crate) fn export_report(
+    lock: &LockFile,
+    lock_path: &str,
+    dir: &std::path::Path,
+    (pk, sk): (String, Option<String>),
+    threshold: f64,
+    progress: Option<&indicatif::ProgressBar>,
+) -> Result<AuditDocument, Failure> {
+    let attributes = export::read(dir, attributes(lock, lock_path, pk, sk)?, progress)?;
+    let source = AuditSource::Export { export: dir.display().to_string() };
+    Ok(AuditDocument::new(source, threshold, attributes.iter().map(|a| a.report(threshold)).collect()))
+}
+
+/// The report of a Scan audit's segments, so far or finished, with the fields under `threshold`.
+pub(crate) fn scan_report(state: &partial::Partial, threshold: f64) -> AuditDocument {
+    let segment = match state.segments.as_slice() {
+        [one] if state.total > 1 => Some(SegmentOf { segment: one.number, total: state.total }),
+        _ => None,
+    };
+    let source = AuditSource::Table { table: state.table.clone(), index: state.index.clone(), segment };
+    AuditDocument::new(source, threshold, state.attributes.iter().map(|a| a.report(threshold)).collect())
+}
+
+/// Prints the report, and says whether it found anything: a key in no layout (unread, of a mixed
+/// width, empty or too long), a value that is no string, or a field under the headroom threshold.
+fn finish(args: &Args, doc: &AuditDocument) -> Outcome {
+    output::print(args, doc);
     if doc.findings { Outcome::Found } else { Outcome::Clean }
 }

@@ -132,9 +132,10 @@ fn partitions_read(texts: &[String]) -> Result<Vec<(u64, u64)>, String> {
 }
 
 /// The lock as a partial report keeps it: its `Name = layout` lines as the layout printer writes
-/// them, so that two locks with the same layouts compare equal.
+/// them, so that two locks with the same layouts compare equal, then its version lines, which
+/// tell old keys when the report is read back (resumed, merged or shown).
 pub(crate) fn lock_text(lock: &LockFile) -> String {
-    lock.entries.iter().map(|(name, layout)| format!("{name} = {layout}\n")).collect()
+    lock.text()
 }
 
 impl Partial {

@@ -2,7 +2,7 @@
 //! (a worker of a job on many machines), each segment's cursor and the audit so far saved in the
 //! partial report after every page when there is one, and resumed from it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use aws_sdk_dynamodb::Client;
 use indicatif::ProgressBar;
@@ -15,63 +15,128 @@ use crate::outcome::Failure;
 use crate::pages::{self, Source, progress_bar};
 use crate::{connect, table};
 
+/// What a Scan audit reads, and where it saves where it stands.
+pub(crate) struct ScanPlan {
+    pub(crate) table: String,
+    /// A global secondary index read instead of the table.
+    pub(crate) index: Option<String>,
+    /// The key attributes (partition, sort) when given; else the table's (or index's) key schema.
+    pub(crate) keys: Option<(String, String)>,
+    /// The number of segments the table is split into, and those this process reads.
+    pub(crate) total: u32,
+    pub(crate) numbers: Vec<u32>,
+    /// The partial report saved after every page, and resumed from.
+    pub(crate) report: Option<PathBuf>,
+    /// At most this many items a second.
+    pub(crate) rate: Option<u64>,
+}
+
+impl ScanPlan {
+    /// The plan of `sortkey audit --table`.
+    fn of(audit: &AuditArgs, table: &str) -> Result<ScanPlan, Failure> {
+        let (total, numbers) = pages::split(audit.segments, audit.total, audit.segment)?;
+        Ok(ScanPlan {
+            table: table.to_owned(),
+            index: audit.index.clone(),
+            keys: audit.pk.clone().zip(audit.sk.clone()),
+            total,
+            numbers,
+            report: audit.report.clone(),
+            rate: audit.rate,
+        })
+    }
+}
+
+/// Where a Scan audit tells how far it is.
+pub(crate) trait Progress: Sync {
+    /// About how many items there are to read (DynamoDB's estimate of the table's share).
+    fn expect(&self, items: u64);
+    /// Items read since the last call.
+    fn advance(&self, items: u64);
+}
+
+impl Progress for ProgressBar {
+    fn expect(&self, items: u64) {
+        self.set_length(items);
+    }
+
+    fn advance(&self, items: u64) {
+        self.inc(items);
+    }
+}
+
 /// Audits the table's segments that this process runs, from where the partial report (if any)
 /// says they stand; returns the audit of those segments.
 pub(crate) fn run(args: &Args, audit: &AuditArgs, table: &str, lock: &LockFile) -> Result<Partial, Failure> {
-    let (total, numbers) = pages::split(audit.segments, audit.total, audit.segment)?;
-    let lock_text = partial::lock_text(lock);
-    let saved = match &audit.report {
-        Some(path) => partial::load(path)?,
-        None => None,
-    };
+    let plan = ScanPlan::of(audit, table)?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let client = connect::client(args).await;
-        let mut state = match saved {
-            Some(state) => {
-                let path = audit.report.as_deref().map(Path::display).map(|p| p.to_string()).unwrap_or_default();
-                state.check_resumes(&path, table, audit.index.as_deref(), &lock_text, total, &numbers)?;
-                state
-            }
-            None => {
-                let (pk, sk) = match (&audit.pk, &audit.sk) {
-                    (Some(pk), Some(sk)) => (pk.clone(), Some(sk.clone())),
-                    _ => table::key_names(&client, table, audit.index.as_deref()).await?,
-                };
-                Partial {
-                    table: table.to_owned(),
-                    index: audit.index.clone(),
-                    total,
-                    segments: numbers.iter().map(|&number| Segment { number, after: None, done: false }).collect(),
-                    lock: lock_text,
-                    attributes: attributes(lock, &args.lock.display().to_string(), pk, sk)?,
-                }
-            }
-        };
-        if state.done() {
-            return Ok(state);
-        }
         // A progress bar on a terminal, unless the output is one JSON document.
-        let progress = progress_bar(args);
-        if let Some(bar) = &progress {
-            let items = table::item_count(&client, table).await.unwrap_or(0);
-            bar.set_length(items * numbers.len() as u64 / u64::from(total));
-        }
-        scan(&client, audit, &mut state, progress.as_ref()).await?;
-        if let Some(bar) = progress {
+        let bar = progress_bar(args);
+        let state = read(&client, &plan, lock, &args.lock.display().to_string(), bar.as_ref().map(|b| b as _)).await;
+        if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        Ok(state)
+        state
     })
+}
+
+/// The audit of `plan`'s segments by `lock`'s layouts (read from `lock_path`), from where its
+/// partial report (if any) says they stand, saved there after every page; `progress` told
+/// how far it is.
+pub(crate) async fn read(
+    client: &Client,
+    plan: &ScanPlan,
+    lock: &LockFile,
+    lock_path: &str,
+    progress: Option<&dyn Progress>,
+) -> Result<Partial, Failure> {
+    let lock_text = partial::lock_text(lock);
+    let saved = match &plan.report {
+        Some(path) => partial::load(path)?,
+        None => None,
+    };
+    let (table, total, numbers) = (plan.table.as_str(), plan.total, &plan.numbers);
+    let mut state = match saved {
+        Some(state) => {
+            let path = plan.report.as_deref().map(Path::display).map(|p| p.to_string()).unwrap_or_default();
+            state.check_resumes(&path, table, plan.index.as_deref(), &lock_text, total, numbers)?;
+            state
+        }
+        None => {
+            let (pk, sk) = match &plan.keys {
+                Some((pk, sk)) => (pk.clone(), Some(sk.clone())),
+                None => table::key_names(client, table, plan.index.as_deref()).await?,
+            };
+            Partial {
+                table: table.to_owned(),
+                index: plan.index.clone(),
+                total,
+                segments: numbers.iter().map(|&number| Segment { number, after: None, done: false }).collect(),
+                lock: lock_text,
+                attributes: attributes(lock, lock_path, pk, sk)?,
+            }
+        }
+    };
+    if state.done() {
+        return Ok(state);
+    }
+    if let Some(progress) = progress {
+        let items = table::item_count(client, table).await.unwrap_or(0);
+        progress.expect(items * numbers.len() as u64 / u64::from(total));
+    }
+    scan(client, plan, &mut state, progress).await?;
+    Ok(state)
 }
 
 /// Scans the unfinished segments of `state` in parallel; their pages come back here to be
 /// classified, and the state is saved after each when there is a partial report.
 async fn scan(
     client: &Client,
-    audit: &AuditArgs,
+    plan: &ScanPlan,
     state: &mut Partial,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
 ) -> Result<(), Failure> {
     // The key attributes audited, and the partition key that counts old keys by partition.
     let mut names: Vec<String> = state.attributes.iter().map(|a| a.name.clone()).collect();
@@ -86,11 +151,11 @@ async fn scan(
         .into_iter()
         .map(|(slot, s)| Ok((slot, s.number, s.after.as_ref().map(StoredKey::item).transpose()?)))
         .collect::<Result<_, Failure>>()?;
-    let mut receive = pages::read(&source, starts, state.total, audit.rate);
+    let mut receive = pages::read(&source, starts, state.total, plan.rate);
     while let Some(page) = receive.recv().await {
         let page = page?;
-        if let Some(bar) = progress {
-            bar.inc(page.items.len() as u64);
+        if let Some(progress) = progress {
+            progress.advance(page.items.len() as u64);
         }
         for item in &page.items {
             for attribute in state.attributes.iter_mut() {
@@ -105,7 +170,7 @@ async fn scan(
             })?),
             None => None,
         };
-        if let Some(path) = &audit.report {
+        if let Some(path) = &plan.report {
             partial::save(path, state)?;
         }
     }

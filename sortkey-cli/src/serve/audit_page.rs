@@ -1,21 +1,32 @@
-//! The audit dashboard: the report of the partial reports the server was started with
-//! (`--report FILE`, what `sortkey audit merge` prints), its counts and headroom drawn as bars in
-//! SVG by the server (no script), its findings with samples.
+//! The audit dashboard, of one of three sources: the partial reports the server was started with
+//! (`--report FILE`, merged as `sortkey audit merge` does), the export folder it was started with
+//! (`--export DIR`, read when asked, as `sortkey audit --export` does), or a Scan started from the
+//! page (rate-limited and resumable, [`scans`](crate::serve::scans)), its progress refreshed while
+//! it runs. Counts and headroom are drawn as bars in SVG by the server (no script), findings
+//! listed with a sample each; the JSON is the command's report.
 
 use std::sync::Arc;
 
 use askama::Template;
+use axum::Form;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 
-use crate::audit::partial::merged;
+use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
+use crate::audit::{export_report, scan_report};
+use crate::outcome::Failure;
 use crate::serve::App;
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, wants_json};
+use crate::serve::pages::{EmptyPage, Format, Frame, answer, encode, wants_json};
+use crate::serve::scans::{self, ScanView, Scans};
 
 /// The longest bar, in pixels.
 const BAR: f64 = 320.0;
+
+/// The headroom under which a field is a finding, as `sortkey audit`'s default.
+const THRESHOLD: f64 = 0.1;
 
 /// One bar of a chart.
 struct Bar {
@@ -36,34 +47,171 @@ struct AttributeView {
     findings: Vec<(String, u64, String)>,
 }
 
+/// What the audit page can show, as the server was started.
+struct Sources {
+    reports: Vec<String>,
+    export: Option<String>,
+    /// The tables a scan may read (free text when the server was started without `--table`).
+    tables: Vec<String>,
+    /// The tables with a scan running or saved.
+    scans: Vec<String>,
+}
+
 #[derive(Template)]
 #[template(path = "audit.html")]
 struct AuditPage {
     frame: Frame,
-    reports: Vec<String>,
+    sources: Sources,
+    /// What the dashboard shows, in words; empty when nothing is picked.
+    showing: String,
+    /// The address of the page itself (the refresh while a scan runs).
+    this: String,
+    pk: String,
+    sk: String,
+    scan: Option<ScanView>,
     attributes: Vec<AttributeView>,
     error: Option<String>,
 }
 
-/// The dashboard, or the command's JSON.
-pub(crate) async fn audit(State(app): State<Arc<App>>, Query(format): Query<Format>, headers: HeaderMap) -> Response {
+/// What the audit page asks: which source, and its JSON.
+#[derive(Debug, Deserialize, Default)]
+pub(crate) struct AuditQuery {
+    format: Option<String>,
+    /// `reports`, `export` or `scan`.
+    source: Option<String>,
+    table: Option<String>,
+    /// The export's key attributes (an export has no key schema).
+    pk: Option<String>,
+    sk: Option<String>,
+}
+
+/// The dashboard of the source asked for (the reports by default), or the command's JSON.
+pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuery>, headers: HeaderMap) -> Response {
+    let json = wants_json(&Format { format: q.format.clone() }, &headers);
     let paths: Vec<String> = app.reports.iter().map(|p| p.display().to_string()).collect();
-    let command = format!("sortkey audit merge {} --lock {}", paths.join(" "), app.lock_path);
-    let frame = Frame::new(&app, "audit", command, "/audit");
-    let doc = if app.reports.is_empty() { None } else { Some(merged(&app.reports, 0.1)) };
-    if wants_json(&format, &headers) {
+    let source = q.source.clone().unwrap_or_else(|| {
+        let default = if !app.reports.is_empty() {
+            "reports"
+        } else if app.export.is_some() {
+            "export"
+        } else {
+            ""
+        };
+        default.to_owned()
+    });
+    let (pk, sk) = (q.pk.clone().unwrap_or_else(|| "pk".into()), q.sk.clone().unwrap_or_else(|| "sk".into()));
+    let table = q.table.clone().unwrap_or_default();
+    let (command, showing, this, doc, scan): (String, String, String, Option<Result<AuditDocument, Failure>>, _) =
+        match source.as_str() {
+            "reports" if !app.reports.is_empty() => (
+                format!("sortkey audit merge {} --lock {}", paths.join(" "), app.lock_path),
+                format!("the partial reports {}", paths.join(", ")),
+                "/audit?source=reports".to_owned(),
+                Some(merged(&app.reports, THRESHOLD)),
+                None,
+            ),
+            "export" if app.export.is_some() => {
+                let dir = app.export.clone().unwrap_or_default();
+                let command =
+                    format!("sortkey audit --export {} --pk {pk} --sk {sk} --lock {}", dir.display(), app.lock_path);
+                let (lock, lock_path, keys) = (app.lock.clone(), app.lock_path.clone(), (pk.clone(), Some(sk.clone())));
+                let read =
+                    tokio::task::spawn_blocking(move || export_report(&lock, &lock_path, &dir, keys, THRESHOLD, None))
+                        .await
+                        .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}"))));
+                let this = format!("/audit?source=export&pk={}&sk={}", encode(&pk), encode(&sk));
+                (command, format!("the export {}", app.export_text()), this, Some(read), None)
+            }
+            "scan" if !table.is_empty() => {
+                if let Err(refusal) = app.may_read(&table) {
+                    return refusal.into_response();
+                }
+                let path = Scans::report_path(&app, &table);
+                let command =
+                    format!("sortkey audit --table {table} --report {} --lock {}", path.display(), app.lock_path);
+                let view = Scans::view(&app, &table, command.clone());
+                let doc = match partial::load(&path) {
+                    Ok(Some(state)) => Some(Ok(scan_report(&state, THRESHOLD))),
+                    Ok(None) => None,
+                    Err(e) => Some(Err(e)),
+                };
+                let this = format!("/audit?source=scan&table={table}");
+                match view {
+                    Ok(view) => (command, format!("the scan of {table}"), this, doc, view),
+                    Err(e) => (command, format!("the scan of {table}"), this, Some(Err(e)), None),
+                }
+            }
+            _ => (String::new(), String::new(), "/audit".to_owned(), None, None),
+        };
+    if json {
         return match doc {
             Some(Ok(doc)) => answer(true, &doc, &EmptyPage),
             Some(Err(e)) => (StatusCode::BAD_REQUEST, format!("sortkey: {}\n", e.0)).into_response(),
-            None => (StatusCode::NOT_FOUND, "sortkey serve: started without --report FILE\n").into_response(),
+            None => {
+                (StatusCode::NOT_FOUND, "sortkey serve: no audit to show; expected ?source=reports, export or scan\n")
+                    .into_response()
+            }
         };
     }
+    let mut frame = Frame::new(&app, "audit", command, "/audit");
+    frame.json_link = format!("{this}{}format=json", if this.contains('?') { '&' } else { '?' });
     let (attributes, error) = match doc {
         Some(Ok(doc)) => (views(&doc), None),
         Some(Err(e)) => (Vec::new(), Some(e.0)),
         None => (Vec::new(), None),
     };
-    answer(false, &(), &AuditPage { frame, reports: paths, attributes, error })
+    let sources = Sources {
+        reports: paths,
+        export: app.export.as_ref().map(|_| app.export_text()),
+        tables: app.tables.clone(),
+        scans: Scans::tables(&app),
+    };
+    answer(false, &(), &AuditPage { frame, sources, showing, this, pk, sk, scan, attributes, error })
+}
+
+/// The form that starts (or resumes) a scan.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ScanForm {
+    table: String,
+    rate: Option<u64>,
+    segments: Option<u32>,
+    /// Present: start over.
+    fresh: Option<String>,
+}
+
+/// Starts or resumes the scan of a table, then shows it.
+pub(crate) async fn start_scan(State(app): State<Arc<App>>, Form(form): Form<ScanForm>) -> Response {
+    if let Err(refusal) = app.may_read(&form.table) {
+        return refusal.into_response();
+    }
+    let request = scans::Request {
+        table: form.table.clone(),
+        rate: form.rate.unwrap_or(1000).max(1),
+        segments: form.segments.unwrap_or(4).clamp(1, 1000),
+        fresh: form.fresh.is_some(),
+    };
+    match Scans::start(&app, &request) {
+        Ok(()) => see_scan(&form.table),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("sortkey serve: {}\n", e.0)).into_response(),
+    }
+}
+
+/// The form that stops a scan.
+#[derive(Debug, Deserialize)]
+pub(crate) struct StopForm {
+    table: String,
+}
+
+/// Stops the scan of a table between two pages; its partial report stays, to resume.
+pub(crate) async fn stop_scan(State(app): State<Arc<App>>, Form(form): Form<StopForm>) -> Response {
+    Scans::stop(&app, &form.table);
+    see_scan(&form.table)
+}
+
+/// To the page of the scan of `table`.
+fn see_scan(table: &str) -> Response {
+    let location = format!("/audit?source=scan&table={table}");
+    (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response()
 }
 
 fn views(doc: &AuditDocument) -> Vec<AttributeView> {

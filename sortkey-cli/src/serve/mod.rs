@@ -10,6 +10,7 @@ mod guard;
 mod lab;
 mod pages;
 mod query_page;
+mod scans;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -37,6 +38,12 @@ pub(crate) struct App {
     pub(crate) tables: Vec<String>,
     /// The partial reports of an audit the audit page shows, merged.
     pub(crate) reports: Vec<std::path::PathBuf>,
+    /// The export folder the audit page reads when asked.
+    pub(crate) export: Option<std::path::PathBuf>,
+    /// Where the scans started from the audit page save their partial reports.
+    pub(crate) audit_dir: std::path::PathBuf,
+    /// The scans started from the audit page.
+    pub(crate) scans: scans::Scans,
     /// The one-time token of the printed URL, and whether it was traded already.
     pub(crate) token: String,
     pub(crate) token_used: AtomicBool,
@@ -93,11 +100,46 @@ impl App {
             region: args.region.clone(),
             tables: serve.table.clone(),
             reports: serve.report.clone(),
+            export: serve.export.clone(),
+            audit_dir: serve.audit_dir.clone(),
+            scans: scans::Scans::default(),
             token: random_hex()?,
             token_used: AtomicBool::new(false),
             session: random_hex()?,
             hosts,
         })
+    }
+}
+
+impl App {
+    /// Whether a page may read `table`: a table name DynamoDB allows (3 to 255 letters, digits,
+    /// `_`, `-` and `.`), and one of those the server was started with when it was given some.
+    pub(crate) fn may_read(&self, table: &str) -> Result<(), Forbidden> {
+        let named = (3..=255).contains(&table.len())
+            && table.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+        if !named {
+            return Err(Forbidden(format!(
+                "`{table}` is no table name; expected 3 to 255 letters, digits, `_`, `-` or `.`"
+            )));
+        }
+        if !self.tables.is_empty() && !self.tables.iter().any(|t| t == table) {
+            return Err(Forbidden(format!("the table `{table}` is not one of those the server was started with")));
+        }
+        Ok(())
+    }
+
+    /// The export folder, as the command line gave it.
+    pub(crate) fn export_text(&self) -> String {
+        self.export.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+    }
+}
+
+/// Why a page refuses a request (403).
+pub(crate) struct Forbidden(String);
+
+impl axum::response::IntoResponse for Forbidden {
+    fn into_response(self) -> axum::response::Response {
+        (axum::http::StatusCode::FORBIDDEN, format!("sortkey serve: {}\n", self.0)).into_response()
     }
 }
 
@@ -116,6 +158,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/browse", get(pages::browse))
         .route("/query", get(query_page::query))
         .route("/audit", get(audit_page::audit))
+        .route("/audit/scan", axum::routing::post(audit_page::start_scan))
+        .route("/audit/scan/stop", axum::routing::post(audit_page::stop_scan))
         .route("/assets/htmx.min.js", get(pages::htmx))
         .route("/assets/sortkey.css", get(pages::stylesheet))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))

@@ -190,9 +190,10 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, Query(q): Query<BrowseQu
     }
     let mut frame = Frame::new(&app, "browse", command, "/browse");
     let json = wants_json(&Format { format: q.format.clone() }, &headers);
-    if !app.tables.is_empty() && !table.is_empty() && !app.tables.contains(&table) {
-        let why = format!("sortkey serve: the table `{table}` is not one of those the server was started with");
-        return (StatusCode::FORBIDDEN, why).into_response();
+    if !table.is_empty()
+        && let Err(refusal) = app.may_read(&table)
+    {
+        return refusal.into_response();
     }
     let read = if table.is_empty() || pk.is_empty() {
         None
@@ -241,7 +242,7 @@ fn browse_link(table: &str, pk: &str, limit: usize, start: Option<(&str, &str)>)
 }
 
 /// `text` in a URL's query: every byte but the unreserved ones percent-encoded.
-fn encode(text: &str) -> String {
+pub(crate) fn encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),

@@ -28,6 +28,9 @@ fn app() -> Arc<App> {
         region: None,
         tables: vec!["Runs".into()],
         reports: Vec::new(),
+        export: None,
+        audit_dir: std::env::temp_dir().join("sortkey-serve-tests"),
+        scans: super::scans::Scans::default(),
         token: "t0ken".into(),
         token_used: AtomicBool::new(false),
         session: "s3ssion".into(),
@@ -187,4 +190,30 @@ async fn the_sort_lab_sorts_values_as_dynamodb_does() {
     assert!(html.contains("expected numbers of 0 or more, found `-1`"), "{html}");
     let (_, _, html) = send(&app, with_session("/layouts?values=1500&width=3")).await;
     assert!(html.contains("refusal") && html.contains("width"), "a value wider than the width is refused: {html}");
+}
+
+#[tokio::test]
+async fn the_audit_page_offers_its_sources_and_refuses_what_is_no_table_of_the_server() {
+    let app = app();
+    let (status, _, html) = send(&app, with_session("/audit")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Pick a source above") && html.contains("action=\"/audit/scan\""), "{html}");
+    assert!(html.contains("<option>Runs</option>"), "the tables the server was started with: {html}");
+    let (status, _, _) = send(&app, with_session("/audit?format=json")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "no source, no report");
+    for table in ["a%2F..%2Fb", "Other"] {
+        let (status, _, body) = send(&app, with_session(&format!("/audit?source=scan&table={table}"))).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{table}: {body}");
+        let post = get("/audit/scan")
+            .method("POST")
+            .header(header::COOKIE, "sortkey_session=s3ssion")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(format!("table={table}&rate=10")))
+            .unwrap();
+        let (status, _, body) = send(&app, post).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{table}: {body}");
+    }
+    // An export only when the server was started with one.
+    let (_, _, html) = send(&app, with_session("/audit?source=export")).await;
+    assert!(html.contains("Pick a source above"), "{html}");
 }

@@ -1,0 +1,212 @@
+//! Audits by Scan started from the audit page: each runs in the server, rate-limited, as `sortkey
+//! audit --table T --report FILE --rate R` would, its partial report saved in the server's audit
+//! folder after every page, so that one stopped (or cut by the server's end) resumes where it
+//! saved, from the page or from the command. Reading only: a Scan writes nothing to DynamoDB.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::audit::partial;
+use crate::audit::scan::{self, Progress, ScanPlan};
+use crate::outcome::Failure;
+use crate::serve::App;
+
+/// The scans the server started, by table.
+#[derive(Default)]
+pub(crate) struct Scans(Mutex<HashMap<String, Arc<ScanRun>>>);
+
+/// One scan started from the page.
+pub(crate) struct ScanRun {
+    /// About how many items it reads (DynamoDB's estimate), and how many it read so far.
+    expected: AtomicU64,
+    read: AtomicU64,
+    status: Mutex<Status>,
+    /// Stops the task between two pages.
+    abort: Mutex<Option<tokio::task::AbortHandle>>,
+}
+
+/// Where a scan stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Status {
+    Running,
+    Finished,
+    Stopped,
+    Failed(String),
+}
+
+/// What the page shows of a scan: started here or only saved by an earlier one.
+pub(crate) struct ScanView {
+    pub(crate) table: String,
+    /// The items read so far and the estimate, when it ran in this server.
+    pub(crate) read: u64,
+    pub(crate) expected: u64,
+    /// Where it stands, in words, and whether it still runs (the page then refreshes).
+    pub(crate) status: String,
+    pub(crate) running: bool,
+    /// The segments read to their end, of all, by its partial report.
+    pub(crate) segments_done: usize,
+    pub(crate) segments: usize,
+    /// The partial report, and the command that goes on with it in a terminal.
+    pub(crate) report: String,
+    pub(crate) command: String,
+}
+
+impl ScanView {
+    /// How far it is, in percent of the estimate (100 when finished).
+    pub(crate) fn percent(&self) -> u64 {
+        if self.segments > 0 && self.segments_done == self.segments {
+            return 100;
+        }
+        (self.read * 100).checked_div(self.expected).unwrap_or(0).min(99)
+    }
+}
+
+impl Progress for ScanRun {
+    fn expect(&self, items: u64) {
+        self.expected.store(items, Ordering::Relaxed);
+    }
+
+    fn advance(&self, items: u64) {
+        self.read.fetch_add(items, Ordering::Relaxed);
+    }
+}
+
+/// What the page asks of a new scan.
+pub(crate) struct Request {
+    pub(crate) table: String,
+    pub(crate) rate: u64,
+    pub(crate) segments: u32,
+    /// Start over: the saved partial report is removed first.
+    pub(crate) fresh: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Scans {
+    /// The partial report of the scan of `table` in the server's audit folder.
+    pub(crate) fn report_path(app: &App, table: &str) -> PathBuf {
+        app.audit_dir.join(format!("{table}.json"))
+    }
+
+    /// Starts (or resumes, from its partial report) the scan of `request.table`, unless one runs.
+    pub(crate) fn start(app: &Arc<App>, request: &Request) -> Result<(), Failure> {
+        let mut scans = lock(&app.scans.0);
+        if scans.get(&request.table).is_some_and(|r| *lock(&r.status) == Status::Running) {
+            return Ok(());
+        }
+        let path = Scans::report_path(app, &request.table);
+        std::fs::create_dir_all(&app.audit_dir)
+            .map_err(|e| Failure(format!("cannot make the audit folder {}: {e}", app.audit_dir.display())))?;
+        if request.fresh {
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Failure(format!("cannot remove {}: {e}", path.display())));
+                }
+                _ => {}
+            }
+        }
+        // A saved scan goes on with its own split.
+        let total = match partial::load(&path)? {
+            Some(saved) => saved.total,
+            None => request.segments,
+        };
+        let plan = ScanPlan {
+            table: request.table.clone(),
+            index: None,
+            keys: None,
+            total,
+            numbers: (0..total).collect(),
+            report: Some(path),
+            rate: Some(request.rate),
+        };
+        let run = Arc::new(ScanRun {
+            expected: AtomicU64::new(0),
+            read: AtomicU64::new(0),
+            status: Mutex::new(Status::Running),
+            abort: Mutex::new(None),
+        });
+        let (task_app, task_run) = (app.clone(), run.clone());
+        let task = tokio::spawn(async move {
+            let progress: &dyn Progress = &*task_run;
+            let read = scan::read(&task_app.client, &plan, &task_app.lock, &task_app.lock_path, Some(progress)).await;
+            *lock(&task_run.status) = match read {
+                Ok(_) => Status::Finished,
+                Err(e) => Status::Failed(e.0),
+            };
+        });
+        *lock(&run.abort) = Some(task.abort_handle());
+        scans.insert(request.table.clone(), run);
+        Ok(())
+    }
+
+    /// Stops the scan of `table` between two pages; its partial report stays, to resume.
+    pub(crate) fn stop(app: &App, table: &str) {
+        let scans = lock(&app.scans.0);
+        if let Some(run) = scans.get(table) {
+            let mut status = lock(&run.status);
+            if *status == Status::Running {
+                if let Some(abort) = lock(&run.abort).take() {
+                    abort.abort();
+                }
+                *status = Status::Stopped;
+            }
+        }
+    }
+
+    /// What the page shows of the scan of `table`: the one this server runs or ran, or the
+    /// partial report an earlier one saved; `None` when there is neither.
+    pub(crate) fn view(app: &App, table: &str, command: String) -> Result<Option<ScanView>, Failure> {
+        let path = Scans::report_path(app, table);
+        let saved = partial::load(&path)?;
+        let run = lock(&app.scans.0).get(table).cloned();
+        if saved.is_none() && run.is_none() {
+            return Ok(None);
+        }
+        let (segments_done, segments) =
+            saved.as_ref().map_or((0, 0), |s| (s.segments.iter().filter(|s| s.done).count(), s.segments.len()));
+        let status = run.as_ref().map(|r| lock(&r.status).clone());
+        let running = status == Some(Status::Running);
+        let words = match status {
+            Some(Status::Running) => "running".to_owned(),
+            Some(Status::Finished) => "finished".to_owned(),
+            Some(Status::Stopped) => "stopped; resume it to go on from its partial report".to_owned(),
+            Some(Status::Failed(why)) => format!("failed: {why}"),
+            None if segments > 0 && segments_done == segments => "finished (saved by an earlier server)".to_owned(),
+            None => "saved by an earlier server, not finished; resume it to go on".to_owned(),
+        };
+        let (read, expected) =
+            run.map_or((0, 0), |r| (r.read.load(Ordering::Relaxed), r.expected.load(Ordering::Relaxed)));
+        Ok(Some(ScanView {
+            table: table.to_owned(),
+            read,
+            expected,
+            status: words,
+            running,
+            segments_done,
+            segments,
+            report: path.display().to_string(),
+            command,
+        }))
+    }
+
+    /// The tables with a scan running or saved, in name order.
+    pub(crate) fn tables(app: &App) -> Vec<String> {
+        let mut tables: Vec<String> = lock(&app.scans.0).keys().cloned().collect();
+        if let Ok(entries) = std::fs::read_dir(&app.audit_dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if let Some(table) = name.strip_suffix(".json")
+                    && !tables.iter().any(|t| t == table)
+                {
+                    tables.push(table.to_owned());
+                }
+            }
+        }
+        tables.sort();
+        tables
+    }
+}
