@@ -103,6 +103,14 @@ pub(crate) struct ServeArgs {
     /// what `sortkey audit --report` writes), made when the first starts.
     #[arg(long, value_name = "DIR", default_value = "sortkey-audits")]
     pub(crate) audit_dir: std::path::PathBuf,
+    /// The folder of the checkpoints of the migrations the migration page shows, as `sortkey
+    /// migrate --checkpoint` was given it (`.sortkey/migrate-TABLE-FROM-TO` by default).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) checkpoint: Option<std::path::PathBuf>,
+    /// The table of the checkpoints of the migrations the migration page shows, as `sortkey
+    /// migrate --checkpoint-table` was given it.
+    #[arg(long, value_name = "TABLE", conflicts_with = "checkpoint")]
+    pub(crate) checkpoint_table: Option<String>,
 }
 
 /// What `sortkey browse` shows.
@@ -186,6 +194,11 @@ pub(crate) struct MigrateArgs {
     /// fit the new layout).
     #[arg(long)]
     pub(crate) dry_run: bool,
+    /// Writes and moves nothing: reads the migration's checkpoints (--checkpoint or
+    /// --checkpoint-table, as the migration was given them) and says where it stands: each pass's
+    /// segments, their pages, counts and leases, and the last report the migration kept.
+    #[arg(long, conflicts_with_all = ["dry_run", "total"])]
+    pub(crate) status: bool,
     /// The version attribute every write of the application sets anew: a move deletes the old
     /// item only if its version is still the one read. Exact.
     #[arg(long, value_name = "ATTR", conflicts_with = "compare_attributes")]

@@ -10,6 +10,7 @@ use crate::audit::partial::{PartialDocument, PartialFormat};
 use crate::audit::report::{AuditDocument, AuditFormat};
 use crate::browse::{BrowseDocument, BrowseFormat};
 use crate::layouts::{LayoutsDocument, LayoutsFormat};
+use crate::migrate::status::{StatusDocument, StatusFormat};
 use crate::migrate::verdict::{MigrateDocument, MigrateFormat};
 use crate::query::{QueryDocument, QueryFormat};
 use crate::tables::{TablesDocument, TablesFormat};
@@ -47,6 +48,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
             BrowseFormat::TEXT => round_trip::<BrowseDocument>(example),
             QueryFormat::TEXT => round_trip::<QueryDocument>(example),
             MigrateFormat::TEXT => round_trip::<MigrateDocument>(example),
+            StatusFormat::TEXT => round_trip::<StatusDocument>(example),
             TablesFormat::TEXT => round_trip::<TablesDocument>(example),
             other => panic!("the README shows a document of format `{other}`, which no type has"),
         };
@@ -60,6 +62,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
         BrowseFormat::TEXT,
         QueryFormat::TEXT,
         MigrateFormat::TEXT,
+        StatusFormat::TEXT,
         TablesFormat::TEXT,
     ];
     for format in all {

@@ -249,6 +249,29 @@ fn migrate_to_the_current_layout_moves_every_older_version() {
     let verdict = &doc["verdict"];
     assert_eq!((verdict["complete"].as_bool(), verdict["in_new"].as_u64()), (Some(true), Some(21)), "{doc}");
     assert_eq!(doc["passes"][0]["moved"], 20, "{doc}");
+
+    // Where it stands, by its checkpoints: the command's --status and the web view's page.
+    let status = ["migrate", "--table", "Generations", "--to", "RankKey", "--checkpoint", &dir, "--status"];
+    let out = sortkey(&server.endpoint, &lock, &status).args(["-o", "json"]).assert().code(0);
+    let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(command["format"], "sortkey migrate status 1");
+    assert!(command["state"].as_str().unwrap().starts_with("finished after pass 1: complete"), "{command}");
+    let pass = &command["passes"][0];
+    assert_eq!((pass["total"].as_u64(), pass["finished"].as_u64()), (Some(4), Some(4)), "{command}");
+    assert_eq!(pass["totals"]["moved"], 20);
+    let pages: u64 = pass["segments"].as_array().unwrap().iter().map(|s| s["pages"].as_u64().unwrap()).sum();
+    assert!(pages >= 4, "a page at least per segment: {command}");
+    assert_eq!(command["report"]["verdict"]["complete"], true, "the report the migration kept: {command}");
+    let out = sortkey(&server.endpoint, &lock, &status).args(["-o", "table"]).assert().code(0);
+    let table = String::from_utf8_lossy(&out.get_output().stdout).replace(&dir, "CHECKPOINTS");
+    snapshot("migrate_status.txt", &table);
+    let (_child, address, cookie) = serve(&server.endpoint, &lock, &["--checkpoint", &dir]);
+    let path = "/migration?table=Generations&to=RankKey&format=json";
+    let (code, _, body) = http_get(&address, path, Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command, "the page's JSON is the command's");
+    let (_, _, html) = http_get(&address, "/migration?table=Generations&to=RankKey", Some(&cookie));
+    assert!(html.contains("Verdict: <strong>complete</strong>") && !html.contains("hx-trigger"), "{html}");
 }
 
 /// Keys are text from the table: one holding escape sequences (a window title, a colour) or a
@@ -636,7 +659,20 @@ fn migration_workers_share_the_segments_through_leases() {
     let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     let verdict = &doc["verdict"];
     assert_eq!((verdict["complete"].as_bool(), verdict["in_new"].as_u64()), (Some(true), Some(60)), "{doc}");
-    assert_eq!(verdict["in_other"], 2, "the two segments' checkpoint items");
+    assert_eq!(verdict["in_other"], 3, "the two segments' checkpoint items and the report kept beside");
+    // --status reads the leases without taking them: b and c ran the segments, a's work resumed.
+    let out = sortkey(&server.endpoint, &lock, &migrate)
+        .args(["--checkpoint-table", "Runs", "--status", "-o", "json"])
+        .assert()
+        .code(0);
+    let status: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let segments = status["passes"][0]["segments"].as_array().unwrap();
+    assert_eq!(segments.len(), 2, "{status}");
+    let owners: Vec<&str> = segments.iter().map(|s| s["lease"]["owner"].as_str().unwrap()).collect();
+    assert!(segments.iter().all(|s| s["done"] == true), "{status}");
+    assert!(owners.iter().all(|o| ["a", "b", "c"].contains(o)) && owners != ["a", "a"], "{status}");
+    assert_eq!(status["passes"][0]["totals"]["moved"], 60, "every old item moved once over the runs: {status}");
+    assert_eq!(status["report"]["verdict"]["complete"], true, "{status}");
 }
 
 /// A GET of `path` on the server at `address`, with `cookie`: the status line's code, the

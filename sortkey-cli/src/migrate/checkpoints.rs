@@ -8,10 +8,14 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use sortkey_core::KeyNames;
-use sortkey_core::dynamodb::{Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, TableCheckpoint};
+use sortkey_core::dynamodb::{
+    Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, SegmentState, TableCheckpoint, sdk_error_line,
+};
 
 use crate::cli::MigrateArgs;
+use crate::migrate::verdict::MigrateDocument;
 use crate::outcome::Failure;
 use crate::table;
 
@@ -128,6 +132,94 @@ impl Store {
             }
         }
         Ok(false)
+    }
+}
+
+impl Store {
+    /// Where the store is, in words.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Store::Folder(dir) => format!("the folder {}", dir.display()),
+            Store::Table { table, name, .. } => format!("the table {table}, migration {name}"),
+        }
+    }
+
+    /// Every segment pass `pass` saved, read without taking a lease; and the read units spent.
+    pub(crate) async fn segments(&self, pass: u32) -> Result<(Vec<SegmentState>, f64), Failure> {
+        match self {
+            Store::Folder(dir) => Ok((FileCheckpoint::new(dir.join(format!("pass-{pass}"))).segments()?, 0.0)),
+            Store::Table { client, table, keys, name, worker, lease } => {
+                let name = format!("{name}-pass-{pass}");
+                Ok(TableCheckpoint::new(client.clone(), table, *keys, &name, worker, *lease).segments().await?)
+            }
+        }
+    }
+
+    /// The key of the item that keeps the migration's report, in a table.
+    fn report_key(&self) -> Option<std::collections::HashMap<String, AttributeValue>> {
+        let Store::Table { keys, name, .. } = self else { return None };
+        let mut key = std::collections::HashMap::from([(
+            keys.partition().to_owned(),
+            AttributeValue::S(format!("REPORT#{name}")),
+        )]);
+        if let Some(sort) = keys.sort() {
+            key.insert(sort.to_owned(), AttributeValue::S("REPORT".to_owned()));
+        }
+        Some(key)
+    }
+
+    /// Keeps the migration's last report (its passes and verdict) beside its checkpoints, where a
+    /// view of the migration reads it.
+    pub(crate) async fn save_report(&self, doc: &MigrateDocument) -> Result<(), Failure> {
+        let text = serde_json::to_string_pretty(doc)?;
+        match self {
+            Store::Folder(dir) => {
+                let failed = |e: std::io::Error| Failure(format!("cannot write the report in {}: {e}", dir.display()));
+                std::fs::create_dir_all(dir).map_err(failed)?;
+                let temporary = dir.join("report.json.tmp");
+                std::fs::write(&temporary, text).map_err(failed)?;
+                std::fs::rename(&temporary, dir.join("report.json")).map_err(failed)
+            }
+            Store::Table { client, table, .. } => {
+                let mut item = self.report_key().unwrap_or_default();
+                item.insert("report".to_owned(), AttributeValue::S(text));
+                client
+                    .put_item()
+                    .table_name(table)
+                    .set_item(Some(item))
+                    .send()
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| Failure(format!("cannot keep the report in {table}: {}", sdk_error_line(&e))))
+            }
+        }
+    }
+
+    /// The migration's last report, if one was kept; and the read units spent.
+    pub(crate) async fn report(&self) -> Result<(Option<MigrateDocument>, f64), Failure> {
+        let text = match self {
+            Store::Folder(dir) => match std::fs::read_to_string(dir.join("report.json")) {
+                Ok(text) => Some(text),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => return Err(Failure(format!("cannot read the report in {}: {e}", dir.display()))),
+            },
+            Store::Table { client, table, .. } => {
+                let got = client
+                    .get_item()
+                    .table_name(table)
+                    .set_key(self.report_key())
+                    .consistent_read(true)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send()
+                    .await
+                    .map_err(|e| Failure(format!("cannot read the report in {table}: {}", sdk_error_line(&e))))?;
+                let units = got.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
+                let text = got.item().and_then(|i| i.get("report")).and_then(|v| v.as_s().ok()).cloned();
+                let doc = text.map(|t| serde_json::from_str(&t)).transpose()?;
+                return Ok((doc, units));
+            }
+        };
+        Ok((text.map(|t| serde_json::from_str(&t)).transpose()?, 0.0))
     }
 }
 

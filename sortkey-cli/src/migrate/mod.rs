@@ -9,6 +9,7 @@
 //! being moved are left for the next pass, up to `--passes`.
 
 mod checkpoints;
+pub(crate) mod status;
 pub(crate) mod verdict;
 
 use std::cell::RefCell;
@@ -34,6 +35,13 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     let olds = sources(&lock, &lock_path, m)?;
     let from = olds.iter().map(|name| entry(&lock, &lock_path, name)).collect::<Result<Vec<_>, _>>()?;
     let migration = DynMigration::versions(from, entry(&lock, &lock_path, &m.to)?)?;
+    if m.status {
+        let runtime = tokio::runtime::Runtime::new()?;
+        let (doc, _) =
+            runtime.block_on(async { status::status(&connect::client(args).await, &lock, &lock_path, m).await })?;
+        output::print(args, &doc);
+        return Ok(Outcome::Clean);
+    }
     if !m.dry_run && m.version_attribute.is_none() && !m.compare_attributes {
         return Err(Failure(
             "expected --version-attribute ATTR (exact) or --compare-attributes [--may-add ATTRS]: how a move makes \
@@ -83,7 +91,10 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
                 }
-                return Ok(finish(args, MigrateDocument::new(m, &olds, &passes, Some(verdict))));
+                // Kept beside the checkpoints, for `--status` and the web view.
+                let doc = MigrateDocument::new(m, &olds, &passes, Some(verdict));
+                store.save_report(&doc).await?;
+                return Ok(finish(args, doc));
             }
             pass += 1;
         }

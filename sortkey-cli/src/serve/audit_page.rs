@@ -1,7 +1,7 @@
 //! The audit dashboard, of one of three sources: the partial reports the server was started with
 //! (`--report FILE`, merged as `sortkey audit merge` does), the export folder it was started with
 //! (`--export DIR`, read when asked, as `sortkey audit --export` does), or a Scan started from the
-//! page (rate-limited and resumable, [`scans`](crate::serve::scans)), its progress refreshed while
+//! page (rate-limited and resumable, [`scans`]), its progress refreshed while
 //! it runs. Counts and headroom are drawn as bars in SVG by the server (no script), findings
 //! listed with a sample each; the JSON is the command's report.
 

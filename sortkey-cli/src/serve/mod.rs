@@ -8,6 +8,7 @@
 mod audit_page;
 mod guard;
 mod lab;
+mod migration_page;
 mod pages;
 mod query_page;
 mod scans;
@@ -44,6 +45,10 @@ pub(crate) struct App {
     pub(crate) audit_dir: std::path::PathBuf,
     /// The scans started from the audit page.
     pub(crate) scans: scans::Scans,
+    /// Where the migrations the migration page shows keep their checkpoints (as `sortkey
+    /// migrate` was given them; `.sortkey/migrate-TABLE-FROM-TO` when neither).
+    pub(crate) checkpoint: Option<std::path::PathBuf>,
+    pub(crate) checkpoint_table: Option<String>,
     /// The one-time token of the printed URL, and whether it was traded already.
     pub(crate) token: String,
     pub(crate) token_used: AtomicBool,
@@ -103,6 +108,8 @@ impl App {
             export: serve.export.clone(),
             audit_dir: serve.audit_dir.clone(),
             scans: scans::Scans::default(),
+            checkpoint: serve.checkpoint.clone(),
+            checkpoint_table: serve.checkpoint_table.clone(),
             token: random_hex()?,
             token_used: AtomicBool::new(false),
             session: random_hex()?,
@@ -160,6 +167,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/audit", get(audit_page::audit))
         .route("/audit/scan", axum::routing::post(audit_page::start_scan))
         .route("/audit/scan/stop", axum::routing::post(audit_page::stop_scan))
+        .route("/migration", get(migration_page::migration))
         .route("/assets/htmx.min.js", get(pages::htmx))
         .route("/assets/sortkey.css", get(pages::stylesheet))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))

@@ -31,6 +31,8 @@ fn app() -> Arc<App> {
         export: None,
         audit_dir: std::env::temp_dir().join("sortkey-serve-tests"),
         scans: super::scans::Scans::default(),
+        checkpoint: None,
+        checkpoint_table: None,
         token: "t0ken".into(),
         token_used: AtomicBool::new(false),
         session: "s3ssion".into(),
@@ -216,4 +218,21 @@ async fn the_audit_page_offers_its_sources_and_refuses_what_is_no_table_of_the_s
     // An export only when the server was started with one.
     let (_, _, html) = send(&app, with_session("/audit?source=export")).await;
     assert!(html.contains("Pick a source above"), "{html}");
+}
+
+#[tokio::test]
+async fn the_migration_page_asks_which_migration_and_refuses_what_is_no_table_of_the_server() {
+    let app = app();
+    let (status, _, html) = send(&app, with_session("/migration")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("action=\"/migration\"") && html.contains("<option>RankKeyV1</option>"), "{html}");
+    assert!(!html.contains("hx-trigger"), "nothing to refresh: {html}");
+    let (status, _, _) = send(&app, with_session("/migration?format=json")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "no migration named");
+    let (status, _, body) = send(&app, with_session("/migration?table=Other&to=RankKey")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    // A layout that is not the current one of its key: the command's refusal, before anything is read.
+    let (status, _, body) = send(&app, with_session("/migration?table=Runs&to=RankKeyV1&format=json")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body.contains("is an older layout of `RankKey`"), "{body}");
 }

@@ -46,7 +46,9 @@ pub use crate::error::sdk_error_line;
 pub use crate::migrate::backfill::{
     Backfill, BackfillError, BackfillErrorKind, MoveCheck, Progress, SegmentCursor, Verdict,
 };
-pub use crate::migrate::checkpoint::{Checkpoint, CheckpointError, FileCheckpoint, TableCheckpoint, worker_index};
+pub use crate::migrate::checkpoint::{
+    Checkpoint, CheckpointError, FileCheckpoint, Lease, SegmentState, TableCheckpoint, worker_index,
+};
 pub use crate::migrate::rate::RateShare;
 
 mod entity;

@@ -405,7 +405,7 @@ impl<'c> Backfill<'c> {
                 .send()
                 .await
                 .map_err(|e| self.error(&cursor, Failure::sdk("Scan", e)))?;
-            let mut done = Progress::default();
+            let mut done = Progress { pages: 1, ..Progress::default() };
             self.rewrite_page(rekey, scan.items(), &mut done).await.map_err(|f| self.error(&cursor, f))?;
             total.add(&done);
             let before = cursor.clone();

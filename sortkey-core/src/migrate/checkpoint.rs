@@ -66,6 +66,34 @@ pub trait Checkpoint {
     ) -> impl Future<Output = Result<(), CheckpointError>> + Send;
 }
 
+/// What a checkpoint holds of one segment, read without taking it: where it stands, what it did,
+/// and who holds it (a table's checkpoints lease their segments).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SegmentState {
+    /// Where the segment stands.
+    pub cursor: SegmentCursor,
+    /// What it did so far.
+    pub progress: Progress,
+    /// The segment's lease, in a table; `None` in files, which lease nothing.
+    pub lease: Option<Lease>,
+}
+
+/// A worker's hold on a segment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    /// The worker's name.
+    pub owner: String,
+    /// When the lease ends unless renewed, in milliseconds since the Unix epoch.
+    pub until: u64,
+}
+
+impl Lease {
+    /// Whether the lease still holds at `now` (milliseconds since the Unix epoch).
+    pub fn holds_at(&self, now: u64) -> bool {
+        self.until >= now
+    }
+}
+
 /// The cursor and totals of one segment, as a checkpoint stores them.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Saved {
@@ -86,6 +114,31 @@ impl FileCheckpoint {
     /// Checkpoints in the directory `dir`, which must exist.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         FileCheckpoint { dir: dir.into(), path: None }
+    }
+
+    /// Every segment saved in the directory, by segment (none when it does not exist): what a
+    /// view of a running backfill reads.
+    pub fn segments(&self) -> Result<Vec<SegmentState>, CheckpointError> {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(CheckpointError::Store(format!("{}: {e}", self.dir.display()))),
+        };
+        let mut segments = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !(name.starts_with("segment-") && name.ends_with(".json")) {
+                continue;
+            }
+            let path = entry.path();
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| CheckpointError::Store(format!("{}: {e}", path.display())))?;
+            let saved: Saved =
+                serde_json::from_str(&text).map_err(|e| CheckpointError::Store(format!("{}: {e}", path.display())))?;
+            segments.push(SegmentState { cursor: saved.cursor, progress: saved.progress, lease: None });
+        }
+        segments.sort_by_key(|s| (s.cursor.total, s.cursor.segment));
+        Ok(segments)
     }
 }
 
@@ -169,6 +222,43 @@ impl TableCheckpoint {
         };
         let saved: Saved = serde_json::from_str(text).map_err(|e| CheckpointError::Store(e.to_string()))?;
         Ok(Some((saved.cursor, saved.progress)))
+    }
+
+    /// Every segment saved under the backfill's name, by segment, with its lease, read without
+    /// taking any (one consistent Query); and the read units it spent. What a view of a running
+    /// backfill reads.
+    pub async fn segments(&self) -> Result<(Vec<SegmentState>, f64), CheckpointError> {
+        let (mut segments, mut units, mut start) = (Vec::new(), 0.0, None);
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("#pk = :pk")
+                .expression_attribute_names("#pk", self.keys.partition())
+                .expression_attribute_values(":pk", AttributeValue::S(format!("BACKFILL#{}", self.name)))
+                .consistent_read(true)
+                .return_consumed_capacity(aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(|e| CheckpointError::Store(format!("Query failed: {}", sdk_error_line(&e))))?;
+            units += page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
+            for item in page.items() {
+                let Some(text) = item.get("saved").and_then(|v| v.as_s().ok()) else { continue };
+                let saved: Saved = serde_json::from_str(text).map_err(|e| CheckpointError::Store(e.to_string()))?;
+                let owner = item.get("owner").and_then(|v| v.as_s().ok()).cloned();
+                let until = item.get("lease_until").and_then(|v| v.as_n().ok()).and_then(|n| n.parse().ok());
+                let lease = owner.map(|owner| Lease { owner, until: until.unwrap_or(0) });
+                segments.push(SegmentState { cursor: saved.cursor, progress: saved.progress, lease });
+            }
+            start = page.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
+            if start.is_none() {
+                break;
+            }
+        }
+        segments.sort_by_key(|s| (s.cursor.total, s.cursor.segment));
+        Ok((segments, units))
     }
 
     /// The lease's end, from now.

@@ -47,6 +47,9 @@ pub struct Progress {
     /// such an item instead.
     #[serde(default)]
     pub other: u64,
+    /// Scan pages read (checkpoints saved before this was counted read 0).
+    #[serde(default)]
+    pub pages: u64,
 }
 
 impl Progress {
@@ -70,5 +73,6 @@ impl Progress {
         self.superseded += other.superseded;
         self.changed += other.changed;
         self.other += other.other;
+        self.pages += other.pages;
     }
 }
