@@ -357,3 +357,27 @@ fn a_migration_moves_keys_by_field_name() {
     );
     assert_eq!(DynMigration::new(entry("Old"), entry("Pk")).unwrap_err().kind, MigrationErrorKind::Roles);
 }
+
+/// A layout reshaped (another width, `desc` on or off) is the layout its text would be, under
+/// the same name, checked by the same rules; a path it lacks is an error naming both.
+#[test]
+fn a_reshaped_layout_is_the_layout_its_text_would_be() {
+    use sortkey_core::{DynValue, ReshapeError};
+    let lock = LockFile::parse("RankKey = RUN#{score:u64 width=10 desc}#{player:text}\n").unwrap();
+    let layout = lock.get("RankKey").unwrap();
+    let wider = layout.reshaped("score", 12, false).unwrap();
+    assert_eq!(wider.to_string(), "RUN#{score:u64 width=12}#{player:text}");
+    assert_eq!(wider.name, "RankKey");
+    let value = layout.decode("RUN#9999998499#p_1").unwrap();
+    assert_eq!(wider.encode(&value).unwrap(), "RUN#000000001500#p_1");
+    assert_eq!(
+        value,
+        DynValue::Key(vec![("score", DynValue::Unsigned(1500)), ("player", DynValue::Text("p_1".into()))])
+    );
+    let e = layout.reshaped("points", 12, false).unwrap_err();
+    assert!(matches!(&e, ReshapeError::NoField { layout: "RankKey", path } if path == "points"), "{e:?}");
+    assert!(e.to_string().contains("`RankKey` has no field `points`"), "{e}");
+    // Narrower: a value it cannot hold is the encoder's refusal, as for any layout.
+    let narrow = layout.reshaped("score", 3, true).unwrap();
+    assert!(narrow.encode(&value).unwrap_err().to_string().contains("1500"));
+}

@@ -797,6 +797,24 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     let report = format!("{audits}/Audited.json");
     assert_eq!(page, json(&["audit", "--table", "Audited", "--segments", "2", "--report", &report]));
     assert_eq!(page["attributes"][0]["old_keys"][0]["keys"], 5, "the old keys survive the partial report: {page}");
+
+    // The sort lab on the table's keys: RankKey's score narrowed to 1 digit does not hold most
+    // of them; desc dropped reverses the order of every key; the lock lines and commands beside.
+    let lab = "/layouts?table=Audited&pk=SEASON%230&field=RankKey%3Ascore&new_width=1&desc=on";
+    let (code, _, html) = http_get(address, lab, Some(cookie));
+    assert_eq!(code, 200, "{html}");
+    assert!(
+        html.contains(
+            "14 keys of the layout on the page, <strong id=\"not-fit\">10 would not fit</strong>, 0 change place"
+        ),
+        "{html}"
+    );
+    assert!(html.contains("RUN#{score:u64 width=1 desc}#{player:text}"), "{html}");
+    let lab = "/layouts?table=Audited&pk=SEASON%230&field=RankKey%3Ascore&new_width=10";
+    let (_, _, html) = http_get(address, lab, Some(cookie));
+    assert!(html.contains("<strong id=\"not-fit\">0 would not fit</strong>, 14 change place"), "{html}");
+    assert!(html.contains("RankKey &#62; RankKeyV2 &#62; RankKeyV1"), "the lock lines: {html}");
+    assert!(html.contains("sortkey migrate --table Audited --to RankKey --dry-run"), "{html}");
 }
 
 /// `sortkey serve` against moto: the printed URL's token traded for the cookie, the browse page's

@@ -11,6 +11,7 @@ mod lab;
 mod migration_page;
 mod pages;
 mod query_page;
+mod reshape;
 mod scans;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

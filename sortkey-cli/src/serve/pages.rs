@@ -14,6 +14,7 @@ use crate::browse::{self, BrowseDocument, Group, Target};
 use crate::layouts::LayoutsDocument;
 use crate::serve::App;
 use crate::serve::lab::{LabTable, lab};
+use crate::serve::reshape::{Ask, Reshaped, choices, reshape};
 use crate::tables::TablesDocument;
 
 /// What every page's frame shows.
@@ -113,29 +114,77 @@ struct LayoutsPage<'a> {
     values: String,
     width: u32,
     lab: Result<LabTable, String>,
+    /// The lab on a table: what was asked, the fields it may reshape, and its answer.
+    on: TableLab,
+    choices: Vec<String>,
+    reshaped: Option<Result<Reshaped, String>>,
 }
 
-/// What the layouts page asks: its JSON, or the sort lab's values.
+/// What the layouts page asks: its JSON, the sort lab's values, or the lab on a table.
 #[derive(Debug, Deserialize, Default)]
 pub(crate) struct LayoutsQuery {
     format: Option<String>,
     values: Option<String>,
     width: Option<u32>,
+    #[serde(default)]
+    table: String,
+    #[serde(default)]
+    pk: String,
+    #[serde(default)]
+    field: String,
+    #[serde(default)]
+    new_width: String,
+    desc: Option<String>,
 }
 
-/// The lock's layouts: every field with what it can hold, and the versions.
+/// The sort lab on a table's keys: a partition, and a field (`Layout:path`) written at another
+/// width, with or without `desc`, as the form gave them.
+pub(crate) struct TableLab {
+    table: String,
+    pk: String,
+    field: String,
+    new_width: String,
+    desc: bool,
+}
+
+/// The lock's layouts: every field with what it can hold, and the versions; the sort lab, and
+/// the lab on a table's own keys.
 pub(crate) async fn layouts(
     State(app): State<Arc<App>>,
     Query(q): Query<LayoutsQuery>,
     headers: HeaderMap,
 ) -> Response {
     let doc = LayoutsDocument::new(&app.lock);
-    let frame = Frame::new(&app, "layouts", format!("sortkey layouts --lock {}", app.lock_path), "/layouts");
+    let mut frame = Frame::new(&app, "layouts", format!("sortkey layouts --lock {}", app.lock_path), "/layouts");
     let values = q.values.unwrap_or_else(|| "9, 10, 240, 1500".to_owned());
     let width = q.width.unwrap_or(10);
     let lab = lab(&values, width).map(|columns| LabTable::new(&columns));
     let json = wants_json(&Format { format: q.format }, &headers);
-    answer(json, &doc, &LayoutsPage { frame, doc: &doc, values, width, lab })
+    if json {
+        return answer(true, &doc, &EmptyPage);
+    }
+    let on = TableLab { table: q.table, pk: q.pk, field: q.field, new_width: q.new_width, desc: q.desc.is_some() };
+    let reshaped = match (on.table.is_empty(), on.pk.is_empty(), on.field.split_once(':')) {
+        (false, false, Some((layout, field))) => {
+            if let Err(refusal) = app.may_read(&on.table) {
+                return refusal.into_response();
+            }
+            match on.new_width.trim().parse::<u32>() {
+                Ok(width) => {
+                    let ask = Ask { table: &on.table, pk: &on.pk, layout, field, width, desc: on.desc };
+                    let read = reshape(&app, &ask, 100).await;
+                    if let Ok(r) = &read {
+                        frame.read_units = r.read_units;
+                    }
+                    Some(read.map_err(|e| e.0))
+                }
+                Err(_) => Some(Err(format!("expected a new width of 1 or more digits, found `{}`", on.new_width))),
+            }
+        }
+        _ => None,
+    };
+    let choices = choices(&app.lock);
+    answer(false, &doc, &LayoutsPage { frame, doc: &doc, values, width, lab, on, choices, reshaped })
 }
 
 /// How long the browser may keep an asset of the binary.

@@ -7,9 +7,10 @@
 use std::collections::HashMap;
 
 use crate::dynamic::generations::{Generations, OldKeys};
+use crate::dynamic::reshape::field_mut;
 use crate::dynamic::samples::keep_least;
 use crate::dynamic::usage::{merge_fields, observe_fields};
-use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant, FieldUsage, Versions};
+use crate::dynamic::{DynLayout, DynType, DynValue, FieldUsage, Versions};
 use crate::encoding::key::KeyRole;
 use crate::error::{DecodeError, DecodeErrorKind};
 
@@ -474,34 +475,6 @@ fn widths(layout: &DynLayout) -> Vec<(String, u32)> {
 /// `layout` with the field at `path` of width `width`; `None` when no such field is there.
 fn with_width(layout: &DynLayout, path: &str, width: u32) -> Option<DynLayout> {
     let mut layout = layout.clone();
-    set_width(&mut layout.key, path, width).then_some(layout)
-}
-
-fn set_width(key: &mut DynKey, path: &str, width: u32) -> bool {
-    match &mut key.body {
-        DynBody::Fields(fields) => {
-            let (head, rest) = path.split_once('.').map_or((path, None), |(h, r)| (h, Some(r)));
-            let Some(field) = fields.iter_mut().find(|f| f.name == head) else { return false };
-            match (rest, &mut field.ty) {
-                (None, _) => {
-                    field.width = width;
-                    true
-                }
-                (Some(rest), DynType::Key(inner)) => set_width(inner, rest, width),
-                (Some(rest), DynType::Option(inner)) => match inner.as_mut() {
-                    DynType::Key(inner) => set_width(inner, rest, width),
-                    _ => false,
-                },
-                _ => false,
-            }
-        }
-        DynBody::Family(variants) => {
-            let Some((prefix, rest)) = path.split_once('.') else { return false };
-            variants.iter_mut().any(|v| match v {
-                DynVariant::Key(inner) if inner.prefix.as_deref() == Some(prefix) => set_width(inner, rest, width),
-                _ => false,
-            })
-        }
-        DynBody::Custom => false,
-    }
+    field_mut(&mut layout.key, path)?.width = width;
+    Some(layout)
 }

@@ -17,6 +17,7 @@ mod lock;
 mod migration;
 mod parse;
 mod query;
+mod reshape;
 mod samples;
 mod spec;
 mod usage;
@@ -44,6 +45,7 @@ pub use lock::{
 pub use migration::DynMigration;
 pub use parse::LayoutParseError;
 pub use query::DynQuery;
+pub use reshape::ReshapeError;
 pub use usage::{FieldUsage, Headroom, LayoutUsage};
 pub use value::{DynValue, ValueTextError, ValueTextErrorKind};
 pub use verdict::{CannotMove, LeftSample, MigrationVerdict, VerdictAudit};

@@ -1,0 +1,122 @@
+//! The sort lab on a table: a layout with one field given another width or `desc`
+//! ([`DynLayout::reshaped`]), applied to a page of a partition's own keys: what each key would
+//! become (or the encoder's refusal when its value does not fit), how the order changes, and the
+//! lock lines and `sortkey migrate` commands that would get the table there. Reads one page.
+
+use sortkey_core::{DynLayout, DynType, KeyRole, LockFile};
+
+use crate::browse::{self, Target};
+use crate::outcome::Failure;
+use crate::serve::App;
+
+/// What the lab is asked: a partition, and a field of a layout written otherwise.
+pub(crate) struct Ask<'a> {
+    pub(crate) table: &'a str,
+    pub(crate) pk: &'a str,
+    pub(crate) layout: &'a str,
+    pub(crate) field: &'a str,
+    pub(crate) width: u32,
+    pub(crate) desc: bool,
+}
+
+/// One key of the partition, as it is and as the reshaped layout would write it.
+pub(crate) struct Row {
+    pub(crate) key: String,
+    /// The field's value, as text.
+    pub(crate) value: String,
+    /// The key the reshaped layout writes, or why it cannot.
+    pub(crate) new_key: Result<String, String>,
+    /// Its place among the keys that fit, now and after (from 1).
+    pub(crate) place: usize,
+    pub(crate) new_place: Option<usize>,
+}
+
+/// The lab's answer.
+pub(crate) struct Reshaped {
+    pub(crate) old_text: String,
+    pub(crate) new_text: String,
+    /// The layout's keys on the page, in the partition's order.
+    pub(crate) rows: Vec<Row>,
+    /// The new keys in the order DynamoDB would return them.
+    pub(crate) new_order: Vec<String>,
+    /// How many keys would not fit, and how many change place.
+    pub(crate) not_fit: usize,
+    pub(crate) moved: usize,
+    /// The lock lines of the change and the commands that carry it out.
+    pub(crate) lock_lines: Vec<String>,
+    pub(crate) commands: Vec<String>,
+    pub(crate) read_units: f64,
+}
+
+/// The lock's sort key fields a lab may reshape: `Layout:path` of every field with a width.
+pub(crate) fn choices(lock: &LockFile) -> Vec<String> {
+    let mut choices = Vec::new();
+    for (name, layout) in lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort) {
+        for (path, field) in layout.field_paths() {
+            let numeric =
+                matches!(field.ty.innermost(), DynType::Unsigned(_) | DynType::Signed(_) | DynType::Timestamp);
+            if field.width > 0 && numeric && !field.rfc3339 {
+                choices.push(format!("{name}:{path}"));
+            }
+        }
+    }
+    choices
+}
+
+/// Reads a page of the partition and applies the reshaped layout to the keys of the layout.
+pub(crate) async fn reshape(app: &App, ask: &Ask<'_>, limit: usize) -> Result<Reshaped, Failure> {
+    let layout = app.lock.get(ask.layout).ok_or_else(|| Failure(format!("no layout `{}` in the lock", ask.layout)))?;
+    if ask.width == 0 {
+        return Err(Failure(format!("expected a width of 1 or more for `{}.{}`", ask.layout, ask.field)));
+    }
+    let new = layout.reshaped(ask.field, ask.width, ask.desc)?;
+    let target = Target { table: ask.table, index: None, pk: ask.pk, after: None };
+    let (doc, read_units) = browse::partition(&app.client, &target, &app.lock, limit, false).await?;
+    let mut rows: Vec<Row> = Vec::new();
+    for item in doc.items.iter().filter(|i| i.layout.as_deref() == Some(ask.layout)) {
+        let value = item.fields.get(ask.field).map(|v| v.to_string()).unwrap_or_default();
+        let new_key =
+            layout.decode(&item.sk).map_err(|e| e.to_string()).and_then(|v| new.encode(&v).map_err(|e| e.to_string()));
+        rows.push(Row { key: item.sk.clone(), value, new_key, place: 0, new_place: None });
+    }
+    let mut fitting: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].new_key.is_ok()).collect();
+    for (place, &i) in fitting.iter().enumerate() {
+        rows[i].place = place + 1;
+    }
+    let new_key = |i: usize| rows[i].new_key.as_deref().unwrap_or_default().as_bytes().to_vec();
+    fitting.sort_by_key(|&i| new_key(i));
+    let new_order: Vec<String> = fitting.iter().map(|&i| rows[i].new_key.clone().unwrap_or_default()).collect();
+    for (place, &i) in fitting.iter().enumerate() {
+        rows[i].new_place = Some(place + 1);
+    }
+    let not_fit = rows.iter().filter(|r| r.new_key.is_err()).count();
+    let moved = rows.iter().filter(|r| r.new_place.is_some_and(|p| p != r.place)).count();
+    let (lock_lines, commands) = steps(&app.lock, ask, layout, &new);
+    Ok(Reshaped {
+        old_text: layout.to_string(),
+        new_text: new.to_string(),
+        rows,
+        new_order,
+        not_fit,
+        moved,
+        lock_lines,
+        commands,
+        read_units,
+    })
+}
+
+/// The lock after the change (the new layout current, the old one its older version) and the
+/// commands that check and carry out the migration.
+fn steps(lock: &LockFile, ask: &Ask<'_>, old: &DynLayout, new: &DynLayout) -> (Vec<String>, Vec<String>) {
+    let versions = lock.versions_of(ask.layout);
+    let older: Vec<&str> = versions.map(|v| v.older.iter().map(String::as_str).collect()).unwrap_or_default();
+    let legacy = (older.len() + 1..).map(|n| format!("{}V{n}", ask.layout)).find(|n| lock.get(n).is_none());
+    let legacy = legacy.unwrap_or_else(|| format!("{}Old", ask.layout));
+    let mut chain = vec![ask.layout.to_owned(), legacy.clone()];
+    chain.extend(older.iter().map(|o| (*o).to_owned()));
+    let lock_lines = vec![format!("{} = {new}", ask.layout), format!("{legacy} = {old}"), chain.join(" > ")];
+    let to = format!("sortkey migrate --table {} --to {}", ask.table, ask.layout);
+    let commands =
+        vec![format!("{to} --dry-run"), format!("{to} --version-attribute ATTR   # or --compare-attributes")];
+    (lock_lines, commands)
+}
