@@ -1,6 +1,8 @@
 //! `sortkey serve` in a real Chromium, driven through WebDriver (Debian's chromium and
 //! chromium-driver), against moto: open the printed URL, browse a partition, type a condition in
-//! the query builder and see the expression and the matching rows change, as a person would.
+//! the query builder and see the expression and the matching rows change, try a width on the
+//! table's keys, start an audit's Scan from the page and watch it finish, open the migration
+//! page, as a person would.
 //! Screenshots of each page go to target/screenshots/ for review. CI installs the browser and
 //! runs it (feature `browser`); without chromedriver it is skipped, and fails under CI.
 
@@ -70,7 +72,8 @@ fn the_web_view_in_chromium() {
     let mut serve = Command::new(assert_cmd::cargo::cargo_bin("sortkey"))
         .args(["--endpoint-url", &server.endpoint, "--lock"])
         .arg(dir.join("layouts.lock"))
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--audit-dir"])
+        .arg(dir.join("audits"))
         .env_remove("AWS_ACCESS_KEY_ID")
         .stdout(Stdio::piped())
         .spawn()
@@ -130,6 +133,7 @@ async fn drive(port: u16, url: &str, base: &str) {
     let main = c.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
     assert!(main.contains("RUN#9999999999#p_0") && main.contains("<script>alert(1)</script>"), "{main}");
     assert!(main.contains("RankKeyV1"), "the old keys, read by their own layout: {main}");
+    assert!(main.contains("older version of RankKey"), "flagged inline: {main}");
     shot("browse.png").await;
     // The builder: type a bound, see the expression and the matches change.
     c.goto(&format!("{base}/query?layout=RankKey&table=Runs&pk=SEASON%237")).await.unwrap();
@@ -157,8 +161,45 @@ async fn drive(port: u16, url: &str, base: &str) {
         assert!(started.elapsed() < Duration::from_secs(10), "expected 4 matching rows, found {rows}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // The footer's command follows the result (an out-of-band swap).
+    let footer = c.find(Locator::Id("frame-command")).await.unwrap().text().await.unwrap();
+    assert!(footer.contains("score>=9000"), "{footer}");
     shot("query.png").await;
     c.goto(&format!("{base}/layouts")).await.unwrap();
     shot("layouts.png").await;
+    // The lab on the table's keys: the score written 12 digits wide, without desc.
+    c.goto(&format!("{base}/layouts?table=Runs&pk=SEASON%237&field=RankKey%3Ascore&new_width=12")).await.unwrap();
+    let lab = c.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
+    assert!(lab.contains("RUN#{score:u64 width=12}#{player:text}") && lab.contains("12 change place"), "{lab}");
+    shot("layouts-table.png").await;
+    // The audit: a Scan started from the page runs to its end; the dashboard draws its bars.
+    c.goto(&format!("{base}/audit")).await.unwrap();
+    c.find(Locator::Css("#start-scan input[name=table]")).await.unwrap().send_keys("Runs").await.unwrap();
+    c.find(Locator::Css("#start-scan button")).await.unwrap().click().await.unwrap();
+    let started = Instant::now();
+    loop {
+        let status = match c.find(Locator::Id("scan-status")).await {
+            Ok(e) => e.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        if status.starts_with("finished") {
+            assert!(status.contains("17 items read"), "{status}");
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            let page = c.source().await.unwrap_or_default();
+            panic!("the scan did not finish: {status}\n{}\n{page}", c.current_url().await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let audit = c.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
+    assert!(audit.contains("older version RankKeyV1 of RankKey"), "{audit}");
+    assert!(!c.find_all(Locator::Css("svg rect")).await.unwrap().is_empty(), "the bars");
+    shot("audit.png").await;
+    // The migration page, before any migration: read only, nothing to show yet.
+    c.goto(&format!("{base}/migration?table=Runs&to=RankKey")).await.unwrap();
+    let migration = c.find(Locator::Id("migration-state")).await.unwrap().text().await.unwrap();
+    assert!(migration.starts_with("not started"), "{migration}");
+    shot("migration.png").await;
     c.close().await.unwrap();
 }

@@ -55,13 +55,20 @@ fn check(app: &App, request: &Request) -> Result<Pass, (StatusCode, &'static str
     }
 }
 
-/// Whether a request that would change something comes from another site: its `Sec-Fetch-Site`
-/// says so, or its `Origin` is not the server's.
+/// Whether a request that would change something comes from another site: by its
+/// `Sec-Fetch-Site` when the browser sends one (set by the browser, never by a page; the
+/// `Origin` of a form posted from a page whose referrer policy is `no-referrer`, as these are, is
+/// `null`), else by its `Origin`, which must be the server's. A request with neither is no
+/// browser's: the session cookie is what it needs.
 fn cross_site(app: &App, headers: &HeaderMap) -> bool {
     let site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     let own = |o: &str| app.hosts.iter().any(|h| o == format!("http://{h}"));
-    site.is_some_and(|s| s != "same-origin") || origin.is_some_and(|o| !own(o))
+    match (site, origin) {
+        (Some(site), _) => site != "same-origin",
+        (None, Some(origin)) => !own(origin),
+        (None, None) => false,
+    }
 }
 
 fn session(headers: &HeaderMap) -> Option<&str> {

@@ -108,6 +108,30 @@ async fn a_foreign_host_and_a_cross_site_request_are_refused() {
         .unwrap();
     let (status, _, _) = send(&app, request).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "no route writes anything");
+    // Chromium's form POST from the server's own page (its referrer policy no-referrer): Origin
+    // `null`, Sec-Fetch-Site same-origin; and a cross-site one claiming the server's Origin.
+    for (site, origin, expected) in [
+        ("same-origin", "null", StatusCode::METHOD_NOT_ALLOWED),
+        ("cross-site", "http://127.0.0.1:7878", StatusCode::FORBIDDEN),
+        ("same-site", "http://localhost:7878", StatusCode::FORBIDDEN),
+    ] {
+        let request = get("/layouts")
+            .method("POST")
+            .header(header::COOKIE, "sortkey_session=s3ssion")
+            .header(header::ORIGIN, origin)
+            .header("sec-fetch-site", site)
+            .body(Body::empty())
+            .unwrap();
+        assert_eq!(send(&app, request).await.0, expected, "{site} {origin}");
+    }
+    // Without Sec-Fetch-Site, the Origin decides; `null` is no origin of the server's.
+    let request = get("/layouts")
+        .method("POST")
+        .header(header::COOKIE, "sortkey_session=s3ssion")
+        .header(header::ORIGIN, "null")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(send(&app, request).await.0, StatusCode::FORBIDDEN);
 }
 
 #[tokio::test]
