@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use flate2::read::MultiGzDecoder;
 use indicatif::ProgressBar;
-use serde_json::Value;
 use walkdir::WalkDir;
 
 use crate::audit::Attribute;
+use crate::audit::export_line::{self, Attr};
 use crate::outcome::Failure;
 
 /// The audit of the file at one place in the list of files.
@@ -86,7 +86,9 @@ fn data_files(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
     Ok(files)
 }
 
-/// Audits the items of one data file.
+/// Audits the items of one data file: each line read for the audited attributes and their
+/// partition keys alone ([`export_line`]), the rest of it skipped unbuilt, one line buffer
+/// reused, so that memory stays flat.
 fn read_file(
     path: &Path,
     mut attributes: Vec<Attribute>,
@@ -98,23 +100,42 @@ fn read_file(
         Some(bar) => Box::new(bar.wrap_read(file)),
         None => Box::new(file),
     };
-    let reader = std::io::BufReader::new(MultiGzDecoder::new(file));
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| failed(n + 1, &e))?;
-        if line.trim().is_empty() {
+    let mut reader = std::io::BufReader::with_capacity(1 << 18, MultiGzDecoder::new(file));
+    // The attributes a line is read for: each audited one, then each partition key not audited.
+    let mut names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
+    for p in attributes.iter().filter_map(|a| a.partition.clone()) {
+        if !names.contains(&p) {
+            names.push(p);
+        }
+    }
+    let partition_of: Vec<Option<usize>> =
+        attributes.iter().map(|a| a.partition.as_ref().and_then(|p| names.iter().position(|n| n == p))).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    // A partition and a sort key, and the partition key of each: never more than this.
+    const MOST: usize = 4;
+    if names.len() > MOST {
+        return Err(Failure(format!("an export audit reads at most {MOST} attributes; asked for {}", names.len())));
+    }
+    let mut line = Vec::with_capacity(4096);
+    for n in 1.. {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).map_err(|e| failed(n, &e))? == 0 {
+            break;
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let doc: Value = serde_json::from_str(&line).map_err(|e| failed(n + 1, &e))?;
-        let Some(item) = doc.get("Item").and_then(Value::as_object) else {
-            return Err(failed(n + 1, &"expected `{\"Item\": {...}}`, a line of an export in DynamoDB JSON"));
-        };
-        for attribute in &mut attributes {
-            if let Some(typed) = item.get(&attribute.name) {
-                let partition = attribute.partition.as_ref().and_then(|p| item.get(p)?.get("S")?.as_str());
-                match typed.get("S").and_then(Value::as_str) {
-                    Some(key) => attribute.audit.observe_in(key, partition),
-                    None => attribute.not_strings += 1,
-                }
+        let mut values: [Option<Attr<'_>>; MOST] = Default::default();
+        export_line::read(&line, &names, &mut values[..names.len()]).map_err(|e| failed(n, &e))?;
+        for (i, attribute) in attributes.iter_mut().enumerate() {
+            let partition = partition_of[i].and_then(|p| match &values[p] {
+                Some(Attr::S(s)) => Some(s.as_ref()),
+                _ => None,
+            });
+            match &values[i] {
+                Some(Attr::S(key)) => attribute.audit.observe_in(key, partition),
+                Some(Attr::Other) => attribute.not_strings += 1,
+                None => {}
             }
         }
     }

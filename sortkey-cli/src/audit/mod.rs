@@ -7,6 +7,7 @@
 //! ([`export`]). What is printed: [`report`].
 
 mod export;
+mod export_line;
 pub(crate) mod partial;
 pub(crate) mod report;
 pub(crate) mod scan;
