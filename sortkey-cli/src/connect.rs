@@ -1,7 +1,8 @@
-//! The DynamoDB client, with the AWS CLI's conventions: `--endpoint-url`, `--region`,
-//! `--profile`, and aws-config's default chain for the rest (credentials, `AWS_REGION`,
-//! `AWS_ENDPOINT_URL_DYNAMODB`, a profile's `endpoint_url`). TLS for an `https` endpoint (and
-//! AWS itself), plain HTTP for an `http` one such as a local server.
+//! The DynamoDB client, and the S3 client an export is read through, with the AWS CLI's
+//! conventions: `--endpoint-url`, `--region`, `--profile`, and aws-config's default chain for
+//! the rest (credentials, `AWS_REGION`, `AWS_ENDPOINT_URL_DYNAMODB` or `AWS_ENDPOINT_URL_S3`, a
+//! profile's `endpoint_url`). TLS for an `https` endpoint (and AWS itself), plain HTTP for an
+//! `http` one such as a local server.
 
 use aws_config::{BehaviorVersion, Region};
 use aws_sdk_dynamodb::Client;
@@ -10,9 +11,22 @@ use aws_smithy_http_client::tls::{self, rustls_provider::CryptoMode};
 
 use crate::cli::Args;
 
-/// The client the options ask for.
+/// The DynamoDB client the options ask for.
 pub(crate) async fn client(args: &Args) -> Client {
-    let endpoint = args.endpoint_url.clone().or_else(|| std::env::var("AWS_ENDPOINT_URL_DYNAMODB").ok());
+    Client::new(&config(args, "AWS_ENDPOINT_URL_DYNAMODB").await)
+}
+
+/// The S3 client the options ask for; against an endpoint (a local server), buckets are in the
+/// path rather than the host name.
+pub(crate) async fn s3_client(args: &Args) -> aws_sdk_s3::Client {
+    let config = config(args, "AWS_ENDPOINT_URL_S3").await;
+    let local = config.endpoint_url().is_some();
+    aws_sdk_s3::Client::from_conf(aws_sdk_s3::config::Builder::from(&config).force_path_style(local).build())
+}
+
+/// The shared configuration, its endpoint `--endpoint-url` or the service's variable `variable`.
+async fn config(args: &Args, variable: &str) -> aws_config::SdkConfig {
+    let endpoint = args.endpoint_url.clone().or_else(|| std::env::var(variable).ok());
     let plain = endpoint.as_deref().is_some_and(|url| url.starts_with("http://"));
     let http = if plain {
         aws_smithy_http_client::Builder::new().build_http()
@@ -38,5 +52,5 @@ pub(crate) async fn client(args: &Args) -> Client {
     if config.region().is_none() {
         config = config.into_builder().region(Region::new("us-east-1")).build();
     }
-    Client::new(&config)
+    config
 }

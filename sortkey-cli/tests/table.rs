@@ -427,6 +427,38 @@ fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
     let exported = json(&mut sortkey(&server.endpoint, &lock, &args), 1);
     assert_eq!(exported["attributes"], whole["attributes"]);
     assert_eq!(exported["findings"], whole["findings"]);
+    // The same export read where it lies, in moto's S3: without a manifest (as moto writes it),
+    // every data/*.gz; with one (as DynamoDB writes it), the files it names alone (a stray data
+    // file beside them is not read); two exports under the prefix are refused.
+    let in_s3 = |prefix: &str| {
+        let args = ["audit", "--export", prefix, "--pk", "pk", "--sk", "sk"];
+        sortkey(&server.endpoint, &lock, &args).args(["-o", "json"]).assert()
+    };
+    let doc = |out: assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_slice(&out.code(1).get_output().stdout).unwrap()
+    };
+    let s3 = doc(in_s3("s3://exports/runs"));
+    assert_eq!((&s3["attributes"], &s3["export"]), (&whole["attributes"], &serde_json::json!("s3://exports/runs")));
+    let status = std::process::Command::new(sortkey_test_server::python().unwrap())
+        .args(["-c", MANIFEST, &server.endpoint, "one"])
+        .status()
+        .unwrap();
+    assert!(status.success(), "the manifest was not written");
+    assert_eq!(doc(in_s3("s3://exports/runs/"))["attributes"], whole["attributes"], "the manifest's files alone");
+    let status = std::process::Command::new(sortkey_test_server::python().unwrap())
+        .args(["-c", MANIFEST, &server.endpoint, "two"])
+        .status()
+        .unwrap();
+    assert!(status.success(), "the second manifest was not written");
+    let out = in_s3("s3://exports/runs").code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("s3://exports/runs holds 2 exports"), "{stderr}");
+    let out = in_s3("s3://no-such-bucket/x").code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.starts_with("sortkey: cannot list s3://no-such-bucket/x: ") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
     // As tables too, but for the title (the table's name or the export's folder).
     let table = |args: &[&str]| {
         let out = sortkey(&server.endpoint, &lock, args).args(["-o", "table"]).assert().code(1);
@@ -496,6 +528,27 @@ for obj in s3.list_objects_v2(Bucket="exports", Prefix="runs")["Contents"]:
     path = os.path.join(out, obj["Key"])
     os.makedirs(os.path.dirname(path), exist_ok=True)
     s3.download_file("exports", obj["Key"], path)
+"#;
+
+/// Writes a manifest beside moto's export in S3, as DynamoDB writes one (`manifest-files.json`
+/// naming its data files), and a stray data file it does not name; with `two`, a second export's
+/// manifest under the same prefix.
+const MANIFEST: &str = r#"
+import boto3, gzip, json, sys
+endpoint, which = sys.argv[1:3]
+kw = dict(endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test")
+s3 = boto3.client("s3", **kw)
+keys = [o["Key"] for o in s3.list_objects_v2(Bucket="exports", Prefix="runs")["Contents"]]
+data = [k for k in keys if "/data/" in k]
+folder = data[0].split("/data/")[0]
+if which == "one":
+    stray = gzip.compress(b'{"Item":{"pk":{"S":"X"},"sk":{"S":"junk"}}}\n')
+    s3.put_object(Bucket="exports", Key=folder + "/data/stray.json.gz", Body=stray)
+    lines = "".join(json.dumps({"itemCount": 0, "md5Checksum": "", "etag": "", "dataFileS3Key": k}) + "\n" for k in data)
+    s3.put_object(Bucket="exports", Key=folder + "/manifest-files.json", Body=lines.encode())
+    s3.put_object(Bucket="exports", Key=folder + "/manifest-summary.json", Body=b'{"outputFormat": "DYNAMODB_JSON"}')
+else:
+    s3.put_object(Bucket="exports", Key="runs/AWSDynamoDB/other/manifest-files.json", Body=b"")
 "#;
 
 /// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.

@@ -1,9 +1,10 @@
-//! The items of a DynamoDB export instead of the table's, at no read cost: the folder an
-//! `ExportTableToPointInTime` in DynamoDB JSON writes (and `aws s3 cp --recursive` brings
-//! down), whose `data/` files are gzip, one `{"Item": {...}}` a line. The files are read in
-//! parallel, each audited apart, and the audits merged in the files' order.
+//! The items of a DynamoDB export instead of the table's, at no read cost: what an
+//! `ExportTableToPointInTime` in DynamoDB JSON writes, whose `data/` files are gzip, one
+//! `{"Item": {...}}` a line, in a folder (`aws s3 cp --recursive` brings it down) or where it lies
+//! in S3 ([`export_s3`](super::export_s3)). The files are read on every core, each audited apart,
+//! and the audits merged in the files' order.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,30 +20,73 @@ use crate::outcome::Failure;
 /// The audit of the file at one place in the list of files.
 type FileAudit = (usize, Result<Vec<Attribute>, Failure>);
 
-/// Audits every item of the export in `dir` into `attributes`; `progress` counts the bytes of
-/// the data files read (compressed), against their total.
+/// The data files of an export, wherever they are: a folder ([`Folder`]) or S3
+/// ([`S3Files`](super::export_s3::S3Files)).
+pub(crate) trait DataFiles: Sync {
+    /// How many there are.
+    fn len(&self) -> usize;
+    /// The `i`th, as errors name it.
+    fn name(&self, i: usize) -> String;
+    /// Its size in bytes (compressed), when known.
+    fn size(&self, i: usize) -> Option<u64>;
+    /// Its bytes, as they are read.
+    fn open(&self, i: usize) -> Result<Box<dyn Read + Send>, Failure>;
+}
+
+/// The data files of an export in a folder, in name order.
+pub(crate) struct Folder(Vec<PathBuf>);
+
+impl Folder {
+    /// Every `.json.gz` (or, as moto writes them, `.gz`) file in a `data` folder under `dir`.
+    pub(crate) fn of(dir: &Path) -> Result<Folder, Failure> {
+        data_files(dir).map(Folder)
+    }
+}
+
+impl DataFiles for Folder {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn name(&self, i: usize) -> String {
+        self.0[i].display().to_string()
+    }
+
+    fn size(&self, i: usize) -> Option<u64> {
+        std::fs::metadata(&self.0[i]).ok().map(|m| m.len())
+    }
+
+    fn open(&self, i: usize) -> Result<Box<dyn Read + Send>, Failure> {
+        let file = std::fs::File::open(&self.0[i]).map_err(|e| Failure(format!("{}: {e}", self.name(i))))?;
+        Ok(Box::new(file))
+    }
+}
+
+/// Audits every item of the data files `files` (those `share` picks, all by default) into
+/// `attributes`, on every core, each file apart, merged in the files' order; `progress` counts
+/// the bytes of the data files read (compressed), against their total.
 pub(crate) fn read(
-    dir: &Path,
+    files: &dyn DataFiles,
+    share: &[usize],
     mut attributes: Vec<Attribute>,
     progress: Option<&ProgressBar>,
 ) -> Result<Vec<Attribute>, Failure> {
-    let files = data_files(dir)?;
     if let Some(bar) = progress {
-        bar.set_length(files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum());
+        bar.set_length(share.iter().filter_map(|&i| files.size(i)).sum());
     }
     let next = AtomicUsize::new(0);
-    // Each file's audit, by the file's place in `files`.
+    // Each file's audit, by its place in `share`.
     let done: Mutex<Vec<FileAudit>> = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(files.len());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(share.len());
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(file) = files.get(i) else { break };
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = share.get(at) else { break };
                     let mine = attributes.iter().map(Attribute::empty_like).collect();
-                    let result = read_file(file, mine, progress);
-                    done.lock().unwrap_or_else(|e| e.into_inner()).push((i, result));
+                    let result = files.open(i).and_then(|bytes| read_file(&files.name(i), bytes, mine, progress));
+                    done.lock().unwrap_or_else(|e| e.into_inner()).push((at, result));
                 }
             });
         }
@@ -90,15 +134,15 @@ fn data_files(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
 /// partition keys alone ([`export_line`]), the rest of it skipped unbuilt, one line buffer
 /// reused, so that memory stays flat.
 fn read_file(
-    path: &Path,
+    name: &str,
+    file: Box<dyn Read + Send>,
     mut attributes: Vec<Attribute>,
     progress: Option<&ProgressBar>,
 ) -> Result<Vec<Attribute>, Failure> {
-    let failed = |line: usize, e: &dyn std::fmt::Display| Failure(format!("{}:{line}: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(|e| failed(0, &e))?;
-    let file: Box<dyn std::io::Read> = match progress {
+    let failed = |line: usize, e: &dyn std::fmt::Display| Failure(format!("{name}:{line}: {e}"));
+    let file: Box<dyn Read + Send> = match progress {
         Some(bar) => Box::new(bar.wrap_read(file)),
-        None => Box::new(file),
+        None => file,
     };
     let mut reader = std::io::BufReader::with_capacity(1 << 18, MultiGzDecoder::new(file));
     // The attributes a line is read for: each audited one, then each partition key not audited.

@@ -6,8 +6,9 @@
 //! report and split between processes by segment ([`partial`]), or the files of an export
 //! ([`export`]). What is printed: [`report`].
 
-mod export;
+pub(crate) mod export;
 mod export_line;
+mod export_s3;
 pub(crate) mod partial;
 pub(crate) mod report;
 pub(crate) mod scan;
@@ -19,7 +20,10 @@ use self::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::{Args, AuditArgs, AuditCommand};
 use crate::outcome::{Failure, Outcome};
 use crate::pages::{Item, SegmentOf, bytes_bar};
-use crate::{lock, output};
+use crate::{connect, lock, output};
+
+use self::export::{DataFiles, Folder};
+use self::export_s3::{S3Export, S3Files};
 
 /// One key attribute's audit.
 pub(crate) struct Attribute {
@@ -119,12 +123,23 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
     match (&audit.export, &audit.table) {
-        (Some(dir), _) => {
+        (Some(at), _) => {
             let (Some(pk), sk) = (audit.pk.clone(), audit.sk.clone()) else {
                 return Err(Failure("--export needs --pk ATTR (and --sk ATTR): an export has no key schema".into()));
             };
+            // An export in S3 is listed and streamed on this runtime while the files' threads read.
+            let runtime = tokio::runtime::Runtime::new()?;
+            let files: Box<dyn DataFiles> = match S3Export::parse(at) {
+                Some(s3) => {
+                    let (s3, handle) = (s3?, runtime.handle().clone());
+                    let client = runtime.block_on(connect::s3_client(args));
+                    Box::new(runtime.block_on(S3Files::list(client, handle, s3))?)
+                }
+                None => Box::new(Folder::of(std::path::Path::new(at))?),
+            };
             let bar = bytes_bar(args);
-            let doc = export_report(&lock, &lock_path, dir, (pk, sk), audit.headroom, bar.as_ref())?;
+            let all: Vec<usize> = (0..files.len()).collect();
+            let doc = export_report(&lock, &lock_path, (&*files, at), &all, (pk, sk), audit.headroom, bar.as_ref())?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
@@ -138,19 +153,21 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     }
 }
 
-/// The report of the export in `dir`, its items' key attributes `pk` and `sk` classified by
-/// `lock`'s layouts (read from `lock_path`), with the fields under `threshold`: what `sortkey
-/// audit --export DIR --pk PK --sk SK` prints. `progress` counts the bytes read.
+/// The report of the data files `share` of an export (`files`, at the address `at`), their
+/// items' key attributes `pk` and `sk` classified by `lock`'s layouts (read from `lock_path`),
+/// with the fields under `threshold`: what `sortkey audit --export AT --pk PK --sk SK` prints.
+/// `progress` counts the bytes read.
 pub(crate) fn export_report(
     lock: &LockFile,
     lock_path: &str,
-    dir: &std::path::Path,
+    (files, at): (&dyn DataFiles, &str),
+    share: &[usize],
     (pk, sk): (String, Option<String>),
     threshold: f64,
     progress: Option<&indicatif::ProgressBar>,
 ) -> Result<AuditDocument, Failure> {
-    let attributes = export::read(dir, attributes(lock, lock_path, pk, sk)?, progress)?;
-    let source = AuditSource::Export { export: dir.display().to_string() };
+    let attributes = export::read(files, share, attributes(lock, lock_path, pk, sk)?, progress)?;
+    let source = AuditSource::Export { export: at.to_owned() };
     Ok(AuditDocument::new(source, threshold, attributes.iter().map(|a| a.report(threshold)).collect()))
 }
 

@@ -14,6 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use crate::audit::export::{DataFiles, Folder};
 use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
@@ -115,10 +116,14 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
                 let command =
                     format!("sortkey audit --export {} --pk {pk} --sk {sk} --lock {}", dir.display(), app.lock_path);
                 let (lock, lock_path, keys) = (app.lock.clone(), app.lock_path.clone(), (pk.clone(), Some(sk.clone())));
-                let read =
-                    tokio::task::spawn_blocking(move || export_report(&lock, &lock_path, &dir, keys, THRESHOLD, None))
-                        .await
-                        .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}"))));
+                let read = tokio::task::spawn_blocking(move || {
+                    let files = Folder::of(&dir)?;
+                    let all: Vec<usize> = (0..files.len()).collect();
+                    let at = dir.display().to_string();
+                    export_report(&lock, &lock_path, (&files, &at), &all, keys, THRESHOLD, None)
+                })
+                .await
+                .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}"))));
                 let this = format!("/audit?source=export&pk={}&sk={}", encode(&pk), encode(&sk));
                 (command, format!("the export {}", app.export_text()), this, Some(read), None)
             }
