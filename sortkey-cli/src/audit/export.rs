@@ -1,66 +1,23 @@
 //! The items of a DynamoDB export instead of the table's, at no read cost: what an
 //! `ExportTableToPointInTime` in DynamoDB JSON writes, whose `data/` files are gzip, one
 //! `{"Item": {...}}` a line, in a folder (`aws s3 cp --recursive` brings it down) or where it lies
-//! in S3 ([`export_s3`](super::export_s3)). The files are read on every core, each audited apart,
+//! in S3: any [`DataFiles`]. The files are read on every core, each audited apart,
 //! and the audits merged in the files' order.
 
 use std::io::{BufRead, Read};
-use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use flate2::read::MultiGzDecoder;
 use indicatif::ProgressBar;
-use walkdir::WalkDir;
 
 use crate::audit::Attribute;
+use crate::audit::data_files::DataFiles;
 use crate::audit::export_line::{self, Attr};
 use crate::outcome::Failure;
 
 /// The audit of the file at one place in the list of files.
 type FileAudit = (usize, Result<Vec<Attribute>, Failure>);
-
-/// The data files of an export, wherever they are: a folder ([`Folder`]) or S3
-/// ([`S3Files`](super::export_s3::S3Files)).
-pub(crate) trait DataFiles: Sync {
-    /// How many there are.
-    fn len(&self) -> usize;
-    /// The `i`th, as errors name it.
-    fn name(&self, i: usize) -> String;
-    /// Its size in bytes (compressed), when known.
-    fn size(&self, i: usize) -> Option<u64>;
-    /// Its bytes, as they are read.
-    fn open(&self, i: usize) -> Result<Box<dyn Read + Send>, Failure>;
-}
-
-/// The data files of an export in a folder, in name order.
-pub(crate) struct Folder(Vec<PathBuf>);
-
-impl Folder {
-    /// Every `.json.gz` (or, as moto writes them, `.gz`) file in a `data` folder under `dir`.
-    pub(crate) fn of(dir: &Path) -> Result<Folder, Failure> {
-        data_files(dir).map(Folder)
-    }
-}
-
-impl DataFiles for Folder {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn name(&self, i: usize) -> String {
-        self.0[i].display().to_string()
-    }
-
-    fn size(&self, i: usize) -> Option<u64> {
-        std::fs::metadata(&self.0[i]).ok().map(|m| m.len())
-    }
-
-    fn open(&self, i: usize) -> Result<Box<dyn Read + Send>, Failure> {
-        let file = std::fs::File::open(&self.0[i]).map_err(|e| Failure(format!("{}: {e}", self.name(i))))?;
-        Ok(Box::new(file))
-    }
-}
 
 /// Audits every item of the data files `files` (those `share` picks, all by default) into
 /// `attributes`, on every core, each file apart, merged in the files' order; `progress` counts
@@ -99,35 +56,6 @@ pub(crate) fn read(
         }
     }
     Ok(attributes)
-}
-
-/// The export's data files, in name order: every `.json.gz` (or, as moto writes them, `.gz`)
-/// file in a `data` folder under `dir`.
-fn data_files(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let mut files = Vec::new();
-    for entry in WalkDir::new(dir).sort_by_file_name() {
-        let entry = entry.map_err(|e| Failure(format!("cannot read the export {}: {e}", dir.display())))?;
-        let in_data = entry.path().parent().and_then(Path::file_name).is_some_and(|n| n == "data");
-        let name = entry.file_name().to_string_lossy();
-        if entry.file_type().is_file() && in_data {
-            if name.ends_with(".ion.gz") {
-                return Err(Failure(format!(
-                    "{}: an export in Amazon Ion; expected one in DynamoDB JSON (ExportFormat DYNAMODB_JSON)",
-                    entry.path().display()
-                )));
-            }
-            if name.ends_with(".gz") {
-                files.push(entry.into_path());
-            }
-        }
-    }
-    if files.is_empty() {
-        return Err(Failure(format!(
-            "no data files (data/*.json.gz) under {}; expected the folder of a DynamoDB export in DynamoDB JSON",
-            dir.display()
-        )));
-    }
-    Ok(files)
 }
 
 /// Audits the items of one data file: each line read for the audited attributes and their

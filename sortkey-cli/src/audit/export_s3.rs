@@ -13,7 +13,7 @@ use sortkey_core::dynamodb::sdk_error_line;
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 
-use crate::audit::export::DataFiles;
+use crate::audit::data_files::DataFiles;
 use crate::outcome::Failure;
 
 /// Where an export is in S3.

@@ -6,7 +6,8 @@
 //! report and split between processes by segment ([`partial`]), or the files of an export
 //! ([`export`]). What is printed: [`report`].
 
-pub(crate) mod export;
+pub(crate) mod data_files;
+mod export;
 mod export_line;
 mod export_s3;
 pub(crate) mod partial;
@@ -22,7 +23,7 @@ use crate::outcome::{Failure, Outcome};
 use crate::pages::{Item, SegmentOf, bytes_bar};
 use crate::{connect, lock, output};
 
-use self::export::{DataFiles, Folder};
+use self::data_files::{DataFiles, Folder};
 use self::export_s3::{S3Export, S3Files};
 
 /// One key attribute's audit.

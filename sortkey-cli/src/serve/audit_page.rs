@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::audit::export::{DataFiles, Folder};
+use crate::audit::data_files::{DataFiles, Folder};
 use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
