@@ -445,14 +445,6 @@ fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
         .unwrap();
     assert!(status.success(), "the manifest was not written");
     assert_eq!(doc(in_s3("s3://exports/runs/"))["attributes"], whole["attributes"], "the manifest's files alone");
-    let status = std::process::Command::new(sortkey_test_server::python().unwrap())
-        .args(["-c", MANIFEST, &server.endpoint, "two"])
-        .status()
-        .unwrap();
-    assert!(status.success(), "the second manifest was not written");
-    let out = in_s3("s3://exports/runs").code(2);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(stderr.contains("s3://exports/runs holds 2 exports"), "{stderr}");
     let out = in_s3("s3://no-such-bucket/x").code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
@@ -467,6 +459,42 @@ fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
     let exported = table(&args).replace(&export, "Runs");
     assert_eq!(exported, table(&["audit", "--table", "Runs"]));
     assert_eq!(table(&["audit", "merge", &part(1), &part(0), &part(2)]), table(&["audit", "--table", "Runs"]));
+
+    // Beyond one machine: each of three workers audits a share of the export's files into a
+    // partial report, and their merge is the whole export's report, byte for byte; the same
+    // for the export in S3, in two shares.
+    let whole_text = |at: &str| {
+        let args = ["audit", "--export", at, "--pk", "pk", "--sk", "sk", "-o", "json"];
+        String::from_utf8_lossy(&sortkey(&server.endpoint, &lock, &args).assert().code(1).get_output().stdout)
+            .into_owned()
+    };
+    for (at, total) in [(export.as_str(), 3), ("s3://exports/runs", 2)] {
+        let share = |i: u32| dir.join(format!("share-{total}-{i}.json")).display().to_string();
+        for i in 0..total {
+            let args = ["audit", "--export", at, "--pk", "pk", "--sk", "sk", "--report", &share(i)];
+            let out = sortkey(&server.endpoint, &lock, &args)
+                .args(["--total", &total.to_string(), "--segment", &i.to_string(), "-o", "json"])
+                .assert();
+            let doc: serde_json::Value =
+                serde_json::from_slice(&out.get_output().stdout).unwrap_or_else(|e| panic!("{e}: {at} {i}"));
+            assert_eq!(doc["segment"], serde_json::json!({"segment": i, "total": total}), "{doc}");
+        }
+        let mut parts: Vec<String> = (0..total).rev().map(share).collect();
+        parts.insert(0, "merge".to_owned());
+        let mut merge = vec!["audit"];
+        merge.extend(parts.iter().map(String::as_str));
+        merge.extend(["-o", "json"]);
+        let merged = sortkey(&server.endpoint, &lock, &merge).assert().code(1);
+        assert_eq!(String::from_utf8_lossy(&merged.get_output().stdout), whole_text(at), "{at} in {total} shares");
+    }
+    let status = std::process::Command::new(sortkey_test_server::python().unwrap())
+        .args(["-c", MANIFEST, &server.endpoint, "two"])
+        .status()
+        .unwrap();
+    assert!(status.success(), "the second manifest was not written");
+    let out = in_s3("s3://exports/runs").code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("s3://exports/runs holds 2 exports"), "{stderr}");
 }
 
 /// Rewrites the export's data files as three, their lines dealt round-robin from the last line

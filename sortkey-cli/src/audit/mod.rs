@@ -20,7 +20,7 @@ use sortkey_core::{KeyAudit, KeyRole, LockFile, Versions};
 use self::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::{Args, AuditArgs, AuditCommand};
 use crate::outcome::{Failure, Outcome};
-use crate::pages::{Item, SegmentOf, bytes_bar};
+use crate::pages::{self, Item, SegmentOf, bytes_bar};
 use crate::{connect, lock, output};
 
 use self::data_files::{DataFiles, Folder};
@@ -138,13 +138,31 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
                 }
                 None => Box::new(Folder::of(std::path::Path::new(at))?),
             };
+            // One share of the files (every `total`th from the segment's number), or all.
+            let (total, numbers) = match audit.total {
+                Some(_) => pages::split(1, audit.total, audit.segment)?,
+                None => (1, vec![0]),
+            };
+            let share: Vec<usize> =
+                (0..files.len()).filter(|i| numbers.contains(&((i % total as usize) as u32))).collect();
             let bar = bytes_bar(args);
-            let all: Vec<usize> = (0..files.len()).collect();
-            let doc = export_report(&lock, &lock_path, (&*files, at), &all, (pk, sk), audit.headroom, bar.as_ref())?;
+            let read = export::read(&*files, &share, attributes(&lock, &lock_path, pk, sk)?, bar.as_ref())?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            Ok(finish(args, &doc))
+            let state = partial::Partial {
+                table: String::new(),
+                index: None,
+                export: Some(at.clone()),
+                total,
+                segments: numbers.iter().map(|&number| partial::Segment { number, after: None, done: true }).collect(),
+                lock: partial::lock_text(&lock),
+                attributes: read,
+            };
+            if let Some(path) = &audit.report {
+                partial::save(path, &state)?;
+            }
+            Ok(finish(args, &scan_report(&state, audit.headroom)))
         }
         (None, Some(table)) => {
             let state = scan::run(args, audit, table, &lock)?;
@@ -154,31 +172,33 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     }
 }
 
-/// The report of the data files `share` of an export (`files`, at the address `at`), their
-/// items' key attributes `pk` and `sk` classified by `lock`'s layouts (read from `lock_path`),
-/// with the fields under `threshold`: what `sortkey audit --export AT --pk PK --sk SK` prints.
-/// `progress` counts the bytes read.
+/// The report of the data files of an export (`files`, at the address `at`), their items' key
+/// attributes `pk` and `sk` classified by `lock`'s layouts (read from `lock_path`), with the
+/// fields under `threshold`: what `sortkey audit --export AT --pk PK --sk SK` prints.
 pub(crate) fn export_report(
     lock: &LockFile,
     lock_path: &str,
     (files, at): (&dyn DataFiles, &str),
-    share: &[usize],
     (pk, sk): (String, Option<String>),
     threshold: f64,
-    progress: Option<&indicatif::ProgressBar>,
 ) -> Result<AuditDocument, Failure> {
-    let attributes = export::read(files, share, attributes(lock, lock_path, pk, sk)?, progress)?;
-    let source = AuditSource::Export { export: at.to_owned() };
+    let all: Vec<usize> = (0..files.len()).collect();
+    let attributes = export::read(files, &all, attributes(lock, lock_path, pk, sk)?, None)?;
+    let source = AuditSource::Export { export: at.to_owned(), segment: None };
     Ok(AuditDocument::new(source, threshold, attributes.iter().map(|a| a.report(threshold)).collect()))
 }
 
-/// The report of a Scan audit's segments, so far or finished, with the fields under `threshold`.
+/// The report of a Scan audit's segments (or an export's shares of files), so far or finished,
+/// with the fields under `threshold`.
 pub(crate) fn scan_report(state: &partial::Partial, threshold: f64) -> AuditDocument {
     let segment = match state.segments.as_slice() {
         [one] if state.total > 1 => Some(SegmentOf { segment: one.number, total: state.total }),
         _ => None,
     };
-    let source = AuditSource::Table { table: state.table.clone(), index: state.index.clone(), segment };
+    let source = match &state.export {
+        Some(export) => AuditSource::Export { export: export.clone(), segment },
+        None => AuditSource::Table { table: state.table.clone(), index: state.index.clone(), segment },
+    };
     AuditDocument::new(source, threshold, state.attributes.iter().map(|a| a.report(threshold)).collect())
 }
 

@@ -31,8 +31,9 @@ format_tag! {
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct PartialDocument {
     format: PartialFormat,
-    table: String,
-    index: Option<String>,
+    /// What was read: a table (or its index), or an export.
+    #[serde(flatten)]
+    source: PartialSource,
     total: u32,
     segments: Vec<Segment>,
     /// The lock's text: the layouts the audit classifies by.
@@ -46,12 +47,25 @@ pub(crate) struct PartialDocument {
     partition_keys: Vec<Option<String>>,
 }
 
-/// The audit of some segments of a table.
+/// What a partial report read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum PartialSource {
+    /// A table, or its global secondary index: Scan segments.
+    Table { table: String, index: Option<String> },
+    /// An export (its folder or `s3://` address): shares of its data files, every `total`th file
+    /// from the segment's number.
+    Export { export: String },
+}
+
+/// The audit of some segments of a table, or of some shares of an export's files.
 pub(crate) struct Partial {
     /// The table.
     pub(crate) table: String,
     /// Its global secondary index read instead, if any.
     pub(crate) index: Option<String>,
+    /// The export read instead of the table (`table` is then empty), if any.
+    pub(crate) export: Option<String>,
     /// The number of segments the table is split into.
     pub(crate) total: u32,
     /// The segments audited here, and where each stands.
@@ -172,7 +186,13 @@ impl Partial {
 
     fn describe(&self) -> String {
         let numbers: Vec<u32> = self.segments.iter().map(|s| s.number).collect();
-        Partial::description(&self.table, self.index.as_deref(), self.total, &numbers)
+        match &self.export {
+            Some(export) => {
+                let numbers: Vec<String> = numbers.iter().map(u32::to_string).collect();
+                format!("export {export}, file shares {} of {}", numbers.join(", "), self.total)
+            }
+            None => Partial::description(&self.table, self.index.as_deref(), self.total, &numbers),
+        }
     }
 
     fn description(table: &str, index: Option<&str>, total: u32, numbers: &[u32]) -> String {
@@ -182,10 +202,13 @@ impl Partial {
     }
 
     fn document(&self) -> PartialDocument {
+        let source = match &self.export {
+            Some(export) => PartialSource::Export { export: export.clone() },
+            None => PartialSource::Table { table: self.table.clone(), index: self.index.clone() },
+        };
         PartialDocument {
             format: PartialFormat,
-            table: self.table.clone(),
-            index: self.index.clone(),
+            source,
             total: self.total,
             segments: self.segments.clone(),
             lock: self.lock.clone(),
@@ -203,14 +226,11 @@ impl Partial {
             let partition = doc.partition_keys.get(i).cloned().flatten();
             attributes.push(Attribute::resume(&lock, a, &partitions, partition).map_err(|e| e.0)?);
         }
-        Ok(Partial {
-            table: doc.table,
-            index: doc.index,
-            total: doc.total,
-            segments: doc.segments,
-            lock: doc.lock,
-            attributes,
-        })
+        let (table, index, export) = match doc.source {
+            PartialSource::Table { table, index } => (table, index, None),
+            PartialSource::Export { export } => (String::new(), None, Some(export)),
+        };
+        Ok(Partial { table, index, export, total: doc.total, segments: doc.segments, lock: doc.lock, attributes })
     }
 }
 
@@ -261,7 +281,10 @@ pub(crate) fn merged(paths: &[PathBuf], threshold: f64) -> Result<AuditDocument,
     };
     let mut seen: Vec<u32> = Vec::new();
     for (path, part) in &parts {
-        let same = part.table == first.table && part.index == first.index && part.total == first.total;
+        let same = part.table == first.table
+            && part.index == first.index
+            && part.export == first.export
+            && part.total == first.total;
         if !same || part.lock != first.lock {
             return Err(Failure(format!(
                 "{} is the partial report of another audit than {} ({} with {} layouts); expected parts of one audit",
@@ -302,6 +325,9 @@ pub(crate) fn merged(paths: &[PathBuf], threshold: f64) -> Result<AuditDocument,
             mine.merge(theirs)?;
         }
     }
-    let source = AuditSource::Table { table: first.table, index: first.index, segment: None };
+    let source = match first.export {
+        Some(export) => AuditSource::Export { export, segment: None },
+        None => AuditSource::Table { table: first.table, index: first.index, segment: None },
+    };
     Ok(AuditDocument::new(source, threshold, first.attributes.iter().map(|a| a.report(threshold)).collect()))
 }

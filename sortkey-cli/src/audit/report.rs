@@ -38,8 +38,14 @@ pub(crate) enum AuditSource {
         /// The segment this report covers, of a split into `total`; null for every segment.
         segment: Option<SegmentOf>,
     },
-    /// A DynamoDB export's folder.
-    Export { export: String },
+    /// A DynamoDB export (its folder or `s3://` address), whole or one share of its files.
+    Export {
+        export: String,
+        /// The share of the files this report covers (every `total`th from `segment`), of a
+        /// split into `total`; null for every file.
+        #[serde(default)]
+        segment: Option<SegmentOf>,
+    },
 }
 
 /// One key attribute's report.
@@ -114,7 +120,10 @@ impl AuditDocument {
                 let segment = segment.map(|s| format!(" (segment {} of {})", s.segment, s.total)).unwrap_or_default();
                 format!("{table}{index}{segment}")
             }
-            AuditSource::Export { export } => export.clone(),
+            AuditSource::Export { export, segment } => {
+                let segment = segment.map(|s| format!(" (files of segment {} of {})", s.segment, s.total));
+                format!("{export}{}", segment.unwrap_or_default())
+            }
         }
     }
 }

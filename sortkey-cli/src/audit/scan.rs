@@ -112,6 +112,7 @@ pub(crate) async fn read(
             Partial {
                 table: table.to_owned(),
                 index: plan.index.clone(),
+                export: None,
                 total,
                 segments: numbers.iter().map(|&number| Segment { number, after: None, done: false }).collect(),
                 lock: lock_text,

@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::audit::data_files::{DataFiles, Folder};
+use crate::audit::data_files::Folder;
 use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
@@ -118,9 +118,8 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
                 let (lock, lock_path, keys) = (app.lock.clone(), app.lock_path.clone(), (pk.clone(), Some(sk.clone())));
                 let read = tokio::task::spawn_blocking(move || {
                     let files = Folder::of(&dir)?;
-                    let all: Vec<usize> = (0..files.len()).collect();
                     let at = dir.display().to_string();
-                    export_report(&lock, &lock_path, (&files, &at), &all, keys, THRESHOLD, None)
+                    export_report(&lock, &lock_path, (&files, &at), keys, THRESHOLD)
                 })
                 .await
                 .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}"))));
