@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -17,13 +18,19 @@ use crate::outcome::Failure;
 /// An item or a key, as the SDK gives it.
 pub(crate) type Item = HashMap<String, AttributeValue>;
 
-/// One page of a segment: its items, and the key the segment goes on after (`None` at its end).
-pub(crate) struct Page {
+/// One page of a segment: its items (or what the segment's task made of them), how many, and
+/// the key the segment goes on after (`None` at its end).
+pub(crate) struct Page<T = Vec<Item>> {
     /// The caller's slot of the segment.
     pub(crate) slot: usize,
-    pub(crate) items: Vec<Item>,
+    pub(crate) items: T,
+    pub(crate) count: usize,
     pub(crate) next: Option<Item>,
 }
+
+/// What each segment's task makes of a page's items before sending it: work done on every
+/// core, the segments side by side, rather than where the pages are gathered.
+pub(crate) type Digest<T> = Arc<dyn Fn(Vec<Item>) -> T + Send + Sync>;
 
 /// One segment of a split, as a report names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -79,11 +86,22 @@ pub(crate) fn read(
     total: u32,
     rate: Option<u64>,
 ) -> mpsc::Receiver<Result<Page, Failure>> {
+    read_with(source, starts, total, rate, Arc::new(|items| items))
+}
+
+/// [`read`], each page's items made into `digest`'s value by the segment's own task.
+pub(crate) fn read_with<T: Send + 'static>(
+    source: &Source,
+    starts: Vec<(usize, u32, Option<Item>)>,
+    total: u32,
+    rate: Option<u64>,
+    digest: Digest<T>,
+) -> mpsc::Receiver<Result<Page<T>, Failure>> {
     let (send, receive) = mpsc::channel(16);
     let share = rate.map(|rate| RateShare::new(rate as f64, starts.len()));
     for (slot, segment, start) in starts {
         let reader = Reader { source: source.clone(), segment, total, share };
-        tokio::spawn(reader.read(slot, start, send.clone()));
+        tokio::spawn(reader.read(slot, start, send.clone(), digest.clone()));
     }
     receive
 }
@@ -101,7 +119,13 @@ impl Reader {
     /// Reads the segment from `start` to its end, sending each page (or the error that stops it)
     /// to `send`; a page at most the rate's share a second, and a pause after each until its time
     /// is due.
-    async fn read(self, slot: usize, mut start: Option<Item>, send: mpsc::Sender<Result<Page, Failure>>) {
+    async fn read<T: Send + 'static>(
+        self,
+        slot: usize,
+        mut start: Option<Item>,
+        send: mpsc::Sender<Result<Page<T>, Failure>>,
+        digest: Digest<T>,
+    ) {
         let projection: Vec<String> = (0..self.source.names.len()).map(|i| format!("#k{i}")).collect();
         loop {
             let began = tokio::time::Instant::now();
@@ -135,7 +159,8 @@ impl Reader {
             let count = items.len();
             let end = next.is_none();
             start = next.clone();
-            if send.send(Ok(Page { slot, items, next })).await.is_err() || end {
+            let items = digest(items);
+            if send.send(Ok(Page { slot, items, count, next })).await.is_err() || end {
                 return;
             }
             if let Some(share) = &self.share {

@@ -93,6 +93,30 @@ fn bench_audit(c: &mut Criterion) {
             black_box(audit.report().keys)
         })
     });
+    // The Scan audit's way since classification moved into the segments' tasks: each page
+    // classified into an audit of its own, merged into the total where pages are gathered. The
+    // gathering thread does only the merge (`merge_page_audit`), the cores the rest.
+    g.bench_function("1000_keys_as_a_page_merged", |b| {
+        let mut total = KeyAudit::new(lock.entries.clone());
+        b.iter(|| {
+            let mut page = KeyAudit::new(lock.entries.clone());
+            for key in &keys {
+                page.observe(black_box(key));
+            }
+            total.merge_audit(&page).unwrap();
+            black_box(total.report().keys)
+        })
+    });
+    g.bench_function("merge_page_audit", |b| {
+        let mut total = KeyAudit::new(lock.entries.clone());
+        let mut page = KeyAudit::new(lock.entries.clone());
+        for key in &keys {
+            page.observe(key);
+        }
+        b.iter(|| {
+            total.merge_audit(black_box(&page)).unwrap();
+        })
+    });
     g.finish();
 }
 

@@ -3,16 +3,17 @@
 //! partial report after every page when there is one, and resumed from it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
 use indicatif::ProgressBar;
 use sortkey_core::LockFile;
 
-use crate::audit::attributes;
 use crate::audit::partial::{self, Partial, Segment, StoredKey};
+use crate::audit::{Attribute, attributes};
 use crate::cli::{Args, AuditArgs};
 use crate::outcome::Failure;
-use crate::pages::{self, Source, progress_bar};
+use crate::pages::{self, Item, Source, progress_bar};
 use crate::{connect, table};
 
 /// What a Scan audit reads, and where it saves where it stands.
@@ -152,16 +153,26 @@ async fn scan(
         .into_iter()
         .map(|(slot, s)| Ok((slot, s.number, s.after.as_ref().map(StoredKey::item).transpose()?)))
         .collect::<Result<_, Failure>>()?;
-    let mut receive = pages::read(&source, starts, state.total, plan.rate);
+    // Each segment's task classifies its own pages into an audit of that page alone; here they
+    // are merged, in any order (the report does not depend on it), and saved.
+    let templates: Vec<Attribute> = state.attributes.iter().map(Attribute::empty_like).collect();
+    let classify = move |items: Vec<Item>| -> Vec<Attribute> {
+        let mut audits: Vec<Attribute> = templates.iter().map(Attribute::empty_like).collect();
+        for item in &items {
+            for attribute in audits.iter_mut() {
+                attribute.observe(item);
+            }
+        }
+        audits
+    };
+    let mut receive = pages::read_with(&source, starts, state.total, plan.rate, Arc::new(classify));
     while let Some(page) = receive.recv().await {
         let page = page?;
         if let Some(progress) = progress {
-            progress.advance(page.items.len() as u64);
+            progress.advance(page.count as u64);
         }
-        for item in &page.items {
-            for attribute in state.attributes.iter_mut() {
-                attribute.observe(item);
-            }
+        for (total, part) in state.attributes.iter_mut().zip(&page.items) {
+            total.merge(part)?;
         }
         let segment = &mut state.segments[page.slot];
         segment.done = page.next.is_none();
