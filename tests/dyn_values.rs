@@ -161,6 +161,20 @@ proptest! {
     }
 }
 
+/// The fields of a value in any order write the same key as in the layout's order (a decode's
+/// value takes the fast way, by place; any other by name).
+#[test]
+fn a_value_s_fields_in_any_order_write_the_same_key() {
+    let rank = DynLayout::parse(&RankKey::LAYOUT.to_string()).unwrap();
+    let in_order = rank.decode(&RankKey { score: 1500, player: "p_1".into() }.encode().unwrap()).unwrap();
+    let DynValue::Key(fields) = &in_order else { panic!("a key's value: {in_order:?}") };
+    let reversed = DynValue::Key(fields.iter().rev().cloned().collect());
+    assert_eq!(rank.encode(&reversed).unwrap(), rank.encode(&in_order).unwrap());
+    // Names that are not the layout's own copies (written by hand) are matched by their text.
+    let by_hand = DynValue::Key(vec![("score", DynValue::Unsigned(1500)), ("player", DynValue::Text("p_1".into()))]);
+    assert_eq!(rank.encode(&by_hand).unwrap(), rank.encode(&in_order).unwrap());
+}
+
 /// A value the layout does not describe is refused with `Mismatch`, naming the field, the
 /// expected and what was found; nothing of it is written.
 #[test]
@@ -193,6 +207,21 @@ fn a_value_the_layout_does_not_describe_is_a_mismatch() {
             "a `u64` value",
         ),
         (DynValue::Text("RUN#1".into()), None, "a key's fields"),
+        (
+            // As many values as fields, but not the layout's: found by name, not by place.
+            DynValue::Key(vec![field("score", DynValue::Unsigned(1)), field("points", DynValue::Text("p".into()))]),
+            None,
+            "only the layout's fields score, player",
+        ),
+        (
+            DynValue::Key(vec![
+                field("score", DynValue::Unsigned(1)),
+                field("score", DynValue::Unsigned(2)),
+                field("player", DynValue::Text("p".into())),
+            ]),
+            Some("score"),
+            "one value for the field",
+        ),
     ];
     for (value, name, expected) in cases {
         let mut out = String::from("kept");

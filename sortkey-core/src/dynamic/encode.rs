@@ -56,6 +56,13 @@ fn mismatch(field: &Field, expected: String, found: String) -> EncodeError {
     }
 }
 
+/// Whether two field names are the same: at once when they are the same text in memory (a
+/// layout's names and a decoded value's are the one interned copy), else by their bytes.
+#[inline(always)]
+fn same(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
+}
+
 /// `value` shown in an error: its kind and its value.
 fn shown(value: &DynValue) -> String {
     format!("{} ({value:?})", value.kind())
@@ -96,7 +103,12 @@ fn write_key(value: &DynValue, key: &DynKey, outer: &Field, out: &mut String) ->
             let DynValue::Key(values) = value else {
                 return Err(mismatch(outer, "a key's fields".to_owned(), shown(value)));
             };
-            if let Some((name, _)) = values.iter().find(|(name, _)| !fields.iter().any(|f| f.name == *name)) {
+            // The value of each field: by place when the value has the layout's fields in its
+            // order (as a decode gives them), else by name, every name checked.
+            let in_order = values.len() == fields.len() && values.iter().zip(fields).all(|((n, _), f)| same(n, f.name));
+            if !in_order
+                && let Some((name, _)) = values.iter().find(|(name, _)| !fields.iter().any(|f| same(f.name, name)))
+            {
                 let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
                 let expected = format!("only the layout's fields {}", names.join(", "));
                 return Err(mismatch(outer, expected, format!("a field `{name}`")));
@@ -108,10 +120,16 @@ fn write_key(value: &DynValue, key: &DynKey, outer: &Field, out: &mut String) ->
             for (i, field) in fields.iter().enumerate() {
                 let spec = spec(outer.key_name(), field, sep);
                 let spec = if i + 1 == fields.len() { field_in(spec, outer) } else { spec };
-                let mut named = values.iter().filter(|(name, _)| *name == field.name);
-                let (Some((_, value)), None) = (named.next(), named.next()) else {
-                    let found = format!("{} values for it", values.iter().filter(|(n, _)| *n == field.name).count());
-                    return Err(mismatch(&spec, "one value for the field".to_owned(), found));
+                let value = if in_order {
+                    &values[i].1
+                } else {
+                    let mut named = values.iter().filter(|(name, _)| same(name, field.name));
+                    let (Some((_, value)), None) = (named.next(), named.next()) else {
+                        let found =
+                            format!("{} values for it", values.iter().filter(|(n, _)| same(n, field.name)).count());
+                        return Err(mismatch(&spec, "one value for the field".to_owned(), found));
+                    };
+                    value
                 };
                 if i > 0 {
                     out.push(sep);
