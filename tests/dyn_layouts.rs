@@ -381,3 +381,25 @@ fn a_reshaped_layout_is_the_layout_its_text_would_be() {
     let narrow = layout.reshaped("score", 3, true).unwrap();
     assert!(narrow.encode(&value).unwrap_err().to_string().contains("1500"));
 }
+
+/// A number whose width the text does not write is its type's default width, as the derive
+/// resolves it (20 digits for a `u64`, 11 for an `i32`): what its capacity says, what it writes
+/// and reads.
+#[test]
+fn a_number_without_a_width_is_its_type_s_default_width() {
+    use sortkey_core::DynValue;
+    let layout = sortkey_core::DynLayout::parse("N#{n:u64}#{s:i32}").unwrap();
+    let value = DynValue::Key(vec![("n", DynValue::Unsigned(1500)), ("s", DynValue::Signed(-7))]);
+    let key = layout.encode(&value).unwrap();
+    assert_eq!(key, format!("N#{:020}#-{}", 1500, "9999999992"));
+    assert_eq!(layout.decode(&key).unwrap(), value);
+    assert_eq!(
+        layout
+            .encode(&DynValue::Key(vec![("n", DynValue::Unsigned(u64::MAX.into())), ("s", DynValue::Signed(0))]))
+            .unwrap()
+            .len(),
+        2 + 20 + 1 + 11
+    );
+    let n = &layout.field_paths()[0].1;
+    assert_eq!(n.capacity().unwrap().to_string(), u64::MAX.to_string());
+}

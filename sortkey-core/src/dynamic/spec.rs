@@ -4,9 +4,11 @@
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
+use crate::__private_0_1_0::resolve_width;
 use crate::dynamic::{DynBody, DynField, DynKey, DynType, DynVariant};
 use crate::encoding::families::first_segment;
-use crate::encoding::spec::{Field, TimeFormat, TimeUnit};
+use crate::encoding::segment::KeySegment;
+use crate::encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 
 /// The names a layout's errors carry, which the errors hold for the life of the program (as a
 /// derived type's do): each distinct name is kept once, however many layouts name it.
@@ -39,7 +41,9 @@ pub(super) fn spec(key_name: &'static str, field: &DynField, separator: char) ->
     let time = if field.rfc3339 { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
     let width = match field.ty.innermost() {
         DynType::Key(key) => fixed_len(key).unwrap_or(0),
-        _ => field.width,
+        // A width not written is the type's default, as the derive resolves it: `{n:u64}` is
+        // 20 digits wide, what its capacity says it holds.
+        ty => resolve_width(segment_width(ty), (field.width > 0).then_some(field.width)),
     };
     Field::new(key_name, field.name, separator)
         .with_width(width)
@@ -50,6 +54,40 @@ pub(super) fn spec(key_name: &'static str, field: &DynField, separator: char) ->
         .with_scale(field.scale.unwrap_or(0))
 }
 
+/// The segment width of the runtime type `ty` stands for (its `KeySegment::WIDTH`).
+fn segment_width(ty: &DynType) -> Width {
+    fn of<T: KeySegment + ?Sized>() -> Width {
+        T::WIDTH
+    }
+    match ty {
+        DynType::Unsigned(8) => of::<u8>(),
+        DynType::Unsigned(16) => of::<u16>(),
+        DynType::Unsigned(32) => of::<u32>(),
+        DynType::Unsigned(64) => of::<u64>(),
+        DynType::Unsigned(128) => of::<u128>(),
+        DynType::Unsigned(_) => of::<usize>(),
+        DynType::Signed(8) => of::<i8>(),
+        DynType::Signed(16) => of::<i16>(),
+        DynType::Signed(32) => of::<i32>(),
+        DynType::Signed(64) => of::<i64>(),
+        DynType::Signed(128) => of::<i128>(),
+        DynType::Signed(_) => of::<isize>(),
+        DynType::Bool => of::<bool>(),
+        DynType::Char => of::<char>(),
+        DynType::Float(32) => of::<f32>(),
+        DynType::Float(_) => of::<f64>(),
+        DynType::Timestamp => of::<std::time::SystemTime>(),
+        #[cfg(feature = "uuid")]
+        DynType::Uuid => of::<uuid::Uuid>(),
+        #[cfg(feature = "ulid")]
+        DynType::Ulid => of::<ulid::Ulid>(),
+        #[cfg(feature = "rust_decimal")]
+        DynType::Decimal => of::<rust_decimal::Decimal>(),
+        DynType::Option(inner) => segment_width(inner),
+        _ => Width::Variable,
+    }
+}
+
 /// The length of every encoding of `key`, when all its segments have a fixed width (as the
 /// derived type's `ENCODED_LEN`).
 pub(super) fn fixed_len(key: &DynKey) -> Option<u32> {
@@ -58,16 +96,15 @@ pub(super) fn fixed_len(key: &DynKey) -> Option<u32> {
     let mut len = prefix + fields.len() as u32 - 1;
     for field in fields {
         len += match &field.ty {
-            DynType::Unsigned(_)
+            ty @ (DynType::Unsigned(_)
             | DynType::Signed(_)
             | DynType::Bool
             | DynType::Timestamp
             | DynType::Uuid
-            | DynType::Ulid
-                if field.width > 0 =>
-            {
-                field.width
-            }
+            | DynType::Ulid) => match segment_width(ty) {
+                Width::Variable => return None,
+                width => resolve_width(width, (field.width > 0).then_some(field.width)),
+            },
             DynType::Key(inner) => fixed_len(inner)?,
             _ => return None,
         };
