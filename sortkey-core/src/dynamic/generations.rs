@@ -34,6 +34,11 @@ pub(crate) struct Generations {
     layouts: Vec<Option<(u32, Option<u32>)>>,
     /// Per partition (its hash): the bits of the versioned layouts it holds keys of.
     partitions: HashMap<u64, u64>,
+    /// Per layout: the partitions holding its keys, and of those the ones holding keys of its
+    /// current layout too, kept as the partitions' bits change (a report is made after every
+    /// page of a Scan: it does not walk the partitions).
+    holding: Vec<u64>,
+    mixed: Vec<u64>,
     /// Per layout: old keys counted, and the partitions they are in (the least of them).
     keys: Vec<u64>,
     samples: Vec<Vec<String>>,
@@ -67,6 +72,8 @@ impl Generations {
         Generations {
             layouts,
             partitions: HashMap::new(),
+            holding: vec![0; names.len()],
+            mixed: vec![0; names.len()],
             keys: vec![0; names.len()],
             samples: vec![Vec::new(); names.len()],
         }
@@ -76,7 +83,7 @@ impl Generations {
     pub(crate) fn observe(&mut self, layout: usize, partition: Option<&str>) {
         let Some(Some((own, current))) = self.layouts.get(layout).copied() else { return };
         if let Some(p) = partition {
-            *self.partitions.entry(fnv(p)).or_default() |= 1 << own;
+            self.add_bits(fnv(p), 1 << own);
         }
         if current.is_some() {
             self.keys[layout] += 1;
@@ -86,10 +93,27 @@ impl Generations {
         }
     }
 
+    /// Adds the bits `add` to partition `p`, and counts what that changes: an older layout's
+    /// first key in it, or its first beside a key of the current layout.
+    fn add_bits(&mut self, p: u64, add: u64) {
+        let entry = self.partitions.entry(p).or_default();
+        let (before, after) = (*entry, *entry | add);
+        if before == after {
+            return;
+        }
+        *entry = after;
+        for (i, layout) in self.layouts.iter().enumerate() {
+            let Some((own, Some(current))) = *layout else { continue };
+            let (own, both) = (1u64 << own, (1u64 << own) | (1u64 << current));
+            self.holding[i] += u64::from(after & own != 0 && before & own == 0);
+            self.mixed[i] += u64::from(after & both == both && before & both != both);
+        }
+    }
+
     /// Adds another audit's of the same layouts (another file of an export, a partial report).
     pub(crate) fn absorb(&mut self, other: &Generations) {
         for (p, bits) in &other.partitions {
-            *self.partitions.entry(*p).or_default() |= bits;
+            self.add_bits(*p, *bits);
         }
         for (i, n) in other.keys.iter().enumerate() {
             self.keys[i] += n;
@@ -103,13 +127,11 @@ impl Generations {
     pub(crate) fn report(&self, names: &[String]) -> Vec<OldKeys> {
         let mut out = Vec::new();
         for (i, layout) in self.layouts.iter().enumerate() {
-            let Some((own, Some(current))) = *layout else { continue };
+            let Some((_, Some(current))) = *layout else { continue };
             if self.keys[i] == 0 {
                 continue;
             }
-            let holding = self.partitions.values().filter(|bits| *bits & (1 << own) != 0);
-            let (partitions, mixed) =
-                holding.fold((0, 0), |(all, mixed), bits| (all + 1, mixed + u64::from(bits & (1 << current) != 0)));
+            let (partitions, mixed) = (self.holding[i], self.mixed[i]);
             let current_name = self.layouts.iter().position(|l| l.is_some_and(|(b, _)| b == current));
             out.push(OldKeys {
                 layout: names[i].clone(),
@@ -134,7 +156,7 @@ impl Generations {
     /// samples from its report.
     pub(crate) fn restore(&mut self, partitions: &[(u64, u64)], old: &[OldKeys], names: &[String]) {
         for (p, bits) in partitions {
-            *self.partitions.entry(*p).or_default() |= bits;
+            self.add_bits(*p, *bits);
         }
         for o in old {
             if let Some(i) = names.iter().position(|n| *n == o.layout) {
