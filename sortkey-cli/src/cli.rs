@@ -95,10 +95,10 @@ pub(crate) struct ServeArgs {
     /// page shows, merged as `sortkey audit merge` does.
     #[arg(long, value_name = "FILE")]
     pub(crate) report: Vec<std::path::PathBuf>,
-    /// The folder of a DynamoDB export (DynamoDB JSON) the audit page may read, as `sortkey audit
-    /// --export DIR` does.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) export: Option<std::path::PathBuf>,
+    /// A DynamoDB export (DynamoDB JSON) the audit page may read, its folder or
+    /// `s3://BUCKET/PREFIX`, as `sortkey audit --export` does.
+    #[arg(long, value_name = "DIR|s3://BUCKET/PREFIX")]
+    pub(crate) export: Option<String>,
     /// Where the scans started from the audit page save their partial reports (`TABLE.json`,
     /// what `sortkey audit --report` writes), made when the first starts.
     #[arg(long, value_name = "DIR", default_value = "sortkey-audits")]

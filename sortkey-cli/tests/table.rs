@@ -851,6 +851,13 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
     let (_, _, html) = http_get(address, "/audit?source=export&pk=pk&sk=sk", Some(cookie));
     assert!(html.contains("older version RankKeyV1 of RankKey") && html.contains("mixed width"), "{html}");
+    // The same export where it lies, in moto's S3, through a server started with its address.
+    let (_s3_child, s3_address, s3_cookie) = serve(&server.endpoint, &lock, &["--export", "s3://exports/runs"]);
+    let (code, _, body) = http_get(&s3_address, "/audit?source=export&pk=pk&sk=sk&format=json", Some(&s3_cookie));
+    assert_eq!(code, 200, "{body}");
+    let command = json(&["audit", "--export", "s3://exports/runs", "--pk", "pk", "--sk", "sk"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
+    assert_eq!(command["attributes"], json(&["audit", "--export", &export, "--pk", "pk", "--sk", "sk"])["attributes"]);
 
     let form = "table=Audited&rate=1000&segments=2";
     let (code, _, body) = http_post(address, "/audit/scan", form, cookie, "http://evil.example");

@@ -9,7 +9,7 @@
 pub(crate) mod data_files;
 mod export;
 mod export_line;
-mod export_s3;
+pub(crate) mod export_s3;
 pub(crate) mod partial;
 pub(crate) mod report;
 pub(crate) mod scan;

@@ -14,7 +14,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::audit::data_files::Folder;
+use crate::audit::data_files::{DataFiles, Folder};
+use crate::audit::export_s3::{S3Export, S3Files};
 use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
@@ -112,17 +113,17 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
                 None,
             ),
             "export" if app.export.is_some() => {
-                let dir = app.export.clone().unwrap_or_default();
-                let command =
-                    format!("sortkey audit --export {} --pk {pk} --sk {sk} --lock {}", dir.display(), app.lock_path);
+                let at = app.export_text();
+                let command = format!("sortkey audit --export {at} --pk {pk} --sk {sk} --lock {}", app.lock_path);
                 let (lock, lock_path, keys) = (app.lock.clone(), app.lock_path.clone(), (pk.clone(), Some(sk.clone())));
-                let read = tokio::task::spawn_blocking(move || {
-                    let files = Folder::of(&dir)?;
-                    let at = dir.display().to_string();
-                    export_report(&lock, &lock_path, (&files, &at), keys, THRESHOLD)
-                })
-                .await
-                .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}"))));
+                let read = match export_files(&app, &at).await {
+                    Ok(files) => tokio::task::spawn_blocking(move || {
+                        export_report(&lock, &lock_path, (&*files, &at), keys, THRESHOLD)
+                    })
+                    .await
+                    .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}")))),
+                    Err(e) => Err(e),
+                };
                 let this = format!("/audit?source=export&pk={}&sk={}", encode(&pk), encode(&sk));
                 (command, format!("the export {}", app.export_text()), this, Some(read), None)
             }
@@ -171,6 +172,18 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
         scans: Scans::tables(&app),
     };
     answer(false, &(), &AuditPage { frame, sources, showing, this, pk, sk, scan, attributes, error })
+}
+
+/// The data files of the export at `at`: a folder's, or listed in S3 (read on this runtime).
+async fn export_files(app: &App, at: &str) -> Result<Box<dyn DataFiles + Send>, Failure> {
+    match S3Export::parse(at) {
+        Some(s3) => {
+            let client = app.s3.clone().ok_or_else(|| Failure("no S3 client for the export".to_owned()))?;
+            let handle = tokio::runtime::Handle::current();
+            Ok(Box::new(S3Files::list(client, handle, s3?).await?))
+        }
+        None => Ok(Box::new(Folder::of(std::path::Path::new(at))?)),
+    }
 }
 
 /// The form that starts (or resumes) a scan.

@@ -41,7 +41,9 @@ pub(crate) struct App {
     /// The partial reports of an audit the audit page shows, merged.
     pub(crate) reports: Vec<std::path::PathBuf>,
     /// The export folder the audit page reads when asked.
-    pub(crate) export: Option<std::path::PathBuf>,
+    pub(crate) export: Option<String>,
+    /// The S3 client an export in S3 is read through (the same connection options).
+    pub(crate) s3: Option<aws_sdk_s3::Client>,
     /// Where the scans started from the audit page save their partial reports.
     pub(crate) audit_dir: std::path::PathBuf,
     /// The scans started from the audit page.
@@ -76,7 +78,9 @@ pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), Failure> {
             .map_err(|e| Failure(format!("cannot listen on {address}:{}: {e}", serve.port)))?;
         let port = listener.local_addr()?.port();
         let client = crate::connect::client(args).await;
-        let app = App::new(args, serve, lock, client, (address, port))?;
+        let in_s3 = serve.export.as_deref().is_some_and(|e| e.starts_with("s3://"));
+        let s3 = if in_s3 { Some(crate::connect::s3_client(args).await) } else { None };
+        let app = App::new(args, serve, lock, (client, s3), (address, port))?;
         let url = format!("http://{}/?token={}", app.hosts[0], app.token);
         crate::output::outln!("sortkey serve: {url}");
         axum::serve(listener, router(Arc::new(app))).await.map_err(|e| Failure(format!("the server stopped: {e}")))
@@ -88,7 +92,7 @@ impl App {
         args: &Args,
         serve: &ServeArgs,
         lock: LockFile,
-        client: aws_sdk_dynamodb::Client,
+        (client, s3): (aws_sdk_dynamodb::Client, Option<aws_sdk_s3::Client>),
         (address, port): (IpAddr, u16),
     ) -> Result<App, Failure> {
         let mut hosts = match address {
@@ -107,6 +111,7 @@ impl App {
             tables: serve.table.clone(),
             reports: serve.report.clone(),
             export: serve.export.clone(),
+            s3,
             audit_dir: serve.audit_dir.clone(),
             scans: scans::Scans::default(),
             checkpoint: serve.checkpoint.clone(),
@@ -138,7 +143,7 @@ impl App {
 
     /// The export folder, as the command line gave it.
     pub(crate) fn export_text(&self) -> String {
-        self.export.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+        self.export.clone().unwrap_or_default()
     }
 }
 

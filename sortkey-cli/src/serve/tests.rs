@@ -29,6 +29,7 @@ fn app() -> Arc<App> {
         tables: vec!["Runs".into()],
         reports: Vec::new(),
         export: None,
+        s3: None,
         audit_dir: std::env::temp_dir().join("sortkey-serve-tests"),
         scans: super::scans::Scans::default(),
         checkpoint: None,
