@@ -403,3 +403,65 @@ fn a_number_without_a_width_is_its_type_s_default_width() {
     let n = &layout.field_paths()[0].1;
     assert_eq!(n.capacity().unwrap().to_string(), u64::MAX.to_string());
 }
+
+/// A layout's plan decodes and encodes as the layout does: the same values, keys and errors,
+/// for keys of fields (nested keys, options, signed and text fields among them), families and
+/// keys no layout reads; values out of order or wrong are the layout's to refuse.
+#[test]
+fn a_plan_reads_and_writes_as_its_layout() {
+    use sortkey_core::DynValue;
+    let lock = LockFile::parse(
+        "RankKey = RUN#{score:u64 width=12 desc}#{at:i64 width=12}#{player:text}\n\
+         Nested = N#{inner:key(A#{x:u16 width=5}#{y:option<u32> width=4})}#{tail:text}\n\
+         Item = family(PROFILE | ORDER#{placed:u64 width=10 desc}#{id:text})\n\
+         Bare = {n:u8 width=3}\n",
+    )
+    .unwrap();
+    let keys = [
+        "RUN#999999998499#-99999999957#p_1",
+        "RUN#999999998499#000000000042#p_2",
+        "RUN#99999999849#000000000042#p_2",
+        "RUN#999999998499#000000000042",
+        "N#A#00007#10012#t",
+        "N#A#00007#0#t",
+        "N#A#7#0#t",
+        "PROFILE",
+        "ORDER#8280899199#o-1",
+        "ORDER#828089919#o-1",
+        "007",
+        "1000",
+        "",
+        "junk",
+    ];
+    let mut read = Vec::new();
+    for (name, layout) in &lock.entries {
+        let plan = layout.plan();
+        for key in keys {
+            let (by_layout, by_plan) = (layout.decode(key), plan.decode(key));
+            assert_eq!(by_plan, by_layout, "{name} decoding {key:?}");
+            if let Ok(value) = by_layout {
+                read.push(key);
+                assert_eq!(plan.encode(&value), layout.encode(&value), "{name} encoding {value:?}");
+                if let DynValue::Key(fields) = &value {
+                    let reversed = DynValue::Key(fields.iter().rev().cloned().collect());
+                    assert_eq!(plan.encode(&reversed), layout.encode(&reversed), "{name} fields reversed");
+                    let fewer = DynValue::Key(fields.iter().skip(1).cloned().collect());
+                    assert_eq!(plan.encode(&fewer), layout.encode(&fewer), "{name} a field missing");
+                }
+            }
+        }
+        let wrong = DynValue::Key(vec![("score", DynValue::Signed(1))]);
+        assert_eq!(plan.encode(&wrong), layout.encode(&wrong), "{name} a wrong value");
+        let mut out = String::from("kept");
+        let _ = plan.encode_into(&DynValue::Text("x".into()), &mut out);
+        assert_eq!(out, "kept", "nothing written on an error");
+    }
+    read.sort_unstable();
+    let expected = ["007", "N#A#00007#0#t", "N#A#00007#10012#t", "ORDER#8280899199#o-1", "PROFILE"];
+    let mut expected: Vec<&str> = expected
+        .into_iter()
+        .chain(["RUN#999999998499#-99999999957#p_1", "RUN#999999998499#000000000042#p_2"])
+        .collect();
+    expected.sort_unstable();
+    assert_eq!(read, expected, "the keys some layout reads");
+}

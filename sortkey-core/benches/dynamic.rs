@@ -47,6 +47,8 @@ where
     let mut g = c.benchmark_group(format!("{name}_decode"));
     g.bench_function("derive", |b| b.iter(|| K::decode(black_box(&encoded)).unwrap()));
     g.bench_function("dynamic", |b| b.iter(|| layout.decode(black_box(&encoded)).unwrap()));
+    let plan = layout.plan();
+    g.bench_function("plan", |b| b.iter(|| plan.decode(black_box(&encoded)).unwrap()));
     g.finish();
 
     let mut out = String::with_capacity(64);
@@ -61,6 +63,12 @@ where
         b.iter(|| {
             out.clear();
             layout.encode_into(black_box(&value), &mut out).unwrap();
+        })
+    });
+    g.bench_function("plan", |b| {
+        b.iter(|| {
+            out.clear();
+            plan.encode_into(black_box(&value), &mut out).unwrap();
         })
     });
     g.finish();

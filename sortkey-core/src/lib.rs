@@ -405,8 +405,8 @@ pub use dynamic::exact;
 pub use dynamic::{
     AuditMergeError, AuditReport, CannotMove, Capacity, ConditionEnd, DynBody, DynField, DynKey, DynLayout,
     DynMigration, DynQuery, DynType, DynValue, DynVariant, FieldCondition, FieldUsage, Headroom, KeyAudit, LayoutCount,
-    LayoutDifference, LayoutParseError, LayoutUsage, LeftSample, LiveKey, LiveLayouts, LiveResults, LockError,
-    LockErrorKind, LockFile, LockParseError, MigrationVerdict, MixedWidth, OldKeys, Outside, ReshapeError,
+    LayoutDifference, LayoutParseError, LayoutPlan, LayoutUsage, LeftSample, LiveKey, LiveLayouts, LiveResults,
+    LockError, LockErrorKind, LockFile, LockParseError, MigrationVerdict, MixedWidth, OldKeys, Outside, ReshapeError,
     UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind, VerdictAudit, Versions, WidthMismatch,
     check_lock_file, lock_text, read_furthest,
 };

@@ -10,7 +10,7 @@ use crate::dynamic::generations::{Generations, OldKeys};
 use crate::dynamic::reshape::field_mut;
 use crate::dynamic::samples::keep_least;
 use crate::dynamic::usage::{merge_fields, observe_fields};
-use crate::dynamic::{DynLayout, DynType, DynValue, FieldUsage, Versions};
+use crate::dynamic::{DynLayout, DynType, DynValue, FieldUsage, LayoutPlan, Versions};
 use crate::encoding::key::KeyRole;
 use crate::error::{DecodeError, DecodeErrorKind};
 
@@ -19,6 +19,8 @@ use crate::error::{DecodeError, DecodeErrorKind};
 #[derive(Debug, Clone)]
 pub struct KeyAudit {
     layouts: Vec<(String, DynLayout)>,
+    /// The same layouts compiled, which read every key.
+    plans: Vec<LayoutPlan>,
     /// Layouts that differ from one of `layouts` only in one field's width, built when a key
     /// first needs one: (layout index, field path, width) -> the layout, or `None` when that
     /// field has no such width.
@@ -155,7 +157,8 @@ impl KeyAudit {
         };
         let names: Vec<&str> = layouts.iter().map(|(n, _)| n.as_str()).collect();
         let generations = Generations::new(&names, &[]);
-        KeyAudit { layouts, widened: HashMap::new(), report, generations }
+        let plans = layouts.iter().map(|(_, l)| l.plan()).collect();
+        KeyAudit { layouts, plans, widened: HashMap::new(), report, generations }
     }
 
     /// The same audit, told which of its layouts are older versions of which (a lock's
@@ -198,7 +201,7 @@ impl KeyAudit {
             keep_least(&mut self.report.too_long_samples, key, String::as_str, || key.to_owned());
             return;
         }
-        let furthest = match read_furthest(self.layouts.iter().map(|(_, l)| l), key) {
+        let furthest = match furthest_of(self.plans.iter().map(|p| p.decode(key))) {
             Ok((i, value)) => {
                 let count = &mut self.report.layouts[i];
                 count.count += 1;
@@ -396,9 +399,17 @@ pub fn read_furthest<'l>(
     layouts: impl IntoIterator<Item = &'l DynLayout>,
     key: &str,
 ) -> Result<(usize, DynValue), Option<(usize, DecodeError)>> {
+    furthest_of(layouts.into_iter().map(|layout| layout.decode(key)))
+}
+
+/// The first of `reads` that read the key, else the one that read furthest into it (the first
+/// of those that read as far); each read is made only when the ones before it failed.
+fn furthest_of(
+    reads: impl IntoIterator<Item = Result<DynValue, DecodeError>>,
+) -> Result<(usize, DynValue), Option<(usize, DecodeError)>> {
     let mut furthest: Option<(usize, DecodeError)> = None;
-    for (i, layout) in layouts.into_iter().enumerate() {
-        match layout.decode(key) {
+    for (i, read) in reads.into_iter().enumerate() {
+        match read {
             Ok(value) => return Ok((i, value)),
             Err(e) if furthest.as_ref().is_none_or(|(_, f)| e.offset() > f.offset()) => furthest = Some((i, e)),
             Err(_) => {}

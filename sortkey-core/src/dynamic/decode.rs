@@ -63,7 +63,7 @@ fn decode_family(
 /// A key's prefix and the separator after it, as the derived code expects the one literal
 /// `"{prefix}{sep}"`: the same error when they are not there, without building the literal when
 /// they are.
-fn expect_key_prefix(cursor: &mut Cursor<'_>, prefix: &str, sep: char) -> Result<(), DecodeError> {
+pub(super) fn expect_key_prefix(cursor: &mut Cursor<'_>, prefix: &str, sep: char) -> Result<(), DecodeError> {
     let rest = cursor.rest();
     if rest.starts_with(prefix) && rest[prefix.len()..].starts_with(sep) {
         expect_prefix(cursor, prefix)?;
@@ -125,7 +125,7 @@ fn decode_key(cursor: &mut Cursor<'_>, key: &DynKey, outer: &Field) -> Result<Dy
 /// over a key's fields (so that the value goes to its place without a round trip through
 /// memory), every other type by [`decode_type`].
 #[inline(always)]
-fn decode_field(cursor: &mut Cursor<'_>, ty: &DynType, spec: &Field) -> Result<DynValue, DecodeError> {
+pub(super) fn decode_field(cursor: &mut Cursor<'_>, ty: &DynType, spec: &Field) -> Result<DynValue, DecodeError> {
     Ok(match ty {
         DynType::Unsigned(64) => DynValue::Unsigned(u64::decode_segment(cursor, spec)?.into()),
         DynType::Unsigned(32) => DynValue::Unsigned(u32::decode_segment(cursor, spec)?.into()),

@@ -59,7 +59,7 @@ fn mismatch(field: &Field, expected: String, found: String) -> EncodeError {
 /// Whether two field names are the same: at once when they are the same text in memory (a
 /// layout's names and a decoded value's are the one interned copy), else by their bytes.
 #[inline(always)]
-fn same(a: &str, b: &str) -> bool {
+pub(super) fn same(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || a == b
 }
 

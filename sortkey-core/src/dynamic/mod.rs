@@ -16,6 +16,7 @@ mod json;
 mod lock;
 mod migration;
 mod parse;
+mod plan;
 mod query;
 mod reshape;
 mod samples;
@@ -44,6 +45,7 @@ pub use lock::{
 };
 pub use migration::DynMigration;
 pub use parse::LayoutParseError;
+pub use plan::LayoutPlan;
 pub use query::DynQuery;
 pub use reshape::ReshapeError;
 pub use usage::{FieldUsage, Headroom, LayoutUsage};
