@@ -60,10 +60,7 @@ fn data_files(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
         let name = entry.file_name().to_string_lossy();
         if entry.file_type().is_file() && in_data {
             if name.ends_with(".ion.gz") {
-                return Err(Failure(format!(
-                    "{}: an export in Amazon Ion; expected one in DynamoDB JSON (ExportFormat DYNAMODB_JSON)",
-                    entry.path().display()
-                )));
+                return Err(in_ion(&entry.path().display().to_string()));
             }
             if name.ends_with(".gz") {
                 files.push(entry.into_path());
@@ -77,4 +74,9 @@ fn data_files(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
         )));
     }
     Ok(files)
+}
+
+/// A data file of an export in Amazon Ion (`.ion.gz`), at `address`: no export this reads.
+pub(crate) fn in_ion(address: &str) -> Failure {
+    Failure(format!("{address}: an export in Amazon Ion; expected one in DynamoDB JSON (ExportFormat DYNAMODB_JSON)"))
 }

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use flate2::read::MultiGzDecoder;
 use indicatif::ProgressBar;
 
-use crate::audit::Attribute;
 use crate::audit::data_files::DataFiles;
 use crate::audit::export_line::{self, Attr};
+use crate::audit::{Attribute, read_names};
 use crate::outcome::Failure;
 
 /// The audit of the file at one place in the list of files.
@@ -74,12 +74,7 @@ fn read_file(
     };
     let mut reader = std::io::BufReader::with_capacity(1 << 18, MultiGzDecoder::new(file));
     // The attributes a line is read for: each audited one, then each partition key not audited.
-    let mut names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
-    for p in attributes.iter().filter_map(|a| a.partition.clone()) {
-        if !names.contains(&p) {
-            names.push(p);
-        }
-    }
+    let names = read_names(&attributes);
     let partition_of: Vec<Option<usize>> =
         attributes.iter().map(|a| a.partition.as_ref().and_then(|p| names.iter().position(|n| n == p))).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();

@@ -13,7 +13,7 @@ use sortkey_core::dynamodb::sdk_error_line;
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 
-use crate::audit::data_files::DataFiles;
+use crate::audit::data_files::{DataFiles, in_ion};
 use crate::outcome::Failure;
 
 /// Where an export is in S3.
@@ -74,10 +74,7 @@ impl S3Files {
             }
         };
         if let Some(ion) = keys.iter().find(|k| k.ends_with(".ion.gz")) {
-            return Err(Failure(format!(
-                "{}: an export in Amazon Ion; expected one in DynamoDB JSON (ExportFormat DYNAMODB_JSON)",
-                export.address(ion)
-            )));
+            return Err(in_ion(&export.address(ion)));
         }
         let mut files: Vec<(String, Option<u64>)> =
             keys.into_iter().filter(|k| k.ends_with(".gz")).map(|k| (k.clone(), objects.get(&k).copied())).collect();

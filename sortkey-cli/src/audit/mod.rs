@@ -94,6 +94,18 @@ impl Attribute {
     }
 }
 
+/// The attributes an audit of `attributes` reads from each item: each audited one, then each
+/// partition key that counts old keys and is not audited itself.
+fn read_names(attributes: &[Attribute]) -> Vec<String> {
+    let mut names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
+    for p in attributes.iter().filter_map(|a| a.partition.clone()) {
+        if !names.contains(&p) {
+            names.push(p);
+        }
+    }
+    names
+}
+
 /// The lock's layouts of `role`, with their names.
 fn layouts_of(lock: &LockFile, role: KeyRole) -> impl Iterator<Item = (String, sortkey_core::DynLayout)> + '_ {
     lock.entries.iter().filter(move |(_, l)| l.role == role).cloned()

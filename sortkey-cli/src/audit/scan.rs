@@ -10,7 +10,7 @@ use indicatif::ProgressBar;
 use sortkey_core::LockFile;
 
 use crate::audit::partial::{self, Partial, Segment, StoredKey};
-use crate::audit::{Attribute, attributes};
+use crate::audit::{Attribute, attributes, read_names};
 use crate::cli::{Args, AuditArgs};
 use crate::outcome::Failure;
 use crate::pages::{self, Item, Source, progress_bar};
@@ -141,12 +141,7 @@ async fn scan(
     progress: Option<&dyn Progress>,
 ) -> Result<(), Failure> {
     // The key attributes audited, and the partition key that counts old keys by partition.
-    let mut names: Vec<String> = state.attributes.iter().map(|a| a.name.clone()).collect();
-    for p in state.attributes.iter().filter_map(|a| a.partition.clone()) {
-        if !names.contains(&p) {
-            names.push(p);
-        }
-    }
+    let names = read_names(&state.attributes);
     let running: Vec<(usize, &Segment)> = state.segments.iter().enumerate().filter(|(_, s)| !s.done).collect();
     let source = Source { client: client.clone(), table: state.table.clone(), index: state.index.clone(), names };
     let starts = running

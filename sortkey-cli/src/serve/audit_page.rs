@@ -134,17 +134,18 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
                 let path = Scans::report_path(&app, &table);
                 let command =
                     format!("sortkey audit --table {table} --report {} --lock {}", path.display(), app.lock_path);
-                let view = Scans::view(&app, &table, command.clone());
-                let doc = match partial::load(&path) {
-                    Ok(Some(state)) => Some(Ok(scan_report(&state, THRESHOLD))),
-                    Ok(None) => None,
-                    Err(e) => Some(Err(e)),
+                // The partial report read once: the progress and the dashboard are of the same.
+                let (saved, doc) = match partial::load(&path) {
+                    Ok(Some(state)) => {
+                        let doc = scan_report(&state, THRESHOLD);
+                        (Some(state), Some(Ok(doc)))
+                    }
+                    Ok(None) => (None, None),
+                    Err(e) => (None, Some(Err(e))),
                 };
+                let view = Scans::view(&app, &table, saved.as_ref(), command.clone());
                 let this = format!("/audit?source=scan&table={table}");
-                match view {
-                    Ok(view) => (command, format!("the scan of {table}"), this, doc, view),
-                    Err(e) => (command, format!("the scan of {table}"), this, Some(Err(e)), None),
-                }
+                (command, format!("the scan of {table}"), this, doc, view)
             }
             _ => (String::new(), String::new(), "/audit".to_owned(), None, None),
         };

@@ -3,7 +3,7 @@
 //! become (or the encoder's refusal when its value does not fit), how the order changes, and the
 //! lock lines and `sortkey migrate` commands that would get the table there. Reads one page.
 
-use sortkey_core::{DynLayout, DynType, KeyRole, LockFile};
+use sortkey_core::{DynLayout, KeyRole, LockFile};
 
 use crate::browse::{self, Target};
 use crate::outcome::Failure;
@@ -50,17 +50,9 @@ pub(crate) struct Reshaped {
 
 /// The lock's sort key fields a lab may reshape: `Layout:path` of every field with a width.
 pub(crate) fn choices(lock: &LockFile) -> Vec<String> {
-    let mut choices = Vec::new();
-    for (name, layout) in lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort) {
-        for (path, field) in layout.field_paths() {
-            let numeric =
-                matches!(field.ty.innermost(), DynType::Unsigned(_) | DynType::Signed(_) | DynType::Timestamp);
-            if field.width > 0 && numeric && !field.rfc3339 {
-                choices.push(format!("{name}:{path}"));
-            }
-        }
-    }
-    choices
+    let sort = lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort);
+    sort.flat_map(|(name, layout)| layout.digit_fields().into_iter().map(move |(path, _)| format!("{name}:{path}")))
+        .collect()
 }
 
 /// Reads a page of the partition and applies the reshaped layout to the keys of the layout.

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::audit::partial;
+use crate::audit::partial::{self, Partial};
 use crate::audit::scan::{self, Progress, ScanPlan};
 use crate::outcome::Failure;
 use crate::serve::App;
@@ -157,17 +157,17 @@ impl Scans {
         }
     }
 
-    /// What the page shows of the scan of `table`: the one this server runs or ran, or the
-    /// partial report an earlier one saved; `None` when there is neither.
-    pub(crate) fn view(app: &App, table: &str, command: String) -> Result<Option<ScanView>, Failure> {
+    /// What the page shows of the scan of `table`: the one this server runs or ran, with its
+    /// partial report as read (`saved`), or that report alone, saved by an earlier server; `None`
+    /// when there is neither.
+    pub(crate) fn view(app: &App, table: &str, saved: Option<&Partial>, command: String) -> Option<ScanView> {
         let path = Scans::report_path(app, table);
-        let saved = partial::load(&path)?;
         let run = lock(&app.scans.0).get(table).cloned();
         if saved.is_none() && run.is_none() {
-            return Ok(None);
+            return None;
         }
         let (segments_done, segments) =
-            saved.as_ref().map_or((0, 0), |s| (s.segments.iter().filter(|s| s.done).count(), s.segments.len()));
+            saved.map_or((0, 0), |s| (s.segments.iter().filter(|s| s.done).count(), s.segments.len()));
         let status = run.as_ref().map(|r| lock(&r.status).clone());
         let running = status == Some(Status::Running);
         let words = match status {
@@ -180,7 +180,7 @@ impl Scans {
         };
         let (read, expected) =
             run.map_or((0, 0), |r| (r.read.load(Ordering::Relaxed), r.expected.load(Ordering::Relaxed)));
-        Ok(Some(ScanView {
+        Some(ScanView {
             table: table.to_owned(),
             read,
             expected,
@@ -190,7 +190,7 @@ impl Scans {
             segments,
             report: path.display().to_string(),
             command,
-        }))
+        })
     }
 
     /// The tables with a scan running or saved, in name order.

@@ -10,7 +10,7 @@ use crate::dynamic::generations::{Generations, OldKeys};
 use crate::dynamic::reshape::field_mut;
 use crate::dynamic::samples::keep_least;
 use crate::dynamic::usage::{merge_fields, observe_fields};
-use crate::dynamic::{DynLayout, DynType, DynValue, FieldUsage, LayoutPlan, Versions};
+use crate::dynamic::{DynLayout, DynValue, FieldUsage, LayoutPlan, Versions};
 use crate::encoding::key::KeyRole;
 use crate::error::{DecodeError, DecodeErrorKind};
 
@@ -253,7 +253,7 @@ impl KeyAudit {
     pub fn width_mismatch(&mut self, key: &str) -> Option<WidthMismatch> {
         let runs = digit_runs(key);
         for i in 0..self.layouts.len() {
-            for (path, width) in widths(&self.layouts[i].1) {
+            for (path, width) in self.layouts[i].1.digit_fields() {
                 for &seen in runs.iter().filter(|&&d| d != width) {
                     let slot = (i, path.clone(), seen);
                     let layouts = &self.layouts;
@@ -466,21 +466,6 @@ fn digit_runs(key: &str) -> Vec<u32> {
     runs.sort_unstable();
     runs.dedup();
     runs
-}
-
-/// The fields of a layout that have a width of digits (integers and Unix timestamps), by path,
-/// with that width.
-fn widths(layout: &DynLayout) -> Vec<(String, u32)> {
-    layout
-        .field_paths()
-        .into_iter()
-        .filter(|(_, f)| {
-            f.width > 0
-                && !f.rfc3339
-                && matches!(f.ty.innermost(), DynType::Unsigned(_) | DynType::Signed(_) | DynType::Timestamp)
-        })
-        .map(|(path, f)| (path, f.width))
-        .collect()
 }
 
 /// `layout` with the field at `path` of width `width`; `None` when no such field is there.

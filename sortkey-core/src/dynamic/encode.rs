@@ -59,8 +59,15 @@ fn mismatch(field: &Field, expected: String, found: String) -> EncodeError {
 /// Whether two field names are the same: at once when they are the same text in memory (a
 /// layout's names and a decoded value's are the one interned copy), else by their bytes.
 #[inline(always)]
-pub(super) fn same(a: &str, b: &str) -> bool {
+fn same(a: &str, b: &str) -> bool {
     std::ptr::eq(a, b) || a == b
+}
+
+/// Whether a key's `values` are one for each of the layout's fields `names`, in their order (what
+/// a decode gives): then each is written by place, with no lookup by name.
+#[inline(always)]
+pub(super) fn in_layout_order<'n>(values: &[(&str, DynValue)], names: impl ExactSizeIterator<Item = &'n str>) -> bool {
+    values.len() == names.len() && values.iter().zip(names).all(|((n, _), f)| same(n, f))
 }
 
 /// `value` shown in an error: its kind and its value.
@@ -105,7 +112,7 @@ fn write_key(value: &DynValue, key: &DynKey, outer: &Field, out: &mut String) ->
             };
             // The value of each field: by place when the value has the layout's fields in its
             // order (as a decode gives them), else by name, every name checked.
-            let in_order = values.len() == fields.len() && values.iter().zip(fields).all(|((n, _), f)| same(n, f.name));
+            let in_order = in_layout_order(values, fields.iter().map(|f| f.name));
             if !in_order
                 && let Some((name, _)) = values.iter().find(|(name, _)| !fields.iter().any(|f| same(f.name, name)))
             {

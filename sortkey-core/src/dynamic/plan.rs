@@ -5,7 +5,7 @@
 //! family or a hand-written key is run by the layout itself.
 
 use crate::dynamic::decode::{decode_field, expect_key_prefix};
-use crate::dynamic::encode::{same, write_type};
+use crate::dynamic::encode::{in_layout_order, write_type};
 use crate::dynamic::spec::{spec, whole_key};
 use crate::dynamic::{DynBody, DynLayout, DynType, DynValue};
 use crate::encoding::framing::{decode_start, encode_key, expect_separator, field_in};
@@ -94,11 +94,7 @@ impl LayoutPlan {
         let Some(fields) = &self.fields else { return self.layout.encode_into(value, out) };
         let steps = &fields.steps;
         let values = match value {
-            DynValue::Key(values)
-                if values.len() == steps.len() && values.iter().zip(steps).all(|((n, _), s)| same(n, s.name)) =>
-            {
-                values
-            }
+            DynValue::Key(values) if in_layout_order(values, steps.iter().map(|s| s.name)) => values,
             _ => return self.layout.encode_into(value, out),
         };
         encode_key(out, self.layout.name, self.layout.max_len, |out| {

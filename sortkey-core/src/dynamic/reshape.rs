@@ -35,6 +35,20 @@ impl fmt::Display for ReshapeError {
 impl std::error::Error for ReshapeError {}
 
 impl DynLayout {
+    /// The fields written as a width of digits (integers and Unix timestamps), by path, with
+    /// that width: those a change of width concerns (a reshape, a mixed width in the audit).
+    pub fn digit_fields(&self) -> Vec<(String, u32)> {
+        self.field_paths()
+            .into_iter()
+            .filter(|(_, f)| {
+                f.width > 0
+                    && !f.rfc3339
+                    && matches!(f.ty.innermost(), DynType::Unsigned(_) | DynType::Signed(_) | DynType::Timestamp)
+            })
+            .map(|(path, f)| (path, f.width))
+            .collect()
+    }
+
     /// This layout (same name and role) with the field at `path` written `width` digits wide
     /// and, with `desc`, in descending order: checked by the grammar's rules as if its text had
     /// been written so. The layout a `#[key(width = ..., desc)]` change would give the key.
