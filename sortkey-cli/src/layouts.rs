@@ -46,7 +46,8 @@ pub(crate) struct FieldReport {
     /// Its type as the layout text writes it.
     #[serde(rename = "type")]
     pub(crate) ty: String,
-    /// Its width, when one is written.
+    /// Its width in every key: the one written, or its type's (and unit's) default; none for a
+    /// field whose keys differ in length (text).
     pub(crate) width: Option<u32>,
     pub(crate) desc: bool,
     /// Its `max`, when one is written.
@@ -72,7 +73,7 @@ impl LayoutReport {
             .map(|(path, field)| FieldReport {
                 path,
                 ty: field.ty.to_string(),
-                width: (field.width > 0).then_some(field.width),
+                width: Some(field.effective_width()).filter(|&w| w > 0),
                 desc: field.desc,
                 max: field.max,
                 capacity: field.capacity(),

@@ -159,7 +159,10 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     });
     // The four comparisons share one body that names the field's spec and encoder: each of
     // them is then a plain call, which costs the user's crate less to check.
-    let compare = quote_spanned!(span=> self.head.compare(__op, #spec, __value, #encode));
+    // The segment type's layout says where its range ends: a comparison past an end is the
+    // empty range.
+    let segment = quote_spanned!(span=> &<#seg_ty as _sortkey::KeySegment>::SEGMENT_LAYOUT);
+    let compare = quote_spanned!(span=> self.head.compare_in(__op, #spec, #segment, __value, #encode));
     let compare = quote! {
         #[doc(hidden)]
         #[inline]

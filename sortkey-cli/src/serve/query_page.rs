@@ -111,8 +111,8 @@ fn field_rows(app: &App, layout: &str, form: &HashMap<String, String>) -> Vec<Fi
         .filter(|(path, _)| !path.contains('.'))
         .map(|(name, f)| {
             let mut hint = f.ty.to_string();
-            if f.width > 0 {
-                hint.push_str(&format!(", width {}", f.width));
+            if f.effective_width() > 0 {
+                hint.push_str(&format!(", width {}", f.effective_width()));
             }
             if f.desc {
                 hint.push_str(", desc");

@@ -5,6 +5,7 @@
 use crate::dynamic::{DynField, DynType};
 use crate::encoding::impls::time::{MAX_NANOS, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
+use crate::query::ends::{digits_max, unsigned_max};
 
 impl std::fmt::Display for Capacity {
     /// What the field can hold, for people: `999999`, `-99..99`, or a timestamp's largest count
@@ -61,10 +62,11 @@ impl DynField {
     /// that is no integer or timestamp.
     pub fn capacity(&self) -> Option<Capacity> {
         let below_max = |v: u128| self.max.map_or(v, |m| v.min(m));
+        let width = self.effective_width();
         match self.ty.innermost() {
             DynType::Unsigned(bits) => {
                 let type_max = unsigned_max(*bits);
-                let by_width = match self.width {
+                let by_width = match width {
                     0 => type_max,
                     w => digits_max(w).min(type_max),
                 };
@@ -73,7 +75,7 @@ impl DynField {
             DynType::Signed(bits) => {
                 let type_max = unsigned_max(*bits) >> 1;
                 // One position holds the sign: the magnitude has one digit fewer than the width.
-                let limit = match self.width {
+                let limit = match width {
                     0 => u128::MAX,
                     w => digits_max(w.saturating_sub(1)),
                 };
@@ -85,7 +87,7 @@ impl DynField {
             DynType::Timestamp => {
                 let unit = self.unit.unwrap_or(TimeUnit::Seconds);
                 let in_range = MAX_NANOS / unit.nanos();
-                let largest = match (self.rfc3339, self.width) {
+                let largest = match (self.rfc3339, width) {
                     (true, _) | (false, 0) => in_range,
                     (false, w) => digits_max(w).min(in_range),
                 };
@@ -97,18 +99,4 @@ impl DynField {
             _ => None,
         }
     }
-}
-
-/// The largest value of an unsigned integer of `bits` bits (`usize`'s for 0).
-fn unsigned_max(bits: u32) -> u128 {
-    match bits {
-        0 => usize::MAX as u128,
-        128 => u128::MAX,
-        b => (1u128 << b) - 1,
-    }
-}
-
-/// `10^width - 1`, the largest number of `width` digits (`u128::MAX` when that is beyond it).
-fn digits_max(width: u32) -> u128 {
-    10u128.checked_pow(width).map_or(u128::MAX, |p| p - 1)
 }

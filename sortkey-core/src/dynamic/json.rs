@@ -102,7 +102,7 @@ fn rfc3339(t: SystemTime) -> Option<String> {
     Some(out)
 }
 
-/// RFC 3339 UTC text with 0, 3, 6 or 9 fraction digits as an instant.
+/// RFC 3339 UTC text (no fraction, or 1 to 9 digits) as an instant.
 fn instant(text: &str) -> Option<SystemTime> {
     time::instant(parse_rfc3339_any(text)?)
 }

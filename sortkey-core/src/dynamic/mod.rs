@@ -120,8 +120,11 @@ pub enum DynVariant {
     Key(DynKey),
 }
 
-/// One field: its name, its type and the options that change its bytes, as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One field: its name, its type and the options that change its bytes, as written. Two fields
+/// are equal when their names, types and options are, a width not written being the one the
+/// type and unit imply ([`effective_width`](Self::effective_width)): `{n:u64}` is `{n:u64
+/// width=20}`, and a timestamp without a unit is in seconds.
+#[derive(Debug, Clone)]
 pub struct DynField {
     /// The field's name. Names are kept for the life of the program, once each (the errors of a
     /// layout carry them, as a derived type's carry its field names): [`DynLayout::parse`]
@@ -144,6 +147,18 @@ pub struct DynField {
     /// `scale=N` of a decimal.
     pub scale: Option<u32>,
 }
+
+impl PartialEq for DynField {
+    fn eq(&self, other: &Self) -> bool {
+        // A unit not written is seconds.
+        fn options(f: &DynField) -> (&str, &DynType, bool, Option<u128>, TimeUnit, bool, bool, Option<u32>) {
+            (f.name, &f.ty, f.desc, f.max, f.unit.unwrap_or(TimeUnit::Seconds), f.rfc3339, f.hex, f.scale)
+        }
+        options(self) == options(other) && self.effective_width() == other.effective_width()
+    }
+}
+
+impl Eq for DynField {}
 
 /// A field's type.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -188,8 +188,22 @@ impl Parser<'_> {
             hex: false,
             scale: None,
         };
+        let mut width_at = None;
         while self.eat(" ") {
+            if self.rest().starts_with("width=") {
+                width_at = Some(self.at);
+            }
             self.option(&mut field)?;
+        }
+        // An RFC 3339 timestamp is as long as its unit makes it: a text that gives it another
+        // width would say the keys are something they are not.
+        let text_len = crate::dynamic::spec::time_format(&field).default_width();
+        if let Some(at) = width_at.filter(|_| field.rfc3339 && field.width != text_len) {
+            self.at = at;
+            return Err(self.error(format!(
+                "no width, or `width={text_len}`, for an RFC 3339 timestamp of unit `{}` (its length)",
+                field.unit.unwrap_or(TimeUnit::Seconds).name()
+            )));
         }
         self.expect("}")?;
         Ok(field)

@@ -11,6 +11,7 @@ use crate::encoding::key::KeyRole;
 use crate::encoding::spec::Field;
 use crate::error::{EncodeErrorKind, QueryError, QueryErrorKind};
 use crate::query::condition::KeyCondition;
+use crate::query::ends::{Bounded, encoded_ends};
 use crate::query::{Comparison, QueryHead};
 
 /// A query condition being built on a [`DynLayout`]: fix fields in order by name, then end with
@@ -115,7 +116,8 @@ impl<'a> DynQuery<'a> {
     /// `cmp` says, in the field's own order.
     pub fn compare(self, name: &str, cmp: Comparison, value: &DynValue) -> Result<KeyCondition, QueryError> {
         let (this, field, spec) = self.range(name)?;
-        this.head.compare_with(cmp, &spec, |out| write_type(value, &field.ty, &spec, out))
+        let ends = bounded(&field.ty).and_then(|(ty, options)| encoded_ends(ty, options, &spec));
+        this.head.compare_within(cmp, &spec, ends.as_ref(), |out| write_type(value, &field.ty, &spec, out))
     }
 
     /// Ends the query with the keys whose field `name` (the next one) lies in `low..=high`, in
@@ -244,6 +246,19 @@ impl<'a> DynQuery<'a> {
     fn fail(self, field: Option<&str>, expected: String, found: String) -> Self {
         let e = error(self.name, field, QueryErrorKind::OutOfOrder { expected, found });
         self.keep(e)
+    }
+}
+
+/// The bounded type (with its levels of `option<..>`) a field of type `ty` is, as
+/// [`ends::bounded`](crate::query::ends::bounded) reads a derived field's segment layout.
+fn bounded(ty: &DynType) -> Option<(Bounded, u32)> {
+    match ty {
+        DynType::Unsigned(bits) => Some((Bounded::Unsigned(*bits), 0)),
+        DynType::Signed(bits) => Some((Bounded::Signed(*bits), 0)),
+        DynType::Bool => Some((Bounded::Bool, 0)),
+        DynType::Timestamp => Some((Bounded::Timestamp, 0)),
+        DynType::Option(inner) => bounded(inner).map(|(b, options)| (b, options + 1)),
+        _ => None,
     }
 }
 

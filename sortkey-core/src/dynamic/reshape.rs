@@ -41,11 +41,11 @@ impl DynLayout {
         self.field_paths()
             .into_iter()
             .filter(|(_, f)| {
-                f.width > 0
+                f.effective_width() > 0
                     && !f.rfc3339
                     && matches!(f.ty.innermost(), DynType::Unsigned(_) | DynType::Signed(_) | DynType::Timestamp)
             })
-            .map(|(path, f)| (path, f.width))
+            .map(|(path, f)| (path, f.effective_width()))
             .collect()
     }
 

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
-use crate::__private_0_1_0::resolve_width;
+use crate::__private_0_1_0::{resolve_width, time_width};
 use crate::dynamic::{DynBody, DynField, DynKey, DynType, DynVariant};
 use crate::encoding::families::first_segment;
 use crate::encoding::segment::KeySegment;
@@ -35,23 +35,40 @@ pub(super) fn whole_key(key_name: &'static str) -> Field {
 }
 
 /// The runtime's field spec of a field of the layout named `key_name`, as the derive writes it:
-/// its width resolved (a nested key's is its fixed length, which the text does not show).
+/// its width resolved ([`DynField::effective_width`]).
 pub(super) fn spec(key_name: &'static str, field: &DynField, separator: char) -> Field {
-    let unit = field.unit.unwrap_or(TimeUnit::Seconds);
-    let time = if field.rfc3339 { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) };
-    let width = match field.ty.innermost() {
-        DynType::Key(key) => fixed_len(key).unwrap_or(0),
-        // A width not written is the type's default, as the derive resolves it: `{n:u64}` is
-        // 20 digits wide, what its capacity says it holds.
-        ty => resolve_width(segment_width(ty), (field.width > 0).then_some(field.width)),
-    };
     Field::new(key_name, field.name, separator)
-        .with_width(width)
+        .with_width(field.effective_width())
         .with_desc(field.desc)
         .with_max(field.max)
-        .with_time(time)
+        .with_time(time_format(field))
         .with_hex(field.hex)
         .with_scale(field.scale.unwrap_or(0))
+}
+
+/// How a timestamp field is written: its unit (seconds when the text names none) and format.
+pub(super) fn time_format(field: &DynField) -> TimeFormat {
+    let unit = field.unit.unwrap_or(TimeUnit::Seconds);
+    if field.rfc3339 { TimeFormat::Rfc3339(unit) } else { TimeFormat::Unix(unit) }
+}
+
+impl DynField {
+    /// The width of the field's segment in every key, as the derive resolves it: the `width=N`
+    /// the text writes, or else its type's default (`{n:u64}` is 20 digits wide, `{n:u8}` 3); a
+    /// timestamp's default follows its unit (12, 15, 18 or 21 digits for s, ms, us, ns) and an
+    /// RFC 3339 timestamp's length its unit alone (20, 24, 27 or 30 characters); a nested key's
+    /// width is its fixed length. 0 for a field whose encodings differ in length (text), and for
+    /// a type behind a feature of sortkey-core that is not enabled.
+    pub fn effective_width(&self) -> u32 {
+        let given = (self.width > 0).then_some(self.width);
+        match self.ty.innermost() {
+            DynType::Key(key) => fixed_len(key).unwrap_or(0),
+            DynType::Timestamp => {
+                resolve_width(segment_width(&DynType::Timestamp), time_width(given, time_format(self)))
+            }
+            ty => resolve_width(segment_width(ty), given),
+        }
+    }
 }
 
 /// The segment width of the runtime type `ty` stands for (its `KeySegment::WIDTH`).
@@ -103,7 +120,7 @@ pub(super) fn fixed_len(key: &DynKey) -> Option<u32> {
             | DynType::Uuid
             | DynType::Ulid) => match segment_width(ty) {
                 Width::Variable => return None,
-                width => resolve_width(width, (field.width > 0).then_some(field.width)),
+                _ => field.effective_width(),
             },
             DynType::Key(inner) => fixed_len(inner)?,
             _ => return None,

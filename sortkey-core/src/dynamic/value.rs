@@ -82,8 +82,9 @@ impl DynValue {
 impl crate::dynamic::DynField {
     /// A value of this field from its text as a person types it (on a command line): an
     /// integer in decimal, a float (`inf`, `-inf`), `true`/`false`, a char, text as it is, a
-    /// UUID, ULID or decimal as its text, an enum name, a timestamp as RFC 3339 UTC text or as a
-    /// count of the field's unit since 1970, `null` for an option's `None` (anything else is its
+    /// UUID, ULID or decimal as its text, an enum name, a timestamp as RFC 3339 UTC text (no
+    /// fraction, or 1 to 9 digits, no finer than the field's unit) or as a count of the field's
+    /// unit since 1970, `null` for an option's `None` (anything else is its
     /// value). A nested key has no text form here: an error says so.
     pub fn value_from_text(&self, text: &str) -> Result<DynValue, ValueTextError> {
         value_of(&self.ty, self.unit, text).map_err(|expected| ValueTextError {
@@ -165,6 +166,11 @@ fn value_of(
                 Err(_) => crate::encoding::impls::time::parse_rfc3339_any(text),
             };
             let nanos = nanos.ok_or_else(|| format!("RFC 3339 UTC text or a count of {} since 1970", unit.name()))?;
+            // Finer than the unit, the instant is no value of the field: never cut silently.
+            if nanos % unit.nanos() != 0 {
+                let digits = unit.fraction_digits();
+                return Err(format!("an instant in whole {} (at most {digits} fraction digits)", unit.name()));
+            }
             DynValue::Timestamp(crate::encoding::impls::time::instant(nanos).ok_or_else(expected)?)
         }
         DynType::Option(_) if text == "null" => DynValue::Option(None),

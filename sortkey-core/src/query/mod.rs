@@ -50,8 +50,10 @@
 //! ```
 
 pub(crate) mod condition;
+pub(crate) mod ends;
 
 use crate::encoding::key::KeyRole;
+use crate::encoding::layout::SegmentLayout;
 use crate::encoding::segment::KeySegment;
 use crate::encoding::spec::Field;
 use crate::error::{EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
@@ -160,6 +162,24 @@ impl QueryHead {
         self.compare_with(cmp, field, |out| encode(value, field, out))
     }
 
+    /// [`compare`](Self::compare) on a field of the segment type `segment` describes
+    /// (`<T as KeySegment>::SEGMENT_LAYOUT`, what the derived builder passes): a comparison past
+    /// the least or the greatest value the type, width and `max` admit (`< 0` on an unsigned
+    /// field, `> 255` on a `u8`, `> max`, before 1970) matches no key, and is
+    /// [`EmptyRange`](QueryErrorKind::EmptyRange) rather than a condition that selects nothing.
+    #[inline]
+    pub fn compare_in<T: ?Sized>(
+        self,
+        cmp: Comparison,
+        field: &Field,
+        segment: &SegmentLayout,
+        value: &T,
+        encode: Encoder<T>,
+    ) -> Result<KeyCondition, QueryError> {
+        let ends = ends::bounded(segment).and_then(|(ty, options)| ends::encoded_ends(ty, options, field));
+        self.compare_within(cmp, field, ends.as_ref(), |out| encode(value, field, out))
+    }
+
     /// Keys whose next field lies in `low..=high` (in the field's own order).
     #[inline]
     pub fn between<T: ?Sized>(
@@ -207,9 +227,29 @@ impl QueryHead {
         field: &Field,
         write: impl FnOnce(&mut String) -> Result<(), EncodeError>,
     ) -> Result<KeyCondition, QueryError> {
+        self.compare_within(cmp, field, None, write)
+    }
+
+    /// [`compare_with`](Self::compare_with) on a field whose least and greatest encodings are
+    /// `ends` (in byte order), when known: `<` the least and `>` the greatest match no key.
+    pub(crate) fn compare_within(
+        self,
+        cmp: Comparison,
+        field: &Field,
+        ends: Option<&(String, String)>,
+        write: impl FnOnce(&mut String) -> Result<(), EncodeError>,
+    ) -> Result<KeyCondition, QueryError> {
         let q = self.open_head()?;
         let e = encode_alone(write)?;
         let cmp = cmp.on_encoding(field.is_desc());
+        let past_an_end = match (cmp, ends) {
+            (Comparison::Lt, Some((least, _))) => e == *least,
+            (Comparison::Gt, Some((_, greatest))) => e == *greatest,
+            _ => false,
+        };
+        if past_an_end {
+            return Err(self.error(Some(field), QueryErrorKind::EmptyRange));
+        }
         if self.segments == 0 {
             let cond = self.no_empty_bound(self.one_sided(cmp, e, field), field)?;
             return self.within_limit(cond, Some(field));

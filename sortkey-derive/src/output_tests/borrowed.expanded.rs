@@ -242,9 +242,10 @@ const _: () = {
             __value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &<Path<'a>>::__SORTKEY_FIELD0,
+                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
@@ -342,12 +343,13 @@ const _: () = {
             __value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &_sortkey::field_in(
                         <Path<'a>>::__SORTKEY_FIELD1,
                         &_sortkey::WHOLE_KEY,
                     ),
+                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )

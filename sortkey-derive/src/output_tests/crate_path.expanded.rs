@@ -249,9 +249,10 @@ const _: () = {
             __value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &<Tenant>::__SORTKEY_FIELD0,
+                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
@@ -370,12 +371,13 @@ const _: () = {
             __value: &u16,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &_sortkey::field_in(
                         <Tenant>::__SORTKEY_FIELD1,
                         &_sortkey::WHOLE_KEY,
                     ),
+                    &<u16 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <u16 as _sortkey::KeySegment>::encode_segment,
                 )

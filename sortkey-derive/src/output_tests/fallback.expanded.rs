@@ -144,12 +144,13 @@ const _: () = {
             __value: &u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &_sortkey::field_in(
                         <Broken>::__SORTKEY_FIELD0,
                         &_sortkey::WHOLE_KEY,
                     ),
+                    &<u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <u64 as _sortkey::KeySegment>::encode_segment,
                 )

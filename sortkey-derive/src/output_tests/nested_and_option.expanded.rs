@@ -339,9 +339,10 @@ const _: () = {
             __value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &<Release>::__SORTKEY_FIELD0,
+                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )
@@ -433,9 +434,10 @@ const _: () = {
             __value: &Version,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &<Release>::__SORTKEY_FIELD1,
+                    &<Version as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <Version as _sortkey::KeySegment>::encode_segment,
                 )
@@ -519,9 +521,10 @@ const _: () = {
             __value: &Option<u16>,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &<Release>::__SORTKEY_FIELD2,
+                    &<Option<u16> as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <Option<u16> as _sortkey::KeySegment>::encode_segment,
                 )
@@ -611,12 +614,13 @@ const _: () = {
             __value: &SystemTime,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &_sortkey::field_in(
                         <Release>::__SORTKEY_FIELD3,
                         &_sortkey::WHOLE_KEY,
                     ),
+                    &<SystemTime as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <SystemTime as _sortkey::KeySegment>::encode_segment,
                 )

@@ -285,9 +285,10 @@ const _: () = {
             __value: &u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &<RankKey>::__SORTKEY_FIELD0,
+                    &<u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <u64 as _sortkey::KeySegment>::encode_segment,
                 )
@@ -371,9 +372,10 @@ const _: () = {
             __value: &u64,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &<RankKey>::__SORTKEY_FIELD1,
+                    &<u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <u64 as _sortkey::KeySegment>::encode_segment,
                 )
@@ -463,12 +465,13 @@ const _: () = {
             __value: &::core::primitive::str,
         ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
             self.head
-                .compare(
+                .compare_in(
                     __op,
                     &_sortkey::field_in(
                         <RankKey>::__SORTKEY_FIELD2,
                         &_sortkey::WHOLE_KEY,
                     ),
+                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
                     __value,
                     <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
                 )

@@ -155,17 +155,26 @@ pub(crate) fn parse_rfc3339(text: &str, unit: TimeUnit) -> Option<u128> {
     Some(secs * NANOS_PER_SEC + u128::from(frac) * unit.nanos())
 }
 
-/// RFC 3339 UTC text with 0, 3, 6 or 9 fraction digits (what [`push_rfc3339`] writes for some
-/// unit) as nanoseconds since the epoch; `None` for anything else.
+/// RFC 3339 UTC text `YYYY-MM-DDTHH:MM:SS[.f...]Z` with no fraction or one of 1 to 9 digits
+/// (what a person or another program writes, `...56.5Z` too) as nanoseconds since the epoch;
+/// `None` for anything else.
 pub(crate) fn parse_rfc3339_any(text: &str) -> Option<u128> {
-    let unit = match text.len() {
-        20 => TimeUnit::Seconds,
-        24 => TimeUnit::Millis,
-        27 => TimeUnit::Micros,
-        30 => TimeUnit::Nanos,
-        _ => return None,
+    let seconds = text.get(..19)?;
+    let fraction = match text.get(19..)? {
+        "Z" => 0,
+        rest => {
+            let digits = rest.strip_prefix('.')?.strip_suffix('Z')?;
+            if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            // At most 9 digits: the value and the scale fit.
+            digits.parse::<u128>().ok()? * 10u128.pow(9 - digits.len() as u32)
+        }
     };
-    parse_rfc3339(text, unit)
+    let mut whole = String::with_capacity(20);
+    whole.push_str(seconds);
+    whole.push('Z');
+    Some(parse_rfc3339(&whole, TimeUnit::Seconds)? + fraction)
 }
 
 /// A timestamp type: how to get its nanoseconds since the epoch and back.
