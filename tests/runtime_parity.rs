@@ -144,3 +144,20 @@ fn rfc3339_values_take_the_fraction_digits_their_unit_holds() {
     assert!(e.expected.contains("whole s"), "{e}");
     assert!(first_field(&s).value_from_text("2024-06-23T00:00:56.000Z").is_ok());
 }
+
+#[test]
+fn a_nested_key_whose_text_shows_no_separator_has_the_outer_key_s() {
+    // One field and no prefix: the nested key's text cannot show its separator, which the
+    // derive requires to be the outer key's.
+    let layout = DynLayout::parse("X&{k:key({n:enum(v|vjm)})}&{t:text}").unwrap();
+    let DynBody::Fields(fields) = &layout.key.body else { panic!("fields") };
+    let sortkey_core::DynType::Key(nested) = &fields[0].ty else { panic!("a nested key") };
+    assert_eq!(nested.separator, '&');
+    let value = DynValue::Key(vec![
+        ("k", DynValue::Key(vec![("n", DynValue::Enum("v".into()))])),
+        ("t", DynValue::Text("a&b".into())),
+    ]);
+    assert_eq!(layout.encode(&value).unwrap(), "X&v&a&b");
+    assert_eq!(layout.decode("X&v&a&b").unwrap(), value);
+    assert_eq!(layout.to_string(), "X&{k:key({n:enum(v|vjm)})}&{t:text}");
+}

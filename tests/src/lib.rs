@@ -10,6 +10,8 @@ pub mod law;
 pub mod leaderboard;
 #[cfg(feature = "extra-types")]
 pub mod samples;
+#[cfg(feature = "extra-types")]
+pub mod texts;
 /// The moto server of the DynamoDB tests (its own crate, which the `sortkey` command's tests use too).
 #[cfg(feature = "dynamodb")]
 pub use sortkey_test_server as server;

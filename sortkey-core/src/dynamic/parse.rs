@@ -42,6 +42,28 @@ pub(crate) fn layout(text: &str) -> Result<DynLayout> {
     Ok(DynLayout { name: KEY_NAME, role, max_len, key })
 }
 
+/// Gives a nested key of type `ty` (under any `option<..>`) whose text shows no separator (one
+/// field and no prefix, or a family of literals) the separator `outer` of the key it is in.
+fn inherit_separator(ty: &mut DynType, outer: char) {
+    match ty {
+        DynType::Option(inner) => inherit_separator(inner, outer),
+        DynType::Key(key) if !shows_separator(key) => key.separator = outer,
+        _ => {}
+    }
+}
+
+/// Whether the text of `key` writes its separator.
+fn shows_separator(key: &DynKey) -> bool {
+    match &key.body {
+        DynBody::Fields(fields) => key.prefix.is_some() || fields.len() > 1,
+        DynBody::Custom => key.prefix.is_some(),
+        DynBody::Family(variants) => variants.iter().any(|v| match v {
+            DynVariant::Unit(lit) => lit.contains(key.separator),
+            DynVariant::Key(k) => shows_separator(k),
+        }),
+    }
+}
+
 struct Parser<'a> {
     text: &'a str,
     at: usize,
@@ -133,7 +155,13 @@ impl Parser<'_> {
             self.at += c.len_utf8();
             fields.push(self.field()?);
         }
-        Ok(DynKey { prefix, separator: separator.unwrap_or('#'), body: DynBody::Fields(fields) })
+        let separator = separator.unwrap_or('#');
+        // A nested key's text shows its separator only between two of its segments; it is the
+        // outer key's (the derive requires it), also where the text cannot show it.
+        for field in &mut fields {
+            inherit_separator(&mut field.ty, separator);
+        }
+        Ok(DynKey { prefix, separator, body: DynBody::Fields(fields) })
     }
 
     /// The variants of `family(...)`, after its `(`.
