@@ -210,8 +210,9 @@ pub enum QueryErrorKind {
     /// The condition would match every key of the type, which DynamoDB cannot express as a
     /// sort key condition (it has no empty bound): query by the partition key alone.
     MatchesEverything,
-    /// The condition can match no key: its range is empty (`low > high`, nothing below the
-    /// smallest value, or bounds that no key of at most `max_len` bytes lies between).
+    /// The condition can match no key: its range is empty (`low > high`, a comparison past the
+    /// least or the greatest value the field holds such as `< 0` on an unsigned field or `> max`,
+    /// or bounds that no key of at most `max_len` bytes lies between).
     EmptyRange,
     /// A query on a layout read at run time ([`DynLayout::query`](crate::DynLayout::query))
     /// names a field that is not the next one (fields are fixed in their order), a field the
@@ -279,9 +280,10 @@ impl fmt::Display for QueryError {
                 ": the condition matches every key, which has no sort key condition; expected a query on the \
                  partition key alone",
             ),
-            QueryErrorKind::EmptyRange => {
-                f.write_str(": the range is empty, expected a range with low <= high that some key can be in")
-            }
+            QueryErrorKind::EmptyRange => f.write_str(
+                ": the range is empty, no key can be in it; expected a range with low <= high within the least \
+                     and greatest values the field holds",
+            ),
             QueryErrorKind::OutOfOrder { expected, found } => write!(f, ": expected {expected}, found {found}"),
             QueryErrorKind::NotASortKey => f.write_str(
                 ": a partition key is compared by equality only; expected every field fixed and `eq`, found a range \

@@ -11,7 +11,7 @@ use crate::encoding::key::KeyRole;
 use crate::encoding::spec::Field;
 use crate::error::{EncodeErrorKind, QueryError, QueryErrorKind};
 use crate::query::condition::KeyCondition;
-use crate::query::ends::{Bounded, encoded_ends};
+use crate::query::ends::Bounded;
 use crate::query::{Comparison, QueryHead};
 
 /// A query condition being built on a [`DynLayout`]: fix fields in order by name, then end with
@@ -116,8 +116,7 @@ impl<'a> DynQuery<'a> {
     /// `cmp` says, in the field's own order.
     pub fn compare(self, name: &str, cmp: Comparison, value: &DynValue) -> Result<KeyCondition, QueryError> {
         let (this, field, spec) = self.range(name)?;
-        let ends = bounded(&field.ty).and_then(|(ty, options)| encoded_ends(ty, options, &spec));
-        this.head.compare_within(cmp, &spec, ends.as_ref(), |out| write_type(value, &field.ty, &spec, out))
+        this.head.compare_within(cmp, &spec, bounded(&field.ty), |out| write_type(value, &field.ty, &spec, out))
     }
 
     /// Ends the query with the keys whose field `name` (the next one) lies in `low..=high`, in

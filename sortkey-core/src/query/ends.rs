@@ -38,52 +38,64 @@ pub(crate) fn bounded(segment: &SegmentLayout) -> Option<(Bounded, u32)> {
     }
 }
 
-/// The least and the greatest encoding of a field of type `ty` under `options` levels of
-/// `Option`, in byte order (a `desc` field's greatest value is its least encoding); `None` when
-/// an end does not encode (a width or `max` no value fits).
-pub(crate) fn encoded_ends(ty: Bounded, options: u32, field: &Field) -> Option<(String, String)> {
-    let (mut low, mut high) = (String::new(), String::new());
+/// Which end of a field's encodings, in byte order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// The least encoding (of the least value, or of the greatest for a `desc` field).
+    Least,
+    /// The greatest encoding.
+    Greatest,
+}
+
+/// Appends the `end` encoding of a field of type `ty` under `options` levels of `Option`, in
+/// byte order, to `out`; `None` when that end does not encode (a width or `max` no value fits),
+/// `out` then holding part of it. Only the one end asked for is written: a query asks for one,
+/// for `<` or `>` alone, and writes it beside the value's encoding, without an allocation.
+pub(crate) fn push_end(ty: Bounded, options: u32, field: &Field, end: End, out: &mut String) -> Option<()> {
+    if options > 0 {
+        // `None` (`0`) is the least value of an option (which is never `desc`); the greatest is
+        // `Some` of the greatest (`1` and its encoding), an option of an option as many times over.
+        if end == End::Least {
+            out.push('0');
+            return Some(());
+        }
+        out.extend(std::iter::repeat_n('1', options as usize));
+    }
+    // The least encoding is the least value's, unless the field reverses its order.
+    let greatest_value = (end == End::Greatest) != field.is_desc();
     match ty {
         Bounded::Unsigned(bits) => {
             let greatest = below_max(field, unsigned_max(bits).min(digits_max(field.width())));
-            0u128.encode_segment(field, &mut low).ok()?;
-            greatest.encode_segment(field, &mut high).ok()?;
+            (if greatest_value { greatest } else { 0 }).encode_segment(field, out).ok()?;
         }
         Bounded::Signed(bits) => {
             // One position of the width holds the sign.
             let magnitude = digits_max(field.width().saturating_sub(1));
             let type_max = unsigned_max(bits) >> 1;
-            let least = -(i128::try_from(magnitude.min(type_max + 1)).ok()?);
-            let greatest = i128::try_from(below_max(field, magnitude.min(type_max))).ok()?;
-            least.encode_segment(field, &mut low).ok()?;
-            greatest.encode_segment(field, &mut high).ok()?;
-        }
-        Bounded::Bool => {
-            false.encode_segment(field, &mut low).ok()?;
-            true.encode_segment(field, &mut high).ok()?;
-        }
-        Bounded::Timestamp => {
-            let unit = field.time_unit();
-            let in_range = MAX_NANOS / unit.nanos();
-            let by_width = match field.time_format() {
-                TimeFormat::Unix(_) => in_range.min(digits_max(field.width())),
-                TimeFormat::Rfc3339(_) => in_range,
+            let v = if greatest_value {
+                i128::try_from(below_max(field, magnitude.min(type_max))).ok()?
+            } else {
+                -(i128::try_from(magnitude.min(type_max + 1)).ok()?)
             };
-            let last: SystemTime = instant(below_max(field, by_width) * unit.nanos())?;
-            SystemTime::UNIX_EPOCH.encode_segment(field, &mut low).ok()?;
-            last.encode_segment(field, &mut high).ok()?;
+            v.encode_segment(field, out).ok()?;
+        }
+        Bounded::Bool => greatest_value.encode_segment(field, out).ok()?,
+        Bounded::Timestamp => {
+            let at = if greatest_value {
+                let unit = field.time_unit();
+                let in_range = MAX_NANOS / unit.nanos();
+                let by_width = match field.time_format() {
+                    TimeFormat::Unix(_) => in_range.min(digits_max(field.width())),
+                    TimeFormat::Rfc3339(_) => in_range,
+                };
+                instant(below_max(field, by_width) * unit.nanos())?
+            } else {
+                SystemTime::UNIX_EPOCH
+            };
+            at.encode_segment(field, out).ok()?;
         }
     }
-    if low > high {
-        std::mem::swap(&mut low, &mut high);
-    }
-    if options > 0 {
-        // `None` (`0`) is the least value of an option; the greatest is `Some` of the greatest
-        // (`1` and its encoding), an option of an option as many times over.
-        let tags = "1".repeat(options as usize);
-        return Some(("0".to_owned(), format!("{tags}{high}")));
-    }
-    Some((low, high))
+    Some(())
 }
 
 /// `v`, or the field's `max` when that is lower.
@@ -111,7 +123,12 @@ mod tests {
     use crate::encoding::spec::TimeUnit;
 
     fn ends(ty: Bounded, field: Field) -> (String, String) {
-        encoded_ends(ty, 0, &field).unwrap()
+        let end = |e| {
+            let mut out = String::new();
+            push_end(ty, 0, &field, e, &mut out).unwrap();
+            out
+        };
+        (end(End::Least), end(End::Greatest))
     }
 
     #[test]
@@ -133,7 +150,11 @@ mod tests {
         assert_eq!(ends(Bounded::Timestamp, ms), ("000000000000000".into(), "253402300799999".into()));
         let text = f.with_width(20).with_time(TimeFormat::Rfc3339(TimeUnit::Seconds));
         assert_eq!(ends(Bounded::Timestamp, text), ("1970-01-01T00:00:00Z".into(), "9999-12-31T23:59:59Z".into()));
-        let opt = encoded_ends(Bounded::Unsigned(8), 1, &f.with_width(3)).unwrap();
-        assert_eq!(opt, ("0".into(), "1255".into()));
+        let opt = |e| {
+            let mut out = String::new();
+            push_end(Bounded::Unsigned(8), 2, &f.with_width(3), e, &mut out).unwrap();
+            out
+        };
+        assert_eq!((opt(End::Least), opt(End::Greatest)), ("0".into(), "11255".into()));
     }
 }

@@ -176,8 +176,7 @@ impl QueryHead {
         value: &T,
         encode: Encoder<T>,
     ) -> Result<KeyCondition, QueryError> {
-        let ends = ends::bounded(segment).and_then(|(ty, options)| ends::encoded_ends(ty, options, field));
-        self.compare_within(cmp, field, ends.as_ref(), |out| encode(value, field, out))
+        self.compare_within(cmp, field, ends::bounded(segment), |out| encode(value, field, out))
     }
 
     /// Keys whose next field lies in `low..=high` (in the field's own order).
@@ -230,21 +229,33 @@ impl QueryHead {
         self.compare_within(cmp, field, None, write)
     }
 
-    /// [`compare_with`](Self::compare_with) on a field whose least and greatest encodings are
-    /// `ends` (in byte order), when known: `<` the least and `>` the greatest match no key.
+    /// [`compare_with`](Self::compare_with) on a field of the `bounded` type (with its levels of
+    /// `Option`), when it is one: `<` its least encoding and `>` its greatest match no key.
     pub(crate) fn compare_within(
         self,
         cmp: Comparison,
         field: &Field,
-        ends: Option<&(String, String)>,
+        bounded: Option<(ends::Bounded, u32)>,
         write: impl FnOnce(&mut String) -> Result<(), EncodeError>,
     ) -> Result<KeyCondition, QueryError> {
         let q = self.open_head()?;
-        let e = encode_alone(write)?;
+        // Room for the end of the field's range beside the value, written there to compare.
+        let mut e = String::with_capacity(64);
+        write(&mut e)?;
         let cmp = cmp.on_encoding(field.is_desc());
-        let past_an_end = match (cmp, ends) {
-            (Comparison::Lt, Some((least, _))) => e == *least,
-            (Comparison::Gt, Some((_, greatest))) => e == *greatest,
+        let end = match cmp {
+            Comparison::Lt => Some(ends::End::Least),
+            Comparison::Gt => Some(ends::End::Greatest),
+            Comparison::Le | Comparison::Ge => None,
+        };
+        let past_an_end = match (end, bounded) {
+            (Some(end), Some((ty, options))) => {
+                let len = e.len();
+                let written = ends::push_end(ty, options, field, end, &mut e).is_some();
+                let at_end = written && e[..len] == e[len..];
+                e.truncate(len);
+                at_end
+            }
             _ => false,
         };
         if past_an_end {
