@@ -14,9 +14,11 @@ use sortkey_core::{
     read_furthest,
 };
 
-use crate::cli::{Args, BrowseArgs};
+use crate::ask::{AskError, BrowseAsk, Context};
+use crate::cli::Args;
+use crate::display::{sanitized, shown};
 use crate::outcome::Failure;
-use crate::output::{self, Document, format_tag, outln, sanitized, shown};
+use crate::output::{self, Document, format_tag, outln};
 use crate::table::key_names;
 use crate::{connect, lock};
 
@@ -121,29 +123,40 @@ impl BrowseItem {
 }
 
 /// Queries the partition and prints its items.
-pub(crate) fn run(args: &Args, browse: &BrowseArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, ask: &BrowseAsk) -> Result<(), Failure> {
     let lock = lock::read(&args.lock)?;
+    let lock_path = args.lock.display().to_string();
+    let ctx = args.context(&lock, &lock_path);
     let runtime = tokio::runtime::Runtime::new()?;
-    let (index, after) = (browse.index.as_deref(), browse.after.as_deref());
-    let target = Target { table: &browse.table, index, pk: &browse.pk, after };
-    if let Some(layout) = &browse.layout {
-        if lock.get(layout).is_none() {
-            let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
-            let path = args.lock.display();
-            return Err(Failure(format!("no layout `{layout}` in {path}; it has {}", names.join(", "))));
-        }
-        let every = FieldCondition::new();
-        let (doc, _) = runtime.block_on(async {
-            query_versions(&connect::client(args).await, &target, &lock, layout, &every, browse.limit).await
-        })?;
-        output::print(args, &doc);
-        return Ok(());
-    }
-    let (doc, _) = runtime.block_on(async {
-        partition(&connect::client(args).await, &target, &lock, browse.limit, browse.reverse).await
-    })?;
+    let (doc, _) = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;
     output::print(args, &doc);
     Ok(())
+}
+
+/// The answer to a browse ask, the command's and the page's: a page of the partition (of one
+/// layout's versions, merged, when it names one), each key read by the lock's layouts; and the
+/// read units it spent.
+pub(crate) async fn answer(
+    client: &Client,
+    ctx: &Context<'_>,
+    ask: &BrowseAsk,
+) -> Result<(BrowseDocument, f64), AskError> {
+    ask.validate(ctx)?;
+    let target = Target { table: &ask.table, index: ask.index.as_deref(), pk: &ask.pk, after: ask.after.as_deref() };
+    let read = match &ask.layout {
+        Some(layout) => query_versions(client, &target, ctx.lock, layout, &FieldCondition::new(), ask.limit).await,
+        None => partition(client, &target, ctx.lock, ask.limit, ask.reverse).await,
+    };
+    read.map_err(|Failure(message)| from_dynamodb(message))
+}
+
+/// DynamoDB's refusal of a read, by kind: a table or index that is not there, or no answer.
+pub(crate) fn from_dynamodb(message: String) -> AskError {
+    if message.contains("ResourceNotFoundException") || message.contains("no sort key") {
+        AskError::not_found(message)
+    } else {
+        AskError::unreachable(message)
+    }
 }
 
 /// One page of the partition: at most `limit` items from the start (the end when `reverse`), or

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::ask::{BrowseAsk, Context, QueryAsk};
+
 /// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
 #[derive(Debug, Parser)]
 #[command(name = "sortkey", version, about)]
@@ -54,14 +56,14 @@ pub(crate) enum Command {
     Audit(AuditArgs),
     /// The expression builder: a key condition on a layout's fields, by name and typed as the
     /// layout says, printed as its KeyConditionExpression with its names and values.
-    Query(QueryArgs),
+    Query(QueryAsk),
     /// Moves every item whose sort key is in one layout of the lock to another, fields matched by
     /// name, through conditional moves that lose no write; resumable, in segments, and checked at
     /// the end by a read of the whole table. Exit status 1 when keys are left in the old layout.
     Migrate(MigrateArgs),
     /// One partition in the order DynamoDB returns it, sort keys decoded into aligned columns,
     /// one table per layout (a family's variants each as their own), the raw key beside.
-    Browse(BrowseArgs),
+    Browse(BrowseAsk),
     /// The tables the connection sees (or those named), each with its key attributes, its global
     /// secondary indexes and its item count.
     Tables(TablesArgs),
@@ -111,68 +113,6 @@ pub(crate) struct ServeArgs {
     /// migrate --checkpoint-table` was given it.
     #[arg(long, value_name = "TABLE", conflicts_with = "checkpoint")]
     pub(crate) checkpoint_table: Option<String>,
-}
-
-/// What `sortkey browse` shows.
-#[derive(Debug, clap::Args)]
-pub(crate) struct BrowseArgs {
-    /// The table.
-    #[arg(long)]
-    pub(crate) table: String,
-    /// A global secondary index of the table to read instead.
-    #[arg(long)]
-    pub(crate) index: Option<String>,
-    /// The partition key's value, as stored (its encoded key).
-    #[arg(long, value_name = "VALUE")]
-    pub(crate) pk: String,
-    /// Only the keys of this layout of the lock and of its other versions (its `Current > Older`
-    /// line): one Query per version, merged in the current layout's order.
-    #[arg(long, value_name = "LAYOUT", conflicts_with = "reverse")]
-    pub(crate) layout: Option<String>,
-    /// At most this many items.
-    #[arg(long, default_value_t = 100)]
-    pub(crate) limit: usize,
-    /// Highest sort key first.
-    #[arg(long)]
-    pub(crate) reverse: bool,
-    /// Starts after this sort key (the last of a page, for the next one; with --reverse, the
-    /// first, for the one before); the table's own key, not an index's.
-    #[arg(long, value_name = "SORT_KEY", conflicts_with = "layout")]
-    pub(crate) after: Option<String>,
-}
-
-/// What `sortkey query` builds.
-#[derive(Debug, clap::Args)]
-pub(crate) struct QueryArgs {
-    /// The layout of the sort key, by its name in the lock.
-    #[arg(long)]
-    pub(crate) layout: String,
-    /// A family's variant: a unit variant's literal or a keyed one's prefix.
-    #[arg(long)]
-    pub(crate) variant: Option<String>,
-    /// The partition key's value, as stored (its encoded key).
-    #[arg(long, value_name = "VALUE")]
-    pub(crate) pk: String,
-    /// The partition key attribute.
-    #[arg(long, default_value = "pk", value_name = "ATTR")]
-    pub(crate) pk_attr: String,
-    /// The sort key attribute.
-    #[arg(long, default_value = "sk", value_name = "ATTR")]
-    pub(crate) sk_attr: String,
-    /// Runs the query against this table and shows the items as `browse` does (the key
-    /// attributes are the table's then).
-    #[arg(long)]
-    pub(crate) table: Option<String>,
-    /// With `--table`: a global secondary index to query instead.
-    #[arg(long, requires = "table")]
-    pub(crate) index: Option<String>,
-    /// With `--table`: at most this many items.
-    #[arg(long, default_value_t = 100)]
-    pub(crate) limit: usize,
-    /// Conditions in field order: `field=value` fixes a field; the last may instead be a range,
-    /// `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, or a text prefix
-    /// `field^=prefix`. None: every key of the layout (its prefix).
-    pub(crate) conditions: Vec<String>,
 }
 
 /// What `sortkey migrate` moves, and how.
@@ -333,6 +273,19 @@ fn fraction(text: &str) -> Result<f64, String> {
 }
 
 impl Args {
+    /// The context of the command's asks: the lock (read from `lock_path`, this command line's
+    /// `--lock`), every table, the connection options.
+    pub(crate) fn context<'a>(&'a self, lock: &'a sortkey_core::LockFile, lock_path: &'a str) -> Context<'a> {
+        Context {
+            lock,
+            lock_path,
+            tables: &[],
+            endpoint: self.endpoint_url.as_deref(),
+            region: self.region.as_deref(),
+            profile: self.profile.as_deref(),
+        }
+    }
+
     /// The output asked for, or the default: a table on a terminal, JSON otherwise.
     pub(crate) fn output(&self) -> Output {
         self.output.unwrap_or(if std::io::stdout().is_terminal() { Output::Table } else { Output::Json })

@@ -6,10 +6,12 @@
 //! sortkey-core's. Errors for people are one line on standard error and exit status 2;
 //! findings are exit status 1.
 
+mod ask;
 mod audit;
 mod browse;
 mod cli;
 mod connect;
+mod display;
 mod layouts;
 mod lock;
 mod migrate;
@@ -45,7 +47,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Found) => ExitCode::from(1),
         Err(Failure(message)) => {
-            eprintln!("sortkey: {}", output::sanitized(&message));
+            eprintln!("sortkey: {}", display::sanitized(&message));
             ExitCode::from(2)
         }
     }

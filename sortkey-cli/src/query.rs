@@ -4,146 +4,82 @@
 
 use std::collections::BTreeMap;
 
+use aws_sdk_dynamodb::Client;
 use serde::{Deserialize, Serialize};
-use sortkey_core::query::Comparison;
-use sortkey_core::{DynQuery, FieldCondition, KeyCondition, KeyExpression, LockFile};
+use sortkey_core::{KeyCondition, KeyExpression};
 
-use crate::browse::Target;
-use crate::cli::{Args, QueryArgs};
+use crate::ask::{AskError, CommandLine, Context, QueryAsk};
+use crate::browse::{BrowseDocument, Target};
+use crate::cli::Args;
 use crate::outcome::Failure;
 use crate::output::{Document, format_tag, outln};
 use crate::{browse, lock, output};
 
-/// One condition of the command line.
-#[derive(Debug, PartialEq)]
-enum Condition<'a> {
-    Fix(&'a str, &'a str),
-    Compare(&'a str, Comparison, &'a str),
-    Between(&'a str, &'a str, &'a str),
-    Prefix(&'a str, &'a str),
-}
-
-/// `field=value`, `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, `field^=p`.
-fn condition(text: &str) -> Result<Condition<'_>, Failure> {
-    let at = text.find(['=', '<', '>', '^']).ok_or_else(|| {
-        Failure(format!("condition `{text}`: expected `field=value`, `field>=value` (or <, <=, >), `field=low..high` or `field^=prefix`"))
-    })?;
-    let (field, rest) = text.split_at(at);
-    let (op, value) = [">=", "<=", "^=", "=", "<", ">"]
-        .into_iter()
-        .find_map(|op| rest.strip_prefix(op).map(|v| (op, v)))
-        .unwrap_or(("=", rest));
-    Ok(match op {
-        ">=" => Condition::Compare(field, Comparison::Ge, value),
-        "<=" => Condition::Compare(field, Comparison::Le, value),
-        ">" => Condition::Compare(field, Comparison::Gt, value),
-        "<" => Condition::Compare(field, Comparison::Lt, value),
-        "^=" => Condition::Prefix(field, value),
-        _ => match value.split_once("..") {
-            Some((low, high)) => Condition::Between(field, low, high),
-            None => Condition::Fix(field, value),
-        },
-    })
-}
-
-/// The condition the arguments describe on the named layout, as the library builds it (its
-/// refusals are the command's), and the same condition on the fields by name, for the layout's
-/// other versions.
-pub(crate) fn key_condition(
-    lock: &LockFile,
-    lock_path: &str,
-    q: &QueryArgs,
-) -> Result<(KeyCondition, FieldCondition), Failure> {
-    let layout = lock.get(&q.layout).ok_or_else(|| {
-        let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
-        Failure(format!("no layout `{}` in {lock_path}; it has {}", q.layout, names.join(", ")))
-    })?;
-    let mut query = layout.query();
-    let mut fields = FieldCondition::new();
-    if let Some(variant) = &q.variant {
-        query = query.variant(variant);
-        fields = fields.variant(variant);
-    }
-    let conditions: Vec<Condition<'_>> = q.conditions.iter().map(|c| condition(c)).collect::<Result<_, _>>()?;
-    let Some((last, fixed)) = conditions.split_last() else {
-        return Ok((query.begins_with()?, fields));
-    };
-    for (c, text) in fixed.iter().zip(&q.conditions) {
-        let Condition::Fix(name, value) = c else {
-            let expected = "only the last condition may be a range or a prefix; the others fix a field (`field=value`)";
-            return Err(Failure(format!("condition `{text}`: {expected}")));
-        };
-        let value = typed(&query, &q.layout, name, value)?;
-        query = query.fix(name, &value);
-        fields = fields.fix(name, value);
-    }
-    let layout_name = &q.layout;
-    let (condition, fields) = match *last {
-        Condition::Fix(name, value) => {
-            let value = typed(&query, layout_name, name, value)?;
-            let query = query.fix(name, &value);
-            let fields = fields.fix(name, value);
-            if query.next_field().is_some() { (query.begins_with(), fields) } else { (query.eq(), fields.eq()) }
-        }
-        Condition::Compare(name, cmp, value) => {
-            let value = typed(&query, layout_name, name, value)?;
-            (query.compare(name, cmp, &value), fields.compare(name, cmp, value))
-        }
-        Condition::Between(name, low, high) => {
-            let (low, high) = (typed(&query, layout_name, name, low)?, typed(&query, layout_name, name, high)?);
-            (query.between(name, &low, &high), fields.between(name, low, high))
-        }
-        Condition::Prefix(name, prefix) => {
-            (query.text_begins_with(name, prefix), fields.text_begins_with(name, prefix))
-        }
-    };
-    Ok((condition?, fields))
-}
-
-/// `text` as a value of the query's next field, which must be `name` (else the query's own
-/// error says what it expects).
-fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<sortkey_core::DynValue, Failure> {
-    match query.next_field() {
-        Some(field) if field.name == name => {
-            field.value_from_text(text).map_err(|e| Failure(format!("cannot query `{layout}`: {e}")))
-        }
-        // Any value: the query refuses the field with its own error.
-        _ => Ok(sortkey_core::DynValue::Text(text.to_owned())),
-    }
+/// What a query ask is answered with: its condition as Query parameters and, with a table, the
+/// items it selects across the layout's versions and the read units the Queries spent.
+pub(crate) struct QueryAnswer {
+    pub(crate) condition: QueryDocument,
+    pub(crate) items: Option<BrowseDocument>,
+    pub(crate) read_units: f64,
 }
 
 /// Prints the KeyConditionExpression of the arguments, or with `--table` runs it on every live
 /// version of the layout and prints the items.
-pub(crate) fn run(args: &Args, q: &QueryArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, ask: &QueryAsk) -> Result<(), Failure> {
     let lock = lock::read(&args.lock)?;
-    let (condition, fields) = key_condition(&lock, &args.lock.display().to_string(), q)?;
-    if let Some(table) = &q.table {
-        let runtime = tokio::runtime::Runtime::new()?;
-        let target = Target { table, index: q.index.as_deref(), pk: &q.pk, after: None };
-        let (doc, _) = runtime.block_on(async {
-            let client = crate::connect::client(args).await;
-            browse::query_versions(&client, &target, &lock, &q.layout, &fields, q.limit).await
-        })?;
-        output::print(args, &doc);
-        return Ok(());
+    let lock_path = args.lock.display().to_string();
+    let ctx = args.context(&lock, &lock_path);
+    let runtime = tokio::runtime::Runtime::new()?;
+    let answered = runtime.block_on(async {
+        let client = match ask.table {
+            Some(_) => Some(crate::connect::client(args).await),
+            None => None,
+        };
+        answer(client.as_ref(), &ctx, ask).await
+    })?;
+    match &answered.items {
+        Some(items) => output::print(args, items),
+        None => output::print(args, &answered.condition),
     }
-    let expression = condition.with_partition_key(&q.pk_attr, &q.pk, &q.sk_attr);
-    output::print(args, &QueryDocument::new(&condition, expression));
     Ok(())
 }
 
-/// The `sortkey query` command line of `q` (for the web view to show).
-pub(crate) fn command_line(q: &QueryArgs, lock_path: &str) -> String {
-    let mut line = format!("sortkey query --lock {lock_path} --layout {} --pk {}", q.layout, q.pk);
-    if let Some(variant) = &q.variant {
-        line.push_str(&format!(" --variant {variant}"));
+/// The answer to a query ask, the command's and the page's: the condition the library builds,
+/// and with a table (and a client) the items it selects on the table's partition.
+pub(crate) async fn answer(
+    client: Option<&Client>,
+    ctx: &Context<'_>,
+    ask: &QueryAsk,
+) -> Result<QueryAnswer, AskError> {
+    let (condition, fields) = ask.validate(ctx)?;
+    let expression = condition.with_partition_key(&ask.pk_attr, &ask.pk, &ask.sk_attr);
+    let mut answered =
+        QueryAnswer { condition: QueryDocument::new(&condition, expression), items: None, read_units: 0.0 };
+    if let (Some(table), Some(client)) = (&ask.table, client) {
+        let target = Target { table, index: ask.index.as_deref(), pk: &ask.pk, after: None };
+        let (doc, units) = browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, ask.limit)
+            .await
+            .map_err(|Failure(message)| browse::from_dynamodb(message))?;
+        answered.items = Some(doc);
+        answered.read_units = units;
     }
-    if let Some(table) = &q.table {
-        line.push_str(&format!(" --table {table} --limit {}", q.limit));
-    }
-    for c in &q.conditions {
-        line.push_str(&format!(" '{c}'"));
-    }
+    Ok(answered)
+}
+
+/// The Query of `doc` on `table` (`TABLE` when none is given) as an AWS CLI command line, with
+/// the ask's connection options.
+pub(crate) fn aws_command_line(ctx: &Context<'_>, table: Option<&str>, doc: &QueryDocument) -> CommandLine {
+    let names = serde_json::to_string(&doc.names).unwrap_or_default();
+    let values = serde_json::to_string(&doc.values).unwrap_or_default();
+    let mut line = CommandLine::new("aws");
+    line.arg("dynamodb").arg("query");
+    line.option("--table-name", table.unwrap_or("TABLE"))
+        .option("--key-condition-expression", &doc.key_condition_expression)
+        .option("--expression-attribute-names", names)
+        .option("--expression-attribute-values", values)
+        .option_if("--endpoint-url", ctx.endpoint)
+        .option_if("--region", ctx.region)
+        .option_if("--profile", ctx.profile);
     line
 }
 
@@ -198,21 +134,5 @@ impl Document for QueryDocument {
             table.add_row([placeholder.clone(), format!("{:?}", value.s)]);
         }
         outln!("{table}");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conditions_read_as_their_operator_says() {
-        assert_eq!(condition("score=1500").unwrap(), Condition::Fix("score", "1500"));
-        assert_eq!(condition("ts>=17").unwrap(), Condition::Compare("ts", Comparison::Ge, "17"));
-        assert_eq!(condition("ts<17").unwrap(), Condition::Compare("ts", Comparison::Lt, "17"));
-        assert_eq!(condition("ts=1..9").unwrap(), Condition::Between("ts", "1", "9"));
-        assert_eq!(condition("player^=p_").unwrap(), Condition::Prefix("player", "p_"));
-        assert_eq!(condition("name=a=b").unwrap(), Condition::Fix("name", "a=b"));
-        assert!(condition("score").is_err());
     }
 }

@@ -864,7 +864,7 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     assert_eq!(code, 403, "a cross-site POST starts nothing: {body}");
     let (code, _, body) =
         http_post(address, "/audit/scan", "table=..%2Fetc&rate=1", cookie, &format!("http://{address}"));
-    assert_eq!(code, 403, "no table name, no scan: {body}");
+    assert_eq!(code, 400, "no table name, no scan: {body}");
     let (code, head, _) = http_post(address, "/audit/scan", form, cookie, &format!("http://{address}"));
     assert_eq!(code, 303, "{head}");
     assert!(head.contains("location: /audit?source=scan&table=Audited"), "{head}");

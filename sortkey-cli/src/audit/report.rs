@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 use sortkey_core::{AuditReport, DynValue, KeyRole};
 
-use crate::output::{self, Document, format_tag, outln, sanitized, shown};
+use crate::display::{sanitized, shown};
+use crate::output::{self, Document, format_tag, outln};
 use crate::pages::SegmentOf;
 
 format_tag! {

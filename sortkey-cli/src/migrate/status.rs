@@ -9,10 +9,11 @@ use sortkey_core::LockFile;
 use sortkey_core::dynamodb::SegmentState;
 
 use crate::cli::MigrateArgs;
+use crate::display::shown;
 use crate::migrate::checkpoints::Store;
 use crate::migrate::verdict::{MigrateDocument, Pass};
 use crate::outcome::Failure;
-use crate::output::{self, Document, format_tag, outln, shown};
+use crate::output::{self, Document, format_tag, outln};
 
 format_tag! {
     /// The migration status's format.

@@ -8,8 +8,9 @@ use sortkey_core::dynamodb::Progress;
 use sortkey_core::{DynMigration, KeyRole, LockFile, MigrationVerdict, VerdictAudit};
 
 use crate::cli::MigrateArgs;
+use crate::display::{sanitized, shown};
 use crate::outcome::{Failure, Outcome};
-use crate::output::{self, Document, format_tag, outln, sanitized, shown};
+use crate::output::{self, Document, format_tag, outln};
 use crate::pages::{self, SegmentOf, Source};
 
 format_tag! {

@@ -129,7 +129,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
             }
             "scan" if !table.is_empty() => {
                 if let Err(refusal) = app.may_read(&table) {
-                    return refusal.into_response();
+                    return crate::serve::pages::refusal(&refusal);
                 }
                 let path = Scans::report_path(&app, &table);
                 let command =
@@ -200,7 +200,7 @@ pub(crate) struct ScanForm {
 /// Starts or resumes the scan of a table, then shows it.
 pub(crate) async fn start_scan(State(app): State<Arc<App>>, Form(form): Form<ScanForm>) -> Response {
     if let Err(refusal) = app.may_read(&form.table) {
-        return refusal.into_response();
+        return crate::serve::pages::refusal(&refusal);
     }
     let request = scans::Request {
         table: form.table.clone(),

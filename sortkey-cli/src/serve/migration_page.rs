@@ -72,7 +72,7 @@ pub(crate) async fn migration(
     let read = if table.is_empty() || to.is_empty() {
         None
     } else if let Err(refusal) = app.may_read(&table) {
-        return refusal.into_response();
+        return crate::serve::pages::refusal(&refusal);
     } else {
         Some(status(&app.client, &app.lock, &app.lock_path, &args).await)
     };

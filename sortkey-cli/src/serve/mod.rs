@@ -36,6 +36,7 @@ pub(crate) struct App {
     /// The connection, as the command line gave it (for the frame of every page).
     pub(crate) endpoint: Option<String>,
     pub(crate) region: Option<String>,
+    pub(crate) profile: Option<String>,
     /// The tables the pages may read (all the connection sees when empty).
     pub(crate) tables: Vec<String>,
     /// The partial reports of an audit the audit page shows, merged.
@@ -108,6 +109,7 @@ impl App {
             lock_path: args.lock.display().to_string(),
             endpoint: args.endpoint_url.clone(),
             region: args.region.clone(),
+            profile: args.profile.clone(),
             tables: serve.table.clone(),
             reports: serve.report.clone(),
             export: serve.export.clone(),
@@ -125,34 +127,27 @@ impl App {
 }
 
 impl App {
-    /// Whether a page may read `table`: a table name DynamoDB allows (3 to 255 letters, digits,
-    /// `_`, `-` and `.`), and one of those the server was started with when it was given some.
-    pub(crate) fn may_read(&self, table: &str) -> Result<(), Forbidden> {
-        let named = (3..=255).contains(&table.len())
-            && table.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-        if !named {
-            return Err(Forbidden(format!(
-                "`{table}` is no table name; expected 3 to 255 letters, digits, `_`, `-` or `.`"
-            )));
+    /// The context every page's ask is validated and answered against: the server's lock, the
+    /// tables it was started with, its connection options.
+    pub(crate) fn context(&self) -> crate::ask::Context<'_> {
+        crate::ask::Context {
+            lock: &self.lock,
+            lock_path: &self.lock_path,
+            tables: &self.tables,
+            endpoint: self.endpoint.as_deref(),
+            region: self.region.as_deref(),
+            profile: self.profile.as_deref(),
         }
-        if !self.tables.is_empty() && !self.tables.iter().any(|t| t == table) {
-            return Err(Forbidden(format!("the table `{table}` is not one of those the server was started with")));
-        }
-        Ok(())
+    }
+
+    /// Whether a page may read `table` (the asks' own check, [`Context::may_read`](crate::ask::Context::may_read)).
+    pub(crate) fn may_read(&self, table: &str) -> Result<(), crate::ask::AskError> {
+        self.context().may_read(table)
     }
 
     /// The export folder, as the command line gave it.
     pub(crate) fn export_text(&self) -> String {
         self.export.clone().unwrap_or_default()
-    }
-}
-
-/// Why a page refuses a request (403).
-pub(crate) struct Forbidden(String);
-
-impl axum::response::IntoResponse for Forbidden {
-    fn into_response(self) -> axum::response::Response {
-        (axum::http::StatusCode::FORBIDDEN, format!("sortkey serve: {}\n", self.0)).into_response()
     }
 }
 

@@ -5,12 +5,13 @@
 use std::sync::Arc;
 
 use askama::Template;
-use axum::extract::{Query, State};
+use axum::extract::{Query, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use crate::browse::{self, BrowseDocument, Group, Target};
+use crate::ask::{AskError, AskErrorKind, BrowseAsk};
+use crate::browse::{self, BrowseDocument, Group};
 use crate::layouts::LayoutsDocument;
 use crate::serve::App;
 use crate::serve::lab::{LabTable, lab};
@@ -167,7 +168,7 @@ pub(crate) async fn layouts(
     let reshaped = match (on.table.is_empty(), on.pk.is_empty(), on.field.split_once(':')) {
         (false, false, Some((layout, field))) => {
             if let Err(refusal) = app.may_read(&on.table) {
-                return refusal.into_response();
+                return crate::serve::pages::refusal(&refusal);
             }
             match on.new_width.trim().parse::<u32>() {
                 Ok(width) => {
@@ -197,18 +198,6 @@ pub(crate) async fn stylesheet() -> Response {
     (headers, include_str!("../../assets/sortkey.css")).into_response()
 }
 
-/// What the browse page asks: a table's partition, a page of it.
-#[derive(Debug, Deserialize, Default)]
-pub(crate) struct BrowseQuery {
-    table: Option<String>,
-    pk: Option<String>,
-    limit: Option<usize>,
-    /// Starts after this sort key (the next page), or before it with `back` (the previous one).
-    after: Option<String>,
-    back: Option<String>,
-    format: Option<String>,
-}
-
 #[derive(Template)]
 #[template(path = "browse.html")]
 struct BrowsePage<'a> {
@@ -224,70 +213,133 @@ struct BrowsePage<'a> {
     error: Option<String>,
 }
 
-/// A partition, one page at a time, its keys decoded by the lock's layouts.
-pub(crate) async fn browse(State(app): State<Arc<App>>, Query(q): Query<BrowseQuery>, headers: HeaderMap) -> Response {
-    let (table, pk) = (q.table.clone().unwrap_or_default(), q.pk.clone().unwrap_or_default());
-    let limit = q.limit.unwrap_or(50).clamp(1, 1000);
-    let back = q.back.is_some();
-    let after = q.back.as_deref().or(q.after.as_deref());
-    let mut command = format!("sortkey browse --table {table} --pk {pk} --limit {limit}");
-    if let Some(after) = after {
-        command.push_str(&format!(" --after {after}"));
-    }
-    if back {
-        command.push_str(" --reverse");
-    }
-    let mut frame = Frame::new(&app, "browse", command, "/browse");
-    let json = wants_json(&Format { format: q.format.clone() }, &headers);
-    if !table.is_empty()
-        && let Err(refusal) = app.may_read(&table)
-    {
-        return refusal.into_response();
-    }
-    let read = if table.is_empty() || pk.is_empty() {
-        None
-    } else {
-        let target = Target { table: &table, index: None, pk: &pk, after };
-        Some(browse::partition(&app.client, &target, &app.lock, limit, back).await)
-    };
-    let (doc, error) = match read {
-        Some(Ok((doc, units))) => {
-            frame.read_units = units;
-            (Some(doc), None)
+/// A partition, one page at a time, its keys decoded by the lock's layouts: the query string
+/// read into the command's ask (`sortkey browse`), answered as the command answers it.
+pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
+    let ctx = app.context();
+    let raw = raw.unwrap_or_default();
+    let read: Result<BrowseAsk, AskError> =
+        serde_urlencoded::from_str(&raw).map_err(|e| AskError::bad(format!("the page's parameters: {e}")));
+    let json_format = read.as_ref().ok().and_then(|a| a.format.clone());
+    let json = wants_json(&Format { format: json_format }, &headers);
+    let asked = read.clone().unwrap_or_default();
+    let mut frame = Frame::new(&app, "browse", String::new(), "/browse");
+    frame.json_link = format!("/browse?{}", with_format_json(&raw));
+    let ask = match read {
+        // No partition asked for yet: the form alone.
+        Ok(ask) if ask.table.is_empty() && ask.pk.is_empty() && !json => {
+            let page = BrowsePage {
+                frame,
+                table: "",
+                pk: "",
+                limit: ask.limit,
+                doc: None,
+                groups: Vec::new(),
+                next: None,
+                previous: None,
+                error: None,
+            };
+            return answer(false, &(), &page);
         }
-        Some(Err(e)) => (None, Some(e.0)),
-        None => (None, None),
+        other => other,
     };
-    frame.json_link = browse_link(&table, &pk, limit, None) + "&format=json";
+    let answered = match ask {
+        Ok(ask) => {
+            frame.command = ask.command_line(&ctx).to_string();
+            browse::answer(&app.client, &ctx, &ask).await.map(|a| (ask, a))
+        }
+        Err(e) => Err(e),
+    };
+    let (ask, doc, units) = match answered {
+        Ok((ask, (doc, units))) => (ask, doc, units),
+        Err(e) if json => return refusal(&e),
+        Err(e) => {
+            let status = status_of(&e);
+            let (table, pk, limit) = (&asked.table, &asked.pk, asked.limit);
+            let page = BrowsePage {
+                frame,
+                table,
+                pk,
+                limit,
+                doc: None,
+                groups: Vec::new(),
+                next: None,
+                previous: None,
+                error: Some(e.message),
+            };
+            return (status, answer(false, &(), &page)).into_response();
+        }
+    };
+    frame.read_units = units;
     if json {
-        return match (&doc, &error) {
-            (Some(doc), _) => answer(true, doc, &EmptyPage),
-            (None, Some(e)) => (StatusCode::BAD_GATEWAY, format!("sortkey serve: {e}")).into_response(),
-            (None, None) => (StatusCode::BAD_REQUEST, "sortkey serve: expected ?table=T&pk=P").into_response(),
-        };
+        return answer(true, &doc, &EmptyPage);
     }
     // A page read backwards is shown in the partition's order.
-    let mut shown = doc.clone();
-    if back && let Some(d) = shown.as_mut() {
-        d.items.reverse();
+    let mut shown = doc;
+    if ask.reverse {
+        shown.items.reverse();
     }
-    let groups = shown.as_ref().map(BrowseDocument::groups).unwrap_or_default();
-    let items = shown.as_ref().map_or(&[][..], |d| d.items.as_slice());
-    let full = items.len() == limit;
-    let next = items.last().filter(|_| full || back).map(|i| browse_link(&table, &pk, limit, Some(("after", &i.sk))));
-    let previous =
-        items.first().filter(|_| after.is_some()).map(|i| browse_link(&table, &pk, limit, Some(("back", &i.sk))));
-    let page = BrowsePage { frame, table: &table, pk: &pk, limit, doc: shown.as_ref(), groups, next, previous, error };
+    let groups = shown.groups();
+    let items = shown.items.as_slice();
+    let full = items.len() == ask.limit;
+    let link = |after: &str, reverse: bool| {
+        let mut next = BrowseAsk { after: Some(after.to_owned()), reverse, format: None, ..ask.clone() };
+        next.layout = None;
+        browse_link(&next)
+    };
+    let next = items.last().filter(|_| full || ask.reverse).map(|i| link(&i.sk, false));
+    let previous = items.first().filter(|_| ask.after.is_some()).map(|i| link(&i.sk, true));
+    let page = BrowsePage {
+        frame,
+        table: &ask.table,
+        pk: &ask.pk,
+        limit: ask.limit,
+        doc: Some(&shown),
+        groups,
+        next,
+        previous,
+        error: None,
+    };
     answer(false, &(), &page)
 }
 
-/// The address of a browse page.
-fn browse_link(table: &str, pk: &str, limit: usize, start: Option<(&str, &str)>) -> String {
-    let mut link = format!("/browse?table={}&pk={}&limit={limit}", encode(table), encode(pk));
-    if let Some((name, key)) = start {
-        link.push_str(&format!("&{name}={}", encode(key)));
+/// The page's query string with `format=json` in place of any `format`.
+fn with_format_json(raw: &str) -> String {
+    let mut pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw).unwrap_or_default();
+    pairs.retain(|(k, _)| k != "format");
+    pairs.push(("format".to_owned(), "json".to_owned()));
+    serde_urlencoded::to_string(pairs).unwrap_or_default()
+}
+
+/// The address of the browse page of `ask`.
+fn browse_link(ask: &BrowseAsk) -> String {
+    let mut pairs = vec![("table", ask.table.clone()), ("pk", ask.pk.clone()), ("limit", ask.limit.to_string())];
+    if let Some(index) = &ask.index {
+        pairs.push(("index", index.clone()));
     }
-    link
+    if let Some(after) = &ask.after {
+        pairs.push(("after", after.clone()));
+    }
+    if ask.reverse {
+        pairs.push(("reverse", "true".to_owned()));
+    }
+    format!("/browse?{}", serde_urlencoded::to_string(pairs).unwrap_or_default())
+}
+
+/// The status a refused ask is answered with: 400 for input the command does not read, 403 for
+/// a table the server may not read, 404 for what is not there, 502 when DynamoDB did not answer.
+pub(crate) fn status_of(e: &AskError) -> StatusCode {
+    match e.kind {
+        AskErrorKind::BadInput => StatusCode::BAD_REQUEST,
+        AskErrorKind::NotAllowed => StatusCode::FORBIDDEN,
+        AskErrorKind::NotFound => StatusCode::NOT_FOUND,
+        AskErrorKind::Unreachable => StatusCode::BAD_GATEWAY,
+    }
+}
+
+/// A refused ask as the JSON answer: its status and the command's message.
+pub(crate) fn refusal(e: &AskError) -> Response {
+    (status_of(e), format!("sortkey: {}\n", crate::display::sanitized(&e.message))).into_response()
 }
 
 /// `text` in a URL's query: every byte but the unreserved ones percent-encoded.

@@ -26,6 +26,7 @@ fn app() -> Arc<App> {
         lock_path: "layouts.lock".into(),
         endpoint: Some("http://localhost:8000".into()),
         region: None,
+        profile: None,
         tables: vec!["Runs".into()],
         reports: Vec::new(),
         export: None,
@@ -50,6 +51,30 @@ async fn send(app: &Arc<App>, request: Request<Body>) -> (StatusCode, axum::http
 
 fn get(path: &str) -> axum::http::request::Builder {
     Request::builder().uri(path).header(header::HOST, "127.0.0.1:7878")
+}
+
+/// The command of a page's footer, its HTML escapes read back.
+fn footer_command(html: &str) -> String {
+    let footer = html.split("<footer id=\"frame-command\">").nth(1).expect("a footer");
+    let code = footer.split("<code>").nth(1).unwrap().split("</code>").next().unwrap();
+    let mut text = code.to_owned();
+    for (escape, c) in [
+        ("&#39;", "'"),
+        ("&#34;", "\""),
+        ("&#60;", "<"),
+        ("&#62;", ">"),
+        ("&quot;", "\""),
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+    ] {
+        text = text.replace(escape, c);
+    }
+    text.replace("&#38;", "&").replace("&amp;", "&")
+}
+
+/// The words a POSIX shell reads `line` as.
+fn shell_words(line: &str) -> Vec<String> {
+    shlex::split(line).unwrap_or_else(|| panic!("a shell cannot read {line:?}"))
 }
 
 fn with_session(path: &str) -> Request<Body> {
@@ -185,10 +210,23 @@ async fn the_query_page_builds_the_command_expression_or_says_its_refusal() {
     let (_, _, html) =
         send(&app, with_session("/query?layout=RankKey&pk=SEASON%237&op_score=%3E%3D&v_score=1500")).await;
     assert!(html.contains("RUN#999999998499$") && html.contains("aws dynamodb query --table-name TABLE"), "{html}");
-    assert!(
-        html.contains("sortkey query --lock layouts.lock --layout RankKey --pk SEASON#7 &#39;score&#62;=1500&#39;"),
-        "{html}"
-    );
+    // The footer's command, pasted into a shell, asks the same: every argument quoted as needed.
+    let argv = shell_words(&footer_command(&html));
+    let expected = [
+        "sortkey",
+        "query",
+        "--lock",
+        "layouts.lock",
+        "--endpoint-url",
+        "http://localhost:8000",
+        "--layout",
+        "RankKey",
+        "--pk",
+        "SEASON#7",
+        "--",
+        "score>=1500",
+    ];
+    assert_eq!(argv, expected, "{html}");
     // A range on the second field with the first free: the library's refusal, as the command says it.
     let (_, _, html) = send(&app, with_session("/query?layout=RankKey&pk=P&op_player=%5E%3D&v_player=p_")).await;
     assert!(html.contains("expected field `score` next"), "{html}");
@@ -228,9 +266,10 @@ async fn the_audit_page_offers_its_sources_and_refuses_what_is_no_table_of_the_s
     assert!(html.contains("<option>Runs</option>"), "the tables the server was started with: {html}");
     let (status, _, _) = send(&app, with_session("/audit?format=json")).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "no source, no report");
-    for table in ["a%2F..%2Fb", "Other"] {
+    // No table name at all is bad input; a table the server was not started with is forbidden.
+    for (table, refused) in [("a%2F..%2Fb", StatusCode::BAD_REQUEST), ("Other", StatusCode::FORBIDDEN)] {
         let (status, _, body) = send(&app, with_session(&format!("/audit?source=scan&table={table}"))).await;
-        assert_eq!(status, StatusCode::FORBIDDEN, "{table}: {body}");
+        assert_eq!(status, refused, "{table}: {body}");
         let post = get("/audit/scan")
             .method("POST")
             .header(header::COOKIE, "sortkey_session=s3ssion")
@@ -238,7 +277,7 @@ async fn the_audit_page_offers_its_sources_and_refuses_what_is_no_table_of_the_s
             .body(Body::from(format!("table={table}&rate=10")))
             .unwrap();
         let (status, _, body) = send(&app, post).await;
-        assert_eq!(status, StatusCode::FORBIDDEN, "{table}: {body}");
+        assert_eq!(status, refused, "{table}: {body}");
     }
     // An export only when the server was started with one.
     let (_, _, html) = send(&app, with_session("/audit?source=export")).await;
@@ -260,4 +299,40 @@ async fn the_migration_page_asks_which_migration_and_refuses_what_is_no_table_of
     let (status, _, body) = send(&app, with_session("/migration?table=Runs&to=RankKeyV1&format=json")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("is an older layout of `RankKey`"), "{body}");
+}
+
+/// The server's `--table` list holds on every page: the query page refuses another table as
+/// browse does, and odd parameters get the page's own refusal, never the framework's text.
+#[tokio::test]
+async fn every_page_keeps_to_the_tables_of_the_server_and_refuses_odd_parameters() {
+    let app = app();
+    let paths = [
+        "/query?layout=RankKey&table=Other&pk=P&v_score=1",
+        "/query?layout=RankKey&table=Other&pk=P&v_score=1&format=json",
+        "/browse?table=Other&pk=P",
+        "/browse?table=Other&pk=P&format=json",
+    ];
+    for path in paths {
+        let (status, _, body) = send(&app, with_session(path)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {body}");
+        assert!(body.contains("not one of those the server was started with"), "{path}: {body}");
+    }
+    let odd = [
+        ("/browse?table=Runs&pk=P&limit=-1", "limit"),
+        ("/browse?table=Runs&pk=P&limit=0", "limit of 1 to 1000"),
+        ("/browse?table=Runs&pk=P&limit=99999999999999999999999", "limit"),
+        ("/browse?table=Runs&table=Other&pk=P", "table"),
+        ("/browse?table=Runs&pk=P&colour=red", "colour"),
+        ("/query?layout=RankKey&pk=P&op_score=zz&v_score=1", "expected a comparison"),
+        ("/query?layout=RankKey&pk=P&v_score=1&limit=-1&table=Runs", "limit"),
+        ("/query?layout=Nope&pk=P", "no layout"),
+    ];
+    for (path, says) in odd {
+        let (status, _, body) = send(&app, with_session(path)).await;
+        assert!(status.is_client_error(), "{path}: {status} {body}");
+        assert!(body.contains(says), "{path}: {body}");
+        assert!(!body.contains("Failed to deserialize"), "{path}: the framework's text: {body}");
+        let (_, _, json) = send(&app, with_session(&format!("{path}&format=json"))).await;
+        assert!(json.contains(says), "{path} as JSON: {json}");
+    }
 }

@@ -1,0 +1,138 @@
+//! What a user asks, once: per subcommand a plain type ([`BrowseAsk`], [`QueryAsk`]) that clap
+//! parses the command line into and a page's query string deserializes into, validated once
+//! against the [`Context`] (the tables a server may read, the lock's layouts, limits, values),
+//! answered by one function that returns the document, and printed back as the one command
+//! line that asks it again ([`CommandLine`]). The terminal, the JSON and the page only render
+//! the answer.
+
+mod browse;
+mod command;
+mod query;
+
+use std::fmt;
+
+use sortkey_core::LockFile;
+
+pub(crate) use browse::BrowseAsk;
+pub(crate) use command::CommandLine;
+pub(crate) use query::QueryAsk;
+
+/// What every ask is validated and answered against: the lock, and what the asker may read.
+pub(crate) struct Context<'a> {
+    /// The lock's layouts, and its path as the command line gave it.
+    pub(crate) lock: &'a LockFile,
+    pub(crate) lock_path: &'a str,
+    /// The tables that may be read: every one when empty (the command), those `sortkey serve
+    /// --table` named otherwise.
+    pub(crate) tables: &'a [String],
+    /// The connection options, as the command line gave them (for the printed commands).
+    pub(crate) endpoint: Option<&'a str>,
+    pub(crate) region: Option<&'a str>,
+    pub(crate) profile: Option<&'a str>,
+}
+
+/// The most items a page or a command shows at once.
+pub(crate) const MOST_ITEMS: usize = 1000;
+
+/// The items a browse or a query shows when the ask names no limit.
+pub(crate) const DEFAULT_ITEMS: usize = 100;
+
+/// Why an ask gets no answer, by kind: what a page answers with a status, and the command with
+/// exit status 2 and the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AskError {
+    pub(crate) kind: AskErrorKind,
+    pub(crate) message: String,
+}
+
+/// The kinds of [`AskError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AskErrorKind {
+    /// The ask is not one the command reads (a value, a limit, an operator): 400.
+    BadInput,
+    /// A table the asker may not read: 403.
+    NotAllowed,
+    /// A layout, table or index that is not there: 404.
+    NotFound,
+    /// DynamoDB did not answer: 502.
+    Unreachable,
+}
+
+impl AskError {
+    pub(crate) fn bad(message: impl Into<String>) -> Self {
+        AskError { kind: AskErrorKind::BadInput, message: message.into() }
+    }
+
+    pub(crate) fn not_allowed(message: impl Into<String>) -> Self {
+        AskError { kind: AskErrorKind::NotAllowed, message: message.into() }
+    }
+
+    pub(crate) fn not_found(message: impl Into<String>) -> Self {
+        AskError { kind: AskErrorKind::NotFound, message: message.into() }
+    }
+
+    pub(crate) fn unreachable(message: impl Into<String>) -> Self {
+        AskError { kind: AskErrorKind::Unreachable, message: message.into() }
+    }
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl<'a> Context<'a> {
+    /// Whether `table` may be read: a table name DynamoDB allows (3 to 255 letters, digits, `_`,
+    /// `-` and `.`), and one of those the asker was given when it was given some.
+    pub(crate) fn may_read(&self, table: &str) -> Result<(), AskError> {
+        let named = (3..=255).contains(&table.len())
+            && table.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+        if !named {
+            return Err(AskError::bad(format!(
+                "{} is no table name; expected 3 to 255 letters, digits, `_`, `-` or `.`",
+                crate::display::quoted(table)
+            )));
+        }
+        if !self.tables.is_empty() && !self.tables.iter().any(|t| t == table) {
+            return Err(AskError::not_allowed(format!(
+                "the table `{table}` is not one of those the server was started with ({})",
+                self.tables.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// The layout `name` of the lock.
+    pub(crate) fn layout(&self, name: &str) -> Result<&'a sortkey_core::DynLayout, AskError> {
+        self.lock.get(name).ok_or_else(|| {
+            let names: Vec<&str> = self.lock.entries.iter().map(|(n, _)| n.as_str()).collect();
+            AskError::not_found(format!(
+                "no layout {} in {}; it has {}",
+                crate::display::quoted(name),
+                self.lock_path,
+                names.join(", ")
+            ))
+        })
+    }
+
+    /// `limit` when it is one an answer shows: 1 to [`MOST_ITEMS`].
+    pub(crate) fn limit(&self, limit: usize) -> Result<usize, AskError> {
+        if (1..=MOST_ITEMS).contains(&limit) {
+            Ok(limit)
+        } else {
+            Err(AskError::bad(format!("expected a limit of 1 to {MOST_ITEMS} items, found {limit}")))
+        }
+    }
+
+    /// `sortkey SUBCOMMAND --lock PATH` and the connection options: the start of every command
+    /// line printed for an ask.
+    pub(crate) fn command(&self, subcommand: &str) -> CommandLine {
+        let mut line = CommandLine::new("sortkey");
+        line.arg(subcommand).option("--lock", self.lock_path);
+        line.option_if("--endpoint-url", self.endpoint)
+            .option_if("--region", self.region)
+            .option_if("--profile", self.profile);
+        line
+    }
+}

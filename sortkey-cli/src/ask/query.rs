@@ -1,0 +1,269 @@
+//! What `sortkey query` and the query page ask: a key condition on a layout's fields, printed as
+//! its `KeyConditionExpression`, or run on a table's partition.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use sortkey_core::query::Comparison;
+use sortkey_core::{DynQuery, DynValue, FieldCondition, KeyCondition};
+
+use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS};
+
+/// A key condition by field name: from the command line (`sortkey query --layout L --pk P
+/// 'score>=1500'`) or the query page's form (its fields' operators and values, read by
+/// [`QueryAsk::from_form`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args, Deserialize)]
+#[serde(default)]
+pub(crate) struct QueryAsk {
+    /// The layout of the sort key, by its name in the lock.
+    #[arg(long)]
+    pub(crate) layout: String,
+    /// A family's variant: a unit variant's literal or a keyed one's prefix.
+    #[arg(long)]
+    pub(crate) variant: Option<String>,
+    /// The partition key's value, as stored (its encoded key).
+    #[arg(long, value_name = "VALUE")]
+    pub(crate) pk: String,
+    /// The partition key attribute.
+    #[arg(long, default_value = "pk", value_name = "ATTR")]
+    #[serde(default = "pk_attr")]
+    pub(crate) pk_attr: String,
+    /// The sort key attribute.
+    #[arg(long, default_value = "sk", value_name = "ATTR")]
+    #[serde(default = "sk_attr")]
+    pub(crate) sk_attr: String,
+    /// Runs the query against this table and shows the items as `browse` does (the key
+    /// attributes are the table's then).
+    #[arg(long)]
+    pub(crate) table: Option<String>,
+    /// With `--table`: a global secondary index to query instead.
+    #[arg(long, requires = "table")]
+    pub(crate) index: Option<String>,
+    /// With `--table`: at most this many items (1 to 1000).
+    #[arg(long, default_value_t = DEFAULT_ITEMS)]
+    #[serde(default = "default_limit")]
+    pub(crate) limit: usize,
+    /// Conditions in field order: `field=value` fixes a field; the last may instead be a range,
+    /// `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, or a text prefix
+    /// `field^=prefix`. None: every key of the layout (its prefix).
+    pub(crate) conditions: Vec<String>,
+}
+
+fn pk_attr() -> String {
+    "pk".to_owned()
+}
+
+fn sk_attr() -> String {
+    "sk".to_owned()
+}
+
+fn default_limit() -> usize {
+    DEFAULT_ITEMS
+}
+
+/// One condition of an ask.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum QueryCondition<'a> {
+    Fix(&'a str, &'a str),
+    Compare(&'a str, Comparison, &'a str),
+    Between(&'a str, &'a str, &'a str),
+    Prefix(&'a str, &'a str),
+}
+
+/// The page's operators, in its form's order.
+pub(crate) const OPERATORS: [&str; 7] = ["=", ">=", ">", "<=", "<", "between", "^="];
+
+impl QueryAsk {
+    /// The ask of the query page's form: `layout`, `table`, `pk`, `variant`, and per field
+    /// `op_NAME` (one of [`OPERATORS`]), `v_NAME` and `hi_NAME` (the upper end of `between`),
+    /// for the fields of the layout that have a value, in its order. The partition `PK` stands
+    /// in for none (the expression is still shown), and a table is queried only with one.
+    pub(crate) fn from_form(ctx: &Context<'_>, form: &HashMap<String, String>) -> Result<QueryAsk, AskError> {
+        let get = |k: &str| form.get(k).cloned().unwrap_or_default();
+        let layout = match form.get("layout").filter(|l| !l.is_empty()) {
+            Some(layout) => layout.clone(),
+            None => ctx.lock.entries.first().map(|(n, _)| n.clone()).unwrap_or_default(),
+        };
+        let (table, pk) = (get("table"), get("pk"));
+        let mut conditions = Vec::new();
+        if let Ok(l) = ctx.layout(&layout) {
+            for (name, _) in l.field_paths().into_iter().filter(|(path, _)| !path.contains('.')) {
+                let value = get(&format!("v_{name}"));
+                if value.is_empty() {
+                    continue;
+                }
+                let op = form.get(&format!("op_{name}")).map_or("=", String::as_str);
+                conditions.push(match op {
+                    "between" => format!("{name}={value}..{}", get(&format!("hi_{name}"))),
+                    "=" => format!("{name}={value}"),
+                    op if OPERATORS.contains(&op) => format!("{name}{op}{value}"),
+                    other => {
+                        let known = OPERATORS.join(" ");
+                        return Err(AskError::bad(format!(
+                            "field `{name}`: expected a comparison, one of {known}, found {}",
+                            crate::display::quoted(other)
+                        )));
+                    }
+                });
+            }
+        }
+        let limit = match form.get("limit") {
+            None => DEFAULT_ITEMS,
+            Some(text) => text.parse().map_err(|_| {
+                AskError::bad(format!("expected a limit of 1 to 1000 items, found {}", crate::display::quoted(text)))
+            })?,
+        };
+        Ok(QueryAsk {
+            layout,
+            variant: form.get("variant").filter(|v| !v.is_empty()).cloned(),
+            pk: if pk.is_empty() { "PK".to_owned() } else { pk.clone() },
+            pk_attr: pk_attr(),
+            sk_attr: sk_attr(),
+            table: (!table.is_empty() && !pk.is_empty()).then_some(table),
+            index: None,
+            limit,
+            conditions,
+        })
+    }
+
+    /// The conditions, read.
+    pub(crate) fn parsed(&self) -> Result<Vec<QueryCondition<'_>>, AskError> {
+        self.conditions.iter().map(|c| condition(c)).collect()
+    }
+
+    /// The condition the ask describes on its layout, as the library builds it (its refusals
+    /// are the ask's), and the same condition on the fields by name, for the layout's other
+    /// versions; after the table, the layout and the limit are checked.
+    pub(crate) fn validate(&self, ctx: &Context<'_>) -> Result<(KeyCondition, FieldCondition), AskError> {
+        if let Some(table) = &self.table {
+            ctx.may_read(table)?;
+            ctx.limit(self.limit)?;
+        }
+        let layout = ctx.layout(&self.layout)?;
+        let mut query = layout.query();
+        let mut fields = FieldCondition::new();
+        if let Some(variant) = &self.variant {
+            query = query.variant(variant);
+            fields = fields.variant(variant);
+        }
+        let conditions = self.parsed()?;
+        let Some((last, fixed)) = conditions.split_last() else {
+            return Ok((query.begins_with().map_err(refused(&self.layout))?, fields));
+        };
+        for (c, text) in fixed.iter().zip(&self.conditions) {
+            let QueryCondition::Fix(name, value) = c else {
+                let expected =
+                    "only the last condition may be a range or a prefix; the others fix a field (`field=value`)";
+                return Err(AskError::bad(format!("condition {}: {expected}", crate::display::quoted(text))));
+            };
+            let value = typed(&query, &self.layout, name, value)?;
+            query = query.fix(name, &value);
+            fields = fields.fix(name, value);
+        }
+        let layout_name = &self.layout;
+        let (condition, fields) = match *last {
+            QueryCondition::Fix(name, value) => {
+                let value = typed(&query, layout_name, name, value)?;
+                let query = query.fix(name, &value);
+                let fields = fields.fix(name, value);
+                if query.next_field().is_some() { (query.begins_with(), fields) } else { (query.eq(), fields.eq()) }
+            }
+            QueryCondition::Compare(name, cmp, value) => {
+                let value = typed(&query, layout_name, name, value)?;
+                (query.compare(name, cmp, &value), fields.compare(name, cmp, value))
+            }
+            QueryCondition::Between(name, low, high) => {
+                let (low, high) = (typed(&query, layout_name, name, low)?, typed(&query, layout_name, name, high)?);
+                (query.between(name, &low, &high), fields.between(name, low, high))
+            }
+            QueryCondition::Prefix(name, prefix) => {
+                (query.text_begins_with(name, prefix), fields.text_begins_with(name, prefix))
+            }
+        };
+        Ok((condition.map_err(refused(layout_name))?, fields))
+    }
+
+    /// The command line that asks the same.
+    pub(crate) fn command_line(&self, ctx: &Context<'_>) -> CommandLine {
+        let mut line = ctx.command("query");
+        line.option("--layout", &self.layout).option_if("--variant", self.variant.as_deref()).option("--pk", &self.pk);
+        if self.pk_attr != "pk" {
+            line.option("--pk-attr", &self.pk_attr);
+        }
+        if self.sk_attr != "sk" {
+            line.option("--sk-attr", &self.sk_attr);
+        }
+        if let Some(table) = &self.table {
+            line.option("--table", table).option_if("--index", self.index.as_deref());
+            line.option("--limit", self.limit.to_string());
+        }
+        if !self.conditions.is_empty() {
+            // The conditions are positional: `--` keeps one that starts with `-` one.
+            line.arg("--");
+        }
+        for c in &self.conditions {
+            line.arg(c);
+        }
+        line
+    }
+}
+
+/// The library's refusal of a query on the layout `layout`.
+fn refused(layout: &str) -> impl FnOnce(sortkey_core::QueryError) -> AskError + '_ {
+    let _ = layout;
+    move |e| AskError::bad(e.to_string())
+}
+
+/// `field=value`, `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, `field^=p`.
+fn condition(text: &str) -> Result<QueryCondition<'_>, AskError> {
+    let at = text.find(['=', '<', '>', '^']).ok_or_else(|| {
+        AskError::bad(format!(
+            "condition {}: expected `field=value`, `field>=value` (or <, <=, >), `field=low..high` or `field^=prefix`",
+            crate::display::quoted(text)
+        ))
+    })?;
+    let (field, rest) = text.split_at(at);
+    let (op, value) = [">=", "<=", "^=", "=", "<", ">"]
+        .into_iter()
+        .find_map(|op| rest.strip_prefix(op).map(|v| (op, v)))
+        .unwrap_or(("=", rest));
+    Ok(match op {
+        ">=" => QueryCondition::Compare(field, Comparison::Ge, value),
+        "<=" => QueryCondition::Compare(field, Comparison::Le, value),
+        ">" => QueryCondition::Compare(field, Comparison::Gt, value),
+        "<" => QueryCondition::Compare(field, Comparison::Lt, value),
+        "^=" => QueryCondition::Prefix(field, value),
+        _ => match value.split_once("..") {
+            Some((low, high)) => QueryCondition::Between(field, low, high),
+            None => QueryCondition::Fix(field, value),
+        },
+    })
+}
+
+/// `text` as a value of the query's next field, which must be `name` (else the query's own
+/// error says what it expects).
+fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<DynValue, AskError> {
+    match query.next_field() {
+        Some(field) if field.name == name => {
+            field.value_from_text(text).map_err(|e| AskError::bad(format!("cannot query `{layout}`: {e}")))
+        }
+        // Any value: the query refuses the field with its own error.
+        _ => Ok(DynValue::Text(text.to_owned())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_read_as_their_operator_says() {
+        assert_eq!(condition("score=1500").unwrap(), QueryCondition::Fix("score", "1500"));
+        assert_eq!(condition("ts>=17").unwrap(), QueryCondition::Compare("ts", Comparison::Ge, "17"));
+        assert_eq!(condition("ts<17").unwrap(), QueryCondition::Compare("ts", Comparison::Lt, "17"));
+        assert_eq!(condition("ts=1..9").unwrap(), QueryCondition::Between("ts", "1", "9"));
+        assert_eq!(condition("player^=p_").unwrap(), QueryCondition::Prefix("player", "p_"));
+        assert_eq!(condition("name=a=b").unwrap(), QueryCondition::Fix("name", "a=b"));
+        assert!(condition("score").is_err());
+    }
+}
