@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::ask::{BrowseAsk, Context, QueryAsk};
+use crate::ask::{BrowseAsk, Context, MigrationAsk, QueryAsk};
 
 /// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
 #[derive(Debug, Parser)]
@@ -118,18 +118,9 @@ pub(crate) struct ServeArgs {
 /// What `sortkey migrate` moves, and how.
 #[derive(Debug, clap::Args)]
 pub(crate) struct MigrateArgs {
-    /// The table.
-    #[arg(long)]
-    pub(crate) table: String,
-    /// One older layout to move from, by its name in the lock; every older version of --to
-    /// (its `To > Older` line in the lock) when not given. Required when the lock records no
-    /// versions of --to.
-    #[arg(long, value_name = "LAYOUT")]
-    pub(crate) from: Option<String>,
-    /// The layout the keys move to, by its name in the lock: the current layout of their key, the
-    /// same fields by name.
-    #[arg(long, value_name = "LAYOUT")]
-    pub(crate) to: String,
+    /// Which migration: the table, the layouts, the checkpoints.
+    #[command(flatten)]
+    pub(crate) which: MigrationAsk,
     /// Writes nothing: reports what would move, and every key that cannot (a value that does not
     /// fit the new layout).
     #[arg(long)]
@@ -163,19 +154,6 @@ pub(crate) struct MigrateArgs {
     /// With --total: the segment this process moves, from 0.
     #[arg(long, value_name = "I", requires = "total")]
     pub(crate) segment: Option<u32>,
-    /// The folder where each segment's place is saved after every page, so that a migration
-    /// killed midway resumes where it saved; `.sortkey/migrate-TABLE-FROM-TO` by default, a
-    /// folder per pass.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) checkpoint: Option<PathBuf>,
-    /// Keeps each segment's place in this table instead of a folder (any table with string key
-    /// attributes; the migrated one will do, its checkpoint items being in no layout it moves), as
-    /// a lease: a worker takes a segment only when it is free, its own, or its holder stopped
-    /// renewing it (--lease), and waits for one another worker holds. So the same command run on
-    /// many machines shares the segments, and a worker restarted anywhere resumes from the last
-    /// page saved.
-    #[arg(long, value_name = "TABLE", conflicts_with = "checkpoint")]
-    pub(crate) checkpoint_table: Option<String>,
     /// With --checkpoint-table: this worker's name in the leases (the machine's name by default,
     /// so that a worker restarted on it takes its own lease back).
     #[arg(long, value_name = "NAME", requires = "checkpoint_table")]

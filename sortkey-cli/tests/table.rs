@@ -902,7 +902,10 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     let (_, _, html) = http_get(address, lab, Some(cookie));
     assert!(html.contains("<strong id=\"not-fit\">0 would not fit</strong>, 14 change place"), "{html}");
     assert!(html.contains("RankKey &#62; RankKeyV2 &#62; RankKeyV1"), "the lock lines: {html}");
-    assert!(html.contains("sortkey migrate --table Audited --to RankKey --dry-run"), "{html}");
+    assert!(
+        html.contains("sortkey migrate --lock") && html.contains("--table Audited --to RankKey --dry-run"),
+        "{html}"
+    );
 }
 
 /// `sortkey serve` against moto: the printed URL's token traded for the cookie, the browse page's

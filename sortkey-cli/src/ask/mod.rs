@@ -7,6 +7,7 @@
 
 mod browse;
 mod command;
+mod migrate;
 mod query;
 
 use std::fmt;
@@ -15,6 +16,7 @@ use sortkey_core::LockFile;
 
 pub(crate) use browse::BrowseAsk;
 pub(crate) use command::CommandLine;
+pub(crate) use migrate::MigrationAsk;
 pub(crate) use query::QueryAsk;
 
 /// What every ask is validated and answered against: the lock, and what the asker may read.

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use sortkey_core::{AuditReport, DynValue, KeyRole};
 
+use crate::ask::CommandLine;
 use crate::display::{sanitized, shown};
 use crate::output::{self, Document, format_tag, outln};
 use crate::pages::SegmentOf;
@@ -100,6 +101,7 @@ impl AttributeReport {
 impl AuditDocument {
     /// The document of `attributes` read from `source`.
     pub(crate) fn new(source: AuditSource, threshold: f64, mut attributes: Vec<AttributeReport>) -> Self {
+        // An export names no table: its moves name the placeholder `TABLE`, to be replaced.
         let table = match &source {
             AuditSource::Table { table, .. } => table.clone(),
             AuditSource::Export { .. } => "TABLE".to_owned(),
@@ -107,7 +109,14 @@ impl AuditDocument {
         for a in &mut attributes {
             let mut currents: Vec<&str> = a.report.old_keys.iter().map(|o| o.current.as_str()).collect();
             currents.dedup();
-            a.moves = currents.iter().map(|c| format!("sortkey migrate --table {table} --to {c}")).collect();
+            a.moves = currents
+                .iter()
+                .map(|c| {
+                    let mut line = CommandLine::new("sortkey");
+                    line.arg("migrate").option("--table", &table).option("--to", *c);
+                    line.to_string()
+                })
+                .collect();
         }
         let findings = attributes.iter().any(AttributeReport::has_findings);
         AuditDocument { format: AuditFormat, source, findings, headroom_threshold: threshold, attributes }

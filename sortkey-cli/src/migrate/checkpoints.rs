@@ -14,7 +14,7 @@ use sortkey_core::dynamodb::{
     Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, SegmentState, TableCheckpoint, sdk_error_line,
 };
 
-use crate::cli::MigrateArgs;
+use crate::ask::MigrationAsk;
 use crate::migrate::verdict::MigrateDocument;
 use crate::outcome::Failure;
 use crate::table;
@@ -60,8 +60,14 @@ impl Checkpoint for AnyCheckpoint {
 
 impl Store {
     /// The store `--checkpoint-table` or `--checkpoint` names (`.sortkey/migrate-TABLE-FROM-TO`
-    /// by default).
-    pub(crate) async fn open(client: &Client, m: &MigrateArgs, from: &str) -> Result<Store, Failure> {
+    /// by default), a worker's leases named `worker` (the machine's name by default) and lasting
+    /// `lease` seconds.
+    pub(crate) async fn open(
+        client: &Client,
+        m: &MigrationAsk,
+        (worker, lease): (Option<&str>, u64),
+        from: &str,
+    ) -> Result<Store, Failure> {
         let name = format!("migrate-{}-{from}-{}", m.table, m.to);
         let Some(table) = &m.checkpoint_table else {
             let dir = m.checkpoint.clone().unwrap_or_else(|| Path::new(".sortkey").join(name));
@@ -69,8 +75,8 @@ impl Store {
         };
         let (pk, sk) = table::key_names(client, table, None).await?;
         let keys = table::static_key_names(pk, sk);
-        let worker = m.worker.clone().unwrap_or_else(host_name);
-        let lease = Duration::from_secs(m.lease);
+        let worker = worker.map_or_else(host_name, str::to_owned);
+        let lease = Duration::from_secs(lease);
         Ok(Store::Table { client: client.clone(), table: table.clone(), keys, name, worker, lease })
     }
 

@@ -19,6 +19,7 @@ use indicatif::ProgressBar;
 use sortkey_core::dynamodb::{Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress};
 use sortkey_core::{DynMigration, LockFile};
 
+use crate::ask::MigrationAsk;
 use crate::cli::{Args, MigrateArgs};
 use crate::outcome::{Failure, Outcome};
 use crate::pages::{self, Source, progress_bar};
@@ -32,13 +33,13 @@ use self::verdict::{MigrateDocument, classify};
 pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
-    let olds = sources(&lock, &lock_path, m)?;
+    let olds = sources(&lock, &lock_path, &m.which)?;
     let from = olds.iter().map(|name| entry(&lock, &lock_path, name)).collect::<Result<Vec<_>, _>>()?;
-    let migration = DynMigration::versions(from, entry(&lock, &lock_path, &m.to)?)?;
+    let migration = DynMigration::versions(from, entry(&lock, &lock_path, &m.which.to)?)?;
     if m.status {
         let runtime = tokio::runtime::Runtime::new()?;
-        let (doc, _) =
-            runtime.block_on(async { status::status(&connect::client(args).await, &lock, &lock_path, m).await })?;
+        let (doc, _) = runtime
+            .block_on(async { status::status(&connect::client(args).await, &lock, &lock_path, &m.which).await })?;
         output::print(args, &doc);
         return Ok(Outcome::Clean);
     }
@@ -53,18 +54,22 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let client = connect::client(args).await;
-        let (pk, sk) = table::key_names(&client, &m.table, None).await?;
+        let (pk, sk) = table::key_names(&client, &m.which.table, None).await?;
         let Some(sk) = sk else {
-            return Err(Failure(format!("table {} has a partition key alone; a migration moves sort keys", m.table)));
+            return Err(Failure(format!(
+                "table {} has a partition key alone; a migration moves sort keys",
+                m.which.table
+            )));
         };
-        let source = Source { client: client.clone(), table: m.table.clone(), index: None, names: vec![sk.clone()] };
+        let source =
+            Source { client: client.clone(), table: m.which.table.clone(), index: None, names: vec![sk.clone()] };
         let bar = progress_bar(args);
-        let estimate = table::item_count(&client, &m.table).await.unwrap_or(0);
+        let estimate = table::item_count(&client, &m.which.table).await.unwrap_or(0);
         if m.dry_run {
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
             return Ok(finish(args, MigrateDocument::new(m, &olds, &[], Some(verdict))));
         }
-        let mut backfill = Backfill::new(&client, &m.table, table::static_key_names(pk, Some(sk)));
+        let mut backfill = Backfill::new(&client, &m.which.table, table::static_key_names(pk, Some(sk)));
         backfill = match &m.version_attribute {
             Some(version) => backfill.version_attribute(version),
             None => backfill.compare_attributes(&m.may_add.iter().map(String::as_str).collect::<Vec<_>>()),
@@ -72,7 +77,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         if let Some(rate) = m.rate {
             backfill = backfill.rate_share(rate as f64, mine.len() as i32);
         }
-        let store = Store::open(&client, m, &olds.join("+")).await?;
+        let store = Store::open(&client, &m.which, (m.worker.as_deref(), m.lease), &olds.join("+")).await?;
         let mut passes = Vec::new();
         let mut pass = store.last_pass(total, &mine).await?;
         loop {
@@ -104,7 +109,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
 /// The layouts the keys move from, newest first: `--from` when given, every older version of
 /// `--to` otherwise. `--from` must be an older version of `--to` when the lock records versions
 /// of either; refused before anything is read.
-fn sources(lock: &LockFile, lock_path: &str, m: &MigrateArgs) -> Result<Vec<String>, Failure> {
+fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<String>, Failure> {
     for name in m.from.iter().chain([&m.to]) {
         entry(lock, lock_path, name)?;
     }

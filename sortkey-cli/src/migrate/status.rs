@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::LockFile;
 use sortkey_core::dynamodb::SegmentState;
 
-use crate::cli::MigrateArgs;
+use crate::ask::MigrationAsk;
 use crate::display::shown;
 use crate::migrate::checkpoints::Store;
 use crate::migrate::verdict::{MigrateDocument, Pass};
@@ -83,10 +83,11 @@ pub(crate) async fn status(
     client: &Client,
     lock: &LockFile,
     lock_path: &str,
-    m: &MigrateArgs,
+    m: &MigrationAsk,
 ) -> Result<(StatusDocument, f64), Failure> {
     let from = super::sources(lock, lock_path, m)?;
-    let store = Store::open(client, m, &from.join("+")).await?;
+    // Read only: no lease is taken, so none is named.
+    let store = Store::open(client, m, (None, 0), &from.join("+")).await?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let (mut passes, mut units) = (Vec::new(), 0.0);
     for pass in 1..=MOST_PASSES {

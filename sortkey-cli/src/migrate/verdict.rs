@@ -79,9 +79,9 @@ impl MigrateDocument {
         let segment = m.total.map(|total| SegmentOf { segment: m.segment.unwrap_or_default(), total });
         MigrateDocument {
             format: MigrateFormat,
-            table: m.table.clone(),
+            table: m.which.table.clone(),
             from: from.to_vec(),
-            to: m.to.clone(),
+            to: m.which.to.clone(),
             dry_run: m.dry_run,
             segment,
             passes: passes.iter().map(Pass::from).collect(),

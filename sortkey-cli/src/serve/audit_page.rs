@@ -103,10 +103,18 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
     });
     let (pk, sk) = (q.pk.clone().unwrap_or_else(|| "pk".into()), q.sk.clone().unwrap_or_else(|| "sk".into()));
     let table = q.table.clone().unwrap_or_default();
+    let ctx = app.context();
     let (command, showing, this, doc, scan): (String, String, String, Option<Result<AuditDocument, Failure>>, _) =
         match source.as_str() {
             "reports" if !app.reports.is_empty() => (
-                format!("sortkey audit merge {} --lock {}", paths.join(" "), app.lock_path),
+                {
+                    let mut line = ctx.command("audit");
+                    line.arg("merge");
+                    paths.iter().for_each(|p| {
+                        line.arg(p);
+                    });
+                    line.to_string()
+                },
                 format!("the partial reports {}", paths.join(", ")),
                 "/audit?source=reports".to_owned(),
                 Some(merged(&app.reports, THRESHOLD)),
@@ -114,7 +122,9 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
             ),
             "export" if app.export.is_some() => {
                 let at = app.export_text();
-                let command = format!("sortkey audit --export {at} --pk {pk} --sk {sk} --lock {}", app.lock_path);
+                let mut line = ctx.command("audit");
+                line.option("--export", &at).option("--pk", &pk).option("--sk", &sk);
+                let command = line.to_string();
                 let (lock, lock_path, keys) = (app.lock.clone(), app.lock_path.clone(), (pk.clone(), Some(sk.clone())));
                 let read = match export_files(&app, &at).await {
                     Ok(files) => tokio::task::spawn_blocking(move || {
@@ -132,8 +142,9 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuer
                     return crate::serve::pages::refusal(&refusal);
                 }
                 let path = Scans::report_path(&app, &table);
-                let command =
-                    format!("sortkey audit --table {table} --report {} --lock {}", path.display(), app.lock_path);
+                let mut line = ctx.command("audit");
+                line.option("--table", &table).option("--report", path.display().to_string());
+                let command = line.to_string();
                 // The partial report read once: the progress and the dashboard are of the same.
                 let (saved, doc) = match partial::load(&path) {
                     Ok(Some(state)) => {

@@ -6,24 +6,15 @@
 use std::sync::Arc;
 
 use askama::Template;
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 
-use crate::cli::MigrateArgs;
+use crate::ask::{AskError, MigrationAsk};
 use crate::migrate::status::{StatusDocument, status};
+use crate::outcome::Failure;
 use crate::serve::App;
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, encode, wants_json};
-
-/// What the migration page asks: which migration.
-#[derive(Debug, Deserialize, Default)]
-pub(crate) struct MigrationQuery {
-    format: Option<String>,
-    table: Option<String>,
-    to: Option<String>,
-    from: Option<String>,
-}
+use crate::serve::pages::{EmptyPage, Format, Frame, answer, refusal, status_of, wants_json};
 
 #[derive(Template)]
 #[template(path = "migration.html")]
@@ -41,86 +32,60 @@ struct MigrationPage {
     error: Option<String>,
 }
 
-/// The migration's checkpoints, or the command's JSON.
-pub(crate) async fn migration(
-    State(app): State<Arc<App>>,
-    Query(q): Query<MigrationQuery>,
-    headers: HeaderMap,
-) -> Response {
-    let json = wants_json(&Format { format: q.format.clone() }, &headers);
-    let (table, to) = (q.table.clone().unwrap_or_default(), q.to.clone().unwrap_or_default());
-    let from = q.from.clone().filter(|f| !f.is_empty());
-    let args = app.migrate_args(&table, &to, from.clone());
-    let mut command = format!("sortkey migrate --table {table} --to {to}");
-    if let Some(from) = &from {
-        command.push_str(&format!(" --from {from}"));
-    }
-    match (&app.checkpoint, &app.checkpoint_table) {
-        (Some(dir), _) => command.push_str(&format!(" --checkpoint {}", dir.display())),
-        (None, Some(t)) => command.push_str(&format!(" --checkpoint-table {t}")),
-        (None, None) => {}
-    }
-    command.push_str(" --status");
-    let mut frame = Frame::new(&app, "migration", command, "/migration");
+/// The migration's checkpoints, or the command's JSON: the query string read into the
+/// command's ask (`sortkey migrate ... --status`), the checkpoints the server's own.
+pub(crate) async fn migration(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
+    let ctx = app.context();
+    let read: Result<MigrationAsk, AskError> = serde_urlencoded::from_str(raw.as_deref().unwrap_or_default())
+        .map_err(|e| AskError::bad(format!("the page's parameters: {e}")));
+    let json = wants_json(&Format { format: read.as_ref().ok().and_then(|a| a.format.clone()) }, &headers);
+    let mut ask = read.clone().unwrap_or_default();
+    ask.checkpoint = app.checkpoint.clone();
+    ask.checkpoint_table = app.checkpoint_table.clone();
+    let mut frame = Frame::new(&app, "migration", ask.status_command_line(&ctx).to_string(), "/migration");
     let this = format!(
-        "/migration?table={}&to={}&from={}",
-        encode(&table),
-        encode(&to),
-        encode(from.as_deref().unwrap_or_default())
+        "/migration?{}",
+        serde_urlencoded::to_string([
+            ("table", &ask.table),
+            ("to", &ask.to),
+            ("from", &ask.from.clone().unwrap_or_default())
+        ])
+        .unwrap_or_default()
     );
     frame.json_link = format!("{this}&format=json");
-    let read = if table.is_empty() || to.is_empty() {
-        None
-    } else if let Err(refusal) = app.may_read(&table) {
-        return crate::serve::pages::refusal(&refusal);
-    } else {
-        Some(status(&app.client, &app.lock, &app.lock_path, &args).await)
+    ask.from = ask.from.filter(|f| !f.is_empty());
+    let asked = !(ask.table.is_empty() && ask.to.is_empty());
+    let read = match read {
+        Err(e) => Some(Err(e)),
+        Ok(_) if !asked => None,
+        Ok(_) => Some(match ask.validate(&ctx) {
+            Ok(()) => status(&app.client, &app.lock, &app.lock_path, &ask).await.map_err(|Failure(m)| AskError::bad(m)),
+            Err(e) => Err(e),
+        }),
     };
     let (doc, error) = match read {
         Some(Ok((doc, units))) => {
             frame.read_units = units;
             (Some(doc), None)
         }
-        Some(Err(e)) => (None, Some(e.0)),
+        Some(Err(e)) if json => return refusal(&e),
+        Some(Err(e)) => (None, Some(e)),
+        None if json => return refusal(&AskError::bad("expected ?table=T&to=LAYOUT")),
         None => (None, None),
     };
     if json {
-        return match (&doc, &error) {
-            (Some(doc), _) => answer(true, doc, &EmptyPage),
-            (None, Some(e)) => (StatusCode::BAD_REQUEST, format!("sortkey: {e}\n")).into_response(),
-            (None, None) => (StatusCode::BAD_REQUEST, "sortkey serve: expected ?table=T&to=LAYOUT\n").into_response(),
+        return match &doc {
+            Some(doc) => answer(true, doc, &EmptyPage),
+            None => refusal(&AskError::bad("no migration")),
         };
     }
     let finished =
         doc.as_ref().is_some_and(|d| d.report.is_some() && d.passes.last().is_some_and(|p| p.finished == p.total));
     let refresh = doc.is_some() && !finished;
     let layouts = app.lock.entries.iter().map(|(n, _)| n.clone()).collect();
-    let from = from.unwrap_or_default();
-    answer(false, &(), &MigrationPage { frame, table, to, from, layouts, doc, refresh, this, error })
-}
-
-impl App {
-    /// The arguments of `sortkey migrate --status` for a migration of `table` to `to` (from
-    /// `from`), with the checkpoints the server was started with.
-    fn migrate_args(&self, table: &str, to: &str, from: Option<String>) -> MigrateArgs {
-        MigrateArgs {
-            table: table.to_owned(),
-            from,
-            to: to.to_owned(),
-            dry_run: false,
-            status: true,
-            version_attribute: None,
-            compare_attributes: false,
-            may_add: Vec::new(),
-            segments: 4,
-            total: None,
-            segment: None,
-            checkpoint: self.checkpoint.clone(),
-            checkpoint_table: self.checkpoint_table.clone(),
-            worker: None,
-            lease: 60,
-            rate: None,
-            passes: 3,
-        }
-    }
+    let status = error.as_ref().map_or(StatusCode::OK, status_of);
+    let (table, to, from) = (ask.table, ask.to, ask.from.unwrap_or_default());
+    let error = error.map(|e| e.message);
+    let page = MigrationPage { frame, table, to, from, layouts, doc, refresh, this, error };
+    (status, answer(false, &(), &page)).into_response()
 }

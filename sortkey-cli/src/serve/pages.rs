@@ -90,9 +90,11 @@ pub(crate) async fn overview(
     headers: HeaderMap,
 ) -> Response {
     let layouts = LayoutsDocument::new(&app.lock);
-    let mut command = "sortkey tables".to_owned();
-    app.tables.iter().for_each(|t| command.push_str(&format!(" --table {t}")));
-    let frame = Frame::new(&app, "overview", command, "/");
+    let mut command = app.context().command("tables");
+    app.tables.iter().for_each(|t| {
+        command.option("--table", t);
+    });
+    let frame = Frame::new(&app, "overview", command.to_string(), "/");
     let (tables, error) = match crate::tables::document(&app.client, &app.tables).await {
         Ok(doc) => (Some(doc), None),
         Err(e) => (None, Some(e.0)),
@@ -156,7 +158,7 @@ pub(crate) async fn layouts(
     headers: HeaderMap,
 ) -> Response {
     let doc = LayoutsDocument::new(&app.lock);
-    let mut frame = Frame::new(&app, "layouts", format!("sortkey layouts --lock {}", app.lock_path), "/layouts");
+    let mut frame = Frame::new(&app, "layouts", app.context().command("layouts").to_string(), "/layouts");
     let values = q.values.unwrap_or_else(|| "9, 10, 240, 1500".to_owned());
     let width = q.width.unwrap_or(10);
     let lab = lab(&values, width).map(|columns| LabTable::new(&columns));

@@ -5,6 +5,7 @@
 
 use sortkey_core::{DynLayout, KeyRole, LockFile};
 
+use crate::ask::Context;
 use crate::browse::{self, Target};
 use crate::outcome::Failure;
 use crate::serve::App;
@@ -83,7 +84,7 @@ pub(crate) async fn reshape(app: &App, ask: &Ask<'_>, limit: usize) -> Result<Re
     }
     let not_fit = rows.iter().filter(|r| r.new_key.is_err()).count();
     let moved = rows.iter().filter(|r| r.new_place.is_some_and(|p| p != r.place)).count();
-    let (lock_lines, commands) = steps(&app.lock, ask, layout, &new);
+    let (lock_lines, commands) = steps(&app.context(), ask, layout, &new);
     Ok(Reshaped {
         old_text: layout.to_string(),
         new_text: new.to_string(),
@@ -99,7 +100,8 @@ pub(crate) async fn reshape(app: &App, ask: &Ask<'_>, limit: usize) -> Result<Re
 
 /// The lock after the change (the new layout current, the old one its older version) and the
 /// commands that check and carry out the migration.
-fn steps(lock: &LockFile, ask: &Ask<'_>, old: &DynLayout, new: &DynLayout) -> (Vec<String>, Vec<String>) {
+fn steps(ctx: &Context<'_>, ask: &Ask<'_>, old: &DynLayout, new: &DynLayout) -> (Vec<String>, Vec<String>) {
+    let lock = ctx.lock;
     let versions = lock.versions_of(ask.layout);
     let older: Vec<&str> = versions.map(|v| v.older.iter().map(String::as_str).collect()).unwrap_or_default();
     let legacy = (older.len() + 1..).map(|n| format!("{}V{n}", ask.layout)).find(|n| lock.get(n).is_none());
@@ -107,8 +109,12 @@ fn steps(lock: &LockFile, ask: &Ask<'_>, old: &DynLayout, new: &DynLayout) -> (V
     let mut chain = vec![ask.layout.to_owned(), legacy.clone()];
     chain.extend(older.iter().map(|o| (*o).to_owned()));
     let lock_lines = vec![format!("{} = {new}", ask.layout), format!("{legacy} = {old}"), chain.join(" > ")];
-    let to = format!("sortkey migrate --table {} --to {}", ask.table, ask.layout);
-    let commands =
-        vec![format!("{to} --dry-run"), format!("{to} --version-attribute ATTR   # or --compare-attributes")];
+    let mut to = ctx.command("migrate");
+    to.option("--table", ask.table).option("--to", ask.layout);
+    let mut dry = to.clone();
+    dry.arg("--dry-run");
+    let mut run = to;
+    run.option("--version-attribute", "ATTR");
+    let commands = vec![dry.to_string(), format!("{run}   # or --compare-attributes")];
     (lock_lines, commands)
 }

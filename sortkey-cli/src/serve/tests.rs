@@ -177,7 +177,7 @@ async fn each_page_is_its_command_document_as_html_or_json() {
     let (_, _, html) = send(&app, with_session("/layouts")).await;
     assert!(html.contains("RUN#{score:u64 width=12 desc}#{player:text}"), "{html}");
     assert!(html.contains("RankKey &#62; RankKeyV1"), "the versions: {html}");
-    assert!(html.contains("$ <code>sortkey layouts --lock layouts.lock</code>"), "the command: {html}");
+    assert!(html.contains("$ <code>sortkey layouts --lock layouts.lock --endpoint-url"), "the command: {html}");
     // Text from the lock is text: its markup is escaped, never run.
     assert!(!html.contains("<script>"), "{html}");
     assert!(html.contains("X&#60;script&#62;alert(1)&#60;/script&#62;"), "{html}");
