@@ -961,6 +961,119 @@ fn the_browse_page_answers_as_the_command_does() {
     drop(child);
 }
 
+/// HTML's escapes of a page read back (askama writes `&#38;`, `&#60;`, `&#62;`, `&#34;`, `&#39;`).
+fn unescaped(html: &str) -> String {
+    let mut text = html.to_owned();
+    for (escape, c) in [("&#39;", "'"), ("&#34;", "\""), ("&#60;", "<"), ("&#62;", ">")] {
+        text = text.replace(escape, c);
+    }
+    text.replace("&#38;", "&")
+}
+
+/// The text of the first `<code>` after `after` in a page.
+fn code_after(html: &str, after: &str) -> String {
+    let rest = html.split(after).nth(1).unwrap_or_else(|| panic!("no {after:?} in {html}"));
+    unescaped(rest.split("<code>").nth(1).unwrap().split("</code>").next().unwrap())
+}
+
+/// The query page's printed commands, pasted into a shell: `aws dynamodb query` through the real
+/// AWS CLI (tests/.venv, installed with moto) and `sortkey query` both give the page's items, for
+/// a partition key holding a quote, `$()`, `#`, `&` and backticks; nothing runs but them.
+#[test]
+fn the_printed_commands_run_in_a_shell_as_the_page_ran_them() {
+    let Some(server) = server_or_skip("the_printed_commands_run_in_a_shell_as_the_page_ran_them") else { return };
+    let aws = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/.venv/bin/aws");
+    if !aws.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the AWS CLI is missing: pip install -r tests/requirements-dynamodb.txt"
+        );
+        eprintln!("skipped: no AWS CLI in tests/.venv");
+        return;
+    }
+    let pk = "O'Brien $(touch pwned) #1 & `touch pwned2`";
+    let keys: Vec<(String, String)> =
+        (0..6u64).map(|i| (pk.to_owned(), format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 100))).collect();
+    runtime().block_on(table(&client(&server.endpoint), "Hostile", &keys));
+    let lock = lock_file("printed");
+    let dir = lock.parent().unwrap().join("shell");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (_child, address, cookie) = serve(&server.endpoint, &lock, &["--table", "Hostile"]);
+    let path = format!(
+        "/query?layout=RankKey&table=Hostile&pk={}&op_score=%3E%3D&v_score=200",
+        serde_urlencoded::to_string([("", pk)]).unwrap().trim_start_matches('=')
+    );
+    let (code, _, html) = http_get(&address, &path, Some(&cookie));
+    assert_eq!(code, 200, "{html}");
+    let (_, _, body) = http_get(&address, &format!("{path}&format=json"), Some(&cookie));
+    let page: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let shown: Vec<&str> = page["items"].as_array().unwrap().iter().map(|i| i["sk"].as_str().unwrap()).collect();
+    assert_eq!(shown.len(), 4, "scores 200 to 500: {page}");
+
+    let shell = |line: &str| {
+        let bin = assert_cmd::cargo::cargo_bin("sortkey");
+        let paths = [bin.parent().unwrap(), aws.parent().unwrap()];
+        let path = std::env::join_paths(
+            paths.iter().copied().chain(
+                std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .iter()
+                    .map(|p| p.as_path()),
+            ),
+        )
+        .unwrap();
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .current_dir(&dir)
+            .env("PATH", path)
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_DEFAULT_REGION", "us-east-1")
+            .env_remove("AWS_PROFILE")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let aws_line = code_after(&html, "As an AWS CLI command:");
+    assert!(aws_line.starts_with("aws dynamodb query --table-name Hostile"), "{aws_line}");
+    let by_aws = shell(&aws_line);
+    let read: Vec<&str> = by_aws["Items"].as_array().unwrap().iter().map(|i| i["sk"]["S"].as_str().unwrap()).collect();
+    assert_eq!(read, shown, "{aws_line}");
+    let sortkey_line = code_after(&html, "As a sortkey command:").trim_start_matches("$ ").to_owned();
+    let by_sortkey = shell(&format!("{sortkey_line} -o json"));
+    assert_eq!(by_sortkey["items"], page["items"], "{sortkey_line}");
+
+    // A browse page ending at a key that is a command: the next page's footer passes it as one
+    // argument, and gives the page's items.
+    let sks = ["!a&b", "$(touch pwned3)", "c'd", "e#f"];
+    runtime().block_on(async {
+        let client = client(&server.endpoint);
+        for sk in sks {
+            let item = client.put_item().table_name("Hostile").item("pk", AttributeValue::S("P2".into()));
+            item.item("sk", AttributeValue::S(sk.into())).send().await.unwrap();
+        }
+    });
+    let (_, _, html) = http_get(&address, "/browse?table=Hostile&pk=P2&limit=2", Some(&cookie));
+    let next = html.split("href=\"").find(|h| h.starts_with("/browse?") && h.contains("after=")).unwrap();
+    let next = unescaped(next.split('"').next().unwrap());
+    let (code, _, page2) = http_get(&address, &next, Some(&cookie));
+    assert_eq!(code, 200, "{next}: {page2}");
+    let footer = code_after(&page2, "<footer id=\"frame-command\">");
+    assert!(footer.contains("--after"), "{footer}");
+    let by_sortkey = shell(&format!("{footer} -o json"));
+    let (_, _, json) = http_get(&address, &format!("{next}&format=json"), Some(&cookie));
+    let page2: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(by_sortkey["items"], page2["items"], "{footer}");
+    let read: Vec<&str> = page2["items"].as_array().unwrap().iter().map(|i| i["sk"].as_str().unwrap()).collect();
+    assert_eq!(read, ["c'd", "e#f"], "after {next}");
+    assert!(next.contains("after=%24%28touch+pwned3%29") || next.contains("after=%24%28touch%20pwned3%29"), "{next}");
+    for file in ["pwned", "pwned2", "pwned3"] {
+        assert!(!dir.join(file).exists(), "a key ran in the shell: {file}");
+    }
+}
+
 /// A child process killed when dropped (a failed assertion must not leave a server running).
 struct KilledOnDrop(std::process::Child);
 

@@ -89,4 +89,55 @@ mod tests {
         assert_eq!(quote("RankKey"), "RankKey");
         assert_ne!(quote("RUN#1&x"), "RUN#1&x");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 200, failure_persistence: None, ..Default::default() })]
+
+        /// A POSIX shell given the printed line receives exactly the arguments, whatever they
+        /// hold: any Unicode (but U+0000, which no argument can), quotes, `$()`, backticks,
+        /// newlines, `#`, `&`, a leading `-` or `~`.
+        #[test]
+        fn a_shell_reads_the_printed_line_as_the_arguments(args in proptest::collection::vec(argument(), 1..5)) {
+            let mut line = CommandLine::new("printf");
+            line.arg("%s\\0");
+            for a in &args {
+                line.arg(a);
+            }
+            let out = std::process::Command::new("sh").arg("-c").arg(line.to_string()).output().unwrap();
+            proptest::prop_assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+            let text = String::from_utf8(out.stdout).unwrap();
+            let read: Vec<&str> = text.split_terminator('\0').collect();
+            proptest::prop_assert_eq!(read, args.iter().map(String::as_str).collect::<Vec<_>>(), "{}", line);
+        }
+    }
+
+    fn argument() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let hostile = prop::sample::select(vec![
+            "'",
+            "\"",
+            "$(touch pwned)",
+            "`id`",
+            "\n",
+            "#",
+            "&",
+            "?",
+            "*",
+            "<",
+            ">",
+            "|",
+            ";",
+            "~",
+            "-x",
+            "\\",
+            "!",
+            "$HOME",
+            "\u{202e}",
+            " ",
+            "\t",
+            "=",
+        ]);
+        let piece = prop_oneof![hostile.prop_map(str::to_owned), "[a-zA-Z0-9_]{0,4}", any::<String>()];
+        prop::collection::vec(piece, 0..4).prop_map(|p| p.concat().replace('\0', ""))
+    }
 }

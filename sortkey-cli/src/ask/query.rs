@@ -197,7 +197,7 @@ impl QueryAsk {
             line.option("--table", table).option_if("--index", self.index.as_deref());
             line.option("--limit", self.limit.to_string());
         }
-        if !self.conditions.is_empty() {
+        if self.conditions.iter().any(|c| c.starts_with('-')) {
             // The conditions are positional: `--` keeps one that starts with `-` one.
             line.arg("--");
         }

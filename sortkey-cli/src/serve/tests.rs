@@ -223,7 +223,6 @@ async fn the_query_page_builds_the_command_expression_or_says_its_refusal() {
         "RankKey",
         "--pk",
         "SEASON#7",
-        "--",
         "score>=1500",
     ];
     assert_eq!(argv, expected, "{html}");
