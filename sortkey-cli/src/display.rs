@@ -69,6 +69,34 @@ fn acts_on_terminal(c: char) -> bool {
         || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
 }
 
+/// The web view's escaper (askama.toml names it for every template): each value a page writes,
+/// in an element or an attribute, with HTML's special characters as entities (`&#60;` and the
+/// rest, as askama writes them) and every character a terminal or a browser would act on
+/// instead of showing escaped as [`shown`] escapes it (`\u{202e}`, `\n`), so that a key shows
+/// on a page as it does in a terminal.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Html;
+
+impl askama::filters::Escaper for Html {
+    fn write_escaped_str<W: std::fmt::Write>(&self, mut dest: W, string: &str) -> std::fmt::Result {
+        for c in string.chars() {
+            match c {
+                '&' => dest.write_str("&#38;")?,
+                '<' => dest.write_str("&#60;")?,
+                '>' => dest.write_str("&#62;")?,
+                '"' => dest.write_str("&#34;")?,
+                '\'' => dest.write_str("&#39;")?,
+                '\n' => dest.write_str("\\n")?,
+                '\t' => dest.write_str("\\t")?,
+                '\r' => dest.write_str("\\r")?,
+                c if acts_on_terminal(c) => write!(dest, "\\u{{{:x}}}", c as u32)?,
+                c => dest.write_char(c)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{sanitized, shown};
@@ -85,5 +113,20 @@ mod tests {
         assert_eq!(shown(r#""x""#), r#""\"x\"""#);
         assert_eq!(shown("é ü 日本"), "é ü 日本");
         assert_eq!(sanitized("found \"\u{1b}[2J\""), "found \"\\u{1b}[2J\"");
+    }
+
+    #[test]
+    fn a_page_shows_text_as_the_terminal_does_and_html_as_text() {
+        use askama::filters::Escaper;
+        let html = |text: &str| {
+            let mut out = String::new();
+            super::Html.write_escaped_str(&mut out, text).unwrap();
+            out
+        };
+        assert_eq!(html("p_\u{202e}evil.exe"), r"p_\u{202e}evil.exe");
+        assert_eq!(html("<script>&'\""), "&#60;script&#62;&#38;&#39;&#34;");
+        assert_eq!(html("a\u{1b}[2Jb\nc"), r"a\u{1b}[2Jb\nc");
+        assert_eq!(html("\u{200b}\u{2066}x\u{2069}\u{feff}"), r"\u{200b}\u{2066}x\u{2069}\u{feff}");
+        assert_eq!(html("é 日本 #$&"), "é 日本 #$&#38;");
     }
 }

@@ -335,3 +335,19 @@ async fn every_page_keeps_to_the_tables_of_the_server_and_refuses_odd_parameters
         assert!(json.contains(says), "{path} as JSON: {json}");
     }
 }
+
+/// Text from a request or a lock reaches a page only through the one display function: a
+/// bidirectional override, a zero-width space and a terminal escape show escaped, as in a
+/// terminal, in an element and in an attribute alike; markup shows as text.
+#[tokio::test]
+async fn text_a_browser_would_act_on_shows_escaped_on_every_page() {
+    let app = app();
+    let hostile = "p_%E2%80%AEexe.live%E2%80%8B%1B%5B2J%3Cb%3E";
+    let (_, _, html) = send(&app, with_session(&format!("/query?layout=RankKey&pk={hostile}&v_score=1"))).await;
+    for raw in ['\u{202e}', '\u{200b}', '\u{1b}'] {
+        assert!(!html.contains(raw), "{raw:?} reached the page raw: {html}");
+    }
+    assert!(html.contains(r"p_\u{202e}exe.live\u{200b}\u{1b}[2J&#60;b&#62;"), "{html}");
+    let (_, _, html) = send(&app, with_session(&format!("/browse?table=Runs&pk={hostile}&limit=0"))).await;
+    assert!(!html.contains('\u{202e}') && html.contains(r"\u{202e}"), "{html}");
+}
