@@ -24,7 +24,7 @@ use crate::{connect, lock};
 
 format_tag! {
     /// The browse report's format.
-    BrowseFormat = "sortkey browse 1"
+    BrowseFormat = "sortkey browse 2"
 }
 
 /// The report of `sortkey browse` and of `sortkey query --table`: the sort keys of a partition
@@ -46,6 +46,16 @@ pub(crate) struct BrowseDocument {
     /// With a condition: the keys the queries returned that are no result (read by no version
     /// of the layout, or outside the condition).
     pub(crate) outside: OutsideReport,
+    /// What the answer cost: the items DynamoDB returned, and the read units it counted.
+    pub(crate) read: ReadCost,
+}
+
+/// What reading cost: the items DynamoDB returned (every Query asks for at most one more than
+/// it still needs), and the read units of their `ConsumedCapacity`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ReadCost {
+    pub(crate) items: u64,
+    pub(crate) read_units: f64,
 }
 
 /// The items one version of a layout gave.
@@ -170,12 +180,15 @@ pub(crate) async fn partition(
 ) -> Result<(BrowseDocument, f64), Failure> {
     let expression = |pk: &str, _: &str| KeyExpression::partition(pk, target.pk);
     let read = query(client, target, expression, (limit, reverse), |_| true).await?;
-    Ok((BrowseDocument::new(target, lock, read.keys), read.read_units))
+    let mut doc = BrowseDocument::new(target, lock, read.keys);
+    doc.read = ReadCost { items: read.items, read_units: read.read_units };
+    Ok((doc, read.read_units))
 }
 
-/// The sort keys a Query read, and the read units it spent.
+/// The sort keys a Query read, the items DynamoDB returned, and the read units it spent.
 pub(crate) struct Keys {
     pub(crate) keys: Vec<String>,
+    pub(crate) items: u64,
     pub(crate) read_units: f64,
 }
 
@@ -203,6 +216,7 @@ impl BrowseDocument {
             items,
             versions: Vec::new(),
             outside: OutsideReport::default(),
+            read: ReadCost::default(),
         }
     }
 }
@@ -220,7 +234,7 @@ pub(crate) async fn query(
     let (pk_attr, sk_attr) = key_names(client, table, target.index).await?;
     let sk_attr = sk_attr.ok_or_else(|| Failure(format!("table {table} has no sort key to browse")))?;
     let expression = expression(&pk_attr, &sk_attr);
-    let (mut keys, mut counted, mut read_units) = (Vec::new(), 0, 0.0);
+    let (mut keys, mut counted, mut read_units, mut items) = (Vec::new(), 0, 0.0, 0u64);
     let mut start = match (target.after, target.index) {
         (Some(after), None) => Some(HashMap::from([
             (pk_attr.clone(), AttributeValue::S(target.pk.to_owned())),
@@ -238,6 +252,9 @@ pub(crate) async fn query(
             .scan_index_forward(!reverse)
             .set_index_name(target.index.map(str::to_owned))
             .set_exclusive_start_key(start.take())
+            // Pay for what is shown: at most one item more than are still needed (a key that does
+            // not count may make another page necessary; an unbounded read takes DynamoDB's pages).
+            .set_limit((limit != usize::MAX).then(|| i32::try_from(limit - counted + 1).unwrap_or(i32::MAX)))
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
         let page = expression
             .apply_to_query(request)
@@ -245,18 +262,19 @@ pub(crate) async fn query(
             .await
             .map_err(|e| Failure(format!("cannot query {table}: {}", sdk_error_line(&e))))?;
         read_units += page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
+        items += page.items().len() as u64;
         for item in page.items() {
             if let Some(sk) = item.get(&sk_attr).and_then(|v| v.as_s().ok()) {
                 counted += usize::from(counts(sk));
                 keys.push(sk.clone());
             }
             if counted == limit {
-                return Ok(Keys { keys, read_units });
+                return Ok(Keys { keys, items, read_units });
             }
         }
         start = page.last_evaluated_key().cloned();
         if start.is_none() {
-            return Ok(Keys { keys, read_units });
+            return Ok(Keys { keys, items, read_units });
         }
     }
 }
@@ -276,7 +294,7 @@ pub(crate) async fn query_versions(
 ) -> Result<(BrowseDocument, f64), Failure> {
     let live = LiveLayouts::new(lock.live(layout));
     let conditions = live.conditions(condition)?;
-    let (mut pages, mut read_units) = (Vec::new(), 0.0);
+    let (mut pages, mut read_units, mut items_read) = (Vec::new(), 0.0, 0u64);
     for (version, c) in conditions.iter().enumerate() {
         let Some(c) = c else {
             pages.push(Vec::new());
@@ -287,6 +305,7 @@ pub(crate) async fn query_versions(
         let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
         let read = query(client, target, expression, (limit, false), mine).await?;
         read_units += read.read_units;
+        items_read += read.items;
         pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
     }
     let mut merged = live.merge(&conditions, pages, true);
@@ -318,6 +337,7 @@ pub(crate) async fn query_versions(
         items,
         versions,
         outside: OutsideReport { keys, samples: merged.outside },
+        read: ReadCost { items: items_read, read_units },
     };
     Ok((doc, read_units))
 }
@@ -437,6 +457,7 @@ impl Document for BrowseDocument {
         } else {
             self.print_versions();
         }
+        outln!("read {} items, {} read units", self.read.items, self.read.read_units);
     }
 }
 

@@ -1074,6 +1074,45 @@ fn the_printed_commands_run_in_a_shell_as_the_page_ran_them() {
     }
 }
 
+/// Pay for what is shown: a page of 10 of a partition of 491 items reads at most 11 of them, and
+/// a query of 50 at most 51, as the command and as the page; each document says what it read.
+#[test]
+fn a_page_reads_no_more_items_than_it_shows_and_one() {
+    let Some(server) = server_or_skip("a_page_reads_no_more_items_than_it_shows_and_one") else { return };
+    runtime().block_on(async {
+        let client = client(&server.endpoint);
+        sortkey_test_server::create_table(&client, "Paid").await;
+        for chunk in (0..491u64).collect::<Vec<_>>().chunks(25) {
+            let puts = chunk.iter().map(|i| {
+                let put = aws_sdk_dynamodb::types::PutRequest::builder()
+                    .item("pk", AttributeValue::S("SEASON#1".into()))
+                    .item("sk", AttributeValue::S(format!("RUN#{:012}#p_{i}", 999_999_999_999 - i)))
+                    .build()
+                    .unwrap();
+                aws_sdk_dynamodb::types::WriteRequest::builder().put_request(put).build()
+            });
+            client.batch_write_item().request_items("Paid", puts.collect()).send().await.unwrap();
+        }
+    });
+    let lock = lock_file("paid");
+    let run = |args: &[&str]| {
+        let out = sortkey(&server.endpoint, &lock, args).args(["-o", "json"]).assert().code(0);
+        serde_json::from_slice::<serde_json::Value>(&out.get_output().stdout).unwrap()
+    };
+    let doc = run(&["browse", "--table", "Paid", "--pk", "SEASON#1", "--limit", "10"]);
+    assert_eq!(doc["items"].as_array().unwrap().len(), 10);
+    assert!(doc["read"]["items"].as_u64().unwrap() <= 11, "{}", doc["read"]);
+    let doc =
+        run(&["query", "--layout", "RankKey", "--pk", "SEASON#1", "--table", "Paid", "--limit", "50", "score>=0"]);
+    assert_eq!(doc["items"].as_array().unwrap().len(), 50);
+    assert!(doc["read"]["items"].as_u64().unwrap() <= 51, "{}", doc["read"]);
+    let (_child, address, cookie) = serve(&server.endpoint, &lock, &[]);
+    let (code, _, body) = http_get(&address, "/browse?table=Paid&pk=SEASON%231&limit=10&format=json", Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    let page: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(page["read"]["items"].as_u64().unwrap() <= 11, "{}", page["read"]);
+}
+
 /// A child process killed when dropped (a failed assertion must not leave a server running).
 struct KilledOnDrop(std::process::Child);
 
