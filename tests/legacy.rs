@@ -106,13 +106,17 @@ fn the_lock_records_older_layouts_as_versions() {
     );
     std::fs::remove_file(&path).unwrap();
 
-    // Version lines that name no layout, one twice, or layouts of two roles are refused.
-    let entries = "A = A#{a:u8}\nB = B#{b:u8}\nP = partition P#{p:u8}\n";
+    // Version lines that name no layout, one twice, layouts of two roles, or two layouts that
+    // write every key alike (the same text, or a width written and the same width left out) are
+    // refused.
+    let entries = "A = A#{a:u8}\nB = B#{b:u8}\nP = partition P#{p:u8}\nA2 = A#{a:u8}\nA3 = A#{a:u8 width=3}\n";
     for (line, expected) in [
-        ("A > C", "line 4, byte 4: expected the name of a layout of the lock"),
-        ("A > B\nB > A", "line 5, byte 0: expected a layout in one version line at most"),
-        ("A > P", "line 4, byte 4: expected a layout of the same role as `A`"),
-        ("A B", "line 4, byte 0: expected `name = layout` or `Current > Older`"),
+        ("A > A2", "line 6, byte 4: expected a layout that differs from `A`, whose text `A2` has too"),
+        ("A3 > B > A", "line 6, byte 9: expected a layout that differs from `A3`"),
+        ("A > C", "line 6, byte 4: expected the name of a layout of the lock"),
+        ("A > B\nB > A", "line 7, byte 0: expected a layout in one version line at most"),
+        ("A > P", "line 6, byte 4: expected a layout of the same role as `A`"),
+        ("A B", "line 6, byte 0: expected `name = layout` or `Current > Older`"),
     ] {
         let e = LockFile::parse(&format!("{entries}{line}\n")).unwrap_err().to_string();
         assert!(e.starts_with(expected), "{line}: {e}");

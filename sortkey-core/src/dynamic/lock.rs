@@ -96,6 +96,14 @@ impl LockFile {
             {
                 return Err(error(format!("a layout of the same role as `{}`", names[0])));
             }
+            // Two versions that write every key alike are one layout: a migration from one to the
+            // other moves nothing, and a key would belong to both.
+            if let Some(same) = names.iter().find(|n| self.get(n).is_some_and(|l| l == layout)) {
+                return Err(error(format!(
+                    "a layout that differs from `{same}`, whose text `{name}` has too ({layout}): versions of \
+                     a key are different layouts"
+                )));
+            }
             names.push(name.to_owned());
             offset += name.len() + 3;
         }
