@@ -263,8 +263,8 @@ fn migrate_to_the_current_layout_moves_every_older_version() {
     assert!(pages >= 4, "a page at least per segment: {command}");
     assert_eq!(command["report"]["verdict"]["complete"], true, "the report the migration kept: {command}");
     let out = sortkey(&server.endpoint, &lock, &status).args(["-o", "table"]).assert().code(0);
-    let table = String::from_utf8_lossy(&out.get_output().stdout).replace(&dir, "CHECKPOINTS");
-    snapshot("migrate_status.txt", &table);
+    let printed = String::from_utf8_lossy(&out.get_output().stdout).replace(&dir, "CHECKPOINTS");
+    snapshot("migrate_status.txt", &printed);
     let (_child, address, cookie) = serve(&server.endpoint, &lock, &["--checkpoint", &dir]);
     let path = "/migration?table=Generations&to=RankKey&format=json";
     let (code, _, body) = http_get(&address, path, Some(&cookie));
@@ -272,6 +272,26 @@ fn migrate_to_the_current_layout_moves_every_older_version() {
     assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command, "the page's JSON is the command's");
     let (_, _, html) = http_get(&address, "/migration?table=Generations&to=RankKey", Some(&cookie));
     assert!(html.contains("Verdict: <strong>complete</strong>") && !html.contains("hx-trigger"), "{html}");
+
+    // The folder is this migration's: another table's status, or migration, through it is refused
+    // with the migration it holds, never "finished" for a table whose keys have not moved.
+    runtime().block_on(table(&client(&server.endpoint), "Other", &keys));
+    let other = ["migrate", "--table", "Other", "--to", "RankKey", "--checkpoint", &dir];
+    for extra in [&["--status"][..], &["--compare-attributes"][..]] {
+        let out = sortkey(&server.endpoint, &lock, &other).args(extra).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains(
+                "holds the checkpoints of the migration of table Generations from RankKeyV2, RankKeyV1 to RankKey"
+            ),
+            "{extra:?}: {stderr}"
+        );
+    }
+    let (code, _, body) = http_get(&address, "/migration?table=Other&to=RankKey&format=json", Some(&cookie));
+    assert!(
+        code == 400 && body.contains("holds the checkpoints of the migration of table Generations"),
+        "{code} {body}"
+    );
 }
 
 /// Keys are text from the table: one holding escape sequences (a window title, a colour) or a

@@ -14,10 +14,30 @@ use sortkey_core::dynamodb::{
     Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, SegmentState, TableCheckpoint, sdk_error_line,
 };
 
+use serde::{Deserialize, Serialize};
+
 use crate::ask::MigrationAsk;
 use crate::migrate::verdict::MigrateDocument;
 use crate::outcome::Failure;
 use crate::table;
+
+/// The file in a checkpoint folder that says whose checkpoints they are.
+const MARK: &str = "migration.json";
+
+/// Which migration checkpoints are of: its table and the layouts it moves from and to. Compared
+/// as data, never as prose.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct MigrationIdentity {
+    pub(crate) table: String,
+    pub(crate) from: Vec<String>,
+    pub(crate) to: String,
+}
+
+impl std::fmt::Display for MigrationIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "table {} from {} to {}", self.table, self.from.join(", "), self.to)
+    }
+}
 
 /// Where the checkpoints of every pass are.
 pub(crate) enum Store {
@@ -143,6 +163,42 @@ impl Store {
 
 impl Store {
     /// Where the store is, in words.
+    /// Makes the checkpoints the migration `identity`'s: a folder that holds another's is refused
+    /// (resuming there would skip segments that migration finished), one that holds none is
+    /// marked (`migration.json`). A table's checkpoints are named by the migration already.
+    pub(crate) fn claim(&self, identity: &MigrationIdentity) -> Result<(), Failure> {
+        let Store::Folder(dir) = self else { return Ok(()) };
+        if self.holds_another(identity)?.is_none() {
+            let failed =
+                |e: std::io::Error| Failure(format!("cannot mark the checkpoint folder {}: {e}", dir.display()));
+            std::fs::create_dir_all(dir).map_err(failed)?;
+            let text = serde_json::to_string_pretty(identity).unwrap_or_default();
+            std::fs::write(dir.join(MARK), text + "\n").map_err(failed)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the checkpoints are of the migration `identity`: an error naming the one they are
+    /// of when they are another's; `Some(())` when they say whose they are, `None` when they
+    /// say nothing (a new folder, or checkpoints saved before migrations were named).
+    pub(crate) fn holds_another(&self, identity: &MigrationIdentity) -> Result<Option<()>, Failure> {
+        let Store::Folder(dir) = self else { return Ok(Some(())) };
+        let found: MigrationIdentity = match std::fs::read_to_string(dir.join(MARK)) {
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|e| Failure(format!("{}: not a migration's mark: {e}", dir.join(MARK).display())))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Failure(format!("cannot read {}: {e}", dir.join(MARK).display()))),
+        };
+        if &found != identity {
+            return Err(Failure(format!(
+                "{} holds the checkpoints of the migration of {found}, not of {identity}; expected the folder of that \
+                 migration (give another --checkpoint)",
+                dir.display()
+            )));
+        }
+        Ok(Some(()))
+    }
+
     pub(crate) fn describe(&self) -> String {
         match self {
             Store::Folder(dir) => format!("the folder {}", dir.display()),

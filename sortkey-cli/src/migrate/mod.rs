@@ -25,7 +25,7 @@ use crate::outcome::{Failure, Outcome};
 use crate::pages::{self, Source, progress_bar};
 use crate::{connect, lock, output, table};
 
-use self::checkpoints::Store;
+use self::checkpoints::{MigrationIdentity, Store};
 use self::verdict::{MigrateDocument, classify};
 
 /// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
@@ -78,6 +78,8 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
             backfill = backfill.rate_share(rate as f64, mine.len() as i32);
         }
         let store = Store::open(&client, &m.which, (m.worker.as_deref(), m.lease), &olds.join("+")).await?;
+        let identity = MigrationIdentity { table: m.which.table.clone(), from: olds.clone(), to: m.which.to.clone() };
+        store.claim(&identity)?;
         let mut passes = Vec::new();
         let mut pass = store.last_pass(total, &mine).await?;
         loop {

@@ -10,6 +10,7 @@ use sortkey_core::dynamodb::SegmentState;
 
 use crate::ask::MigrationAsk;
 use crate::display::shown;
+use crate::migrate::checkpoints::MigrationIdentity;
 use crate::migrate::checkpoints::Store;
 use crate::migrate::verdict::{MigrateDocument, Pass};
 use crate::outcome::Failure;
@@ -88,6 +89,9 @@ pub(crate) async fn status(
     let from = super::sources(lock, lock_path, m)?;
     // Read only: no lease is taken, so none is named.
     let store = Store::open(client, m, (None, 0), &from.join("+")).await?;
+    // Only this migration's checkpoints: a folder another migration used says so.
+    let identity = MigrationIdentity { table: m.table.clone(), from: from.clone(), to: m.to.clone() };
+    let marked = store.holds_another(&identity)?.is_some();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let (mut passes, mut units) = (Vec::new(), 0.0);
     for pass in 1..=MOST_PASSES {
@@ -100,6 +104,17 @@ pub(crate) async fn status(
     }
     let (report, spent) = store.report().await?;
     units += spent;
+    // A report kept by another migration (checkpoints saved before migrations were marked).
+    if let Some(r) = report.as_ref().filter(|_| !marked) {
+        let kept = MigrationIdentity { table: r.table.clone(), from: r.from.clone(), to: r.to.clone() };
+        if kept != identity {
+            return Err(Failure(format!(
+                "{} holds the report of the migration of {kept}, not of {identity}; expected the checkpoints of that \
+                 migration",
+                store.describe()
+            )));
+        }
+    }
     let state = state(&passes, report.as_ref());
     let doc = StatusDocument {
         format: StatusFormat,

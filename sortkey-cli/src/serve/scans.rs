@@ -89,7 +89,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Scans {
     /// The partial report of the scan of `table` in the server's audit folder.
     pub(crate) fn report_path(app: &App, table: &str) -> PathBuf {
-        app.audit_dir.join(format!("{table}.json"))
+        app.audit_dir.join(report_file_name(table))
     }
 
     /// Starts (or resumes, from its partial report) the scan of `request.table`, unless one runs.
@@ -208,5 +208,35 @@ impl Scans {
         }
         tables.sort();
         tables
+    }
+}
+
+/// The file a scan of `table` saves its partial report in: `TABLE.json`, unless that would be a
+/// hidden file (a table named `...` or `.x` is legal) or longer than a file name may be (a table
+/// name has up to 255 bytes): then `table-PREFIX-HASH.json`, the name's first 200 bytes without
+/// leading dots and the FNV-1a hash of the whole name, one file per table and under 255 bytes.
+pub(crate) fn report_file_name(table: &str) -> String {
+    if !table.starts_with('.') && table.len() + ".json".len() <= 255 {
+        return format!("{table}.json");
+    }
+    let hash = table.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let prefix: String = table.trim_start_matches('.').chars().take(200).collect();
+    format!("table-{prefix}-{hash:016x}.json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::report_file_name;
+
+    #[test]
+    fn every_legal_table_name_saves_to_a_file_of_its_own() {
+        assert_eq!(report_file_name("Runs"), "Runs.json");
+        let long = "t".repeat(255);
+        for name in ["...", ".x", "..x", long.as_str(), &format!("{}u", "t".repeat(254))] {
+            let file = report_file_name(name);
+            assert!(!file.starts_with('.') && file.len() < 255, "{name}: {file}");
+        }
+        assert_ne!(report_file_name("..."), report_file_name("...."));
+        assert_ne!(report_file_name(&long), report_file_name(&format!("{}u", "t".repeat(254))));
     }
 }
