@@ -11,7 +11,7 @@ use crate::pages::SegmentOf;
 
 format_tag! {
     /// The audit's format.
-    AuditFormat = "sortkey audit 1"
+    AuditFormat = "sortkey audit 2"
 }
 
 /// The report of `sortkey audit` (and of `sortkey audit merge`).

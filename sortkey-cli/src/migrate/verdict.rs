@@ -15,7 +15,7 @@ use crate::pages::{self, SegmentOf, Source};
 
 format_tag! {
     /// The migration's format.
-    MigrateFormat = "sortkey migrate 1"
+    MigrateFormat = "sortkey migrate 2"
 }
 
 /// The report of `sortkey migrate`.
