@@ -39,11 +39,19 @@ enum Pass {
 fn check(app: &App, request: &Request) -> Result<Pass, (StatusCode, &'static str)> {
     let headers = request.headers();
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    if !app.hosts.iter().any(|h| h == host) {
+    if !app.answers_to(host) {
         return Err((StatusCode::MISDIRECTED_REQUEST, "this server answers only to its own address (the Host header)"));
     }
     if !matches!(*request.method(), Method::GET | Method::HEAD) && cross_site(app, headers) {
         return Err((StatusCode::FORBIDDEN, "a request from another site; expected one from this server's pages"));
+    }
+    // A page reads DynamoDB, which costs: another site's page (another port of 127.0.0.1 is the
+    // same site, so the cookie goes along) may not make the browser load one, even with GET.
+    // The browser says where a request comes from; an asset is free.
+    let site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+    let asset = request.uri().path().starts_with("/assets/") || request.uri().path() == "/favicon.ico";
+    if !asset && site.is_some_and(|s| s != "same-origin" && s != "none") {
+        return Err((StatusCode::FORBIDDEN, "a page loaded by another site; expected one opened here or by its URL"));
     }
     if session(headers).is_some_and(|s| s == app.session) {
         return Ok(Pass::Page);

@@ -60,6 +60,8 @@ pub(crate) struct App {
     pub(crate) session: String,
     /// The Host header values the server answers to.
     pub(crate) hosts: Vec<String>,
+    /// Whether it listens on every address (`--bind 0.0.0.0` or `::`).
+    pub(crate) every_address: bool,
 }
 
 /// Starts the server and prints its URL; runs until the process is stopped.
@@ -122,6 +124,7 @@ impl App {
             token_used: AtomicBool::new(false),
             session: random_hex()?,
             hosts,
+            every_address: address.is_unspecified(),
         })
     }
 }
@@ -138,6 +141,23 @@ impl App {
             region: self.region.as_deref(),
             profile: self.profile.as_deref(),
         }
+    }
+
+    /// Whether the server answers a request whose Host header is `host`: one of its own addresses
+    /// (127.0.0.1 and `localhost` on loopback, the address given with `--bind`); bound to every
+    /// address (`0.0.0.0`, `::`), any IP address with the server's port, and `localhost`, but no
+    /// other name (a name is what a DNS rebinding points at the server).
+    pub(crate) fn answers_to(&self, host: &str) -> bool {
+        if self.hosts.iter().any(|h| h == host) {
+            return true;
+        }
+        if !self.every_address {
+            return false;
+        }
+        let Some((name, port)) = host.rsplit_once(':') else { return false };
+        let ours = self.hosts.first().and_then(|h| h.rsplit_once(':')).map(|(_, p)| p);
+        let ip = name.trim_start_matches('[').trim_end_matches(']').parse::<IpAddr>().is_ok();
+        Some(port) == ours && (ip || name == "localhost")
     }
 
     /// Whether a page may read `table` (the asks' own check, [`Context::may_read`](crate::ask::Context::may_read)).
@@ -171,6 +191,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/migration", get(migration_page::migration))
         .route("/assets/htmx.min.js", get(pages::htmx))
         .route("/assets/sortkey.css", get(pages::stylesheet))
+        .route("/favicon.ico", get(pages::favicon))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard::guard))
         .with_state(app)
 }

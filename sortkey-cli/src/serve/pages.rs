@@ -166,7 +166,15 @@ pub(crate) async fn layouts(
     if json {
         return answer(true, &doc, &EmptyPage);
     }
-    let on = TableLab { table: q.table, pk: q.pk, field: q.field, new_width: q.new_width, desc: q.desc.is_some() };
+    let mut on = TableLab { table: q.table, pk: q.pk, field: q.field, new_width: q.new_width, desc: q.desc.is_some() };
+    // A field picked and no width tried yet: the form starts from the field's own width and
+    // order, so that changing one of them keeps the other.
+    if on.new_width.trim().is_empty()
+        && let Some(field) = on.field.split_once(':').and_then(|(layout, path)| own_field(&app, layout, path))
+    {
+        on.new_width = field.effective_width().to_string();
+        on.desc = field.desc;
+    }
     let reshaped = match (on.table.is_empty(), on.pk.is_empty(), on.field.split_once(':')) {
         (false, false, Some((layout, field))) => {
             if let Err(refusal) = app.may_read(&on.table) {
@@ -188,6 +196,12 @@ pub(crate) async fn layouts(
     };
     let choices = choices(&app.lock);
     answer(false, &doc, &LayoutsPage { frame, doc: &doc, values, width, lab, on, choices, reshaped })
+}
+
+/// The field at `path` of the lock's layout `layout`.
+fn own_field(app: &App, layout: &str, path: &str) -> Option<sortkey_core::DynField> {
+    let layout = app.lock.get(layout)?;
+    layout.field_paths().into_iter().find(|(p, _)| p == path).map(|(_, f)| f.clone())
 }
 
 /// How long the browser may keep an asset of the binary.
@@ -352,6 +366,12 @@ pub(crate) fn encode(text: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
+}
+
+/// The pages' icon: a key, drawn in SVG, embedded in the binary.
+pub(crate) async fn favicon() -> Response {
+    let headers = [(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, ASSET_CACHE)];
+    (headers, include_str!("../../assets/favicon.svg")).into_response()
 }
 
 /// No page: the JSON answer's stand-in.

@@ -39,6 +39,7 @@ fn app() -> Arc<App> {
         token_used: AtomicBool::new(false),
         session: "s3ssion".into(),
         hosts: vec!["127.0.0.1:7878".into(), "localhost:7878".into()],
+        every_address: false,
     })
 }
 
@@ -350,4 +351,61 @@ async fn text_a_browser_would_act_on_shows_escaped_on_every_page() {
     assert!(html.contains(r"p_\u{202e}exe.live\u{200b}\u{1b}[2J&#60;b&#62;"), "{html}");
     let (_, _, html) = send(&app, with_session(&format!("/browse?table=Runs&pk={hostile}&limit=0"))).await;
     assert!(!html.contains('\u{202e}') && html.contains(r"\u{202e}"), "{html}");
+}
+
+/// A page that reads DynamoDB is loaded only by this server's pages or by its URL: another site's
+/// `<img>` or link (another port of 127.0.0.1 is the same site, its cookie goes along) spends
+/// nothing; the icon and the assets are free to load.
+#[tokio::test]
+async fn a_page_loaded_by_another_site_is_refused_before_it_reads() {
+    let app = app();
+    for site in ["cross-site", "same-site"] {
+        let request = get("/browse?table=Runs&pk=P")
+            .header(header::COOKIE, "sortkey_session=s3ssion")
+            .header("sec-fetch-site", site)
+            .body(Body::empty())
+            .unwrap();
+        let (status, _, body) = send(&app, request).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{site}: {body}");
+    }
+    for site in ["same-origin", "none"] {
+        let request = get("/layouts").header(header::COOKIE, "sortkey_session=s3ssion").header("sec-fetch-site", site);
+        let (status, _, _) = send(&app, request.body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{site}");
+    }
+    let request =
+        get("/favicon.ico").header(header::COOKIE, "sortkey_session=s3ssion").header("sec-fetch-site", "cross-site");
+    let (status, headers, body) = send(&app, request.body(Body::empty()).unwrap()).await;
+    assert_eq!((status, headers[header::CONTENT_TYPE].to_str().unwrap()), (StatusCode::OK, "image/svg+xml"));
+    assert!(body.starts_with("<svg"), "{body}");
+}
+
+/// Bound to every address, the server answers to any of its IP addresses and `localhost` on its
+/// port, never to a name (what a DNS rebinding would send).
+#[tokio::test]
+async fn bound_to_every_address_the_server_answers_its_addresses_and_no_name() {
+    let mut app = Arc::into_inner(app()).unwrap();
+    app.every_address = true;
+    app.hosts = vec!["0.0.0.0:7878".into()];
+    for (host, answers) in [
+        ("127.0.0.1:7878", true),
+        ("192.168.1.20:7878", true),
+        ("[::1]:7878", true),
+        ("localhost:7878", true),
+        ("evil.example:7878", false),
+        ("127.0.0.1:7879", false),
+    ] {
+        assert_eq!(app.answers_to(host), answers, "{host}");
+    }
+}
+
+/// The lab on a table starts from the picked field's own width and order: changing only the
+/// width keeps `desc`.
+#[tokio::test]
+async fn the_table_lab_starts_from_the_field_s_own_width_and_order() {
+    let app = app();
+    let (_, _, html) = send(&app, with_session("/layouts?field=RankKey%3Ascore")).await;
+    assert!(html.contains(r#"name="new_width" value="12""#), "{html}");
+    let desc = html.split(r#"name="desc""#).nth(1).unwrap().split('>').next().unwrap();
+    assert!(desc.contains("checked"), "{desc}");
 }
