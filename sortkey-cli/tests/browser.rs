@@ -65,6 +65,13 @@ fn the_web_view_in_chromium() {
             let put = dynamo.put_item().table_name("Runs").item("pk", AttributeValue::S("SEASON#7".into()));
             put.item("sk", AttributeValue::S(sk)).send().await.unwrap();
         }
+        // A hostile partition, in a table of its own: markup, a command, quotes, a bidirectional
+        // override, a 1000-byte key.
+        sortkey_test_server::create_table(&dynamo, "Hostile").await;
+        for sk in hostile_keys() {
+            let put = dynamo.put_item().table_name("Hostile").item("pk", AttributeValue::S("O'Brien $(id)".into()));
+            put.item("sk", AttributeValue::S(sk)).send().await.unwrap();
+        }
     });
     let dir = std::env::temp_dir().join(format!("sortkey-browser-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -196,10 +203,46 @@ async fn drive(port: u16, url: &str, base: &str) {
     assert!(audit.contains("older version RankKeyV1 of RankKey"), "{audit}");
     assert!(!c.find_all(Locator::Css("svg rect")).await.unwrap().is_empty(), "the bars");
     shot("audit.png").await;
+    // The hostile partition, two keys a page: every key shown as text, escaped where a browser
+    // would act on it, the page no wider than the window, and each footer, read by a shell,
+    // exactly the arguments of the page (the key a page starts after among them).
+    let mut page = format!("{base}/browse?table=Hostile&pk=O%27Brien%20%24%28id%29&limit=2");
+    let mut afters = Vec::new();
+    for n in 0..3 {
+        c.goto(&page).await.unwrap();
+        let width: serde_json::Value =
+            c.execute("return document.documentElement.scrollWidth", vec![]).await.unwrap();
+        assert!(width.as_u64().unwrap() <= 1280, "page {n} is {width} px wide");
+        let html = c.source().await.unwrap();
+        assert!(!html.contains('\u{202e}') && !html.contains("<b>bold</b>"), "page {n}: {html}");
+        let footer = c.find(Locator::Id("frame-command")).await.unwrap().text().await.unwrap();
+        let words = shlex::split(footer.trim_start_matches("$ ").split(" · ").next().unwrap()).unwrap();
+        let at = |name: &str| words.iter().position(|w| w == name).map(|i| words[i + 1].clone());
+        assert_eq!(at("--pk").as_deref(), Some("O'Brien $(id)"), "{footer}");
+        afters.push(at("--after"));
+        shot(["hostile-1.png", "hostile-2.png", "hostile-3.png"][n]).await;
+        let Ok(next) = c.find(Locator::LinkText("next page →")).await else { break };
+        page = next.attr("href").await.unwrap().map(|h| format!("{base}{h}")).unwrap();
+    }
+    let mut sorted = hostile_keys();
+    sorted.sort();
+    assert_eq!(afters, [None, Some(sorted[1].clone()), Some(sorted[3].clone())], "the footers' --after");
     // The migration page, before any migration: read only, nothing to show yet.
     c.goto(&format!("{base}/migration?table=Runs&to=RankKey")).await.unwrap();
     let migration = c.find(Locator::Id("migration-state")).await.unwrap().text().await.unwrap();
     assert!(migration.starts_with("not started"), "{migration}");
     shot("migration.png").await;
     c.close().await.unwrap();
+}
+
+/// The keys of the hostile partition.
+fn hostile_keys() -> Vec<String> {
+    vec![
+        "<b>bold</b>".to_owned(),
+        "$(touch pwned)".to_owned(),
+        "it's \"quoted\"".to_owned(),
+        "p_\u{202e}exe.live".to_owned(),
+        "K".repeat(1000),
+        "a&b#c?d".to_owned(),
+    ]
 }
