@@ -210,8 +210,7 @@ async fn drive(port: u16, url: &str, base: &str) {
     let mut afters = Vec::new();
     for n in 0..3 {
         c.goto(&page).await.unwrap();
-        let width: serde_json::Value =
-            c.execute("return document.documentElement.scrollWidth", vec![]).await.unwrap();
+        let width: serde_json::Value = c.execute("return document.documentElement.scrollWidth", vec![]).await.unwrap();
         assert!(width.as_u64().unwrap() <= 1280, "page {n} is {width} px wide");
         let html = c.source().await.unwrap();
         assert!(!html.contains('\u{202e}') && !html.contains("<b>bold</b>"), "page {n}: {html}");

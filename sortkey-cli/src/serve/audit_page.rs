@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use askama::Template;
 use axum::Form;
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -77,6 +77,7 @@ struct AuditPage {
 
 /// What the audit page asks: which source, and its JSON.
 #[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct AuditQuery {
     format: Option<String>,
     /// `reports`, `export` or `scan`.
@@ -88,7 +89,11 @@ pub(crate) struct AuditQuery {
 }
 
 /// The dashboard of the source asked for (the reports by default), or the command's JSON.
-pub(crate) async fn audit(State(app): State<Arc<App>>, Query(q): Query<AuditQuery>, headers: HeaderMap) -> Response {
+pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
+    let q: AuditQuery = match crate::serve::pages::read_query(raw.as_deref()) {
+        Ok(q) => q,
+        Err(e) => return crate::serve::pages::refusal(&e),
+    };
     let json = wants_json(&Format { format: q.format.clone() }, &headers);
     let paths: Vec<String> = app.reports.iter().map(|p| p.display().to_string()).collect();
     let source = q.source.clone().unwrap_or_else(|| {

@@ -14,7 +14,7 @@ use crate::ask::{AskError, MigrationAsk};
 use crate::migrate::status::{StatusDocument, status};
 use crate::outcome::Failure;
 use crate::serve::App;
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, refusal, status_of, wants_json};
+use crate::serve::pages::{EmptyPage, Format, Frame, answer, read_query, refusal, status_of, wants_json};
 
 #[derive(Template)]
 #[template(path = "migration.html")]
@@ -36,8 +36,7 @@ struct MigrationPage {
 /// command's ask (`sortkey migrate ... --status`), the checkpoints the server's own.
 pub(crate) async fn migration(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
     let ctx = app.context();
-    let read: Result<MigrationAsk, AskError> = serde_urlencoded::from_str(raw.as_deref().unwrap_or_default())
-        .map_err(|e| AskError::bad(format!("the page's parameters: {e}")));
+    let read: Result<MigrationAsk, AskError> = read_query(raw.as_deref());
     let json = wants_json(&Format { format: read.as_ref().ok().and_then(|a| a.format.clone()) }, &headers);
     let mut ask = read.clone().unwrap_or_default();
     ask.checkpoint = app.checkpoint.clone();

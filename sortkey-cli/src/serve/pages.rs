@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use askama::Template;
-use axum::extract::{Query, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -47,6 +47,7 @@ impl Frame {
 
 /// `?format=json`.
 #[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Format {
     pub(crate) format: Option<String>,
 }
@@ -55,6 +56,20 @@ pub(crate) struct Format {
 pub(crate) fn wants_json(format: &Format, headers: &HeaderMap) -> bool {
     let accept = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).unwrap_or_default();
     format.format.as_deref() == Some("json") || accept.starts_with("application/json")
+}
+
+/// A page's query string read into what the page asks; a parameter the page does not read, or a
+/// value of the wrong kind, is the page's own 400 naming it (never the framework's text).
+pub(crate) fn read_query<T: serde::de::DeserializeOwned>(raw: Option<&str>) -> Result<T, AskError> {
+    let parsed = form_urlencoded::parse(raw.unwrap_or_default().as_bytes());
+    serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(parsed)).map_err(|e| {
+        let at = e.path().to_string();
+        let inner = e.into_inner();
+        match at.as_str() {
+            "." | "" => AskError::bad(format!("the page's parameters: {inner}")),
+            name => AskError::bad(format!("the page's parameter `{name}`: {inner}")),
+        }
+    })
 }
 
 /// The page, or the document as JSON.
@@ -84,11 +99,11 @@ struct OverviewPage<'a> {
 
 /// The overview: the tables the connection sees (or those the server was started with), their
 /// keys and indexes, and the lock's layouts with their versions. Its JSON is `sortkey tables`'.
-pub(crate) async fn overview(
-    State(app): State<Arc<App>>,
-    Query(format): Query<Format>,
-    headers: HeaderMap,
-) -> Response {
+pub(crate) async fn overview(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
+    let format: Format = match read_query(raw.as_deref()) {
+        Ok(format) => format,
+        Err(e) => return refusal(&e),
+    };
     let layouts = LayoutsDocument::new(&app.lock);
     let mut command = app.context().command("tables");
     app.tables.iter().for_each(|t| {
@@ -125,6 +140,7 @@ struct LayoutsPage<'a> {
 
 /// What the layouts page asks: its JSON, the sort lab's values, or the lab on a table.
 #[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct LayoutsQuery {
     format: Option<String>,
     values: Option<String>,
@@ -152,11 +168,11 @@ pub(crate) struct TableLab {
 
 /// The lock's layouts: every field with what it can hold, and the versions; the sort lab, and
 /// the lab on a table's own keys.
-pub(crate) async fn layouts(
-    State(app): State<Arc<App>>,
-    Query(q): Query<LayoutsQuery>,
-    headers: HeaderMap,
-) -> Response {
+pub(crate) async fn layouts(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
+    let q: LayoutsQuery = match read_query(raw.as_deref()) {
+        Ok(q) => q,
+        Err(e) => return refusal(&e),
+    };
     let doc = LayoutsDocument::new(&app.lock);
     let mut frame = Frame::new(&app, "layouts", app.context().command("layouts").to_string(), "/layouts");
     let values = q.values.unwrap_or_else(|| "9, 10, 240, 1500".to_owned());
@@ -234,8 +250,7 @@ struct BrowsePage<'a> {
 pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
     let ctx = app.context();
     let raw = raw.unwrap_or_default();
-    let read: Result<BrowseAsk, AskError> =
-        serde_urlencoded::from_str(&raw).map_err(|e| AskError::bad(format!("the page's parameters: {e}")));
+    let read: Result<BrowseAsk, AskError> = read_query(Some(&raw));
     let json_format = read.as_ref().ok().and_then(|a| a.format.clone());
     let json = wants_json(&Format { format: json_format }, &headers);
     let asked = read.clone().unwrap_or_default();

@@ -326,6 +326,11 @@ async fn every_page_keeps_to_the_tables_of_the_server_and_refuses_odd_parameters
         ("/query?layout=RankKey&pk=P&op_score=zz&v_score=1", "expected a comparison"),
         ("/query?layout=RankKey&pk=P&v_score=1&limit=-1&table=Runs", "limit"),
         ("/query?layout=Nope&pk=P", "no layout"),
+        ("/layouts?width=abc", "width"),
+        ("/layouts?colour=red", "colour"),
+        ("/audit?source=scan&table=Runs&colour=red", "colour"),
+        ("/?colour=red", "colour"),
+        ("/migration?table=Runs&to=RankKey&colour=red", "colour"),
     ];
     for (path, says) in odd {
         let (status, _, body) = send(&app, with_session(path)).await;
