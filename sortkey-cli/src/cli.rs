@@ -176,13 +176,13 @@ pub(crate) struct MigrateArgs {
 pub(crate) struct AuditArgs {
     #[command(subcommand)]
     pub(crate) command: Option<AuditCommand>,
-    /// The table.
+    /// The table; with --export, the export's table, which the printed moves of old keys name.
     #[arg(long, required_unless_present = "export")]
     pub(crate) table: Option<String>,
     /// A DynamoDB export to read instead of the table (ExportTableToPointInTime in DynamoDB JSON,
     /// its `data/*.json.gz` files), at no read cost: its folder, or `s3://BUCKET/PREFIX` where it
     /// lies (its manifest lists the files; each is streamed); needs --pk and --sk.
-    #[arg(long, value_name = "DIR|s3://BUCKET/PREFIX", conflicts_with_all = ["table", "index", "rate"])]
+    #[arg(long, value_name = "DIR|s3://BUCKET/PREFIX", conflicts_with_all = ["index", "rate"])]
     pub(crate) export: Option<String>,
     /// A global secondary index of the table to read instead, its key attributes from DescribeTable.
     #[arg(long, conflicts_with_all = ["pk", "sk"])]

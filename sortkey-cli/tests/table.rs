@@ -871,6 +871,22 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), command);
     let (_, _, html) = http_get(address, "/audit?source=export&pk=pk&sk=sk", Some(cookie));
     assert!(html.contains("older version RankKeyV1 of RankKey") && html.contains("mixed width"), "{html}");
+    // An export names no table: its moves say so until --table names the export's table.
+    let moves = |doc: &serde_json::Value| -> Vec<String> {
+        let attributes = doc["attributes"].as_array().unwrap();
+        attributes
+            .iter()
+            .flat_map(|a| a["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()))
+            .collect()
+    };
+    assert_eq!(moves(&command), ["sortkey migrate --table TABLE --to RankKey"], "{command}");
+    let out =
+        sortkey(&server.endpoint, &lock, &["audit", "--export", &export, "--pk", "pk", "--sk", "sk", "-o", "table"])
+            .assert()
+            .code(1);
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("give the export's with --table T"));
+    let named = json(&["audit", "--export", &export, "--pk", "pk", "--sk", "sk", "--table", "Audited"]);
+    assert_eq!(moves(&named), ["sortkey migrate --table Audited --to RankKey"], "{named}");
     // The same export where it lies, in moto's S3, through a server started with its address.
     let (_s3_child, s3_address, s3_cookie) = serve(&server.endpoint, &lock, &["--export", "s3://exports/runs"]);
     let (code, _, body) = http_get(&s3_address, "/audit?source=export&pk=pk&sk=sk&format=json", Some(&s3_cookie));

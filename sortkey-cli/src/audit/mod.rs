@@ -174,7 +174,12 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
             if let Some(path) = &audit.report {
                 partial::save(path, &state)?;
             }
-            Ok(finish(args, &scan_report(&state, audit.headroom)))
+            let mut doc = scan_report(&state, audit.headroom);
+            // The export's table, named: the moves run on it.
+            if let Some(table) = &audit.table {
+                doc.moves_on(table);
+            }
+            Ok(finish(args, &doc))
         }
         (None, Some(table)) => {
             let state = scan::run(args, audit, table, &lock)?;

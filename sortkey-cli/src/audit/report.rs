@@ -29,6 +29,9 @@ pub(crate) struct AuditDocument {
     pub(crate) attributes: Vec<AttributeReport>,
 }
 
+/// The table an export's moves name until `--table` names the export's own.
+const PLACEHOLDER: &str = "TABLE";
+
 /// Where the items came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -100,26 +103,35 @@ impl AttributeReport {
 
 impl AuditDocument {
     /// The document of `attributes` read from `source`.
-    pub(crate) fn new(source: AuditSource, threshold: f64, mut attributes: Vec<AttributeReport>) -> Self {
-        // An export names no table: its moves name the placeholder `TABLE`, to be replaced.
+    pub(crate) fn new(source: AuditSource, threshold: f64, attributes: Vec<AttributeReport>) -> Self {
+        // An export names no table: its moves name the placeholder `TABLE` until `--table` names
+        // it (`moves_on`).
         let table = match &source {
             AuditSource::Table { table, .. } => table.clone(),
-            AuditSource::Export { .. } => "TABLE".to_owned(),
+            AuditSource::Export { .. } => PLACEHOLDER.to_owned(),
         };
-        for a in &mut attributes {
+        let findings = attributes.iter().any(AttributeReport::has_findings);
+        let mut doc =
+            AuditDocument { format: AuditFormat, source, findings, headroom_threshold: threshold, attributes };
+        doc.moves_on(&table);
+        doc
+    }
+
+    /// The commands that move each attribute's old keys, on `table` (an export's table, when
+    /// `sortkey audit --export ... --table T` names it).
+    pub(crate) fn moves_on(&mut self, table: &str) {
+        for a in &mut self.attributes {
             let mut currents: Vec<&str> = a.report.old_keys.iter().map(|o| o.current.as_str()).collect();
             currents.dedup();
             a.moves = currents
                 .iter()
                 .map(|c| {
                     let mut line = CommandLine::new("sortkey");
-                    line.arg("migrate").option("--table", &table).option("--to", *c);
+                    line.arg("migrate").option("--table", table).option("--to", *c);
                     line.to_string()
                 })
                 .collect();
         }
-        let findings = attributes.iter().any(AttributeReport::has_findings);
-        AuditDocument { format: AuditFormat, source, findings, headroom_threshold: threshold, attributes }
     }
 
     /// What was read, for people.
@@ -242,6 +254,9 @@ fn print_attribute(title: &str, a: &AttributeReport) {
         outln!("{t}");
         for command in &a.moves {
             outln!("move them: {command}");
+        }
+        if a.moves.iter().any(|m| m.contains(&format!("--table {PLACEHOLDER} "))) {
+            outln!("(an export names no table: give the export's with --table T, and these commands name it)");
         }
     }
     if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
