@@ -139,7 +139,14 @@ pub(crate) fn run(args: &Args, ask: &BrowseAsk) -> Result<(), Failure> {
     let ctx = args.context(&lock, &lock_path);
     let runtime = tokio::runtime::Runtime::new()?;
     let (doc, _) = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;
-    output::print(args, &doc);
+    match (args.output(), ask.group) {
+        (crate::cli::Output::Table, true) => {
+            outln!("{} `{}`: {} items", doc.table, shown(&doc.pk), doc.items.len());
+            doc.print_groups();
+            outln!("read {} items, {} read units", doc.read.items, doc.read.read_units);
+        }
+        _ => output::print(args, &doc),
+    }
     Ok(())
 }
 
@@ -453,7 +460,7 @@ impl Document for BrowseDocument {
     fn print_table(&self) {
         outln!("{} `{}`: {} items", self.table, shown(&self.pk), self.items.len());
         if self.versions.is_empty() {
-            self.print_groups();
+            self.print_rows();
         } else {
             self.print_versions();
         }
@@ -489,9 +496,36 @@ impl BrowseDocument {
         }
     }
 
+    /// A partition's items in its order, one table: each key's layout (and variant), its fields,
+    /// and what is wrong with it (an older version, a mixed width, no layout reading it).
+    fn print_rows(&self) {
+        let mut t = output::table(&["sk", "layout", "fields", "flag"]);
+        for row in self.rows() {
+            t.add_row([shown(&row.sk).into_owned(), row.layout, row.fields, row.flag]);
+        }
+        outln!("{t}");
+    }
+
+    /// The items as one table's rows, in the document's order.
+    pub(crate) fn rows(&self) -> Vec<Row> {
+        self.items
+            .iter()
+            .map(|item| {
+                let layout = item.group().unwrap_or_else(|| "no layout reads".to_owned());
+                let fields: Vec<String> = item.fields.iter().map(|(k, v)| format!("{k}={}", shown(&text(v)))).collect();
+                let flag = match (&item.error, item.flag()) {
+                    (_, Some(flag)) => flag,
+                    (Some(e), None) => sanitized(e).into_owned(),
+                    (None, None) => String::new(),
+                };
+                Row { sk: item.sk.clone(), layout, fields: fields.join(" "), flag, flagged: item.flag().is_some() }
+            })
+            .collect()
+    }
+
     /// A partition's items, one table per layout (a family's variants each apart), in the order
     /// each first appears, rows in DynamoDB's order.
-    fn print_groups(&self) {
+    pub(crate) fn print_groups(&self) {
         for group in self.groups() {
             let flagged = group.flagged();
             let flag = |row: &GroupRow| row.flag.clone().unwrap_or_default();
@@ -543,6 +577,17 @@ impl BrowseDocument {
         }
         groups
     }
+}
+
+/// One key of a partition in one table: the key, its layout and variant, its fields as
+/// `name=value`, and its flag (or, read by no layout, the error).
+pub(crate) struct Row {
+    pub(crate) sk: String,
+    pub(crate) layout: String,
+    pub(crate) fields: String,
+    pub(crate) flag: String,
+    /// Whether the flag says something is wrong with a key a layout reads.
+    pub(crate) flagged: bool,
 }
 
 /// The items of one layout (or none) of a browse.

@@ -61,8 +61,8 @@ pub(crate) enum Command {
     /// name, through conditional moves that lose no write; resumable, in segments, and checked at
     /// the end by a read of the whole table. Exit status 1 when keys are left in the old layout.
     Migrate(MigrateArgs),
-    /// One partition in the order DynamoDB returns it, sort keys decoded into aligned columns,
-    /// one table per layout (a family's variants each as their own), the raw key beside.
+    /// One partition in the order DynamoDB returns it, as one table: each sort key, the layout
+    /// that reads it, its fields decoded, and its flag (`--group`: one table per layout).
     Browse(BrowseAsk),
     /// The tables the connection sees (or those named), each with its key attributes, its global
     /// secondary indexes and its item count.

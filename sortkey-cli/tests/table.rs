@@ -347,6 +347,9 @@ fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
         sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009", "-o", "table"]);
     let out = out.assert().code(0);
     snapshot("browse_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let args = ["browse", "--table", "Items", "--pk", "CUST#000009", "--group", "-o", "table"];
+    let out = sortkey(&server.endpoint, &lock, &args).assert().code(0);
+    snapshot("browse_grouped.txt", &String::from_utf8_lossy(&out.get_output().stdout));
     let mut out = sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009"]);
     snapshot("browse.json", &String::from_utf8_lossy(&out.assert().code(0).get_output().stdout));
     let mut out = sortkey(

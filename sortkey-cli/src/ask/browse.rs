@@ -33,6 +33,10 @@ pub(crate) struct BrowseAsk {
     /// first, for the one before); the table's own key, not an index's.
     #[arg(long, value_name = "SORT_KEY", conflicts_with = "layout")]
     pub(crate) after: Option<String>,
+    /// One table per layout (a family's variant each apart), instead of one table in the
+    /// partition's order with the layout as a column.
+    #[arg(long)]
+    pub(crate) group: bool,
     /// The page's own parameter: its JSON instead of HTML.
     #[arg(skip)]
     pub(crate) format: Option<String>,
@@ -72,7 +76,8 @@ impl BrowseAsk {
             .option_if("--layout", self.layout.as_deref())
             .option("--limit", self.limit.to_string())
             .flag("--reverse", self.reverse)
-            .option_if("--after", self.after.as_deref());
+            .option_if("--after", self.after.as_deref())
+            .flag("--group", self.group);
         line
     }
 }

@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use crate::ask::{AskError, AskErrorKind, BrowseAsk};
-use crate::browse::{self, BrowseDocument, Group};
+use crate::browse::{self, BrowseDocument, Group, Row};
 use crate::layouts::LayoutsDocument;
 use crate::serve::App;
 use crate::serve::lab::{LabTable, lab};
@@ -238,7 +238,10 @@ struct BrowsePage<'a> {
     pk: &'a str,
     limit: usize,
     doc: Option<&'a BrowseDocument>,
+    /// One table per layout, on request; else one table in the partition's order.
     groups: Vec<Group>,
+    rows: Vec<Row>,
+    group: bool,
     /// The sort keys the next and the previous page start after.
     next: Option<String>,
     previous: Option<String>,
@@ -266,6 +269,8 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
                 limit: ask.limit,
                 doc: None,
                 groups: Vec::new(),
+                rows: Vec::new(),
+                group: ask.group,
                 next: None,
                 previous: None,
                 error: None,
@@ -294,6 +299,8 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
                 limit,
                 doc: None,
                 groups: Vec::new(),
+                rows: Vec::new(),
+                group: asked.group,
                 next: None,
                 previous: None,
                 error: Some(e.message),
@@ -310,7 +317,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
     if ask.reverse {
         shown.items.reverse();
     }
-    let groups = shown.groups();
+    let (groups, rows) = if ask.group { (shown.groups(), Vec::new()) } else { (Vec::new(), shown.rows()) };
     let items = shown.items.as_slice();
     let full = items.len() == ask.limit;
     let link = |after: &str, reverse: bool| {
@@ -327,6 +334,8 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         limit: ask.limit,
         doc: Some(&shown),
         groups,
+        rows,
+        group: ask.group,
         next,
         previous,
         error: None,
@@ -353,6 +362,9 @@ fn browse_link(ask: &BrowseAsk) -> String {
     }
     if ask.reverse {
         pairs.push(("reverse", "true".to_owned()));
+    }
+    if ask.group {
+        pairs.push(("group", "true".to_owned()));
     }
     format!("/browse?{}", serde_urlencoded::to_string(pairs).unwrap_or_default())
 }
