@@ -48,6 +48,9 @@ pub(crate) struct BrowseDocument {
     pub(crate) outside: OutsideReport,
     /// What the answer cost: the items DynamoDB returned, and the read units it counted.
     pub(crate) read: ReadCost,
+    /// The command line that gives this document (`sortkey browse`, or `sortkey query
+    /// --table`), as its arguments.
+    pub(crate) command: Vec<String>,
 }
 
 /// What reading cost: the items DynamoDB returned (every Query asks for at most one more than
@@ -164,7 +167,8 @@ pub(crate) async fn answer(
         Some(layout) => query_versions(client, &target, ctx.lock, layout, &FieldCondition::new(), ask.limit).await,
         None => partition(client, &target, ctx.lock, ask.limit, ask.reverse).await,
     };
-    read.map_err(|Failure(message)| from_dynamodb(message))
+    let (doc, units) = read.map_err(|Failure(message)| from_dynamodb(message))?;
+    Ok((BrowseDocument { command: ask.command_line(ctx).argv, ..doc }, units))
 }
 
 /// DynamoDB's refusal of a read, by kind: a table or index that is not there, or no answer.
@@ -224,6 +228,7 @@ impl BrowseDocument {
             versions: Vec::new(),
             outside: OutsideReport::default(),
             read: ReadCost::default(),
+            command: Vec::new(),
         }
     }
 }
@@ -345,6 +350,7 @@ pub(crate) async fn query_versions(
         versions,
         outside: OutsideReport { keys, samples: merged.outside },
         read: ReadCost { items: items_read, read_units },
+        command: Vec::new(),
     };
     Ok((doc, read_units))
 }

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sortkey_core::dynamodb::{RateShare, sdk_error_line, worker_index};
 use tokio::sync::mpsc;
@@ -26,6 +26,8 @@ pub(crate) struct Page<T = Vec<Item>> {
     pub(crate) items: T,
     pub(crate) count: usize,
     pub(crate) next: Option<Item>,
+    /// The read units DynamoDB counted for the page (its `ConsumedCapacity`).
+    pub(crate) read_units: f64,
 }
 
 /// What each segment's task makes of a page's items before sending it: work done on every
@@ -138,7 +140,8 @@ impl Reader {
                 .total_segments(self.total as i32)
                 .projection_expression(projection.join(", "))
                 .set_index_name(self.source.index.clone())
-                .set_exclusive_start_key(start.take());
+                .set_exclusive_start_key(start.take())
+                .return_consumed_capacity(ReturnConsumedCapacity::Total);
             for (i, name) in self.source.names.iter().enumerate() {
                 request = request.expression_attribute_names(format!("#k{i}"), name);
             }
@@ -154,13 +157,14 @@ impl Reader {
                     return;
                 }
             };
+            let read_units = page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
             let next = page.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
             let items = page.items().to_vec();
             let count = items.len();
             let end = next.is_none();
             start = next.clone();
             let items = digest(items);
-            if send.send(Ok(Page { slot, items, count, next })).await.is_err() || end {
+            if send.send(Ok(Page { slot, items, count, next, read_units })).await.is_err() || end {
                 return;
             }
             if let Some(share) = &self.share {

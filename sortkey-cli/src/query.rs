@@ -53,14 +53,16 @@ pub(crate) async fn answer(
 ) -> Result<QueryAnswer, AskError> {
     let (condition, fields) = ask.validate(ctx)?;
     let expression = condition.with_partition_key(&ask.pk_attr, &ask.pk, &ask.sk_attr);
-    let mut answered =
-        QueryAnswer { condition: QueryDocument::new(&condition, expression), items: None, read_units: 0.0 };
+    let mut doc = QueryDocument::new(&condition, expression);
+    doc.command = ask.command_line(ctx).argv;
+    doc.aws_command = aws_command_line(ctx, ask.table.as_deref(), &doc).argv;
+    let mut answered = QueryAnswer { condition: doc, items: None, read_units: 0.0 };
     if let (Some(table), Some(client)) = (&ask.table, client) {
         let target = Target { table, index: ask.index.as_deref(), pk: &ask.pk, after: None };
         let (doc, units) = browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, ask.limit)
             .await
             .map_err(|Failure(message)| browse::from_dynamodb(message))?;
-        answered.items = Some(doc);
+        answered.items = Some(BrowseDocument { command: ask.command_line(ctx).argv, ..doc });
         answered.read_units = units;
     }
     Ok(answered)
@@ -85,7 +87,7 @@ pub(crate) fn aws_command_line(ctx: &Context<'_>, table: Option<&str>, doc: &Que
 
 format_tag! {
     /// The query report's format.
-    QueryFormat = "sortkey query 1"
+    QueryFormat = "sortkey query 2"
 }
 
 /// The report of `sortkey query` without a table: the condition and its Query parameters, in the
@@ -102,6 +104,11 @@ pub(crate) struct QueryDocument {
     pub(crate) names: BTreeMap<String, String>,
     #[serde(rename = "ExpressionAttributeValues")]
     pub(crate) values: BTreeMap<String, StringValue>,
+    /// The `sortkey query` command line that gives this document, as its arguments.
+    pub(crate) command: Vec<String>,
+    /// The same Query as an `aws dynamodb query` command line, as its arguments (the table
+    /// `TABLE` when the ask names none).
+    pub(crate) aws_command: Vec<String>,
 }
 
 /// A string value in DynamoDB JSON: `{"S": "..."}`.
@@ -119,6 +126,8 @@ impl QueryDocument {
             key_condition_expression: expression.expression,
             names: expression.names.into_iter().collect(),
             values: expression.values.into_iter().map(|(p, s)| (p, StringValue { s })).collect(),
+            command: Vec::new(),
+            aws_command: Vec::new(),
         }
     }
 }

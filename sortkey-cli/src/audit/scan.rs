@@ -54,6 +54,8 @@ pub(crate) trait Progress: Sync {
     fn expect(&self, items: u64);
     /// Items read since the last call.
     fn advance(&self, items: u64);
+    /// Read units DynamoDB counted since the last call (a terminal's bar does not show them).
+    fn spent(&self, _read_units: f64) {}
 }
 
 impl Progress for ProgressBar {
@@ -165,6 +167,7 @@ async fn scan(
         let page = page?;
         if let Some(progress) = progress {
             progress.advance(page.count as u64);
+            progress.spent(page.read_units);
         }
         for (total, part) in state.attributes.iter_mut().zip(&page.items) {
             total.merge(part)?;

@@ -176,6 +176,8 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
         };
     }
     let mut frame = Frame::new(&app, "audit", command, "/audit");
+    // The read units the page's Scan spent (an export or saved reports cost none to show).
+    frame.read_units = scan.as_ref().map_or(0.0, |s| s.read_units);
     frame.json_link = format!("{this}{}format=json", if this.contains('?') { '&' } else { '?' });
     let (attributes, error) = match doc {
         Some(Ok(doc)) => (views(&doc), None),

@@ -22,6 +22,8 @@ pub(crate) struct ScanRun {
     /// About how many items it reads (DynamoDB's estimate), and how many it read so far.
     expected: AtomicU64,
     read: AtomicU64,
+    /// The read units its Scan spent so far.
+    read_units: Mutex<f64>,
     status: Mutex<Status>,
     /// Stops the task between two pages.
     abort: Mutex<Option<tokio::task::AbortHandle>>,
@@ -42,6 +44,8 @@ pub(crate) struct ScanView {
     /// The items read so far and the estimate, when it ran in this server.
     pub(crate) read: u64,
     pub(crate) expected: u64,
+    /// The read units its Scan spent in this server.
+    pub(crate) read_units: f64,
     /// Where it stands, in words, and whether it still runs (the page then refreshes).
     pub(crate) status: String,
     pub(crate) running: bool,
@@ -70,6 +74,10 @@ impl Progress for ScanRun {
 
     fn advance(&self, items: u64) {
         self.read.fetch_add(items, Ordering::Relaxed);
+    }
+
+    fn spent(&self, read_units: f64) {
+        *lock(&self.read_units) += read_units;
     }
 }
 
@@ -126,6 +134,7 @@ impl Scans {
         let run = Arc::new(ScanRun {
             expected: AtomicU64::new(0),
             read: AtomicU64::new(0),
+            read_units: Mutex::new(0.0),
             status: Mutex::new(Status::Running),
             abort: Mutex::new(None),
         });
@@ -178,12 +187,14 @@ impl Scans {
             None if segments > 0 && segments_done == segments => "finished (saved by an earlier server)".to_owned(),
             None => "saved by an earlier server, not finished; resume it to go on".to_owned(),
         };
-        let (read, expected) =
-            run.map_or((0, 0), |r| (r.read.load(Ordering::Relaxed), r.expected.load(Ordering::Relaxed)));
+        let (read, expected, read_units) = run.map_or((0, 0, 0.0), |r| {
+            (r.read.load(Ordering::Relaxed), r.expected.load(Ordering::Relaxed), *lock(&r.read_units))
+        });
         Some(ScanView {
             table: table.to_owned(),
             read,
             expected,
+            read_units,
             status: words,
             running,
             segments_done,

@@ -205,7 +205,11 @@ async fn the_query_page_builds_the_command_expression_or_says_its_refusal() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let doc: serde_json::Value = serde_json::from_str(&body).unwrap();
     // What `sortkey query --layout RankKey --pk SEASON#7 'score>=1500' -o json` prints (README).
-    assert_eq!(doc["format"], "sortkey query 1");
+    assert_eq!(doc["format"], "sortkey query 2");
+    // The document carries its command lines as the arguments the programs receive.
+    assert_eq!(doc["command"][0], "sortkey");
+    assert!(doc["command"].as_array().unwrap().iter().any(|a| a == "score>=1500"), "{doc}");
+    assert_eq!(doc["aws_command"][3], "--table-name");
     assert_eq!(doc["KeyConditionExpression"], "#pk = :pk AND #sk BETWEEN :sk0 AND :sk1");
     assert_eq!(doc["ExpressionAttributeValues"][":sk1"]["S"], "RUN#999999998499$");
     let (_, _, html) =
@@ -413,4 +417,25 @@ async fn the_table_lab_starts_from_the_field_s_own_width_and_order() {
     assert!(html.contains(r#"name="new_width" value="12""#), "{html}");
     let desc = html.split(r#"name="desc""#).nth(1).unwrap().split('>').next().unwrap();
     assert!(desc.contains("checked"), "{desc}");
+}
+
+/// DynamoDB not answering is 502 on every page that reads it (browse and query alike, before:
+/// 502 and 400), and a browse page's JSON link keeps every parameter of the page (`after` too).
+#[tokio::test]
+async fn an_unreachable_table_is_502_everywhere_and_the_json_link_keeps_the_page() {
+    let app = app();
+    for path in [
+        "/browse?table=Runs&pk=P&format=json",
+        "/query?layout=RankKey&table=Runs&pk=P&v_score=1&format=json",
+        "/browse?table=Runs&pk=P",
+        "/query?layout=RankKey&table=Runs&pk=P&v_score=1",
+    ] {
+        let (status, _, body) = send(&app, with_session(path)).await;
+        assert_eq!(status, StatusCode::BAD_GATEWAY, "{path}: {body}");
+    }
+    let (_, _, html) = send(&app, with_session("/browse?table=Runs&pk=P&limit=5&after=RUN%23x&reverse=true")).await;
+    let link = html.split("href=\"").find(|h| h.contains("format=json")).unwrap().split('"').next().unwrap();
+    for part in ["table=Runs", "pk=P", "limit=5", "after=RUN%23x", "reverse=true", "format=json"] {
+        assert!(link.contains(part), "{part} in {link}");
+    }
 }
