@@ -507,7 +507,7 @@ impl BrowseDocument {
     fn print_rows(&self) {
         let mut t = output::table(&["sk", "layout", "fields", "flag"]);
         for row in self.rows() {
-            t.add_row([shown(&row.sk).into_owned(), row.layout, row.fields, row.flag]);
+            t.add_row([shown(&row.sk).into_owned(), shown(&row.layout).into_owned(), row.fields, row.flag]);
         }
         outln!("{t}");
     }

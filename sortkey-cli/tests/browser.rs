@@ -207,7 +207,7 @@ async fn drive(port: u16, url: &str, base: &str) {
     // would act on it, the page no wider than the window, and each footer, read by a shell,
     // exactly the arguments of the page (the key a page starts after among them).
     let mut page = format!("{base}/browse?table=Hostile&pk=O%27Brien%20%24%28id%29&limit=2");
-    let mut afters = Vec::new();
+    let (mut afters, mut long_seen) = (Vec::new(), false);
     for n in 0..3 {
         c.goto(&page).await.unwrap();
         let width: serde_json::Value = c.execute("return document.documentElement.scrollWidth", vec![]).await.unwrap();
@@ -219,6 +219,11 @@ async fn drive(port: u16, url: &str, base: &str) {
         let at = |name: &str| words.iter().position(|w| w == name).map(|i| words[i + 1].clone());
         assert_eq!(at("--pk").as_deref(), Some("O'Brien $(id)"), "{footer}");
         afters.push(at("--after"));
+        // The 1000-byte key shows shortened, the whole of it a hover away.
+        if let Ok(span) = c.find(Locator::Css("span.long")).await {
+            assert_eq!(span.attr("title").await.unwrap(), Some("K".repeat(1000)), "page {n}");
+            long_seen = true;
+        }
         shot(["hostile-1.png", "hostile-2.png", "hostile-3.png"][n]).await;
         let Ok(next) = c.find(Locator::LinkText("next page →")).await else { break };
         page = next.attr("href").await.unwrap().map(|h| format!("{base}{h}")).unwrap();
@@ -226,6 +231,7 @@ async fn drive(port: u16, url: &str, base: &str) {
     let mut sorted = hostile_keys();
     sorted.sort();
     assert_eq!(afters, [None, Some(sorted[1].clone()), Some(sorted[3].clone())], "the footers' --after");
+    assert!(long_seen, "the long key, shortened");
     // The migration page, before any migration: read only, nothing to show yet.
     c.goto(&format!("{base}/migration?table=Runs&to=RankKey")).await.unwrap();
     let migration = c.find(Locator::Id("migration-state")).await.unwrap().text().await.unwrap();

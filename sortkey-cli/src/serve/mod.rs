@@ -6,6 +6,7 @@
 //! template, or the command's JSON with `?format=json`.
 
 mod audit_page;
+mod filters;
 mod guard;
 mod lab;
 mod migration_page;

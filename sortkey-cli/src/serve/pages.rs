@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::ask::{AskError, AskErrorKind, BrowseAsk};
 use crate::browse::{self, BrowseDocument, Group, Row};
 use crate::layouts::LayoutsDocument;
-use crate::serve::App;
 use crate::serve::lab::{LabTable, lab};
 use crate::serve::reshape::{Ask, Reshaped, choices, reshape};
+use crate::serve::{App, filters};
 use crate::tables::TablesDocument;
 
 /// What every page's frame shows.

@@ -14,8 +14,8 @@ use axum::response::{IntoResponse, Response};
 use crate::ask::QueryAsk;
 use crate::browse::BrowseDocument;
 use crate::query::{self, QueryDocument};
-use crate::serve::App;
 use crate::serve::pages::{EmptyPage, Format, Frame, answer, refusal, status_of, wants_json};
+use crate::serve::{App, filters};
 
 /// One field of the builder.
 struct FieldRow {

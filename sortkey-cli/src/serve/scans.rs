@@ -210,10 +210,18 @@ impl Scans {
         if let Ok(entries) = std::fs::read_dir(&app.audit_dir) {
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if let Some(table) = name.strip_suffix(".json")
-                    && !tables.iter().any(|t| t == table)
+                // A report saved under a hashed name says its table inside.
+                let table = match name.strip_suffix(".json") {
+                    Some(stem) if stem.starts_with("table-") => {
+                        crate::audit::partial::load(&entry.path()).ok().flatten().map(|p| p.table)
+                    }
+                    Some(stem) => Some(stem.to_owned()),
+                    None => None,
+                };
+                if let Some(table) = table
+                    && !tables.contains(&table)
                 {
-                    tables.push(table.to_owned());
+                    tables.push(table);
                 }
             }
         }
