@@ -7,11 +7,13 @@
 
 #![cfg(feature = "moto")]
 
+mod common;
+
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
+use common::{sortkey, table};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use serde_json::Value;
@@ -34,22 +36,6 @@ fn file(test: &str, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path
-}
-
-/// Creates table `name` and puts the (pk, sk) `keys`.
-async fn table(client: &Client, name: &str, keys: &[(String, String)]) {
-    sortkey_test_server::create_table(client, name).await;
-    for (pk, sk) in keys {
-        let item = client.put_item().table_name(name).item("pk", AttributeValue::S(pk.clone()));
-        item.item("sk", AttributeValue::S(sk.clone())).send().await.unwrap();
-    }
-}
-
-fn sortkey(endpoint: &str, lock: &PathBuf, args: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("sortkey").unwrap();
-    cmd.args(["--endpoint-url", endpoint, "--lock"]).arg(lock).args(args);
-    cmd.env_remove("AWS_ACCESS_KEY_ID").env_remove("AWS_PROFILE");
-    cmd
 }
 
 /// The JSON document a successful run prints.

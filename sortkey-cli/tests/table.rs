@@ -4,12 +4,14 @@
 
 #![cfg(feature = "moto")]
 
+mod common;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
+use common::{sortkey, table};
 use sortkey_test_server::{client, runtime, server_or_skip};
 
 const LOCK: &str = "CustomerPk = partition CUST#{customer_id:u32 width=6}\n\
@@ -29,22 +31,6 @@ fn lock_file_of(test: &str, text: &str) -> PathBuf {
     let path = dir.join("layouts.lock");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-/// Creates table `name` (string `pk` and `sk`) and puts `keys`.
-async fn table(client: &Client, name: &str, keys: &[(String, String)]) {
-    sortkey_test_server::create_table(client, name).await;
-    for (pk, sk) in keys {
-        let item = client.put_item().table_name(name).item("pk", AttributeValue::S(pk.clone()));
-        item.item("sk", AttributeValue::S(sk.clone())).send().await.unwrap();
-    }
-}
-
-fn sortkey(endpoint: &str, lock: &PathBuf, args: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("sortkey").unwrap();
-    cmd.args(["--endpoint-url", endpoint, "--lock"]).arg(lock).args(args);
-    cmd.env_remove("AWS_ACCESS_KEY_ID").env_remove("AWS_PROFILE");
-    cmd
 }
 
 #[test]
