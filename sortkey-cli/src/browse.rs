@@ -167,17 +167,8 @@ pub(crate) async fn answer(
         Some(layout) => query_versions(client, &target, ctx.lock, layout, &FieldCondition::new(), ask.limit).await,
         None => partition(client, &target, ctx.lock, ask.limit, ask.reverse).await,
     };
-    let (doc, units) = read.map_err(|Failure(message)| from_dynamodb(message))?;
+    let (doc, units) = read.map_err(|Failure(message)| AskError::from_dynamodb(message))?;
     Ok((BrowseDocument { command: ask.command_line(ctx).argv, ..doc }, units))
-}
-
-/// DynamoDB's refusal of a read, by kind: a table or index that is not there, or no answer.
-pub(crate) fn from_dynamodb(message: String) -> AskError {
-    if message.contains("ResourceNotFoundException") || message.contains("no sort key") {
-        AskError::not_found(message)
-    } else {
-        AskError::unreachable(message)
-    }
 }
 
 /// One page of the partition: at most `limit` items from the start (the end when `reverse`), or

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::ask::{BrowseAsk, Context, MigrationAsk, QueryAsk};
+use crate::ask::{BrowseAsk, Context, MigrationAsk, QueryAsk, TablesAsk};
 
 /// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
 #[derive(Debug, Parser)]
@@ -66,18 +66,10 @@ pub(crate) enum Command {
     Browse(BrowseAsk),
     /// The tables the connection sees (or those named), each with its key attributes, its global
     /// secondary indexes and its item count.
-    Tables(TablesArgs),
+    Tables(TablesAsk),
     /// The same reports in a browser: a local web server, on 127.0.0.1, reached through the URL it
     /// prints (a one-time token). Read only.
     Serve(ServeArgs),
-}
-
-/// Which tables `sortkey tables` describes.
-#[derive(Debug, clap::Args)]
-pub(crate) struct TablesArgs {
-    /// A table to describe (every table the connection sees when none is given).
-    #[arg(long)]
-    pub(crate) table: Vec<String>,
 }
 
 /// Where `sortkey serve` listens, and what it shows.

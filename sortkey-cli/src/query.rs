@@ -61,7 +61,7 @@ pub(crate) async fn answer(
         let target = Target { table, index: ask.index.as_deref(), pk: &ask.pk, after: None };
         let (doc, units) = browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, ask.limit)
             .await
-            .map_err(|Failure(message)| browse::from_dynamodb(message))?;
+            .map_err(|Failure(message)| AskError::from_dynamodb(message))?;
         answered.items = Some(BrowseDocument { command: ask.command_line(ctx).argv, ..doc });
         answered.read_units = units;
     }

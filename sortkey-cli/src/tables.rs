@@ -7,7 +7,8 @@ use aws_sdk_dynamodb::types::KeySchemaElement;
 use serde::{Deserialize, Serialize};
 use sortkey_core::dynamodb::sdk_error_line;
 
-use crate::cli::{Args, TablesArgs};
+use crate::ask::{AskError, Context, TablesAsk};
+use crate::cli::Args;
 use crate::outcome::Failure;
 use crate::output::{self, Document, format_tag, outln};
 use crate::{connect, table};
@@ -46,11 +47,21 @@ pub(crate) struct IndexReport {
 }
 
 /// Prints the tables.
-pub(crate) fn run(args: &Args, t: &TablesArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, ask: &TablesAsk) -> Result<(), Failure> {
+    let lock_path = args.lock.display().to_string();
+    // The command reads no lock: the context's lock is an empty one.
+    let lock = sortkey_core::LockFile { entries: Vec::new(), versions: Vec::new() };
+    let ctx = args.context(&lock, &lock_path);
     let runtime = tokio::runtime::Runtime::new()?;
-    let doc = runtime.block_on(async { document(&connect::client(args).await, &t.table).await })?;
+    let doc = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;
     output::print(args, &doc);
     Ok(())
+}
+
+/// The answer to a tables ask, the command's and the overview's.
+pub(crate) async fn answer(client: &Client, ctx: &Context<'_>, ask: &TablesAsk) -> Result<TablesDocument, AskError> {
+    ask.validate(ctx)?;
+    document(client, &ask.table).await.map_err(|Failure(message)| AskError::from_dynamodb(message))
 }
 
 /// The document of `names` (every table the connection sees when empty, by ListTables).

@@ -1,4 +1,5 @@
-//! What a user asks, once: per subcommand a plain type ([`BrowseAsk`], [`QueryAsk`]) that clap
+//! What a user asks, once: per subcommand a plain type ([`BrowseAsk`], [`QueryAsk`],
+//! [`MigrationAsk`], [`TablesAsk`]) that clap
 //! parses the command line into and a page's query string deserializes into, validated once
 //! against the [`Context`] (the tables a server may read, the lock's layouts, limits, values),
 //! answered by one function that returns the document, and printed back as the one command
@@ -9,6 +10,7 @@ mod browse;
 mod command;
 mod migrate;
 mod query;
+mod tables;
 
 use std::fmt;
 
@@ -18,6 +20,7 @@ pub(crate) use browse::BrowseAsk;
 pub(crate) use command::CommandLine;
 pub(crate) use migrate::MigrationAsk;
 pub(crate) use query::QueryAsk;
+pub(crate) use tables::TablesAsk;
 
 /// What every ask is validated and answered against: the lock, and what the asker may read.
 pub(crate) struct Context<'a> {
@@ -75,6 +78,15 @@ impl AskError {
 
     pub(crate) fn unreachable(message: impl Into<String>) -> Self {
         AskError { kind: AskErrorKind::Unreachable, message: message.into() }
+    }
+
+    /// DynamoDB's refusal of a read, by kind: a table or index that is not there, or no answer.
+    pub(crate) fn from_dynamodb(message: String) -> Self {
+        if message.contains("ResourceNotFoundException") || message.contains("no sort key") {
+            AskError::not_found(message)
+        } else {
+            AskError::unreachable(message)
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use crate::ask::{AskError, AskErrorKind, BrowseAsk};
+use crate::ask::{AskError, AskErrorKind, BrowseAsk, TablesAsk};
 use crate::browse::{self, BrowseDocument, Group, Row};
 use crate::layouts::LayoutsDocument;
 use crate::serve::lab::{LabTable, lab};
@@ -105,14 +105,12 @@ pub(crate) async fn overview(State(app): State<Arc<App>>, RawQuery(raw): RawQuer
         Err(e) => return refusal(&e),
     };
     let layouts = LayoutsDocument::new(&app.lock);
-    let mut command = app.context().command("tables");
-    app.tables.iter().for_each(|t| {
-        command.option("--table", t);
-    });
+    let command = TablesAsk { table: app.tables.clone() }.command_line(&app.context());
     let frame = Frame::new(&app, "overview", command.to_string(), "/");
-    let (tables, error) = match crate::tables::document(&app.client, &app.tables).await {
+    let ask = TablesAsk { table: app.tables.clone() };
+    let (tables, error) = match crate::tables::answer(&app.client, &app.context(), &ask).await {
         Ok(doc) => (Some(doc), None),
-        Err(e) => (None, Some(e.0)),
+        Err(e) => (None, Some(e.message)),
     };
     if wants_json(&format, &headers) {
         return match &tables {
