@@ -68,6 +68,10 @@ pub(crate) struct VersionCount {
     pub(crate) layout: String,
     /// How many of the results are in it.
     pub(crate) items: u64,
+    /// The items its Query read: one more than it gives when its keys sort as the current
+    /// layout's, every key of the range when they sort otherwise (the merge needs them all to
+    /// put them in the current order): what this version cost.
+    pub(crate) read: u64,
 }
 
 /// Keys that are no result, counted, with the least of them.
@@ -298,6 +302,7 @@ pub(crate) async fn query_versions(
     let live = LiveLayouts::new(lock.live(layout));
     let conditions = live.conditions(condition)?;
     let (mut pages, mut read_units, mut items_read) = (Vec::new(), 0.0, 0u64);
+    let mut read_per_version = vec![0u64; conditions.len()];
     for (version, c) in conditions.iter().enumerate() {
         let Some(c) = c else {
             pages.push(Vec::new());
@@ -309,6 +314,7 @@ pub(crate) async fn query_versions(
         let read = query(client, target, expression, (limit, false), mine).await?;
         read_units += read.read_units;
         items_read += read.items;
+        read_per_version[version] = read.items;
         pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
     }
     let mut merged = live.merge(&conditions, pages, true);
@@ -327,7 +333,11 @@ pub(crate) async fn query_versions(
     let versions = names
         .iter()
         .enumerate()
-        .map(|(v, name)| VersionCount { layout: (*name).to_owned(), items: count(v) })
+        .map(|(v, name)| VersionCount {
+            layout: (*name).to_owned(),
+            items: count(v),
+            read: read_per_version.get(v).copied().unwrap_or_default(),
+        })
         .collect();
     let keys = merged.outside.len() as u64;
     merged.outside.truncate(OUTSIDE_SAMPLES);
@@ -480,7 +490,8 @@ impl BrowseDocument {
             t.add_row(cells);
         }
         outln!("{t}");
-        let counts: Vec<String> = self.versions.iter().map(|v| format!("{} {}", v.layout, v.items)).collect();
+        let counts: Vec<String> =
+            self.versions.iter().map(|v| format!("{} {} (read {})", v.layout, v.items, v.read)).collect();
         outln!("items per version: {}", counts.join(", "));
         if self.outside.keys > 0 {
             outln!("{} keys the queries returned are no result:", self.outside.keys);
