@@ -485,7 +485,7 @@ impl BrowseDocument {
         let mut t = output::table(&header);
         for item in &self.items {
             let mut cells: Vec<String> = item.fields.values().map(cell).collect();
-            cells.push(item.layout.clone().unwrap_or_default());
+            cells.push(shown(item.layout.as_deref().unwrap_or_default()).into_owned());
             cells.push(shown(&item.sk).into_owned());
             t.add_row(cells);
         }
