@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::ask::{BrowseAsk, Context, MigrationAsk, QueryAsk, TablesAsk};
+use crate::ask::{AuditAsk, BrowseAsk, Context, MigrationAsk, QueryAsk, TablesAsk};
 
 /// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
 #[derive(Debug, Parser)]
@@ -168,23 +168,9 @@ pub(crate) struct MigrateArgs {
 pub(crate) struct AuditArgs {
     #[command(subcommand)]
     pub(crate) command: Option<AuditCommand>,
-    /// The table; with --export, the export's table, which the printed moves of old keys name.
-    #[arg(long, required_unless_present = "export")]
-    pub(crate) table: Option<String>,
-    /// A DynamoDB export to read instead of the table (ExportTableToPointInTime in DynamoDB JSON,
-    /// its `data/*.json.gz` files), at no read cost: its folder, or `s3://BUCKET/PREFIX` where it
-    /// lies (its manifest lists the files; each is streamed); needs --pk and --sk.
-    #[arg(long, value_name = "DIR|s3://BUCKET/PREFIX", conflicts_with_all = ["index", "rate"])]
-    pub(crate) export: Option<String>,
-    /// A global secondary index of the table to read instead, its key attributes from DescribeTable.
-    #[arg(long, conflicts_with_all = ["pk", "sk"])]
-    pub(crate) index: Option<String>,
-    /// The partition key attribute (the table's, from DescribeTable, when not given).
-    #[arg(long, value_name = "ATTR", requires = "sk")]
-    pub(crate) pk: Option<String>,
-    /// The sort key attribute (the table's, from DescribeTable, when not given).
-    #[arg(long, value_name = "ATTR", requires = "pk")]
-    pub(crate) sk: Option<String>,
+    /// What the audit reads: a table, its index or an export, and its partial report.
+    #[command(flatten)]
+    pub(crate) what: AuditAsk,
     /// Parallel Scan segments, all read by this process.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub(crate) segments: u32,
@@ -197,10 +183,6 @@ pub(crate) struct AuditArgs {
     /// With --total: the segment this process reads, from 0.
     #[arg(long, value_name = "I", requires = "total")]
     pub(crate) segment: Option<u32>,
-    /// The partial report: saved after every page with where each segment stands, and resumed
-    /// from when the file exists (an audit killed midway goes on where it saved).
-    #[arg(long, value_name = "FILE")]
-    pub(crate) report: Option<PathBuf>,
     /// At most this many items a second, over all the segments this process reads (the Scan's
     /// read capacity: an item up to 4 KB is half a read unit); unlimited by default.
     #[arg(long, value_name = "ITEMS", value_parser = clap::value_parser!(u64).range(1..))]

@@ -1,11 +1,12 @@
 //! What a user asks, once: per subcommand a plain type ([`BrowseAsk`], [`QueryAsk`],
-//! [`MigrationAsk`], [`TablesAsk`]) that clap
+//! [`MigrationAsk`], [`TablesAsk`], [`AuditAsk`]) that clap
 //! parses the command line into and a page's query string deserializes into, validated once
 //! against the [`Context`] (the tables a server may read, the lock's layouts, limits, values),
 //! answered by one function that returns the document, and printed back as the one command
 //! line that asks it again ([`CommandLine`]). The terminal, the JSON and the page only render
 //! the answer.
 
+mod audit;
 mod browse;
 mod command;
 mod migrate;
@@ -16,6 +17,7 @@ use std::fmt;
 
 use sortkey_core::LockFile;
 
+pub(crate) use audit::AuditAsk;
 pub(crate) use browse::BrowseAsk;
 pub(crate) use command::CommandLine;
 pub(crate) use migrate::MigrationAsk;

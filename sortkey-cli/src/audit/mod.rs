@@ -135,9 +135,10 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     }
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
-    match (&audit.export, &audit.table) {
+    audit.what.validate(&args.context(&lock, &lock_path))?;
+    match (&audit.what.export, &audit.what.table) {
         (Some(at), _) => {
-            let (Some(pk), sk) = (audit.pk.clone(), audit.sk.clone()) else {
+            let (Some(pk), sk) = (audit.what.pk.clone(), audit.what.sk.clone()) else {
                 return Err(Failure("--export needs --pk ATTR (and --sk ATTR): an export has no key schema".into()));
             };
             // An export in S3 is listed and streamed on this runtime while the files' threads read.
@@ -171,12 +172,12 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
                 lock: partial::lock_text(&lock),
                 attributes: read,
             };
-            if let Some(path) = &audit.report {
+            if let Some(path) = &audit.what.report {
                 partial::save(path, &state)?;
             }
             let mut doc = scan_report(&state, audit.headroom);
             // The export's table, named: the moves run on it.
-            if let Some(table) = &audit.table {
+            if let Some(table) = &audit.what.table {
                 doc.moves_on(table);
             }
             Ok(finish(args, &doc))

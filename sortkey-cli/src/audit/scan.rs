@@ -38,11 +38,11 @@ impl ScanPlan {
         let (total, numbers) = pages::split(audit.segments, audit.total, audit.segment)?;
         Ok(ScanPlan {
             table: table.to_owned(),
-            index: audit.index.clone(),
-            keys: audit.pk.clone().zip(audit.sk.clone()),
+            index: audit.what.index.clone(),
+            keys: audit.what.pk.clone().zip(audit.what.sk.clone()),
             total,
             numbers,
-            report: audit.report.clone(),
+            report: audit.what.report.clone(),
             rate: audit.rate,
         })
     }

@@ -14,6 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use crate::ask::AuditAsk;
 use crate::audit::data_files::{DataFiles, Folder};
 use crate::audit::export_s3::{S3Export, S3Files};
 use crate::audit::partial::{self, merged};
@@ -127,9 +128,17 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
             ),
             "export" if app.export.is_some() => {
                 let at = app.export_text();
-                let mut line = ctx.command("audit");
-                line.option("--export", &at).option("--pk", &pk).option("--sk", &sk);
-                let command = line.to_string();
+                // The command's own ask: the server's export, the key attributes typed on the page.
+                let ask = AuditAsk {
+                    export: Some(at.clone()),
+                    pk: Some(pk.clone()),
+                    sk: Some(sk.clone()),
+                    ..AuditAsk::default()
+                };
+                if let Err(refusal) = ask.validate(&ctx) {
+                    return crate::serve::pages::refusal(&refusal);
+                }
+                let command = ask.command_line(&ctx).to_string();
                 let (lock, lock_path, keys) = (app.lock.clone(), app.lock_path.clone(), (pk.clone(), Some(sk.clone())));
                 let read = match export_files(&app, &at).await {
                     Ok(files) => tokio::task::spawn_blocking(move || {
@@ -143,13 +152,13 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
                 (command, format!("the export {}", app.export_text()), this, Some(read), None)
             }
             "scan" if !table.is_empty() => {
-                if let Err(refusal) = app.may_read(&table) {
+                // The command's own ask: a table the server may read, its report in the audit folder.
+                let path = Scans::report_path(&app, &table);
+                let ask = AuditAsk { table: Some(table.clone()), report: Some(path.clone()), ..AuditAsk::default() };
+                if let Err(refusal) = ask.validate(&ctx) {
                     return crate::serve::pages::refusal(&refusal);
                 }
-                let path = Scans::report_path(&app, &table);
-                let mut line = ctx.command("audit");
-                line.option("--table", &table).option("--report", path.display().to_string());
-                let command = line.to_string();
+                let command = ask.command_line(&ctx).to_string();
                 // The partial report read once: the progress and the dashboard are of the same.
                 let (saved, doc) = match partial::load(&path) {
                     Ok(Some(state)) => {
