@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, LockFile, Versions};
 
 use crate::cli::Args;
+use crate::display::shown;
 use crate::lock;
 use crate::outcome::Failure;
 use crate::output::{self, Document, format_tag, outln};
@@ -102,11 +103,12 @@ impl Document for LayoutsDocument {
         for l in &self.layouts {
             let role = if l.role == KeyRole::Partition { "partition" } else { "sort" };
             for f in &l.fields {
+                // Names and types are the lock's text: shown as a terminal cannot misread them.
                 table.add_row([
-                    l.name.clone(),
+                    shown(&l.name).into_owned(),
                     role.to_owned(),
-                    f.path.clone(),
-                    f.ty.clone(),
+                    shown(&f.path).into_owned(),
+                    shown(&f.ty).into_owned(),
                     f.width.map(|w| w.to_string()).unwrap_or_default(),
                     if f.desc { "desc".to_owned() } else { String::new() },
                     f.max.map(|m| m.to_string()).unwrap_or_default(),
@@ -114,12 +116,17 @@ impl Document for LayoutsDocument {
                 ]);
             }
             for literal in &l.literals {
-                table.add_row([l.name.clone(), role.to_owned(), literal.clone(), "literal".to_owned()]);
+                table.add_row([
+                    shown(&l.name).into_owned(),
+                    role.to_owned(),
+                    shown(literal).into_owned(),
+                    "literal".to_owned(),
+                ]);
             }
         }
         outln!("{table}");
         for v in &self.versions {
-            outln!("versions: {v} (newest first: the first reads the others' keys)");
+            outln!("versions: {} (newest first: the first reads the others' keys)", shown(&v.to_string()));
         }
     }
 }
