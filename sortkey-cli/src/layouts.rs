@@ -1,8 +1,9 @@
 //! `sortkey layouts`: the lock's layouts, each field with what it can hold.
 
 use serde::{Deserialize, Serialize};
-use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, LockFile, Versions};
+use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, Versions};
 
+use crate::ask::Context;
 use crate::cli::Args;
 use crate::display::shown;
 use crate::lock;
@@ -11,7 +12,7 @@ use crate::output::{self, Document, format_tag, outln};
 
 format_tag! {
     /// The layouts' format.
-    LayoutsFormat = "sortkey layouts 1"
+    LayoutsFormat = "sortkey layouts 2"
 }
 
 /// The report of `sortkey layouts`: every layout of the lock.
@@ -21,6 +22,9 @@ pub(crate) struct LayoutsDocument {
     pub(crate) layouts: Vec<LayoutReport>,
     /// Which layouts are older versions of which (`Current > Older` lines of the lock).
     pub(crate) versions: Vec<Versions>,
+    /// The `sortkey layouts` command line that gives this document, as its arguments.
+    #[serde(default)]
+    pub(crate) command: Vec<String>,
 }
 
 /// One layout of the lock.
@@ -60,9 +64,11 @@ pub(crate) struct FieldReport {
 
 impl LayoutsDocument {
     /// The document of the lock's layouts.
-    pub(crate) fn new(lock: &LockFile) -> LayoutsDocument {
+    pub(crate) fn new(ctx: &Context<'_>) -> LayoutsDocument {
+        let lock = ctx.lock;
         let layouts = lock.entries.iter().map(|(n, l)| LayoutReport::new(n, l)).collect();
-        LayoutsDocument { format: LayoutsFormat, layouts, versions: lock.versions.clone() }
+        let command = ctx.command("layouts").argv;
+        LayoutsDocument { format: LayoutsFormat, layouts, versions: lock.versions.clone(), command }
     }
 }
 
@@ -93,7 +99,8 @@ impl LayoutReport {
 
 /// Prints every layout of the lock, one row per field.
 pub(crate) fn run(args: &Args) -> Result<(), Failure> {
-    output::print(args, &LayoutsDocument::new(&lock::read(&args.lock)?));
+    let (lock, lock_path) = (lock::read(&args.lock)?, args.lock.display().to_string());
+    output::print(args, &LayoutsDocument::new(&args.context(&lock, &lock_path)));
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use crate::{connect, table};
 
 format_tag! {
     /// The tables' format.
-    TablesFormat = "sortkey tables 1"
+    TablesFormat = "sortkey tables 2"
 }
 
 /// The report of `sortkey tables`.
@@ -23,6 +23,9 @@ format_tag! {
 pub(crate) struct TablesDocument {
     pub(crate) format: TablesFormat,
     pub(crate) tables: Vec<TableReport>,
+    /// The `sortkey tables` command line that gives this document, as its arguments.
+    #[serde(default)]
+    pub(crate) command: Vec<String>,
 }
 
 /// One table.
@@ -61,7 +64,8 @@ pub(crate) fn run(args: &Args, ask: &TablesAsk) -> Result<(), Failure> {
 /// The answer to a tables ask, the command's and the overview's.
 pub(crate) async fn answer(client: &Client, ctx: &Context<'_>, ask: &TablesAsk) -> Result<TablesDocument, AskError> {
     ask.validate(ctx)?;
-    document(client, &ask.table).await.map_err(|Failure(message)| AskError::from_dynamodb(message))
+    let doc = document(client, &ask.table).await.map_err(|Failure(message)| AskError::from_dynamodb(message))?;
+    Ok(TablesDocument { command: ask.command_line(ctx).argv, ..doc })
 }
 
 /// The document of `names` (every table the connection sees when empty, by ListTables).
@@ -71,7 +75,7 @@ pub(crate) async fn document(client: &Client, names: &[String]) -> Result<Tables
     for name in names {
         tables.push(describe(client, &name).await?);
     }
-    Ok(TablesDocument { format: TablesFormat, tables })
+    Ok(TablesDocument { format: TablesFormat, tables, command: Vec::new() })
 }
 
 async fn list(client: &Client) -> Result<Vec<String>, Failure> {

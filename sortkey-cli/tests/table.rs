@@ -244,7 +244,8 @@ fn migrate_to_the_current_layout_moves_every_older_version() {
     let status = ["migrate", "--table", "Generations", "--to", "RankKey", "--checkpoint", &dir, "--status"];
     let out = sortkey(&server.endpoint, &lock, &status).args(["-o", "json"]).assert().code(0);
     let command: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(command["format"], "sortkey migrate status 1");
+    assert_eq!(command["format"], "sortkey migrate status 2");
+    assert_eq!(command["command"].as_array().unwrap().last().unwrap(), "--status", "{command}");
     assert!(command["state"].as_str().unwrap().starts_with("finished after pass 1: complete"), "{command}");
     let pass = &command["passes"][0];
     assert_eq!((pass["total"].as_u64(), pass["finished"].as_u64()), (Some(4), Some(4)), "{command}");

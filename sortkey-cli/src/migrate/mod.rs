@@ -38,8 +38,9 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     let migration = DynMigration::versions(from, entry(&lock, &lock_path, &m.which.to)?)?;
     if m.status {
         let runtime = tokio::runtime::Runtime::new()?;
-        let (doc, _) = runtime
-            .block_on(async { status::status(&connect::client(args).await, &lock, &lock_path, &m.which).await })?;
+        let (doc, _) = runtime.block_on(async {
+            status::status(&connect::client(args).await, &args.context(&lock, &lock_path), &m.which).await
+        })?;
         output::print(args, &doc);
         return Ok(Outcome::Clean);
     }

@@ -5,10 +5,9 @@
 
 use aws_sdk_dynamodb::Client;
 use serde::{Deserialize, Serialize};
-use sortkey_core::LockFile;
 use sortkey_core::dynamodb::SegmentState;
 
-use crate::ask::MigrationAsk;
+use crate::ask::{Context, MigrationAsk};
 use crate::display::shown;
 use crate::migrate::checkpoints::MigrationIdentity;
 use crate::migrate::checkpoints::Store;
@@ -18,7 +17,7 @@ use crate::output::{self, Document, format_tag, outln};
 
 format_tag! {
     /// The migration status's format.
-    StatusFormat = "sortkey migrate status 1"
+    StatusFormat = "sortkey migrate status 2"
 }
 
 /// Where a migration stands, by its checkpoints.
@@ -37,6 +36,9 @@ pub(crate) struct StatusDocument {
     pub(crate) passes: Vec<PassStatus>,
     /// The last report the migration kept when it finished a run: its passes and its verdict.
     pub(crate) report: Option<MigrateDocument>,
+    /// The `sortkey migrate ... --status` command line that gives this document, as its arguments.
+    #[serde(default)]
+    pub(crate) command: Vec<String>,
 }
 
 /// One pass, by its segments' checkpoints.
@@ -82,10 +84,10 @@ const MOST_PASSES: u32 = 1000;
 /// Where the migration `m` stands, by its checkpoints; and the read units that spent.
 pub(crate) async fn status(
     client: &Client,
-    lock: &LockFile,
-    lock_path: &str,
+    ctx: &Context<'_>,
     m: &MigrationAsk,
 ) -> Result<(StatusDocument, f64), Failure> {
+    let (lock, lock_path) = (ctx.lock, ctx.lock_path);
     let from = super::sources(lock, lock_path, m)?;
     // Read only: no lease is taken, so none is named.
     let store = Store::open(client, m, (None, 0), &from.join("+")).await?;
@@ -125,6 +127,7 @@ pub(crate) async fn status(
         state,
         passes,
         report,
+        command: m.status_command_line(ctx).argv,
     };
     Ok((doc, units))
 }

@@ -58,7 +58,7 @@ pub(crate) async fn migration(State(app): State<Arc<App>>, RawQuery(raw): RawQue
         Err(e) => Some(Err(e)),
         Ok(_) if !asked => None,
         Ok(_) => Some(match ask.validate(&ctx) {
-            Ok(()) => status(&app.client, &app.lock, &app.lock_path, &ask).await.map_err(|Failure(m)| AskError::bad(m)),
+            Ok(()) => status(&app.client, &ctx, &ask).await.map_err(|Failure(m)| AskError::bad(m)),
             Err(e) => Err(e),
         }),
     };

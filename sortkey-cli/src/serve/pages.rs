@@ -104,7 +104,7 @@ pub(crate) async fn overview(State(app): State<Arc<App>>, RawQuery(raw): RawQuer
         Ok(format) => format,
         Err(e) => return refusal(&e),
     };
-    let layouts = LayoutsDocument::new(&app.lock);
+    let layouts = LayoutsDocument::new(&app.context());
     let command = TablesAsk { table: app.tables.clone() }.command_line(&app.context());
     let frame = Frame::new(&app, "overview", command.to_string(), "/");
     let ask = TablesAsk { table: app.tables.clone() };
@@ -171,7 +171,7 @@ pub(crate) async fn layouts(State(app): State<Arc<App>>, RawQuery(raw): RawQuery
         Ok(q) => q,
         Err(e) => return refusal(&e),
     };
-    let doc = LayoutsDocument::new(&app.lock);
+    let doc = LayoutsDocument::new(&app.context());
     let mut frame = Frame::new(&app, "layouts", app.context().command("layouts").to_string(), "/layouts");
     let values = q.values.unwrap_or_else(|| "9, 10, 240, 1500".to_owned());
     let width = q.width.unwrap_or(10);

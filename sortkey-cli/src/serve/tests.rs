@@ -164,7 +164,7 @@ async fn a_foreign_host_and_a_cross_site_request_are_refused() {
 #[tokio::test]
 async fn each_page_is_its_command_document_as_html_or_json() {
     let app = app();
-    let expected = serde_json::to_value(LayoutsDocument::new(&app.lock)).unwrap();
+    let expected = serde_json::to_value(LayoutsDocument::new(&app.context())).unwrap();
     for path in ["/layouts?format=json"] {
         let (status, headers, body) = send(&app, with_session(path)).await;
         assert_eq!(status, StatusCode::OK, "{path}");
