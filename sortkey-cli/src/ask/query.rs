@@ -7,7 +7,7 @@ use serde::Deserialize;
 use sortkey_core::query::Comparison;
 use sortkey_core::{DynQuery, DynValue, FieldCondition, KeyCondition};
 
-use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS};
+use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS, MOST_ITEMS};
 
 /// A key condition by field name: from the command line (`sortkey query --layout L --pk P
 /// 'score>=1500'`) or the query page's form (its fields' operators and values, read by
@@ -110,7 +110,10 @@ impl QueryAsk {
         let limit = match form.get("limit") {
             None => DEFAULT_ITEMS,
             Some(text) => text.parse().map_err(|_| {
-                AskError::bad(format!("expected a limit of 1 to 1000 items, found {}", crate::display::quoted(text)))
+                AskError::bad(format!(
+                    "expected a limit of 1 to {MOST_ITEMS} items, found {}",
+                    crate::display::quoted(text)
+                ))
             })?,
         };
         Ok(QueryAsk {
@@ -127,7 +130,7 @@ impl QueryAsk {
     }
 
     /// The conditions, read.
-    pub(crate) fn parsed(&self) -> Result<Vec<QueryCondition<'_>>, AskError> {
+    fn parsed(&self) -> Result<Vec<QueryCondition<'_>>, AskError> {
         self.conditions.iter().map(|c| condition(c)).collect()
     }
 
@@ -148,7 +151,7 @@ impl QueryAsk {
         }
         let conditions = self.parsed()?;
         let Some((last, fixed)) = conditions.split_last() else {
-            return Ok((query.begins_with().map_err(refused(&self.layout))?, fields));
+            return Ok((query.begins_with().map_err(refused)?, fields));
         };
         for (c, text) in fixed.iter().zip(&self.conditions) {
             let QueryCondition::Fix(name, value) = c else {
@@ -180,7 +183,7 @@ impl QueryAsk {
                 (query.text_begins_with(name, prefix), fields.text_begins_with(name, prefix))
             }
         };
-        Ok((condition.map_err(refused(layout_name))?, fields))
+        Ok((condition.map_err(refused)?, fields))
     }
 
     /// The command line that asks the same.
@@ -208,10 +211,9 @@ impl QueryAsk {
     }
 }
 
-/// The library's refusal of a query on the layout `layout`.
-fn refused(layout: &str) -> impl FnOnce(sortkey_core::QueryError) -> AskError + '_ {
-    let _ = layout;
-    move |e| AskError::bad(e.to_string())
+/// The library's refusal of a query (its message names the layout).
+fn refused(e: sortkey_core::QueryError) -> AskError {
+    AskError::bad(e.to_string())
 }
 
 /// `field=value`, `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, `field^=p`.

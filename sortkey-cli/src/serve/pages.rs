@@ -246,6 +246,16 @@ struct BrowsePage<'a> {
     error: Option<String>,
 }
 
+impl<'a> BrowsePage<'a> {
+    /// The page's form as `ask` fills it, with no partition shown: before one is asked for, or
+    /// with why it was refused.
+    fn form(frame: Frame, ask: &'a BrowseAsk, error: Option<String>) -> Self {
+        let (doc, groups, rows, next, previous) = (None, Vec::new(), Vec::new(), None, None);
+        let (table, pk, limit, group) = (ask.table.as_str(), ask.pk.as_str(), ask.limit, ask.group);
+        BrowsePage { frame, table, pk, limit, doc, groups, rows, group, next, previous, error }
+    }
+}
+
 /// A partition, one page at a time, its keys decoded by the lock's layouts: the query string
 /// read into the command's ask (`sortkey browse`), answered as the command answers it.
 pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
@@ -260,19 +270,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
     let ask = match read {
         // No partition asked for yet: the form alone.
         Ok(ask) if ask.table.is_empty() && ask.pk.is_empty() && !json => {
-            let page = BrowsePage {
-                frame,
-                table: "",
-                pk: "",
-                limit: ask.limit,
-                doc: None,
-                groups: Vec::new(),
-                rows: Vec::new(),
-                group: ask.group,
-                next: None,
-                previous: None,
-                error: None,
-            };
+            let page = BrowsePage::form(frame, &ask, None);
             return answer(false, &(), &page);
         }
         other => other,
@@ -289,20 +287,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         Err(e) if json => return refusal(&e),
         Err(e) => {
             let status = status_of(&e);
-            let (table, pk, limit) = (&asked.table, &asked.pk, asked.limit);
-            let page = BrowsePage {
-                frame,
-                table,
-                pk,
-                limit,
-                doc: None,
-                groups: Vec::new(),
-                rows: Vec::new(),
-                group: asked.group,
-                next: None,
-                previous: None,
-                error: Some(e.message),
-            };
+            let page = BrowsePage::form(frame, &asked, Some(e.message));
             return (status, answer(false, &(), &page)).into_response();
         }
     };
