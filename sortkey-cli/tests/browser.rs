@@ -202,6 +202,10 @@ async fn drive(port: u16, url: &str, base: &str) {
     let audit = c.find(Locator::Css("main")).await.unwrap().text().await.unwrap();
     assert!(audit.contains("older version RankKeyV1 of RankKey"), "{audit}");
     assert!(!c.find_all(Locator::Css("svg rect")).await.unwrap().is_empty(), "the bars");
+    // The header's read units follow the Scan as the page refreshes (an out-of-band swap).
+    let units = c.find(Locator::Id("read-units")).await.unwrap().text().await.unwrap();
+    let spent: f64 = units.split(' ').next().unwrap().parse().unwrap();
+    assert!(spent > 0.0, "{units} after the Scan");
     shot("audit.png").await;
     // The hostile partition, two keys a page: every key shown as text, escaped where a browser
     // would act on it, the page no wider than the window, and each footer, read by a shell,
