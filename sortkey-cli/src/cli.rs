@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::ask::{AuditAsk, BrowseAsk, Context, MigrationAsk, QueryAsk, TablesAsk};
+use crate::ask::{AuditAsk, BrowseAsk, CommandLine, Context, HEADROOM, MigrationAsk, QueryAsk, SEGMENTS, TablesAsk};
 
 /// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
 #[derive(Debug, Parser)]
@@ -135,7 +135,7 @@ pub(crate) struct MigrateArgs {
     #[arg(long, value_name = "ATTRS", value_delimiter = ',', requires = "compare_attributes")]
     pub(crate) may_add: Vec<String>,
     /// Parallel Scan segments, all moved by this process.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = SEGMENTS, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub(crate) segments: u32,
     /// Splits the table into this many segments, of which this process moves one (--segment, or
     /// the job's index: JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX); no verdict then, as the
@@ -151,14 +151,14 @@ pub(crate) struct MigrateArgs {
     #[arg(long, value_name = "NAME", requires = "checkpoint_table")]
     pub(crate) worker: Option<String>,
     /// With --checkpoint-table: how long a lease lasts after the last page saved, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint_table")]
+    #[arg(long, value_name = "SECONDS", default_value_t = LEASE, requires = "checkpoint_table")]
     pub(crate) lease: u64,
     /// At most this many items a second, read and moved, over the segments of this process.
     #[arg(long, value_name = "ITEMS", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) rate: Option<u64>,
     /// Passes over the table at most: another pass moves the items that changed while the last
     /// one moved them.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = PASSES, value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) passes: u32,
 }
 
@@ -168,12 +168,9 @@ pub(crate) struct MigrateArgs {
 pub(crate) struct AuditArgs {
     #[command(subcommand)]
     pub(crate) command: Option<AuditCommand>,
-    /// What the audit reads: a table, its index or an export, and its partial report.
+    /// What the audit reads: a table, its index or an export, its partial report and segments.
     #[command(flatten)]
     pub(crate) what: AuditAsk,
-    /// Parallel Scan segments, all read by this process.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub(crate) segments: u32,
     /// Splits the table into this many Scan segments, of which this process reads one (--segment,
     /// or the job's index: JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX); each process writes
     /// its --report, and `sortkey audit merge` combines them.
@@ -212,6 +209,73 @@ pub(crate) struct MergeArgs {
     pub(crate) headroom: f64,
 }
 
+/// The passes a migration makes at most when the command line names none.
+const PASSES: u32 = 3;
+
+/// How long a lease lasts when the command line names no --lease, in seconds.
+const LEASE: u64 = 60;
+
+impl AuditArgs {
+    /// The command line that asks this audit again: what it reads, how (segments, a split, a
+    /// rate) and the threshold, each option given only where it differs from its default.
+    pub(crate) fn command_line(&self, ctx: &Context<'_>) -> CommandLine {
+        let mut line = self.what.command_line(ctx);
+        line.option_if("--total", self.total.map(|n| n.to_string()))
+            .option_if("--segment", self.segment.map(|n| n.to_string()))
+            .option_if("--rate", self.rate.map(|n| n.to_string()));
+        headroom(&mut line, self.headroom);
+        line
+    }
+}
+
+impl MergeArgs {
+    /// The command line that merges the same parts again, with the same threshold.
+    pub(crate) fn command_line(&self, ctx: &Context<'_>) -> CommandLine {
+        let mut line = AuditAsk::merge_command_line(ctx, &self.parts);
+        headroom(&mut line, self.headroom);
+        line
+    }
+}
+
+/// `--headroom` when `threshold` is not the default.
+fn headroom(line: &mut CommandLine, threshold: f64) {
+    if threshold != HEADROOM {
+        line.option("--headroom", threshold.to_string());
+    }
+}
+
+impl MigrateArgs {
+    /// The command line that runs this migration again (or reads it, with --dry-run or
+    /// --status): which migration, how moves are checked, the segments, leases, rate and passes,
+    /// each option given only where it differs from its default.
+    pub(crate) fn command_line(&self, ctx: &Context<'_>) -> CommandLine {
+        if self.status {
+            return self.which.status_command_line(ctx);
+        }
+        let mut line = self.which.command_line(ctx);
+        line.flag("--dry-run", self.dry_run)
+            .option_if("--version-attribute", self.version_attribute.as_deref())
+            .flag("--compare-attributes", self.compare_attributes);
+        if !self.may_add.is_empty() {
+            line.option("--may-add", self.may_add.join(","));
+        }
+        if self.total.is_none() && self.segments != SEGMENTS {
+            line.option("--segments", self.segments.to_string());
+        }
+        line.option_if("--total", self.total.map(|n| n.to_string()))
+            .option_if("--segment", self.segment.map(|n| n.to_string()))
+            .option_if("--worker", self.worker.as_deref());
+        if self.which.checkpoint_table.is_some() && self.lease != LEASE {
+            line.option("--lease", self.lease.to_string());
+        }
+        line.option_if("--rate", self.rate.map(|n| n.to_string()));
+        if self.passes != PASSES {
+            line.option("--passes", self.passes.to_string());
+        }
+        line
+    }
+}
+
 /// `10%` or `0.1` as a fraction from 0 to 1.
 fn fraction(text: &str) -> Result<f64, String> {
     let (number, scale) = match text.strip_suffix('%') {
@@ -246,13 +310,56 @@ impl Args {
 
 #[cfg(test)]
 mod tests {
-    use super::fraction;
+    use clap::Parser;
+
+    use super::{Args, AuditCommand, Command, HEADROOM, fraction};
 
     #[test]
     fn a_headroom_threshold_is_a_percentage_or_a_fraction() {
-        assert_eq!(fraction("10%"), Ok(0.1));
+        assert_eq!(fraction("10%"), Ok(HEADROOM), "the default `--headroom` is the audit page's");
         assert_eq!(fraction("0.25"), Ok(0.25));
         assert!(fraction("150%").unwrap_err().contains("`150%`"));
         assert!(fraction("ten").is_err());
+    }
+
+    /// The command line an audit or a migration prints in its document is read back by clap as
+    /// the same arguments: every option that changes what it does, and none that would not.
+    #[test]
+    fn an_audit_and_a_migration_print_the_command_lines_that_ask_them_again() {
+        let lock = sortkey_core::LockFile::parse("").unwrap();
+        for line in [
+            "sortkey audit --table Runs",
+            "sortkey --lock 'my layouts.lock' --region eu-west-1 audit --table Runs --index ByStatus --segments 8 \
+             --rate 100 --headroom 25%",
+            "sortkey audit --table Runs --total 4 --segment 2 --report part.json",
+            "sortkey --endpoint-url http://localhost:8000 audit --export s3://b/p --pk pk --sk sk --table Runs",
+            "sortkey audit merge a.json 'b c.json' --headroom 0.2",
+            "sortkey audit merge -- -a.json",
+            "sortkey migrate --table Runs --to RankKey --compare-attributes --may-add a,b --total 3 --segment 1 \
+             --passes 5 --checkpoint dir",
+            "sortkey migrate --table Runs --to RankKey --from V1 --version-attribute v --checkpoint-table Cp \
+             --worker w --lease 30 --rate 50 --segments 2",
+            "sortkey migrate --table Runs --to RankKey --dry-run",
+            "sortkey migrate --table Runs --to RankKey --status --checkpoint-table Cp",
+        ] {
+            let args = Args::try_parse_from(shlex::split(line).unwrap()).unwrap();
+            let lock_path = args.lock.display().to_string();
+            let ctx = args.context(&lock, &lock_path);
+            let printed = match &args.command {
+                Command::Audit(a) => match &a.command {
+                    Some(AuditCommand::Merge(m)) => m.command_line(&ctx),
+                    None => a.command_line(&ctx),
+                },
+                Command::Migrate(m) => m.command_line(&ctx),
+                other => panic!("{other:?} is no audit or migration"),
+            };
+            let again = Args::try_parse_from(&printed.argv).unwrap_or_else(|e| panic!("{printed}: {e}"));
+            assert_eq!(format!("{:?}", again.command), format!("{:?}", args.command), "{line} printed {printed}");
+            assert_eq!(
+                (&again.lock, &again.region, &again.endpoint_url),
+                (&args.lock, &args.region, &args.endpoint_url)
+            );
+            assert_eq!(shlex::split(&printed.to_string()).unwrap(), printed.argv);
+        }
     }
 }

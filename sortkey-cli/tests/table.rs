@@ -68,7 +68,9 @@ fn audit_reports_layouts_mixed_widths_and_unread_keys() {
     let args = ["audit", "--table", "Runs", "-o", "json", "--rate", "40", "--segments", "2"];
     let limited = sortkey(&server.endpoint, &lock, &args).assert().code(1);
     let limited: serde_json::Value = serde_json::from_slice(&limited.get_output().stdout).unwrap();
-    assert_eq!(limited, doc, "the same keys read in other pages and another order: the same report");
+    assert_eq!(asked(&limited), asked(&doc), "the same keys read in other pages and another order: the same report");
+    let argv = limited["command"].as_array().unwrap();
+    assert!(argv.windows(2).any(|w| w == ["--rate", "40"]) && argv.windows(2).any(|w| w == ["--segments", "2"]));
 
     // The table, as a user sees it (one segment: the samples in a fixed order).
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--segments", "1", "-o", "table"])
@@ -78,7 +80,8 @@ fn audit_reports_layouts_mixed_widths_and_unread_keys() {
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--segments", "1", "-o", "json"])
         .assert()
         .code(1);
-    snapshot("audit.json", &String::from_utf8_lossy(&out.get_output().stdout));
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    snapshot("audit.json", &text.replace(&lock.display().to_string(), "LOCK").replace(&server.endpoint, "ENDPOINT"));
 }
 
 #[test]
@@ -175,11 +178,15 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     assert_eq!((old["layout"].as_str(), old["current"].as_str()), (Some("RankKeyV1"), Some("RankKey")), "{doc}");
     assert_eq!((old["keys"].as_u64(), old["partitions"].as_u64()), (Some(21), Some(1)));
     assert_eq!(old["partitions_with_current"], 1);
-    assert_eq!(sk["moves"], serde_json::json!(["sortkey migrate --table Versions --to RankKey"]));
+    let (lock_path, endpoint) = (lock.display().to_string(), server.endpoint.as_str());
+    let moves = ["sortkey", "migrate", "--lock", &lock_path, "--endpoint-url", endpoint, "--table", "Versions"];
+    let moves = [&moves[..], &["--to", "RankKey"]].concat();
+    assert_eq!(sk["moves"], serde_json::json!([moves]), "{doc}");
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Versions", "--segments", "1", "-o", "table"])
         .assert()
         .code(1);
-    snapshot("audit_versions.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    snapshot("audit_versions.txt", &text.replace(&lock_path, "LOCK").replace(endpoint, "ENDPOINT"));
 }
 
 /// A plain browse flags each key as the audit would: an older version of the current layout,
@@ -408,7 +415,8 @@ fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
     let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(part(1)).unwrap()).unwrap();
     assert_eq!((&saved["segments"][0]["segment"], &saved["segments"][0]["done"]), (&1.into(), &true.into()));
     let merged = json(&mut sortkey(&server.endpoint, &lock, &["audit", "merge", &part(2), &part(0), &part(1)]), 1);
-    assert_eq!(merged, whole);
+    assert_eq!(asked(&merged), asked(&whole));
+    assert_eq!(merged["command"].as_array().unwrap()[1..3], ["audit", "merge"], "{merged}");
     let out = sortkey(&server.endpoint, &lock, &["audit", "merge", &part(0), &part(1)]).assert().code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert_eq!(stderr, "sortkey: no partial report of segment 2 of 3; expected every segment of the table\n");
@@ -424,7 +432,7 @@ fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
     assert!(read > 0 && read < 214, "the killed audit saved {read} keys");
     assert!(saved["segments"].as_array().unwrap().iter().any(|s| s["done"] == false));
     let resumed = json(&mut sortkey(&server.endpoint, &lock, &args), 1);
-    assert_eq!(resumed, whole);
+    assert_eq!(asked(&resumed), asked(&whole));
 
     // The table's export (point-in-time recovery on), to moto's S3 and down to a folder.
     let export = dir.join("export");
@@ -500,7 +508,9 @@ fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
         merge.extend(parts.iter().map(String::as_str));
         merge.extend(["-o", "json"]);
         let merged = sortkey(&server.endpoint, &lock, &merge).assert().code(1);
-        assert_eq!(String::from_utf8_lossy(&merged.get_output().stdout), whole_text(at), "{at} in {total} shares");
+        let merged: serde_json::Value = serde_json::from_slice(&merged.get_output().stdout).unwrap();
+        let whole: serde_json::Value = serde_json::from_str(&whole_text(at)).unwrap();
+        assert_eq!(asked(&merged), asked(&whole), "{at} in {total} shares");
     }
     let status = std::process::Command::new(sortkey_test_server::python().unwrap())
         .args(["-c", MANIFEST, &server.endpoint, "two"])
@@ -595,6 +605,14 @@ else:
 "#;
 
 /// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.
+/// An audit's document but the command line that asked it: what two ways of reading the same
+/// items (split, resumed, merged, exported) must agree on.
+fn asked(doc: &serde_json::Value) -> serde_json::Value {
+    let mut doc = doc.clone();
+    doc.as_object_mut().unwrap().remove("command").expect("an audit's document names its command line");
+    doc
+}
+
 fn snapshot(name: &str, text: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
@@ -644,7 +662,8 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
     let args = ["migrate", "--table", "Runs", "--from", "RankKeyV1", "--to", "RankKey", "--dry-run", "--segments", "1"];
     for (output, file) in [("table", "migrate_dry_run.txt"), ("json", "migrate_dry_run.json")] {
         let out = sortkey(&server.endpoint, &lock, &args).args(["-o", output]).assert().code(1);
-        snapshot(file, &String::from_utf8_lossy(&out.get_output().stdout));
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        snapshot(file, &text.replace(&lock.display().to_string(), "LOCK").replace(&server.endpoint, "ENDPOINT"));
     }
     assert_eq!((dry["verdict"]["in_old"].as_u64(), dry["verdict"]["in_new"].as_u64()), (Some(ITEMS), Some(0)));
     let sample = &dry["verdict"]["left_samples"][0];
@@ -867,21 +886,22 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     let (_, _, html) = http_get(address, "/audit?source=export&pk=pk&sk=sk", Some(cookie));
     assert!(html.contains("older version RankKeyV1 of RankKey") && html.contains("mixed width"), "{html}");
     // An export names no table: its moves say so until --table names the export's table.
-    let moves = |doc: &serde_json::Value| -> Vec<String> {
+    let moves = |doc: &serde_json::Value| -> Vec<serde_json::Value> {
         let attributes = doc["attributes"].as_array().unwrap();
         attributes
             .iter()
-            .flat_map(|a| a["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()))
+            .flat_map(|a| a["moves"].as_array().unwrap().iter().map(|m| m.as_array().unwrap()[4..].into()))
             .collect()
     };
-    assert_eq!(moves(&command), ["sortkey migrate --table TABLE --to RankKey"], "{command}");
+    let to = |table: &str| serde_json::json!(["--endpoint-url", server.endpoint, "--table", table, "--to", "RankKey"]);
+    assert_eq!(moves(&command), [to("TABLE")], "{command}");
     let out =
         sortkey(&server.endpoint, &lock, &["audit", "--export", &export, "--pk", "pk", "--sk", "sk", "-o", "table"])
             .assert()
             .code(1);
     assert!(String::from_utf8_lossy(&out.get_output().stdout).contains("give the export's with --table T"));
     let named = json(&["audit", "--export", &export, "--pk", "pk", "--sk", "sk", "--table", "Audited"]);
-    assert_eq!(moves(&named), ["sortkey migrate --table Audited --to RankKey"], "{named}");
+    assert_eq!(moves(&named), [to("Audited")], "{named}");
     // The same export where it lies, in moto's S3, through a server started with its address.
     let (_s3_child, s3_address, s3_cookie) = serve(&server.endpoint, &lock, &["--export", "s3://exports/runs"]);
     let (code, _, body) = http_get(&s3_address, "/audit?source=export&pk=pk&sk=sk&format=json", Some(&s3_cookie));
@@ -915,9 +935,18 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     let (code, _, body) = http_get(address, "/audit?source=scan&table=Audited&format=json", Some(cookie));
     assert_eq!(code, 200, "{body}");
     let page: serde_json::Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(page, json(&["audit", "--table", "Audited", "--segments", "2"]), "the page's scan is the command's");
-    let report = format!("{audits}/Audited.json");
-    assert_eq!(page, json(&["audit", "--table", "Audited", "--segments", "2", "--report", &report]));
+    let command = json(&["audit", "--table", "Audited", "--segments", "2"]);
+    assert_eq!(asked(&page), asked(&command), "the page's scan is the command's");
+    // The page's command line, run as it stands (its --lock and --endpoint-url included), resumes
+    // the page's saved report and gives the page's document.
+    let argv: Vec<String> = serde_json::from_value(page["command"].clone()).unwrap();
+    let saved_in = ["--report".to_owned(), format!("{audits}/Audited.json")];
+    let segments = ["--segments".to_owned(), "2".to_owned()];
+    assert!(argv.windows(2).any(|w| w == saved_in) && argv.windows(2).any(|w| w == segments), "{argv:?}");
+    let mut run = Command::cargo_bin("sortkey").unwrap();
+    run.args(&argv[1..]).args(["-o", "json"]).env_remove("AWS_ACCESS_KEY_ID").env_remove("AWS_PROFILE");
+    let again: serde_json::Value = serde_json::from_slice(&run.assert().code(1).get_output().stdout).unwrap();
+    assert_eq!(again, page, "the page's command line gives the page's document");
     assert_eq!(page["attributes"][0]["old_keys"][0]["keys"], 5, "the old keys survive the partial report: {page}");
 
     // The sort lab on the table's keys: RankKey's score narrowed to 1 digit does not hold most

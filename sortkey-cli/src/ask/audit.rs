@@ -1,14 +1,14 @@
 //! What an audit reads, the ask of `sortkey audit` and of the audit page: a table (or its index)
 //! or an export, the key attributes an export needs, and the partial report it keeps.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::ask::{AskError, CommandLine, Context};
 
 /// What an audit reads: `sortkey audit`'s arguments (clap), and what the audit page asks with
 /// the sources the server was started with (a Scan of a table it may read, saved in its audit
 /// folder; its export, with the key attributes typed on the page).
-#[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub(crate) struct AuditAsk {
     /// The table; with --export, the export's table, which the printed moves of old keys name.
     #[arg(long, required_unless_present = "export")]
@@ -31,7 +31,25 @@ pub(crate) struct AuditAsk {
     /// from when the file exists (an audit killed midway goes on where it saved).
     #[arg(long, value_name = "FILE")]
     pub(crate) report: Option<PathBuf>,
+    /// Parallel Scan segments, all read by this process (a partial report is resumed with the
+    /// segments it was saved with).
+    #[arg(long, default_value_t = SEGMENTS, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub(crate) segments: u32,
 }
+
+/// The Scan segments a process reads or moves side by side when the command line names none.
+pub(crate) const SEGMENTS: u32 = 4;
+
+impl Default for AuditAsk {
+    /// Nothing to read yet, in the default segments.
+    fn default() -> Self {
+        AuditAsk { table: None, export: None, index: None, pk: None, sk: None, report: None, segments: SEGMENTS }
+    }
+}
+
+/// The part of a field's range left under which its headroom is a finding, when the command
+/// line names no `--headroom` (and on the audit page).
+pub(crate) const HEADROOM: f64 = 0.1;
 
 impl AuditAsk {
     /// The ask, when the command answers it: a table that may be read (a Scan's, or the one an
@@ -58,6 +76,20 @@ impl AuditAsk {
             .option_if("--pk", self.pk.as_deref())
             .option_if("--sk", self.sk.as_deref())
             .option_if("--report", self.report.as_ref().map(|p| p.display().to_string()));
+        if self.segments != SEGMENTS && self.export.is_none() {
+            line.option("--segments", self.segments.to_string());
+        }
+        line
+    }
+
+    /// `sortkey audit merge PARTS...`: the command line that merges partial reports.
+    pub(crate) fn merge_command_line(ctx: &Context<'_>, parts: &[impl AsRef<Path>]) -> CommandLine {
+        let mut line = ctx.command_of(&["audit", "merge"]);
+        // A part named like an option (`-a.json`) is read as a part after `--`.
+        line.flag("--", parts.iter().any(|p| p.as_ref().to_string_lossy().starts_with('-')));
+        for part in parts {
+            line.arg(part.as_ref().display().to_string());
+        }
         line
     }
 }

@@ -55,13 +55,19 @@ impl MigrationAsk {
         Ok(())
     }
 
-    /// `sortkey migrate --status` for this migration.
-    pub(crate) fn status_command_line(&self, ctx: &Context<'_>) -> CommandLine {
+    /// `sortkey migrate` for this migration: its table, layouts and checkpoints.
+    pub(crate) fn command_line(&self, ctx: &Context<'_>) -> CommandLine {
         let mut line = ctx.command("migrate");
         line.option("--table", &self.table).option("--to", &self.to).option_if("--from", self.from.as_deref());
         line.option_if("--checkpoint", self.checkpoint.as_ref().map(|p| p.display().to_string()))
-            .option_if("--checkpoint-table", self.checkpoint_table.as_deref())
-            .arg("--status");
+            .option_if("--checkpoint-table", self.checkpoint_table.as_deref());
+        line
+    }
+
+    /// `sortkey migrate --status` for this migration.
+    pub(crate) fn status_command_line(&self, ctx: &Context<'_>) -> CommandLine {
+        let mut line = self.command_line(ctx);
+        line.arg("--status");
         line
     }
 }

@@ -17,7 +17,7 @@ use std::fmt;
 
 use sortkey_core::LockFile;
 
-pub(crate) use audit::AuditAsk;
+pub(crate) use audit::{AuditAsk, HEADROOM, SEGMENTS};
 pub(crate) use browse::BrowseAsk;
 pub(crate) use command::CommandLine;
 pub(crate) use migrate::MigrationAsk;
@@ -144,8 +144,17 @@ impl<'a> Context<'a> {
     /// `sortkey SUBCOMMAND --lock PATH` and the connection options: the start of every command
     /// line printed for an ask.
     pub(crate) fn command(&self, subcommand: &str) -> CommandLine {
+        self.command_of(&[subcommand])
+    }
+
+    /// `sortkey SUBCOMMAND... --lock PATH` and the connection options, after the last
+    /// subcommand (where `sortkey audit merge` reads them, as every subcommand does).
+    pub(crate) fn command_of(&self, subcommands: &[&str]) -> CommandLine {
         let mut line = CommandLine::new("sortkey");
-        line.arg(subcommand).option("--lock", self.lock_path);
+        for subcommand in subcommands {
+            line.arg(*subcommand);
+        }
+        line.option("--lock", self.lock_path);
         line.option_if("--endpoint-url", self.endpoint)
             .option_if("--region", self.region)
             .option_if("--profile", self.profile);

@@ -18,6 +18,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::{KeyAudit, KeyRole, LockFile, Versions};
 
 use self::report::{AttributeReport, AuditDocument, AuditSource};
+use crate::ask::{CommandLine, Context};
 use crate::cli::{Args, AuditArgs, AuditCommand};
 use crate::outcome::{Failure, Outcome};
 use crate::pages::{self, Item, SegmentOf, bytes_bar};
@@ -135,7 +136,8 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     }
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
-    audit.what.validate(&args.context(&lock, &lock_path))?;
+    let ctx = args.context(&lock, &lock_path);
+    audit.what.validate(&ctx)?;
     match (&audit.what.export, &audit.what.table) {
         (Some(at), _) => {
             let (Some(pk), sk) = (audit.what.pk.clone(), audit.what.sk.clone()) else {
@@ -175,16 +177,13 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
             if let Some(path) = &audit.what.report {
                 partial::save(path, &state)?;
             }
-            let mut doc = scan_report(&state, audit.headroom);
-            // The export's table, named: the moves run on it.
-            if let Some(table) = &audit.what.table {
-                doc.moves_on(table);
-            }
-            Ok(finish(args, &doc))
+            // The export's table, when named: the moves run on it.
+            let asked = (&ctx, audit.command_line(&ctx));
+            Ok(finish(args, &scan_report(&state, audit.headroom, asked, audit.what.table.as_deref())))
         }
         (None, Some(table)) => {
             let state = scan::run(args, audit, table, &lock)?;
-            Ok(finish(args, &scan_report(&state, audit.headroom)))
+            Ok(finish(args, &scan_report(&state, audit.headroom, (&ctx, audit.command_line(&ctx)), None)))
         }
         (None, None) => Err(Failure("expected --table NAME or --export DIR".into())),
     }
@@ -192,23 +191,30 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
 
 /// The report of the data files of an export (`files`, at the address `at`), their items' key
 /// attributes `pk` and `sk` classified by `lock`'s layouts (read from `lock_path`), with the
-/// fields under `threshold`: what `sortkey audit --export AT --pk PK --sk SK` prints.
+/// fields under `threshold`, asked by `command`: what `sortkey audit --export AT --pk PK --sk SK`
+/// prints.
 pub(crate) fn export_report(
-    lock: &LockFile,
-    lock_path: &str,
+    ctx: &Context<'_>,
     (files, at): (&dyn DataFiles, &str),
     (pk, sk): (String, Option<String>),
-    threshold: f64,
+    (threshold, command): (f64, CommandLine),
 ) -> Result<AuditDocument, Failure> {
     let all: Vec<usize> = (0..files.len()).collect();
-    let attributes = export::read(files, &all, attributes(lock, lock_path, pk, sk)?, None)?;
+    let attributes = export::read(files, &all, attributes(ctx.lock, ctx.lock_path, pk, sk)?, None)?;
     let source = AuditSource::Export { export: at.to_owned(), segment: None };
-    Ok(AuditDocument::new(source, threshold, attributes.iter().map(|a| a.report(threshold)).collect()))
+    let reports = attributes.iter().map(|a| a.report(threshold)).collect();
+    Ok(AuditDocument::new(source, threshold, reports, (ctx, command), None))
 }
 
 /// The report of a Scan audit's segments (or an export's shares of files), so far or finished,
-/// with the fields under `threshold`.
-pub(crate) fn scan_report(state: &partial::Partial, threshold: f64) -> AuditDocument {
+/// with the fields under `threshold`, asked by a command line in `ctx` (an export's moves run on
+/// `export_table`, when named).
+pub(crate) fn scan_report(
+    state: &partial::Partial,
+    threshold: f64,
+    asked: (&Context<'_>, CommandLine),
+    export_table: Option<&str>,
+) -> AuditDocument {
     let segment = match state.segments.as_slice() {
         [one] if state.total > 1 => Some(SegmentOf { segment: one.number, total: state.total }),
         _ => None,
@@ -217,7 +223,8 @@ pub(crate) fn scan_report(state: &partial::Partial, threshold: f64) -> AuditDocu
         Some(export) => AuditSource::Export { export: export.clone(), segment },
         None => AuditSource::Table { table: state.table.clone(), index: state.index.clone(), segment },
     };
-    AuditDocument::new(source, threshold, state.attributes.iter().map(|a| a.report(threshold)).collect())
+    let reports = state.attributes.iter().map(|a| a.report(threshold)).collect();
+    AuditDocument::new(source, threshold, reports, asked, export_table)
 }
 
 /// Prints the report, and says whether it found anything: a key in no layout (unread, of a mixed

@@ -14,6 +14,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sortkey_core::LockFile;
 
+use crate::ask::{CommandLine, Context};
 use crate::audit::Attribute;
 use crate::audit::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::{Args, MergeArgs};
@@ -267,15 +268,24 @@ pub(crate) fn load(path: &Path) -> Result<Option<Partial>, Failure> {
 /// index, lock and total; each segment once, each read to its end), merged in segment order into
 /// the report of the whole table.
 pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, Failure> {
-    let doc = merged(&merge.parts, merge.headroom)?;
+    // A merge reads no lock: the parts carry the one their audit read. The printed commands
+    // name this command line's --lock, which the moves then read.
+    let no_layouts = LockFile::parse("").map_err(|e| Failure(e.to_string()))?;
+    let lock_path = args.lock.display().to_string();
+    let ctx = args.context(&no_layouts, &lock_path);
+    let doc = merged(&merge.parts, merge.headroom, (&ctx, merge.command_line(&ctx)))?;
     output::print(args, &doc);
     Ok(if doc.findings { Outcome::Found } else { Outcome::Clean })
 }
 
 /// The report of the whole table from the partial reports at `paths` (every segment once, each
-/// finished, all of one audit), with the fields under `threshold`: what `sortkey audit merge`
-/// prints, and the web view's audit page shows.
-pub(crate) fn merged(paths: &[PathBuf], threshold: f64) -> Result<AuditDocument, Failure> {
+/// finished, all of one audit), with the fields under `threshold`, asked by a command line in
+/// `ctx`: what `sortkey audit merge` prints, and the web view's audit page shows.
+pub(crate) fn merged(
+    paths: &[PathBuf],
+    threshold: f64,
+    asked: (&Context<'_>, CommandLine),
+) -> Result<AuditDocument, Failure> {
     let mut parts: Vec<(PathBuf, Partial)> = Vec::new();
     for path in paths {
         let part = load(path)?
@@ -336,5 +346,6 @@ pub(crate) fn merged(paths: &[PathBuf], threshold: f64) -> Result<AuditDocument,
         Some(export) => AuditSource::Export { export, segment: None },
         None => AuditSource::Table { table: first.table, index: first.index, segment: None },
     };
-    Ok(AuditDocument::new(source, threshold, first.attributes.iter().map(|a| a.report(threshold)).collect()))
+    let reports = first.attributes.iter().map(|a| a.report(threshold)).collect();
+    Ok(AuditDocument::new(source, threshold, reports, asked, None))
 }

@@ -4,20 +4,22 @@
 use serde::{Deserialize, Serialize};
 use sortkey_core::{AuditReport, DynValue, KeyRole};
 
-use crate::ask::CommandLine;
+use crate::ask::{CommandLine, Context};
 use crate::display::{sanitized, shown};
 use crate::output::{self, Document, format_tag, outln};
 use crate::pages::SegmentOf;
 
 format_tag! {
     /// The audit's format.
-    AuditFormat = "sortkey audit 2"
+    AuditFormat = "sortkey audit 3"
 }
 
 /// The report of `sortkey audit` (and of `sortkey audit merge`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct AuditDocument {
     pub(crate) format: AuditFormat,
+    /// The command line that gives this document, as its arguments.
+    pub(crate) command: Vec<String>,
     /// What was read.
     #[serde(flatten)]
     pub(crate) source: AuditSource,
@@ -67,8 +69,9 @@ pub(crate) struct AttributeReport {
     pub(crate) not_strings: u64,
     /// The fields whose headroom is under the threshold.
     pub(crate) low_headroom: Vec<LowHeadroom>,
-    /// The commands that move the keys of older versions (`old_keys`) to their current layout.
-    pub(crate) moves: Vec<String>,
+    /// The command lines that move the keys of older versions (`old_keys`) to their current
+    /// layout, each as its arguments.
+    pub(crate) moves: Vec<Vec<String>>,
 }
 
 /// A field with less of its range left than the threshold.
@@ -102,36 +105,43 @@ impl AttributeReport {
 }
 
 impl AuditDocument {
-    /// The document of `attributes` read from `source`.
-    pub(crate) fn new(source: AuditSource, threshold: f64, attributes: Vec<AttributeReport>) -> Self {
-        // An export names no table: its moves name the placeholder `TABLE` until `--table` names
-        // it (`moves_on`).
+    /// The document of `attributes` read from `source`, asked by `command` (in `ctx`, whose lock
+    /// and connection the printed moves name too); the moves of an export's old keys run on
+    /// `export_table` when given (`sortkey audit --export ... --table T`), on the placeholder
+    /// `TABLE` otherwise.
+    pub(crate) fn new(
+        source: AuditSource,
+        threshold: f64,
+        attributes: Vec<AttributeReport>,
+        (ctx, command): (&Context<'_>, CommandLine),
+        export_table: Option<&str>,
+    ) -> Self {
         let table = match &source {
             AuditSource::Table { table, .. } => table.clone(),
-            AuditSource::Export { .. } => PLACEHOLDER.to_owned(),
+            AuditSource::Export { .. } => export_table.unwrap_or(PLACEHOLDER).to_owned(),
         };
         let findings = attributes.iter().any(AttributeReport::has_findings);
-        let mut doc =
-            AuditDocument { format: AuditFormat, source, findings, headroom_threshold: threshold, attributes };
-        doc.moves_on(&table);
-        doc
-    }
-
-    /// The commands that move each attribute's old keys, on `table` (an export's table, when
-    /// `sortkey audit --export ... --table T` names it).
-    pub(crate) fn moves_on(&mut self, table: &str) {
-        for a in &mut self.attributes {
+        let mut doc = AuditDocument {
+            format: AuditFormat,
+            command: command.argv,
+            source,
+            findings,
+            headroom_threshold: threshold,
+            attributes,
+        };
+        for a in &mut doc.attributes {
             let mut currents: Vec<&str> = a.report.old_keys.iter().map(|o| o.current.as_str()).collect();
             currents.dedup();
             a.moves = currents
                 .iter()
                 .map(|c| {
-                    let mut line = CommandLine::new("sortkey");
-                    line.arg("migrate").option("--table", table).option("--to", *c);
-                    line.to_string()
+                    let mut line = ctx.command("migrate");
+                    line.option("--table", &table).option("--to", *c);
+                    line.argv
                 })
                 .collect();
         }
+        doc
     }
 
     /// What was read, for people.
@@ -162,8 +172,10 @@ fn integer(value: Option<&DynValue>) -> String {
 impl Document for AuditDocument {
     fn print_table(&self) {
         let title = self.title();
+        let named = self.command.iter().any(|arg| arg == "--table" || arg.starts_with("--table="));
+        let unnamed = matches!(self.source, AuditSource::Export { .. }) && !named;
         for a in &self.attributes {
-            print_attribute(&title, a);
+            print_attribute(&title, a, unnamed);
         }
         for a in &self.attributes {
             for low in &a.low_headroom {
@@ -180,7 +192,8 @@ impl Document for AuditDocument {
 }
 
 /// One attribute's tables: its keys per layout, mixed widths, headroom and keys no layout reads.
-fn print_attribute(title: &str, a: &AttributeReport) {
+/// `unnamed`: the moves name the placeholder table (an export audited without `--table`).
+fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
     let r = &a.report;
     outln!("{title} `{}` ({}): {} values", a.name, a.role.name(), r.keys);
     let mut t = output::table(&["layout", "keys"]);
@@ -252,10 +265,10 @@ fn print_attribute(title: &str, a: &AttributeReport) {
             ]);
         }
         outln!("{t}");
-        for command in &a.moves {
-            outln!("move them: {command}");
+        for argv in &a.moves {
+            outln!("move them: {}", CommandLine { argv: argv.clone() });
         }
-        if a.moves.iter().any(|m| m.contains(&format!("--table {PLACEHOLDER} "))) {
+        if unnamed && !a.moves.is_empty() {
             outln!("(an export names no table: give the export's with --table T, and these commands name it)");
         }
     }

@@ -35,7 +35,7 @@ pub(crate) struct ScanPlan {
 impl ScanPlan {
     /// The plan of `sortkey audit --table`.
     fn of(audit: &AuditArgs, table: &str) -> Result<ScanPlan, Failure> {
-        let (total, numbers) = pages::split(audit.segments, audit.total, audit.segment)?;
+        let (total, numbers) = pages::split(audit.what.segments, audit.total, audit.segment)?;
         Ok(ScanPlan {
             table: table.to_owned(),
             index: audit.what.index.clone(),

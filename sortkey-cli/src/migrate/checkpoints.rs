@@ -277,11 +277,11 @@ impl Store {
                     .map_err(|e| Failure(format!("cannot read the report in {table}: {}", sdk_error_line(&e))))?;
                 let units = got.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
                 let text = got.item().and_then(|i| i.get("report")).and_then(|v| v.as_s().ok()).cloned();
-                let doc = text.map(|t| serde_json::from_str(&t)).transpose()?;
+                let doc = text.map(|t| MigrateDocument::read_kept(&t)).transpose()?;
                 return Ok((doc, units));
             }
         };
-        Ok((text.map(|t| serde_json::from_str(&t)).transpose()?, 0.0))
+        Ok((text.map(|t| MigrateDocument::read_kept(&t)).transpose()?, 0.0))
     }
 }
 

@@ -33,14 +33,14 @@ use self::verdict::{MigrateDocument, classify};
 pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
+    let ctx = args.context(&lock, &lock_path);
     let olds = sources(&lock, &lock_path, &m.which)?;
     let from = olds.iter().map(|name| entry(&lock, &lock_path, name)).collect::<Result<Vec<_>, _>>()?;
     let migration = DynMigration::versions(from, entry(&lock, &lock_path, &m.which.to)?)?;
     if m.status {
         let runtime = tokio::runtime::Runtime::new()?;
-        let (doc, _) = runtime.block_on(async {
-            status::status(&connect::client(args).await, &args.context(&lock, &lock_path), &m.which).await
-        })?;
+        let (doc, _) =
+            runtime.block_on(async { status::status(&connect::client(args).await, &ctx, &m.which).await })?;
         output::print(args, &doc);
         return Ok(Outcome::Clean);
     }
@@ -68,7 +68,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         let estimate = table::item_count(&client, &m.which.table).await.unwrap_or(0);
         if m.dry_run {
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
-            return Ok(finish(args, MigrateDocument::new(m, &olds, &[], Some(verdict))));
+            return Ok(finish(args, MigrateDocument::new((m, &ctx), &olds, &[], Some(verdict))));
         }
         let mut backfill = Backfill::new(&client, &m.which.table, table::static_key_names(pk, Some(sk)));
         backfill = match &m.version_attribute {
@@ -91,7 +91,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
             passes.push(run_pass(&backfill, &migration, &store, pass, total, &mine, bar.as_ref()).await?);
             if m.total.is_some() {
                 // One segment of many: the others' workers may not be done.
-                return Ok(finish(args, MigrateDocument::new(m, &olds, &passes, None)));
+                return Ok(finish(args, MigrateDocument::new((m, &ctx), &olds, &passes, None)));
             }
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
             let stuck = passes.last().is_some_and(|p| p.rewritten == 0 && p.superseded == 0);
@@ -100,7 +100,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
                     bar.finish_and_clear();
                 }
                 // Kept beside the checkpoints, for `--status` and the web view.
-                let doc = MigrateDocument::new(m, &olds, &passes, Some(verdict));
+                let doc = MigrateDocument::new((m, &ctx), &olds, &passes, Some(verdict));
                 store.save_report(&doc).await?;
                 return Ok(finish(args, doc));
             }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::dynamodb::Progress;
 use sortkey_core::{DynMigration, KeyRole, LockFile, MigrationVerdict, VerdictAudit};
 
+use crate::ask::Context;
 use crate::cli::MigrateArgs;
 use crate::display::{sanitized, shown};
 use crate::outcome::{Failure, Outcome};
@@ -15,13 +16,15 @@ use crate::pages::{self, SegmentOf, Source};
 
 format_tag! {
     /// The migration's format.
-    MigrateFormat = "sortkey migrate 2"
+    MigrateFormat = "sortkey migrate 3"
 }
 
 /// The report of `sortkey migrate`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct MigrateDocument {
     pub(crate) format: MigrateFormat,
+    /// The command line that gives this document, as its arguments.
+    pub(crate) command: Vec<String>,
     pub(crate) table: String,
     /// The layouts moved from, by their names in the lock, newest first.
     pub(crate) from: Vec<String>,
@@ -69,9 +72,9 @@ impl From<&Progress> for Pass {
 }
 
 impl MigrateDocument {
-    /// The document of a migration (`m`), its `passes` and its `verdict`.
+    /// The document of a migration (`m`, asked in `ctx`), its `passes` and its `verdict`.
     pub(crate) fn new(
-        m: &MigrateArgs,
+        (m, ctx): (&MigrateArgs, &Context<'_>),
         from: &[String],
         passes: &[Progress],
         verdict: Option<MigrationVerdict>,
@@ -79,6 +82,7 @@ impl MigrateDocument {
         let segment = m.total.map(|total| SegmentOf { segment: m.segment.unwrap_or_default(), total });
         MigrateDocument {
             format: MigrateFormat,
+            command: m.command_line(ctx).argv,
             table: m.which.table.clone(),
             from: from.to_vec(),
             to: m.which.to.clone(),
@@ -87,6 +91,20 @@ impl MigrateDocument {
             passes: passes.iter().map(Pass::from).collect(),
             verdict,
         }
+    }
+
+    /// A report kept beside a migration's checkpoints (`text`, its JSON): this format, or the
+    /// one before it (`sortkey migrate 2`, the same members but `command`), read as this format
+    /// with no command line, so that the checkpoints of a migration run by an older command
+    /// still show where it stands.
+    pub(crate) fn read_kept(text: &str) -> Result<MigrateDocument, serde_json::Error> {
+        let mut value: serde_json::Value = serde_json::from_str(text)?;
+        if let Some(kept) = value.as_object_mut().filter(|o| o.get("format").is_some_and(|f| f == "sortkey migrate 2"))
+        {
+            kept.insert("format".to_owned(), MigrateFormat::TEXT.into());
+            kept.insert("command".to_owned(), serde_json::Value::Array(Vec::new()));
+        }
+        serde_json::from_value(value)
     }
 
     /// Exit status 1 while keys are left in the old layout (or cannot move).
@@ -196,5 +214,25 @@ impl MigrateDocument {
             }
         };
         outln!("verdict: {verdict}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MigrateDocument, MigrateFormat};
+
+    /// The report a migration of the last format kept beside its checkpoints is still read (with
+    /// no command line); one of another format is refused with both formats named.
+    #[test]
+    fn a_report_kept_in_the_last_format_is_still_read() {
+        let kept = r#"{"format": "sortkey migrate 2", "table": "Runs", "from": ["RankKeyV1"], "to": "RankKey",
+            "dry_run": false, "segment": null, "passes": [], "verdict": null}"#;
+        let doc = MigrateDocument::read_kept(kept).unwrap();
+        assert_eq!((doc.format, doc.command.len(), doc.table.as_str()), (MigrateFormat, 0, "Runs"));
+        let written = serde_json::to_string(&doc).unwrap();
+        assert_eq!(MigrateDocument::read_kept(&written).unwrap(), doc);
+        let older = kept.replace("sortkey migrate 2", "sortkey migrate 1");
+        let refused = MigrateDocument::read_kept(&older).unwrap_err().to_string();
+        assert!(refused.contains("sortkey migrate 3") && refused.contains("sortkey migrate 1"), "{refused}");
     }
 }

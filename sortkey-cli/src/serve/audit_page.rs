@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::ask::AuditAsk;
+use crate::ask::{AuditAsk, HEADROOM, SEGMENTS};
 use crate::audit::data_files::{DataFiles, Folder};
 use crate::audit::export_s3::{S3Export, S3Files};
 use crate::audit::partial::{self, merged};
@@ -27,9 +27,6 @@ use crate::serve::scans::{self, ScanView, Scans};
 
 /// The longest bar, in pixels.
 const BAR: f64 = 320.0;
-
-/// The headroom under which a field is a finding, as `sortkey audit`'s default.
-const THRESHOLD: f64 = 0.1;
 
 /// One bar of a chart.
 struct Bar {
@@ -112,20 +109,18 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
     let ctx = app.context();
     let (command, showing, this, doc, scan): (String, String, String, Option<Result<AuditDocument, Failure>>, _) =
         match source.as_str() {
-            "reports" if !app.reports.is_empty() => (
-                {
-                    let mut line = ctx.command("audit");
-                    line.arg("merge");
-                    paths.iter().for_each(|p| {
-                        line.arg(p);
-                    });
-                    line.to_string()
-                },
-                format!("the partial reports {}", paths.join(", ")),
-                "/audit?source=reports".to_owned(),
-                Some(merged(&app.reports, THRESHOLD)),
-                None,
-            ),
+            "reports" if !app.reports.is_empty() => {
+                let line = AuditAsk::merge_command_line(&ctx, &app.reports);
+                let command = line.to_string();
+                let doc = merged(&app.reports, HEADROOM, (&ctx, line));
+                (
+                    command,
+                    format!("the partial reports {}", paths.join(", ")),
+                    "/audit?source=reports".to_owned(),
+                    Some(doc),
+                    None,
+                )
+            }
             "export" if app.export.is_some() => {
                 let at = app.export_text();
                 // The command's own ask: the server's export, the key attributes typed on the page.
@@ -138,11 +133,12 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
                 if let Err(refusal) = ask.validate(&ctx) {
                     return crate::serve::pages::refusal(&refusal);
                 }
-                let command = ask.command_line(&ctx).to_string();
-                let (lock, lock_path, keys) = (app.lock.clone(), app.lock_path.clone(), (pk.clone(), Some(sk.clone())));
+                let line = ask.command_line(&ctx);
+                let command = line.to_string();
+                let (reader, keys) = (app.clone(), (pk.clone(), Some(sk.clone())));
                 let read = match export_files(&app, &at).await {
                     Ok(files) => tokio::task::spawn_blocking(move || {
-                        export_report(&lock, &lock_path, (&*files, &at), keys, THRESHOLD)
+                        export_report(&reader.context(), (&*files, &at), keys, (HEADROOM, line))
                     })
                     .await
                     .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}")))),
@@ -152,17 +148,20 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
                 (command, format!("the export {}", app.export_text()), this, Some(read), None)
             }
             "scan" if !table.is_empty() => {
-                // The command's own ask: a table the server may read, its report in the audit folder.
+                // The command's own ask: a table the server may read, its report in the audit folder
+                // (read once: the progress and the dashboard are of the same), in its segments.
                 let path = Scans::report_path(&app, &table);
-                let ask = AuditAsk { table: Some(table.clone()), report: Some(path.clone()), ..AuditAsk::default() };
+                let saved = partial::load(&path);
+                let segments = if let Ok(Some(state)) = &saved { state.total } else { SEGMENTS };
+                let ask = AuditAsk { table: Some(table.clone()), report: Some(path), segments, ..AuditAsk::default() };
                 if let Err(refusal) = ask.validate(&ctx) {
                     return crate::serve::pages::refusal(&refusal);
                 }
-                let command = ask.command_line(&ctx).to_string();
-                // The partial report read once: the progress and the dashboard are of the same.
-                let (saved, doc) = match partial::load(&path) {
+                let line = ask.command_line(&ctx);
+                let command = line.to_string();
+                let (saved, doc) = match saved {
                     Ok(Some(state)) => {
-                        let doc = scan_report(&state, THRESHOLD);
+                        let doc = scan_report(&state, HEADROOM, (&ctx, line), None);
                         (Some(state), Some(Ok(doc)))
                     }
                     Ok(None) => (None, None),
