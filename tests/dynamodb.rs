@@ -1316,6 +1316,93 @@ fn whole_updates_and_versions_through_the_server() {
     });
 }
 
+/// A note kept in an account's partition: another entity under the same partition key.
+#[derive(Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(pk(prefix = "ACCT", id), sk(prefix = "NOTE", n(width = 4)))]
+struct AccountNote {
+    id: String,
+    n: u16,
+    text: String,
+}
+
+/// The common access patterns, typed, against the server: `Account::query(&pk)` reads the
+/// account's own items of a partition it shares with notes (a note would not read back as an
+/// account), page by page through `query_page` with a typed cursor, narrowed by `.sort(...)`;
+/// an index's pages the same way; `get_item` reads one entity or none; `delete_item` refuses a
+/// stale copy and a missing item, and deletes the current one.
+#[test]
+fn entities_read_a_page_at_a_time_and_one_by_key() {
+    use sortkey_core::ItemKey;
+    use sortkey_core::dynamodb::{ItemErrorKind, delete_item, get_item, put_item, query_page, update_item};
+    let Some(server) = server_or_skip("entities_read_a_page_at_a_time_and_one_by_key") else { return };
+    let client = client(&server.endpoint);
+    let def = TableDefinition::of::<Account>("accounts_read").with::<AccountNote>().unwrap();
+    runtime().block_on(async {
+        create(&client, &def).await;
+        let accounts: Vec<Account> = (0..5)
+            .map(|i| Account { id: "a7".into(), region: format!("r{i:02}"), status: "OPEN".into(), revision: 0 })
+            .collect();
+        for a in &accounts {
+            put_item(&client, "accounts_read", a, PutMode::Create).await.unwrap();
+        }
+        for n in 0..3 {
+            let note = AccountNote { id: "a7".into(), n, text: format!("note {n}") };
+            put_item(&client, "accounts_read", &note, PutMode::Create).await.unwrap();
+        }
+        let stored: Vec<Account> = accounts.iter().map(|a| Account { revision: 1, ..a.clone() }).collect();
+
+        // The partition, two accounts a page: the notes beside them are not read.
+        let pk = AccountPk { id: "a7".into() };
+        let all = Account::query(&pk).unwrap();
+        let (mut read, mut start, mut pages) = (Vec::new(), None, 0);
+        loop {
+            let page = query_page(&client, "accounts_read", &all, start.as_ref(), 2).await.unwrap();
+            pages += 1;
+            assert!(page.entities.len() <= 2);
+            read.extend(page.entities);
+            match page.next {
+                Some(next) => start = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(read, stored, "every account once, in key order");
+        assert!(pages >= 3, "{pages} pages of at most 2");
+        let later = all.sort(AccountSk::query().region_gte("r03").unwrap());
+        let page = query_page(&client, "accounts_read", &later, None, 10).await.unwrap();
+        assert_eq!(page.entities, stored[3..]);
+        let notes = AccountNote::query(&AccountNotePk { id: "a7".into() }).unwrap();
+        let page = query_page(&client, "accounts_read", &notes, None, 10).await.unwrap();
+        assert_eq!(page.entities.iter().map(|n| n.n).collect::<Vec<_>>(), [0, 1, 2]);
+
+        // An index's pages, the cursor its index key with the primary key.
+        let open = Account::by_status(&AccountByStatusPk { status: "OPEN".into() }).unwrap();
+        let first = query_page(&client, "accounts_read", &open, None, 3).await.unwrap();
+        assert_eq!(first.entities.len(), 3);
+        let rest = query_page(&client, "accounts_read", &open, first.next.as_ref(), 3).await.unwrap();
+        let mut both = [first.entities, rest.entities].concat();
+        // One index key for all five: DynamoDB promises no order among them, so compare as a set.
+        both.sort_by(|a, b| a.region.cmp(&b.region));
+        assert_eq!(both, stored);
+
+        // One entity by its key, or none.
+        let key = ItemKey::new(pk.clone(), AccountSk { region: "r01".into() });
+        assert_eq!(get_item::<Account>(&client, "accounts_read", &key).await.unwrap(), Some(stored[1].clone()));
+        let none = ItemKey::new(pk.clone(), AccountSk { region: "zz".into() });
+        assert_eq!(get_item::<Account>(&client, "accounts_read", &none).await.unwrap(), None);
+
+        // A delete of a stale copy, of the current one, and of a missing one.
+        let closed = Account { status: "CLOSED".into(), ..stored[1].clone() };
+        update_item(&client, "accounts_read", &closed).await.unwrap();
+        let e = delete_item(&client, "accounts_read", &stored[1]).await.unwrap_err();
+        assert_eq!(e.kind(), &ItemErrorKind::VersionConflict { expected: 1 }, "{e}");
+        let current = get_item::<Account>(&client, "accounts_read", &key).await.unwrap().unwrap();
+        delete_item(&client, "accounts_read", &current).await.unwrap();
+        assert_eq!(get_item::<Account>(&client, "accounts_read", &key).await.unwrap(), None);
+        let e = delete_item(&client, "accounts_read", &current).await.unwrap_err();
+        assert_eq!(e.kind(), &ItemErrorKind::Missing, "{e}");
+    });
+}
+
 /// The lost attribute: an application adds `note` to every old item after the backfill's Scan
 /// read it (an UpdateItem guarded by `attribute_exists`, bumping `rev`), then the backfill moves
 /// the items it read. Comparing the scanned attributes alone (the gap `compare_attributes`

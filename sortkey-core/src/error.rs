@@ -127,11 +127,13 @@ impl EncodeError {
 }
 
 impl fmt::Debug for EncodeError {
+    /// The parts and the message: what `main` prints when it returns the error.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EncodeError")
             .field("key", &self.0.key)
             .field("field", &self.0.field)
             .field("kind", &self.0.kind)
+            .field("message", &format_args!("{self}"))
             .finish()
     }
 }
@@ -261,11 +263,13 @@ impl From<EncodeError> for QueryError {
 }
 
 impl fmt::Debug for QueryError {
+    /// The parts and the message: what `main` prints when it returns the error.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("QueryError")
             .field("key", &self.0.key)
             .field("field", &self.0.field)
             .field("kind", &self.0.kind)
+            .field("message", &format_args!("{self}"))
             .finish()
     }
 }
@@ -451,6 +455,7 @@ impl DecodeError {
 }
 
 impl fmt::Debug for DecodeError {
+    /// The parts and the message: what `main` prints when it returns the error.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let DecodeInner { key, field, offset, kind, expected, found } = &*self.0;
         f.debug_struct("DecodeError")
@@ -460,6 +465,7 @@ impl fmt::Debug for DecodeError {
             .field("kind", kind)
             .field("expected", expected)
             .field("found", found)
+            .field("message", &format_args!("{self}"))
             .finish()
     }
 }

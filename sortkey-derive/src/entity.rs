@@ -23,7 +23,7 @@ use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
 use crate::attr::{FieldOptions, closest};
 use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, KeyOptions, SegmentAttrs};
 use crate::keywords::RenameRule;
-use crate::messages::{ENTITY_METHODS, MULTI_ENDS_EVERY_STAGE};
+use crate::messages::{ENTITY_METHODS, MULTI_ENDS_EVERY_STAGE, TABLE_QUERY};
 use crate::model::Role;
 use crate::types::option_inner;
 
@@ -314,6 +314,13 @@ impl GeneratedNames {
                 return Err(format!(
                     "index `{rust}` would generate the method `{method}`, which every entity has from the `Entity` \
                      trait; expected another Rust name for the index (`name = \"...\"` keeps its DynamoDB name)"
+                ));
+            }
+            if method == TABLE_QUERY {
+                return Err(format!(
+                    "index `{rust}` would generate the method `{TABLE_QUERY}`, which every entity has for a \
+                     partition of its table (`{TABLE_QUERY}(&partition)`); expected another Rust name for the index \
+                     (`name = \"...\"` keeps its DynamoDB name)"
                 ));
             }
             if let Some((_, other)) = self.methods.iter().find(|(m, _)| *m == method) {

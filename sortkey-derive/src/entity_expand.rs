@@ -40,6 +40,7 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
     let (types, methods) = (parts.iter().map(|p| &p.types), parts.iter().map(|p| &p.methods));
     let consts = parts.iter().map(|p| &p.consts);
     let impl_entity = impl_entity(entity, &pk_ty, &sort, &parts);
+    let table_query = table_query(entity, &pk_ty, &sort);
     let wrapped = crate::runtime::wrap_in_const(
         &entity.krate,
         quote! {
@@ -58,6 +59,7 @@ pub(crate) fn derive(entity: &Entity) -> TokenStream {
 
         #[automatically_derived]
         impl #ident {
+            #table_query
             #(#methods)*
         }
 
@@ -140,6 +142,38 @@ fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[I
             }
 
             #version
+        }
+    }
+}
+
+/// `query(&partition)`: the Query of one partition of the entity's table, over the entity's own
+/// sort keys (those its sort key type's `begins_with()` selects: its prefix's, or the whole
+/// partition for a sort key without one).
+fn table_query(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide) -> TokenStream {
+    let (krate, name) = (&entity.krate, entity.name());
+    let private = crate::runtime::private(krate);
+    let sk_ty = &sort.ty;
+    let (own, doc) = match &sort.attribute {
+        Some(_) => (
+            quote!(::core::result::Result::ok(<#sk_ty>::query().begins_with())),
+            format!(
+                "The Query of one partition of the table of `{name}`: its own items (the sort keys \
+                 [`{sk_ty}`] holds), narrowed by `.sort(...)` with a condition from [`{sk_ty}::query()`]; its \
+                 pages read back as `{name}`'s primary keys, or as entities with \
+                 `sortkey_core::dynamodb::query_page`."
+            )
+            .replace(" :: ", "::"),
+        ),
+        None => (
+            quote!(::core::option::Option::None),
+            format!("The Query of one partition of the table of `{name}`, `=` on its partition key alone."),
+        ),
+    };
+    quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn query(partition: &#pk_ty) -> ::core::result::Result<#krate::TableQuery<Self>, #krate::EncodeError> {
+            #private::table_query::<Self>(partition, #own)
         }
     }
 }

@@ -65,6 +65,10 @@ pub(crate) const MULTI_ENDS_EVERY_STAGE: &str = "condition";
 /// the trait's. A unit test holds this list to the trait in sortkey-core.
 pub(crate) const ENTITY_METHODS: [&str; 3] = ["primary_key", "key_attributes", "version"];
 
+/// The inherent method every entity has besides the trait's: `query(&partition)`, the Query of
+/// one partition of its table; no index may generate it.
+pub(crate) const TABLE_QUERY: &str = "query";
+
 /// A `width` wider than the field's type can fill; `expected` says how wide it may be.
 pub(crate) fn width_too_wide(field: &str, width: u32, ty: &str, expected: &str) -> String {
     format!("field `{field}`: width {width} is wider than `{ty}` can fill; expected {expected}")

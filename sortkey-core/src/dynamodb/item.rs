@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde_core::Serialize;
 use serde_core::de::DeserializeOwned;
 
-use crate::error::EncodeError;
+use crate::error::{DecodeError, EncodeError};
 use crate::table::entity::Entity;
 
 use super::Attributes;
@@ -28,6 +28,8 @@ pub struct ItemError {
 pub enum ItemErrorKind {
     /// A key of the item cannot be encoded.
     Encode(EncodeError),
+    /// A key read back (a page's `LastEvaluatedKey`) does not decode as the entity's keys.
+    Decode(DecodeError),
     /// serde cannot write the entity as an item, or read one back: serde_dynamo's message.
     Serde(String),
     /// A key attribute that serde writes too, with another value (a multi-attribute key's enum
@@ -87,6 +89,7 @@ impl fmt::Display for ItemError {
         write!(f, "item of entity `{}`: ", self.entity)?;
         match &self.kind {
             ItemErrorKind::Encode(e) => write!(f, "{e}"),
+            ItemErrorKind::Decode(e) => write!(f, "{e}"),
             ItemErrorKind::Serde(m) => write!(f, "serde: {m}"),
             ItemErrorKind::PrimaryKeyChanged { from, to } => write!(
                 f,
@@ -220,6 +223,27 @@ pub trait EntityItem: Entity + Sized {
             conditions.names.push((format!("#e_r{i}"), (*name).to_owned()));
         }
         Ok(UpdateRequest { key, set, remove, conditions })
+    }
+
+    /// The DeleteItem of the item, as data: its primary key, on the condition that the item
+    /// exists and, with a version, that it is at the version this value was read at (so that a
+    /// delete never removes what another writer wrote since the read).
+    fn delete_request(&self) -> Result<DeleteRequest, ItemError> {
+        let (partition, sort) = (Self::KEYS.partition(), Self::KEYS.sort());
+        let mut key = self
+            .primary_key()
+            .to_attributes(Self::KEYS)
+            .map_err(|e| ItemError::new(Self::NAME, ItemErrorKind::Encode(e)))?;
+        key.retain(|name, _| name == partition || Some(name.as_str()) == sort);
+        let mut conditions = Conditions::default();
+        conditions.names.push(("#e_pk".to_owned(), partition.to_owned()));
+        conditions.all.push("attribute_exists(#e_pk)".to_owned());
+        if let (Some(attribute), Some(version)) = (Self::VERSION, self.version()) {
+            conditions.names.push(("#e_v".to_owned(), attribute.to_owned()));
+            conditions.all.push("#e_v = :e_v".to_owned());
+            conditions.values.push((":e_v".to_owned(), AttributeValue::N(version.to_string())));
+        }
+        Ok(DeleteRequest { key, conditions })
     }
 
     /// The update of the item that was read as `old` to this value: an error of its own kind when

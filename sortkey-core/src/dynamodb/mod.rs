@@ -56,6 +56,7 @@ mod item;
 mod keys;
 mod multi;
 mod query;
+mod read;
 mod request;
 mod table;
 mod write;
@@ -63,8 +64,9 @@ mod write;
 pub use entity::entity_key;
 pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
+pub use read::{EntityPage, EntityQuery, get_item, query_page};
 pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
-pub use write::{move_item, put_item, update_item};
+pub use write::{delete_item, move_item, put_item, update_item};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.
 pub type Attributes = HashMap<String, AttributeValue>;

@@ -73,7 +73,7 @@ impl<E: Entity> MultiCondition<E> {
         page.last_evaluated_key().filter(|k| !k.is_empty()).map(|key| self.key(key)).transpose()
     }
 
-    fn key(&self, item: &Attributes) -> Result<MultiKey<E>, DecodeError>
+    pub(super) fn key(&self, item: &Attributes) -> Result<MultiKey<E>, DecodeError>
     where
         E::Partition: for<'k> DecodeKey<'k>,
         E::Sort: for<'k> DecodeKey<'k>,

@@ -117,7 +117,7 @@ where
         page.last_evaluated_key().map(|key| self.key(key)).transpose()
     }
 
-    fn key(&self, item: &Attributes) -> Result<IndexKey<E, P, S>, DecodeError> {
+    pub(super) fn key(&self, item: &Attributes) -> Result<IndexKey<E, P, S>, DecodeError> {
         Ok(IndexKey {
             index: ItemKey::from_attributes(item, self.key_names())?,
             primary: ItemKey::from_attributes(item, E::KEYS)?,

@@ -3,6 +3,7 @@
 //! fluent builders.
 
 use aws_sdk_dynamodb::error::BuildError;
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemFluentBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
 use aws_sdk_dynamodb::operation::transact_write_items::builders::TransactWriteItemsFluentBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
@@ -131,6 +132,16 @@ pub struct DeleteRequest {
 }
 
 impl DeleteRequest {
+    /// Sets the key and the conditions on a DeleteItem (the table is the caller's).
+    pub fn apply_to(&self, delete: DeleteItemFluentBuilder) -> DeleteItemFluentBuilder {
+        let (values, names) = self.conditions.maps();
+        delete
+            .set_key(Some(self.key.clone()))
+            .set_condition_expression(self.conditions.expression())
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+    }
+
     /// The transaction action of the delete from `table`.
     pub fn to_transact(&self, table: &str) -> Result<TransactWriteItem, BuildError> {
         let (values, names) = self.conditions.maps();

@@ -56,6 +56,32 @@ pub async fn update_item<E: EntityItem + Serialize>(client: &Client, table: &str
     }
 }
 
+/// Deletes `entity`'s item from `table` ([`EntityItem::delete_request`]). A failed condition is
+/// `Missing` when no item has its key or `VersionConflict` when the stored item is at another
+/// version than the one `entity` was read at (nothing was deleted).
+pub async fn delete_item<E: Entity>(client: &Client, table: &str, entity: &E) -> Result<(), ItemError> {
+    let request = entity.delete_request()?;
+    let delete = request
+        .apply_to(client.delete_item().table_name(table))
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
+    match delete.send().await {
+        Ok(_) => Ok(()),
+        Err(SdkError::ServiceError(e)) if e.err().is_conditional_check_failed_exception() => {
+            let exists = match e.err() {
+                aws_sdk_dynamodb::operation::delete_item::DeleteItemError::ConditionalCheckFailedException(c) => {
+                    c.item().is_some_and(|i| !i.is_empty())
+                }
+                _ => false,
+            };
+            Err(match exists {
+                true => conflict(entity, ItemErrorKind::Missing),
+                false => ItemError::new(E::NAME, ItemErrorKind::Missing),
+            })
+        }
+        Err(e) => Err(request_error::<E, _, _>("DeleteItem", &e)),
+    }
+}
+
 /// Moves the item read as `old` to `entity`'s changed primary key in one transaction
 /// ([`EntityItem::move_from`]): a cancelled transaction (the old item changed, or the new key
 /// exists) is `Changed`, and nothing moved.
@@ -88,7 +114,7 @@ fn conflict<E: Entity>(entity: &E, otherwise: ItemErrorKind) -> ItemError {
 }
 
 /// Any other failure of a request, in one line: the server's code and message.
-fn request_error<E: Entity, Err: ProvideErrorMetadata + std::error::Error + 'static, R: std::fmt::Debug>(
+pub(super) fn request_error<E: Entity, Err: ProvideErrorMetadata + std::error::Error + 'static, R: std::fmt::Debug>(
     operation: &str,
     e: &SdkError<Err, R>,
 ) -> ItemError {

@@ -2,7 +2,9 @@
 
 use crate::encoding::key::SortKey;
 use crate::error::{EncodeError, EncodeErrorKind};
+use crate::query::condition::KeyCondition;
 use crate::table::entity::{Entity, EntityKeys, IndexNames};
+use crate::table::entity_query::TableQuery;
 use crate::table::family::UnitQuery;
 use crate::table::index::IndexQuery;
 use crate::table::item::KeyNames;
@@ -35,6 +37,16 @@ pub fn push_scalar(
 #[inline]
 pub fn push_absent(keys: &mut EntityKeys, names: &[&'static str]) {
     keys.push_absent(names);
+}
+
+/// The query of the partition `partition` of the entity's table, its sort keys in `own` (the
+/// range of the entity's sort key type, `None` for the whole partition): an entity's `query()`.
+#[inline]
+pub fn table_query<E: Entity>(
+    partition: &E::Partition,
+    own: Option<KeyCondition>,
+) -> Result<TableQuery<E>, EncodeError> {
+    TableQuery::new(partition, own)
 }
 
 /// The query of the partition `partition` of the composite index `index`, whose key attributes

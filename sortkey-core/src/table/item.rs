@@ -205,6 +205,13 @@ impl<P, S: Queryable> PartitionQuery<P, S> {
 }
 
 impl<P, S> PartitionQuery<P, S> {
+    /// The same query with the sort condition `condition`, whatever the sort key type is (an
+    /// entity's own range, which its generated code gives).
+    pub(crate) fn with_condition(mut self, condition: KeyCondition) -> Self {
+        self.sort = Some(condition);
+        self
+    }
+
     /// The attribute names the query uses.
     pub fn names(&self) -> KeyNames {
         self.names

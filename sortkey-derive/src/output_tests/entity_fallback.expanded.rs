@@ -29,7 +29,20 @@ struct OrderSk {
     pub order_id: String,
 }
 #[automatically_derived]
-impl Order {}
+impl Order {
+    ///The Query of one partition of the table of `Order`: its own items (the sort keys [`OrderSk`] holds), narrowed by `.sort(...)` with a condition from [`OrderSk::query()`]; its pages read back as `Order`'s primary keys, or as entities with `sortkey_core::dynamodb::query_page`.
+    #[inline]
+    pub fn query(
+        partition: &OrderPk,
+    ) -> ::core::result::Result<
+        ::sortkey_core::TableQuery<Self>,
+        ::sortkey_core::EncodeError,
+    > {
+        ::sortkey_core::__private_0_1_0::table_query::<
+            Self,
+        >(partition, ::core::result::Result::ok(<OrderSk>::query().begins_with()))
+    }
+}
 #[doc(hidden)]
 #[allow(unused_qualifications, non_local_definitions, clippy::all)]
 const _: () = {

@@ -1,0 +1,190 @@
+//! Reading entities: one by its primary key, and a Query's items a page at a time, decoded, with
+//! the typed key the next page starts after.
+
+use aws_sdk_dynamodb::Client;
+use serde_core::de::DeserializeOwned;
+
+use crate::encoding::key::{DecodeKey, SortKey};
+use crate::error::{DecodeError, EncodeError};
+use crate::table::entity::Entity;
+use crate::table::entity_query::TableQuery;
+use crate::table::index::{IndexKey, IndexQuery, MultiKey};
+use crate::table::item::ItemKey;
+use crate::table::multi::MultiCondition;
+use crate::table::request::QueryRequest;
+
+use super::Attributes;
+use super::item::{EntityItem, ItemError, ItemErrorKind};
+use super::write::request_error;
+
+/// One page of a Query's entities, in the order DynamoDB returned them, and the typed key the
+/// next page starts after.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityPage<E, C> {
+    /// The page's entities.
+    pub entities: Vec<E>,
+    /// Where the next page starts (the page's `LastEvaluatedKey`, typed); `None` after the last.
+    pub next: Option<C>,
+}
+
+/// A Query whose items are entities of one type, read a page at a time by [`query_page`]: an
+/// entity's table query (`Order::query(&pk)`), an index query (`Order::by_status(&pk)`) or a
+/// multi-attribute index query.
+pub trait EntityQuery {
+    /// The entity the items hold.
+    type Entity: Entity;
+    /// The typed key a page starts after: the primary key, or the index key with it.
+    type Cursor;
+
+    /// The Query as data, starting after `start`.
+    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError>;
+
+    /// The cursor a page's `LastEvaluatedKey` holds.
+    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError>;
+}
+
+impl<E> EntityQuery for TableQuery<E>
+where
+    E: Entity,
+    E::Partition: for<'k> DecodeKey<'k>,
+    E::Sort: for<'k> DecodeKey<'k>,
+{
+    type Entity = E;
+    type Cursor = ItemKey<E::Partition, E::Sort>;
+
+    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError> {
+        self.request(start)
+    }
+
+    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
+        ItemKey::from_attributes(key, E::KEYS)
+    }
+}
+
+impl<E, P, S> EntityQuery for IndexQuery<E, P, S>
+where
+    E: Entity,
+    E::Partition: for<'k> DecodeKey<'k>,
+    E::Sort: for<'k> DecodeKey<'k>,
+    P: SortKey + for<'k> DecodeKey<'k>,
+    S: SortKey + for<'k> DecodeKey<'k>,
+{
+    type Entity = E;
+    type Cursor = IndexKey<E, P, S>;
+
+    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError> {
+        self.request(start)
+    }
+
+    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
+        self.key(key)
+    }
+}
+
+impl<E> EntityQuery for MultiCondition<E>
+where
+    E: Entity,
+    E::Partition: for<'k> DecodeKey<'k>,
+    E::Sort: for<'k> DecodeKey<'k>,
+{
+    type Entity = E;
+    type Cursor = MultiKey<E>;
+
+    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError> {
+        self.request(start)
+    }
+
+    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
+        self.key(key)
+    }
+}
+
+/// One page of `query` on `table`: at most `limit` items (DynamoDB's `Limit`; fewer when the
+/// page reaches 1 MB), starting after `start` (the `next` of the page before; `None` for the
+/// first), each read back as its entity, in DynamoDB's order. An item that does not read back as
+/// the entity is an error naming it; so is a `LastEvaluatedKey` that does not decode.
+///
+/// ```no_run
+/// # use sortkey_core::{Entity, SortKey};
+/// # #[derive(Entity, serde::Serialize, serde::Deserialize)]
+/// # #[entity(pk(prefix = "CUST", customer_id), sk(prefix = "ORDER", order_no(width = 8)))]
+/// # struct Order { customer_id: String, order_no: u32 }
+/// # async fn run(client: aws_sdk_dynamodb::Client) -> Result<(), Box<dyn std::error::Error>> {
+/// use sortkey_core::dynamodb::query_page;
+///
+/// let orders = Order::query(&OrderPk { customer_id: "c_1".into() })?;
+/// let mut start = None;
+/// loop {
+///     let page = query_page(&client, "orders", &orders, start.as_ref(), 25).await?;
+///     for order in &page.entities {
+///         println!("order {}", order.order_no);
+///     }
+///     match page.next {
+///         Some(next) => start = Some(next),
+///         None => break,
+///     }
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub async fn query_page<Q>(
+    client: &Client,
+    table: &str,
+    query: &Q,
+    start: Option<&Q::Cursor>,
+    limit: i32,
+) -> Result<EntityPage<Q::Entity, Q::Cursor>, ItemError>
+where
+    Q: EntityQuery,
+    Q::Entity: DeserializeOwned,
+{
+    let name = <Q::Entity as Entity>::NAME;
+    let request = query.query_request(start).map_err(|e| ItemError::new(name, ItemErrorKind::Encode(e)))?;
+    let page = request
+        .apply_to(client.query().table_name(table).limit(limit))
+        .send()
+        .await
+        .map_err(|e| request_error::<Q::Entity, _, _>("Query", &e))?;
+    let entities = page.items().iter().map(Q::Entity::from_item).collect::<Result<Vec<_>, _>>()?;
+    let next = match page.last_evaluated_key().filter(|k| !k.is_empty()) {
+        Some(key) => Some(query.cursor(key).map_err(|e| ItemError::new(name, ItemErrorKind::Decode(e)))?),
+        None => None,
+    };
+    Ok(EntityPage { entities, next })
+}
+
+/// The entity whose primary key is `key`, read from `table` (`GetItem`, strongly consistent:
+/// what a write just made is read back); `None` when no item has it.
+///
+/// ```no_run
+/// # use sortkey_core::{Entity, ItemKey};
+/// # #[derive(Entity, serde::Serialize, serde::Deserialize)]
+/// # #[entity(pk(prefix = "CUST", customer_id), sk(prefix = "ORDER", order_no(width = 8)))]
+/// # struct Order { customer_id: String, order_no: u32 }
+/// # async fn run(client: aws_sdk_dynamodb::Client) -> Result<(), Box<dyn std::error::Error>> {
+/// use sortkey_core::dynamodb::get_item;
+///
+/// let key = ItemKey::new(OrderPk { customer_id: "c_1".into() }, OrderSk { order_no: 1002 });
+/// let order: Option<Order> = get_item(&client, "orders", &key).await?;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn get_item<E>(
+    client: &Client,
+    table: &str,
+    key: &ItemKey<E::Partition, E::Sort>,
+) -> Result<Option<E>, ItemError>
+where
+    E: Entity + DeserializeOwned,
+{
+    let key = key.to_attributes(E::KEYS).map_err(|e| ItemError::new(E::NAME, ItemErrorKind::Encode(e)))?;
+    let got = client
+        .get_item()
+        .table_name(table)
+        .set_key(Some(key))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|e| request_error::<E, _, _>("GetItem", &e))?;
+    got.item().map(E::from_item).transpose()
+}
