@@ -453,8 +453,3 @@ mod tests {
         assert_eq!(crate::__private_0_1_0::MODULE, expected);
     }
 }
-
-/// The README's Rust examples, compiled and run as doctests so that they stay true.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;

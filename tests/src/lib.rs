@@ -18,6 +18,14 @@ pub use sortkey_test_server as server;
 
 use std::fmt::Debug;
 
+/// The README's Rust examples, compiled and run as doctests so that they stay true; those that
+/// need a server (`no_run` here) run on moto too, the front door's in a fresh crate
+/// (tests/front_door.rs). Hosted here for the dev-dependencies a service has: the SDK, tokio,
+/// serde and sortkey-core's `dynamodb` feature.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
+
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::Config;

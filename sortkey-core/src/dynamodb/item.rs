@@ -16,7 +16,7 @@ use super::multi::scalar;
 use super::request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
 
 /// What went wrong writing or reading an entity's item; it names the entity.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct ItemError {
     entity: &'static str,
     kind: ItemErrorKind,
@@ -113,6 +113,17 @@ impl fmt::Display for ItemError {
                  its `KeySegment` and serde derives)"
             ),
         }
+    }
+}
+
+impl fmt::Debug for ItemError {
+    /// The parts and the message: what `main` prints when it returns the error.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ItemError")
+            .field("entity", &self.entity)
+            .field("kind", &self.kind)
+            .field("message", &format_args!("{self}"))
+            .finish()
     }
 }
 
