@@ -2,7 +2,7 @@
 //! layout (here a narrower score and no version), converts them, and says which layout matched;
 //! ranges run once per live layout and merge in the current order, each item once.
 
-use sortkey_core::{Legacy, SortKey, merge_layouts};
+use sortkey_core::{Entity, Legacy, SortKey, merge_layouts};
 use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 
 #[test]
@@ -212,4 +212,120 @@ fn the_audit_counts_old_keys_by_partition() {
     .unwrap();
     odd.iter().for_each(|(p, k)| resumed.observe_in(k, Some(p)));
     assert_eq!(resumed.report(), report);
+}
+
+/// The sort key an order entity wrote before its order number grew from 8 digits to 10.
+#[derive(SortKey)]
+#[key(prefix = "ORDER")]
+struct OrderSkV1 {
+    #[key(width = 8)]
+    order_no: u32,
+}
+
+impl From<OrderSkV1> for OrderSk {
+    fn from(old: OrderSkV1) -> Self {
+        OrderSk { order_no: old.order_no }
+    }
+}
+
+/// The same change in the index's sort key.
+#[derive(SortKey)]
+struct OrderByStatusSkV1 {
+    #[key(width = 8)]
+    order_no: u32,
+}
+
+impl From<OrderByStatusSkV1> for OrderByStatusSk {
+    fn from(old: OrderByStatusSkV1) -> Self {
+        OrderByStatusSk { order_no: old.order_no }
+    }
+}
+
+#[derive(Entity)]
+#[entity(
+    pk(prefix = "CUST", customer_id),
+    sk(prefix = "ORDER", legacy = OrderSkV1, order_no(width = 10)),
+    index(by_status(pk(prefix = "S", status), sk(legacy = OrderByStatusSkV1, order_no(width = 10))))
+)]
+struct Order {
+    customer_id: String,
+    order_no: u32,
+    status: String,
+}
+
+/// `legacy` on an entity's keys: each generated key type reads its older layout through
+/// `decode_any`, and the lock records the versions under the key types' names.
+#[test]
+fn an_entitys_keys_read_their_older_layouts_and_lock_them_as_versions() {
+    let read = OrderSk::decode_any("ORDER#00001002").unwrap();
+    assert_eq!((read.key, read.version), (OrderSk { order_no: 1002 }, 1));
+    assert_eq!(OrderSk::decode_any("ORDER#0000001002").unwrap().version, 0);
+    assert!(OrderSk::decode("ORDER#00001002").is_err(), "decode reads the current layout alone");
+    let read = OrderByStatusSk::decode_any("00001002").unwrap();
+    assert_eq!((read.key, read.version), (OrderByStatusSk { order_no: 1002 }, 1));
+    let order = Order { customer_id: "c1".into(), order_no: 1002, status: "NEW".into() };
+    assert_eq!(order.primary_key().sort.encode().unwrap(), "ORDER#0000001002", "written in the current layout");
+
+    let lock = sortkey_core::lock_text(&[("OrderSk", OrderSk::LAYOUT), ("OrderByStatusSk", OrderByStatusSk::LAYOUT)]);
+    assert!(
+        lock.contains("OrderSk > OrderSk@v1\n") && lock.contains("OrderByStatusSk > OrderByStatusSk@v1\n"),
+        "{lock}"
+    );
+    assert!(lock.contains("OrderSk@v1 = ORDER#{order_no:u32 width=8}\n"), "{lock}");
+}
+
+mod family_v1 {
+    use sortkey_core::SortKey;
+
+    #[derive(SortKey)]
+    #[key(prefix = "ORDER")]
+    pub(crate) struct OrderKeyV1 {
+        #[key(width = 8)]
+        pub(crate) order_no: u32,
+    }
+
+    /// The family before its orders' numbers grew.
+    #[derive(SortKey)]
+    pub(crate) enum CustomerItemV1 {
+        #[key(prefix = "PROFILE")]
+        Profile,
+        Order(OrderKeyV1),
+    }
+}
+
+#[derive(SortKey, Debug, PartialEq)]
+#[key(prefix = "ORDER")]
+struct OrderKey {
+    #[key(width = 10)]
+    order_no: u32,
+}
+
+#[derive(SortKey, Debug, PartialEq)]
+#[key(legacy = family_v1::CustomerItemV1)]
+enum CustomerItem {
+    #[key(prefix = "PROFILE")]
+    Profile,
+    Order(OrderKey),
+}
+
+impl From<family_v1::CustomerItemV1> for CustomerItem {
+    fn from(old: family_v1::CustomerItemV1) -> Self {
+        match old {
+            family_v1::CustomerItemV1::Profile => CustomerItem::Profile,
+            family_v1::CustomerItemV1::Order(o) => CustomerItem::Order(OrderKey { order_no: o.order_no }),
+        }
+    }
+}
+
+/// `legacy` on a key family: the family reads its older layout (an enum of the variants' older
+/// key types) through `decode_any`, and the lock records it as a version.
+#[test]
+fn a_family_reads_its_older_layout_and_locks_it_as_a_version() {
+    let read = CustomerItem::decode_any("ORDER#00001002").unwrap();
+    assert_eq!((read.key, read.version), (CustomerItem::Order(OrderKey { order_no: 1002 }), 1));
+    let read = CustomerItem::decode_any("PROFILE").unwrap();
+    assert_eq!((read.key, read.version), (CustomerItem::Profile, 0), "what both read is the current layout's");
+    assert!(CustomerItem::decode_any("ORDER#12").is_err());
+    let lock = sortkey_core::lock_text(&[("CustomerItem", CustomerItem::LAYOUT)]);
+    assert!(lock.contains("CustomerItem > CustomerItem@v1\n"), "{lock}");
 }

@@ -85,6 +85,9 @@ pub(crate) struct FamilyInput {
     pub(crate) separator: Option<SpannedValue<char>>,
     /// The path of the runtime crate.
     pub(crate) krate: Option<Path>,
+    /// `legacy = OldFamily`, repeatable: older layouts of the family (an enum of the variants'
+    /// older key types), newest first, which it reads too.
+    pub(crate) legacy: Vec<Path>,
     pub(crate) variants: Vec<FamilyVariant>,
 }
 
@@ -227,16 +230,17 @@ impl FamilyInput {
     /// The family's attributes and its variants'.
     pub(crate) fn parse(input: &DeriveInput) -> darling::Result<FamilyInput> {
         let owner = Owner::new("key family", &input.ident);
-        let (mut separator, mut krate) = (None, None);
+        let (mut separator, mut krate, mut legacy) = (None, None, Vec::new());
         let variants = owner.parse_enum(
             input,
             &mut [
                 ("separator", &mut |n, m| owner.char(n, m).map(|v| separator = Some(v))),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| krate = Some(v))),
+                ("legacy", &mut |n, m| owner.path(n, m).map(|v| legacy.push(v))),
             ],
             FamilyVariant::parse,
         )?;
-        Ok(FamilyInput { separator, krate, variants })
+        Ok(FamilyInput { separator, krate, legacy, variants })
     }
 }
 
@@ -553,7 +557,7 @@ fn expr_text(expr: &Expr) -> String {
     quote::ToTokens::to_token_stream(expr).to_string()
 }
 
-fn path_text(path: &Path) -> String {
+pub(crate) fn path_text(path: &Path) -> String {
     quote::ToTokens::to_token_stream(path).to_string().replace(' ', "")
 }
 

@@ -469,8 +469,26 @@ impl Rules<'_> {
             let ty = inner.cloned().unwrap_or_else(|| ty.clone());
             segments.push(Segment { field, ty, options, optional: inner.is_some() });
         }
+        if let (Some(ty), Some(old)) = (&key.ty, key.options.legacy.first()) {
+            self.errors.push(
+                darling::Error::custom(format!(
+                    "{whose} of entity `{}` is the key type `{}` of your own, whose older layouts are its own: \
+                     expected `legacy = {}` in `#[key(...)]` on `{}`, not here",
+                    self.entity,
+                    crate::attr::path_text(ty),
+                    crate::attr::path_text(old),
+                    crate::attr::path_text(ty)
+                ))
+                .with_span(old),
+            );
+        }
+        let mut options = key.options;
+        if key.ty.is_some() {
+            // Reported above: the key type the entity declares is hidden, so it reads no older layout.
+            options.legacy.clear();
+        }
         let ty = key.ty.filter(|ty| self.check_own_type(ty, role, index_span.is_some(), &whose));
-        KeyDecl { attribute, attribute_span, options: key.options, ty, segments }
+        KeyDecl { attribute, attribute_span, options, ty, segments }
     }
 
     /// `type = ...` names a shared type for the primary partition key only: the key every

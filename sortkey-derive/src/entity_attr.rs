@@ -59,6 +59,9 @@ pub(crate) struct KeyOptions {
     pub(crate) prefix: Option<SpannedValue<String>>,
     pub(crate) separator: Option<SpannedValue<char>>,
     pub(crate) max_len: Option<SpannedValue<usize>>,
+    /// `legacy = OldKey`, repeatable: older layouts of the key, newest first, which its key type
+    /// reads too (`decode_any`) and the lock records as its versions.
+    pub(crate) legacy: Vec<Path>,
 }
 
 impl KeyOptions {
@@ -67,7 +70,8 @@ impl KeyOptions {
         let prefix = self.prefix.as_ref().map(|v| ("prefix", v.span()));
         let separator = self.separator.as_ref().map(|v| ("separator", v.span()));
         let max_len = self.max_len.as_ref().map(|v| ("max_len", v.span()));
-        [prefix, separator, max_len].into_iter().flatten()
+        let legacy = self.legacy.iter().map(|p| ("legacy", p.span()));
+        [prefix, separator, max_len].into_iter().flatten().chain(legacy)
     }
 
     /// The options as `#[key(...)]` writes them, each literal spanned where it was read.
@@ -84,6 +88,9 @@ impl KeyOptions {
         if let Some(max_len) = &self.max_len {
             let lit = syn::LitInt::new(&max_len.to_string(), max_len.span());
             out.push(quote_spanned!(max_len.span()=> max_len = #lit));
+        }
+        for old in &self.legacy {
+            out.push(quote_spanned!(old.span()=> legacy = #old));
         }
         out
     }
@@ -206,6 +213,7 @@ impl KeyAttrs {
                 ("prefix", &mut |n, m| owner.string(n, m).map(|v| key.options.prefix = Some(v))),
                 ("separator", &mut |n, m| owner.char(n, m).map(|v| key.options.separator = Some(v))),
                 ("max_len", &mut |n, m| owner.int(n, m).map(|v| key.options.max_len = Some(v))),
+                ("legacy", &mut |n, m| owner.path(n, m).map(|v| key.options.legacy.push(v))),
             ],
             Some(&mut field),
         );

@@ -141,8 +141,12 @@ fn impl_legacy(key: &Key) -> TokenStream {
         );
         return syn::Error::new_spanned(param, message).to_compile_error();
     }
-    let ident = &key.ident;
-    let olds = &key.legacy;
+    legacy(&key.ident, &key.legacy)
+}
+
+/// `Legacy` for the key type (or family) `ident` whose older layouts are the key types `olds`,
+/// newest first, each `From` into it: `decode_any` tries the current layout, then each older one.
+pub(crate) fn legacy(ident: &syn::Ident, olds: &[syn::Path]) -> TokenStream {
     let tries = olds.iter().enumerate().map(|(i, old)| {
         let version = i + 1;
         quote! {

@@ -22,6 +22,8 @@ pub(crate) struct Family {
     pub(crate) vis: syn::Visibility,
     pub(crate) separator: char,
     pub(crate) krate: Path,
+    /// `legacy = OldFamily`: older layouts it also reads, newest first.
+    pub(crate) legacy: Vec<Path>,
     pub(crate) variants: Vec<Variant>,
 }
 
@@ -87,6 +89,7 @@ impl Family {
             vis: input.vis.clone(),
             separator,
             krate: parsed.krate.unwrap_or_else(crate::runtime::default_crate),
+            legacy: parsed.legacy,
             variants,
         })
     }

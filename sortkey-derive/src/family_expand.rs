@@ -48,7 +48,8 @@ fn items(family: &Family, query: &syn::Ident) -> TokenStream {
     let from_str = crate::templates::from_str(&family.ident, &Generics::default());
     let segment = impl_segment(family);
     let query = impl_query(family, query);
-    quote!(#checks #info #sort_key #decode_key #display #from_str #segment #query)
+    let legacy = (!family.legacy.is_empty()).then(|| crate::expand::legacy(&family.ident, &family.legacy));
+    quote!(#checks #info #sort_key #decode_key #display #from_str #segment #query #legacy)
 }
 
 /// What a variant's first segment is compared with: a unit's literal up to its first
@@ -101,6 +102,9 @@ fn impl_sort_key(family: &Family) -> TokenStream {
         }
         VariantKind::Key(ty) => quote!(<#ty as _sortkey::SortKey>::MAX_LEN),
     });
+    // The older layouts, for the lock.
+    let olds = &family.legacy;
+    let legacy = (!olds.is_empty()).then(|| quote!(.with_legacy(&[#(&<#olds as _sortkey::SortKey>::LAYOUT),*])));
     let encode_arms = family.variants.iter().map(|v| {
         let vi = &v.ident;
         match &v.kind {
@@ -119,7 +123,7 @@ fn impl_sort_key(family: &Family) -> TokenStream {
                 #sep,
                 <Self as _sortkey::SortKey>::MAX_LEN,
                 Self::__SORTKEY_VARIANTS,
-            );
+            )#legacy;
 
             #[inline]
             fn encode_into(&self, __out: &mut _sortkey::String) -> _sortkey::Result<(), _sortkey::EncodeError> {

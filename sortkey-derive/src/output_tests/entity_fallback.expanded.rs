@@ -2,7 +2,7 @@
 // `UPDATE_EXPANDED=1 cargo test -p sortkey-derive output_tests`, not by hand.
 
 ::core::compile_error! {
-    "unknown attribute `prfix` on the `pk` of entity `Order`: expected one of `name`, `type`, `prefix`, `separator`, `max_len` (did you mean `prefix`?)"
+    "unknown attribute `prfix` on the `pk` of entity `Order`: expected one of `name`, `type`, `prefix`, `separator`, `max_len`, `legacy` (did you mean `prefix`?)"
 }
 ///The partition key of [`Order`], attribute `pk`.
 #[derive(
