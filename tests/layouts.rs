@@ -228,3 +228,124 @@ fn vectors_and_field_values_refuse_with_typed_errors() {
     );
     assert_eq!(e.to_string(), "field `n`: expected a `u8` value, found \"thirty\"");
 }
+
+mod service {
+    use sortkey_core::Entity;
+
+    /// An order, locked through its table: its primary key and one index.
+    #[derive(Entity)]
+    #[entity(
+        pk(prefix = "CUST", customer_id),
+        sk(prefix = "ORDER", order_no(width = 8)),
+        index(by_day(name = "gsi1", pk(prefix = "DAY", day(width = 8)), sk(order_no(width = 8))))
+    )]
+    pub(crate) struct Order {
+        customer_id: String,
+        order_no: u32,
+        day: u32,
+    }
+
+    /// The same order after an index was added (`by_coupon`): the key a lock must not miss.
+    #[derive(Entity)]
+    #[entity(
+        pk(prefix = "CUST", customer_id),
+        sk(prefix = "ORDER", order_no(width = 8)),
+        index(
+            by_day(name = "gsi1", pk(prefix = "DAY", day(width = 8)), sk(order_no(width = 8))),
+            by_coupon(name = "gsi2", pk(prefix = "COUPON", coupon), sk(order_no(width = 8)))
+        )
+    )]
+    pub(crate) struct OrderWithCoupon {
+        customer_id: String,
+        order_no: u32,
+        day: u32,
+        coupon: Option<String>,
+    }
+
+    /// A profile in the same table, under the same attributes.
+    #[derive(Entity)]
+    #[entity(pk(prefix = "CUST", customer_id), sk(prefix = "PROFILE", version(width = 4)))]
+    pub(crate) struct Profile {
+        customer_id: String,
+        version: u16,
+    }
+}
+
+/// An entity is locked whole: `Entity::LAYOUTS` holds every composite key (the primary key's and
+/// each index's), so a lock written before an index was added fails the check, naming the new
+/// index's key types; a table definition locks its entities and says which layouts each of its
+/// attributes holds, and the lock reads that back.
+#[test]
+fn a_lock_of_entities_and_tables_misses_no_key() {
+    use service::{Order, OrderWithCoupon, Profile};
+    use sortkey_core::{Entity, LayoutDifference, LockErrorKind, LockFile, LockedKeys, TableDefinition};
+
+    let names: Vec<(&str, &str, Option<&str>)> =
+        Order::LAYOUTS.iter().map(|k| (k.name, k.attribute, k.index)).collect();
+    assert_eq!(
+        names,
+        [
+            ("OrderPk", "pk", None),
+            ("OrderSk", "sk", None),
+            ("OrderByDayPk", "gsi1pk", Some("gsi1")),
+            ("OrderByDaySk", "gsi1sk", Some("gsi1"))
+        ]
+    );
+    let path = std::env::temp_dir().join(format!("sortkey-entities-{}.lock", std::process::id()));
+    std::fs::write(&path, LockedKeys::new().entity::<Order>().text()).unwrap();
+    LockedKeys::new().entity::<Order>().check(&path).unwrap();
+    // The index added later: its key types are not in the lock.
+    let e = LockedKeys::new().entity::<OrderWithCoupon>().check(&path).unwrap_err();
+    let LockErrorKind::Differs(differences) = &e.kind else { panic!("{e}") };
+    let missing: Vec<&str> = differences
+        .iter()
+        .filter_map(|d| match d {
+            LayoutDifference::NotLocked { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(missing.contains(&"OrderWithCouponByCouponPk") && missing.contains(&"OrderWithCouponByCouponSk"), "{e}");
+
+    // A table of two entities: each attribute names the layouts it holds.
+    let table = TableDefinition::of::<Order>("orders").with::<Profile>().unwrap();
+    let text = LockedKeys::new().table(&table).text();
+    assert!(
+        text.ends_with(
+            "table orders pk: OrderPk, ProfilePk\ntable orders sk: OrderSk, ProfileSk\n\
+         table orders gsi1pk: OrderByDayPk\ntable orders gsi1sk: OrderByDaySk\n"
+        ),
+        "{text}"
+    );
+    let lock = LockFile::parse(&text).unwrap();
+    assert_eq!(lock.text(), text, "a lock with tables reads back as written");
+    let sk: Vec<&str> = lock.layouts_of("orders", "sk").unwrap().iter().map(|(n, _)| *n).collect();
+    assert_eq!(sk, ["OrderSk", "ProfileSk"]);
+    assert_eq!(lock.layouts_of("orders", "other").unwrap().len(), 0, "an attribute the table does not key");
+    assert!(lock.layouts_of("runs", "sk").is_none(), "a table the lock says nothing of");
+    std::fs::write(&path, &text).unwrap();
+    LockedKeys::new().table(&table).check(&path).unwrap();
+    // The same keys without the table: the lock's table lines are a difference.
+    let e = LockedKeys::new().entity::<Order>().entity::<Profile>().check(&path).unwrap_err().to_string();
+    assert!(e.contains("table `orders`, attribute `sk`: the table definitions give it none, but the lock records OrderSk, ProfileSk"), "{e}");
+    std::fs::remove_file(&path).unwrap();
+
+    // A table line naming no layout of the lock, or two roles, is refused at its byte.
+    let bad = format!("{}table orders sk: OrderSk, Nope\n", LockedKeys::new().entity::<Order>().text());
+    let e = LockFile::parse(&bad).unwrap_err();
+    assert_eq!((e.line, e.error.offset), (5, "table orders sk: OrderSk, ".len()), "{e}");
+    let mixed = format!("{}table orders sk: OrderSk, OrderPk\n", LockedKeys::new().entity::<Order>().text());
+    assert!(LockFile::parse(&mixed).unwrap_err().to_string().contains("a layout of the same role as `OrderSk`"));
+}
+
+/// The failure of a changed layout says what it means for stored keys and what to do: `legacy`,
+/// `sortkey audit`, `sortkey migrate`.
+#[test]
+fn a_changed_layout_says_that_stored_keys_stop_decoding() {
+    let path = std::env::temp_dir().join(format!("sortkey-advice-{}.lock", std::process::id()));
+    std::fs::write(&path, format!("Base = {LOCKED}\n")).unwrap();
+    let e = sortkey_core::check_lock_file(&path, &[("Base", Wider::LAYOUT)]).unwrap_err().to_string();
+    for needle in ["stop decoding", "`BaseV1`", "legacy = BaseV1", "sortkey audit", "sortkey migrate --to Base"] {
+        assert!(e.contains(needle), "{needle}: {e}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}

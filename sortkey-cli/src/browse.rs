@@ -186,13 +186,15 @@ pub(crate) async fn partition(
 ) -> Result<(BrowseDocument, f64), Failure> {
     let expression = |pk: &str, _: &str| KeyExpression::partition(pk, target.pk);
     let read = query(client, target, expression, (limit, reverse), |_| true).await?;
-    let mut doc = BrowseDocument::new(target, lock, read.keys);
+    let mut doc = BrowseDocument::new(target, lock, &read.attribute, read.keys);
     doc.read = ReadCost { items: read.items, read_units: read.read_units };
     Ok((doc, read.read_units))
 }
 
 /// The sort keys a Query read, the items DynamoDB returned, and the read units it spent.
 pub(crate) struct Keys {
+    /// The sort key attribute they were read from.
+    pub(crate) attribute: String,
     pub(crate) keys: Vec<String>,
     pub(crate) items: u64,
     pub(crate) read_units: f64,
@@ -209,9 +211,11 @@ pub(crate) struct Target<'a> {
 }
 
 impl BrowseDocument {
-    /// The document of `keys` of `target`'s partition, read by `lock`'s sort key layouts.
-    pub(crate) fn new(target: &Target<'_>, lock: &LockFile, keys: Vec<String>) -> Self {
-        let mut reader = Reader::new(lock);
+    /// The document of `keys` of `target`'s partition, read from its sort key attribute
+    /// `attribute` by the lock's layouts of it (those the lock records for the table's attribute,
+    /// or every sort key layout).
+    pub(crate) fn new(target: &Target<'_>, lock: &LockFile, attribute: &str, keys: Vec<String>) -> Self {
+        let mut reader = Reader::new(lock, target.table, attribute);
         let items = keys.into_iter().map(|sk| reader.read(sk)).collect();
         BrowseDocument {
             format: BrowseFormat,
@@ -276,12 +280,12 @@ pub(crate) async fn query(
                 keys.push(sk.clone());
             }
             if counted == limit {
-                return Ok(Keys { keys, items, read_units });
+                return Ok(Keys { attribute: sk_attr, keys, items, read_units });
             }
         }
         start = page.last_evaluated_key().cloned();
         if start.is_none() {
-            return Ok(Keys { keys, items, read_units });
+            return Ok(Keys { attribute: sk_attr, keys, items, read_units });
         }
     }
 }
@@ -383,13 +387,20 @@ struct Reader<'l> {
 }
 
 impl<'l> Reader<'l> {
-    fn new(lock: &'l LockFile) -> Self {
-        let sort = || lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort);
+    /// The layouts of the attribute `attribute` of `table` the lock records, or every sort key
+    /// layout of a lock that says nothing of the table.
+    fn new(lock: &'l LockFile, table: &str, attribute: &str) -> Self {
+        let layouts: Vec<(&'l str, &'l DynLayout)> = match lock.layouts_of(table, attribute) {
+            Some(own) => own,
+            None => {
+                lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).map(|(n, l)| (n.as_str(), l)).collect()
+            }
+        };
         Reader {
             lock,
-            layouts: sort().map(|(_, l)| l).collect(),
-            names: sort().map(|(n, _)| n.as_str()).collect(),
-            audit: KeyAudit::new(sort().cloned()),
+            layouts: layouts.iter().map(|(_, l)| *l).collect(),
+            names: layouts.iter().map(|(n, _)| *n).collect(),
+            audit: KeyAudit::new(layouts.iter().map(|(n, l)| ((*n).to_owned(), (*l).clone()))),
         }
     }
 

@@ -53,7 +53,7 @@ pub(crate) struct IndexReport {
 pub(crate) fn run(args: &Args, ask: &TablesAsk) -> Result<(), Failure> {
     let lock_path = args.lock.display().to_string();
     // The command reads no lock: the context's lock is an empty one.
-    let lock = sortkey_core::LockFile { entries: Vec::new(), versions: Vec::new() };
+    let lock = sortkey_core::LockFile { entries: Vec::new(), versions: Vec::new(), tables: Vec::new() };
     let ctx = args.context(&lock, &lock_path);
     let runtime = tokio::runtime::Runtime::new()?;
     let doc = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;

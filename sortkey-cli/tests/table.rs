@@ -100,6 +100,51 @@ const VERSIONED_LOCK: &str = "RankKey = RUN#{score:u64 width=10 desc}#{player:te
                               RankKeyV1 = RUN#{score:u64 width=8 desc}#{player:text}\n\
                               RankKey > RankKeyV1\n";
 
+/// A service's one lock, with the tables each layout belongs to (as `LockedKeys::table` writes
+/// them): the runs table's attributes hold `CustomerPk` and `RankKey`, the orders table's its
+/// own keys, one of which reads some of the runs' keys too.
+const SERVICE_LOCK: &str = "CustomerPk = partition CUST#{customer_id:u32 width=6}\n\
+                            RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+                            OrderPk = partition CUST#{customer_id:text}\n\
+                            OrderSk = RUN#{order:text}\n\
+                            table Runs pk: CustomerPk\n\
+                            table Runs sk: RankKey\n\
+                            table Orders pk: OrderPk\n\
+                            table Orders sk: OrderSk\n";
+
+/// The audit and browse of one table with a service's whole lock read it through that table's
+/// layouts only: no other table's key reported against it, no key read by another table's layout;
+/// a table the lock says nothing of is read by every layout of a role, as with a plain lock.
+#[test]
+fn a_lock_that_knows_its_tables_reads_each_table_through_its_own_layouts() {
+    let Some(server) = server_or_skip("a_lock_that_knows_its_tables_reads_each_table_through_its_own_layouts") else {
+        return;
+    };
+    let keys: Vec<(String, String)> =
+        (0..12u64).map(|i| (format!("CUST#{:06}", i % 2), format!("RUN#{:012}#p_{i}", 999_999_999_999 - i))).collect();
+    runtime().block_on(table(&client(&server.endpoint), "Runs", &keys));
+    runtime().block_on(table(&client(&server.endpoint), "Other", &keys));
+    let lock = lock_file_of("service", SERVICE_LOCK);
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "-o", "json"]).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let layouts = |attribute: &serde_json::Value| -> Vec<String> {
+        attribute["layouts"].as_array().unwrap().iter().map(|l| l["name"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(layouts(&doc["attributes"][0]), ["CustomerPk"], "{doc}");
+    assert_eq!(layouts(&doc["attributes"][1]), ["RankKey"], "{doc}");
+    assert_eq!(doc["findings"], false, "{doc}");
+    // Browse reads each key by the table's own layout, never by the orders' `RUN#{order:text}`.
+    let args = ["browse", "--table", "Runs", "--pk", "CUST#000000", "-o", "json"];
+    let doc: serde_json::Value =
+        serde_json::from_slice(&sortkey(&server.endpoint, &lock, &args).assert().code(0).get_output().stdout).unwrap();
+    let read: Vec<&str> = doc["items"].as_array().unwrap().iter().map(|i| i["layout"].as_str().unwrap()).collect();
+    assert!(!read.is_empty() && read.iter().all(|l| *l == "RankKey"), "{doc}");
+    // A table the lock names no layout of: every layout of a role, as a plain lock does.
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Other", "-o", "json"]).assert();
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(layouts(&doc["attributes"][1]), ["RankKey", "OrderSk"], "{doc}");
+}
+
 /// A partition holding two widths of one key (the trap): `query --table` runs the condition on
 /// both versions and returns exactly the keys it selects, in the current layout's order, each
 /// once; a key in a query's byte range that is outside the condition, or in no version, is

@@ -389,7 +389,7 @@ pub use migrate::legacy::{Legacy, Versioned, merge_layouts, merge_version_pages}
 pub use migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 pub use query::condition::{KeyCondition, KeyExpression};
 pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
-pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyUpdate};
+pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyLayout, KeyUpdate};
 pub use table::entity_query::TableQuery;
 pub use table::family::UnitQuery;
 pub use table::index::{IndexKey, IndexQuery, MultiKey};
@@ -407,9 +407,9 @@ pub use dynamic::{
     AuditMergeError, AuditReport, CannotMove, Capacity, ConditionEnd, DynBody, DynField, DynKey, DynLayout,
     DynMigration, DynQuery, DynType, DynValue, DynVariant, FieldCondition, FieldUsage, Headroom, KeyAudit, LayoutCount,
     LayoutDifference, LayoutParseError, LayoutPlan, LayoutUsage, LeftSample, LiveKey, LiveLayouts, LiveResults,
-    LockError, LockErrorKind, LockFile, LockParseError, MigrationVerdict, MixedWidth, OldKeys, Outside, ReshapeError,
-    UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind, VerdictAudit, Versions, WidthMismatch,
-    check_lock_file, lock_text, read_furthest,
+    LockError, LockErrorKind, LockFile, LockParseError, LockedKeys, MigrationVerdict, MixedWidth, OldKeys, Outside,
+    ReshapeError, TableAttribute, UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind,
+    VerdictAudit, Versions, WidthMismatch, check_lock_file, lock_text, read_furthest,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

@@ -117,6 +117,7 @@ fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[I
             }
         }
     });
+    let layouts = key_layouts(entity, pk_ty, sort);
     quote! {
         #[automatically_derived]
         impl _sortkey::Entity for #ident {
@@ -125,6 +126,7 @@ fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[I
             const NAME: &'static str = #name;
             const KEYS: _sortkey::KeyNames = #keys;
             const INDEXES: &'static [_sortkey::IndexNames] = &[#(Self::#index_names),*];
+            const LAYOUTS: &'static [_sortkey::KeyLayout] = &[#(#layouts),*];
 
             #[inline]
             fn primary_key(&self) -> _sortkey::ItemKey<#pk_ty, #sk_ty> {
@@ -144,6 +146,41 @@ fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[I
             #version
         }
     }
+}
+
+/// Every composite key of the entity as a `KeyLayout`: the primary key's, then each composite
+/// index's, each with its key type's name, its layout, its attribute and its index.
+fn key_layouts(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide) -> Vec<TokenStream> {
+    let one = |name: String, ty: &TokenStream, attribute: &str, index: Option<&str>| {
+        let index = match index {
+            Some(i) => quote!(::core::option::Option::Some(#i)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            _sortkey::KeyLayout {
+                name: #name,
+                layout: <#ty as _sortkey::SortKey>::LAYOUT,
+                attribute: #attribute,
+                index: #index,
+            }
+        }
+    };
+    let pk_name = match &entity.pk.ty {
+        Some(own) => own.segments.last().map_or_else(String::new, |s| s.ident.to_string()),
+        None => format!("{}Pk", entity.ident),
+    };
+    let mut out = vec![one(pk_name, pk_ty, &entity.pk.attribute, None)];
+    if let Some(attribute) = &sort.attribute {
+        out.push(one(format!("{}Sk", entity.ident), &sort.ty, attribute, None));
+    }
+    for index in entity.indexes.iter().filter(|i| !i.multi) {
+        let (ipk, isk) = index_types(&entity.ident, index);
+        out.push(one(ipk.to_string(), &ipk.to_token_stream(), &index.pk.attribute, Some(&index.name)));
+        if let Some(sk) = &index.sk {
+            out.push(one(isk.to_string(), &isk.to_token_stream(), &sk.attribute, Some(&index.name)));
+        }
+    }
+    out
 }
 
 /// `query(&partition)`: the Query of one partition of the entity's table, over the entity's own

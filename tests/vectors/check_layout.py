@@ -5,7 +5,8 @@
     python3 tests/vectors/check_layout.py customer_item.json [more.json ...]
     python3 tests/vectors/check_layout.py --lock layouts.lock
 
-A lock file (`--lock`) is one `Name = layout` line per key and one `Current > Older > ...` line
+A lock file (`--lock`) is one `Name = layout` line per key, `table TABLE ATTRIBUTE: Name, ...`
+lines saying which layouts an attribute of a table holds, and one `Current > Older > ...` line
 per key with older layouts, newest first: every layout is parsed, and every version line must
 name layouts of the lock, each in one line at most, of one role.
 
@@ -503,12 +504,24 @@ def read_lock(text):
     layouts, versions, seen = {}, [], set()
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     for n, line in lines:
+        if line.startswith("table "):
+            continue
         if " = " in line:
             name, layout = line.split(" = ", 1)
             layouts[name] = Parser(layout).layout()
         elif " > " not in line:
-            raise Refused(f"line {n}: expected `name = layout` or `Current > Older`, found {line!r}")
+            raise Refused(f"line {n}: expected `name = layout`, `Current > Older` or `table T A: Name`, found {line!r}")
     for n, line in lines:
+        if line.startswith("table "):
+            # `table TABLE ATTRIBUTE: Name, Other`: layouts of the lock, of one role.
+            head, _, names = line[len("table "):].partition(": ")
+            names = names.split(", ")
+            for name in names:
+                if name not in layouts:
+                    raise Refused(f"line {n}: {name!r} is no layout of the lock")
+                if layouts[name]["partition"] != layouts[names[0]]["partition"]:
+                    raise Refused(f"line {n}: {name!r} is of another role than {names[0]!r}")
+            continue
         if " = " in line:
             continue
         names = line.split(" > ")

@@ -15,7 +15,7 @@ pub(crate) mod report;
 pub(crate) mod scan;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use sortkey_core::{KeyAudit, KeyRole, LockFile, Versions};
+use sortkey_core::{DynLayout, KeyAudit, KeyRole, LockFile, Versions};
 
 use self::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::ask::{CommandLine, Context};
@@ -44,9 +44,10 @@ pub(crate) struct Attribute {
 }
 
 impl Attribute {
-    /// An audit of attribute `name` against the lock's layouts of `role` and their versions.
-    fn new(lock: &LockFile, name: String, role: KeyRole, partition: Option<String>) -> Attribute {
-        let audit = KeyAudit::new(layouts_of(lock, role)).with_versions(&lock.versions);
+    /// An audit of attribute `name` of `table` against the lock's layouts it holds (those of
+    /// `role`, when the lock does not say) and their versions.
+    fn new(lock: &LockFile, table: Option<&str>, name: String, role: KeyRole, partition: Option<String>) -> Attribute {
+        let audit = KeyAudit::new(layouts_of(lock, table, &name, role)).with_versions(&lock.versions);
         Attribute { name, role, audit, not_strings: 0, partition, versions: lock.versions.clone() }
     }
 
@@ -54,11 +55,12 @@ impl Attribute {
     /// keys) goes on from.
     fn resume(
         lock: &LockFile,
+        table: Option<&str>,
         report: &AttributeReport,
         partitions: &[(u64, u64)],
         partition: Option<String>,
     ) -> Result<Attribute, Failure> {
-        let layouts = layouts_of(lock, report.role);
+        let layouts = layouts_of(lock, table, &report.name, report.role);
         let audit = KeyAudit::resume_with_partitions(layouts, &lock.versions, &report.report, partitions)?;
         let (name, role, not_strings) = (report.name.clone(), report.role, report.not_strings);
         Ok(Attribute { name, role, audit, not_strings, partition, versions: lock.versions.clone() })
@@ -107,24 +109,39 @@ fn read_names(attributes: &[Attribute]) -> Vec<String> {
     names
 }
 
-/// The lock's layouts of `role`, with their names.
-fn layouts_of(lock: &LockFile, role: KeyRole) -> impl Iterator<Item = (String, sortkey_core::DynLayout)> + '_ {
-    lock.entries.iter().filter(move |(_, l)| l.role == role).cloned()
+/// The lock's layouts the attribute `attribute` of `table` holds, with their names, when the lock
+/// says which (its `table` lines of that table: only those, every version of each); every layout
+/// of `role` otherwise (a plain lock, or no table named).
+fn layouts_of(lock: &LockFile, table: Option<&str>, attribute: &str, role: KeyRole) -> Vec<(String, DynLayout)> {
+    match table.and_then(|t| lock.layouts_of(t, attribute)) {
+        Some(own) => own.into_iter().map(|(n, l)| (n.to_owned(), l.clone())).collect(),
+        None => lock.entries.iter().filter(|(_, l)| l.role == role).cloned().collect(),
+    }
 }
 
-/// The audits of a table's key attributes `pk` and `sk`: those whose role the lock has layouts of.
-fn attributes(lock: &LockFile, lock_path: &str, pk: String, sk: Option<String>) -> Result<Vec<Attribute>, Failure> {
+/// The audits of the key attributes `pk` and `sk` of `table` (when one is named): those the lock
+/// has layouts for.
+fn attributes(
+    lock: &LockFile,
+    lock_path: &str,
+    table: Option<&str>,
+    (pk, sk): (String, Option<String>),
+) -> Result<Vec<Attribute>, Failure> {
     let attributes: Vec<Attribute> = [Some((pk.clone(), KeyRole::Partition)), sk.map(|sk| (sk, KeyRole::Sort))]
         .into_iter()
         .flatten()
-        .filter(|(_, role)| lock.entries.iter().any(|(_, l)| l.role == *role))
+        .filter(|(name, role)| !layouts_of(lock, table, name, *role).is_empty())
         .map(|(name, role)| {
             let partition = (role == KeyRole::Sort).then(|| pk.clone());
-            Attribute::new(lock, name, role, partition)
+            Attribute::new(lock, table, name, role, partition)
         })
         .collect();
     if attributes.is_empty() {
-        return Err(Failure(format!("{lock_path}: no layout of the table's key attributes' roles")));
+        let whose = match table.filter(|t| lock.tables.iter().any(|l| l.table == *t)) {
+            Some(t) => format!("the key attributes the lock records for table `{t}`"),
+            None => "the table's key attributes' roles".to_owned(),
+        };
+        return Err(Failure(format!("{lock_path}: no layout of {whose}")));
     }
     Ok(attributes)
 }
@@ -161,7 +178,8 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
             let share: Vec<usize> =
                 (0..files.len()).filter(|i| numbers.contains(&((i % total as usize) as u32))).collect();
             let bar = bytes_bar(args);
-            let read = export::read(&*files, &share, attributes(&lock, &lock_path, pk, sk)?, bar.as_ref())?;
+            let audited = attributes(&lock, &lock_path, audit.what.table.as_deref(), (pk, sk))?;
+            let read = export::read(&*files, &share, audited, bar.as_ref())?;
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
@@ -200,7 +218,7 @@ pub(crate) fn export_report(
     (threshold, command): (f64, CommandLine),
 ) -> Result<AuditDocument, Failure> {
     let all: Vec<usize> = (0..files.len()).collect();
-    let attributes = export::read(files, &all, attributes(ctx.lock, ctx.lock_path, pk, sk)?, None)?;
+    let attributes = export::read(files, &all, attributes(ctx.lock, ctx.lock_path, None, (pk, sk))?, None)?;
     let source = AuditSource::Export { export: at.to_owned(), segment: None };
     let reports = attributes.iter().map(|a| a.report(threshold)).collect();
     Ok(AuditDocument::new(source, threshold, reports, (ctx, command), None))

@@ -228,16 +228,17 @@ impl Partial {
 
     fn from_document(doc: PartialDocument) -> Result<Partial, String> {
         let lock = LockFile::parse(&doc.lock).map_err(|e| format!("its lock: {e}"))?;
-        let mut attributes = Vec::new();
-        for (i, a) in doc.attributes.iter().enumerate() {
-            let partitions = partitions_read(doc.partitions.get(i).map_or(&[][..], Vec::as_slice))?;
-            let partition = doc.partition_keys.get(i).cloned().flatten();
-            attributes.push(Attribute::resume(&lock, a, &partitions, partition).map_err(|e| e.0)?);
-        }
         let (table, index, export) = match doc.source {
             PartialSource::Table { table, index } => (table, index, None),
             PartialSource::Export { export } => (String::new(), None, Some(export)),
         };
+        let mut attributes = Vec::new();
+        for (i, a) in doc.attributes.iter().enumerate() {
+            let partitions = partitions_read(doc.partitions.get(i).map_or(&[][..], Vec::as_slice))?;
+            let partition = doc.partition_keys.get(i).cloned().flatten();
+            let of = (!table.is_empty()).then_some(table.as_str());
+            attributes.push(Attribute::resume(&lock, of, a, &partitions, partition).map_err(|e| e.0)?);
+        }
         Ok(Partial { table, index, export, total: doc.total, segments: doc.segments, lock: doc.lock, attributes })
     }
 }

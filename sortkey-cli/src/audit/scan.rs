@@ -119,7 +119,7 @@ pub(crate) async fn read(
                 total,
                 segments: numbers.iter().map(|&number| Segment { number, after: None, done: false }).collect(),
                 lock: lock_text,
-                attributes: attributes(lock, lock_path, pk, sk)?,
+                attributes: attributes(lock, lock_path, Some(table), (pk, sk))?,
             }
         }
     };

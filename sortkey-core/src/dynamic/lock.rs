@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::dynamic::{DynLayout, LayoutParseError};
-use crate::encoding::layout::{Layout, LayoutMismatch};
+use crate::encoding::layout::LayoutMismatch;
 
 /// A lock file read: each key's name and its layout, in the file's order, and which layouts are
 /// older versions of which.
@@ -16,6 +16,30 @@ pub struct LockFile {
     /// Per `Current > Older > Oldest` line: a key and its older layouts (from `#[key(legacy =
     /// ...)]`), newest first, each an entry of the lock.
     pub versions: Vec<Versions>,
+    /// Per `table TABLE ATTRIBUTE: Name, Other` line: which layouts an attribute of a table
+    /// holds (a lock written from table definitions has them; a plain lock has none, and then
+    /// every layout of a role is tried on every table).
+    pub tables: Vec<TableAttribute>,
+}
+
+/// The layouts one attribute of one table holds, as a lock's `table TABLE ATTRIBUTE: Name,
+/// Other` line records them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TableAttribute {
+    /// The table.
+    pub table: String,
+    /// The attribute (a primary key's or an index's).
+    pub attribute: String,
+    /// The names of the layouts it holds, each a layout of the lock (its current version).
+    pub layouts: Vec<String>,
+}
+
+impl fmt::Display for TableAttribute {
+    /// `table orders sk: OrderSk, AddressSk`, as the lock writes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "table {} {}: {}", self.table, self.attribute, self.layouts.join(", "))
+    }
 }
 
 /// A key's layouts over time, as a lock's `Current > Older > Oldest` line records them.
@@ -55,9 +79,12 @@ impl LockFile {
     pub fn parse(text: &str) -> Result<LockFile, LockParseError> {
         let mut entries = Vec::new();
         let mut chains = Vec::new();
+        let mut tables = Vec::new();
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let fail = |error| LockParseError { line: i + 1, error };
-            if let Some((name, layout)) = line.split_once(" = ") {
+            if let Some(rest) = line.strip_prefix("table ") {
+                tables.push((i + 1, rest));
+            } else if let Some((name, layout)) = line.split_once(" = ") {
                 let layout = DynLayout::parse(layout).map_err(|mut e| {
                     e.offset += name.len() + 3;
                     fail(e)
@@ -67,16 +94,68 @@ impl LockFile {
                 chains.push((i + 1, line));
             } else {
                 let found = format!("`{line}`");
-                let expected = "`name = layout` or `Current > Older`".into();
+                let expected = "`name = layout`, `Current > Older` or `table TABLE ATTRIBUTE: Name`".into();
                 return Err(fail(LayoutParseError { offset: 0, expected, found }));
             }
         }
-        let mut lock = LockFile { entries, versions: Vec::new() };
+        let mut lock = LockFile { entries, versions: Vec::new(), tables: Vec::new() };
         for (line, text) in chains {
             let versions = lock.chain(text).map_err(|error| LockParseError { line, error })?;
             lock.versions.push(versions);
         }
+        for (line, text) in tables {
+            let attribute = lock.table_line(text).map_err(|error| LockParseError { line, error })?;
+            lock.tables.push(attribute);
+        }
         Ok(lock)
+    }
+
+    /// A `table TABLE ATTRIBUTE: Name, Other` line (after `table `) read against the entries:
+    /// each name a layout of the lock, one role for all, the attribute in one such line at most.
+    fn table_line(&self, text: &str) -> Result<TableAttribute, LayoutParseError> {
+        // Offsets count from the line's start, after `table `.
+        let error = |offset: usize, expected: &str, found: &str| LayoutParseError {
+            offset: offset + 6,
+            expected: expected.to_owned(),
+            found: format!("`{found}`"),
+        };
+        let Some((head, names)) = text.split_once(": ") else {
+            return Err(error(0, "`table TABLE ATTRIBUTE: Name, Other`", text));
+        };
+        let Some((table, attribute)) = head.split_once(' ').filter(|(t, a)| !t.is_empty() && !a.is_empty()) else {
+            return Err(error(0, "a table and an attribute, `table TABLE ATTRIBUTE:`", head));
+        };
+        if self.tables.iter().any(|t| t.table == table && t.attribute == attribute) {
+            return Err(error(table.len() + 1, "each attribute of a table in one line", attribute));
+        }
+        let mut offset = head.len() + 2;
+        let mut layouts: Vec<String> = Vec::new();
+        for name in names.split(", ") {
+            let Some(layout) = self.get(name) else {
+                return Err(error(offset, "the name of a layout of the lock (a `name = layout` line)", name));
+            };
+            if let Some(first) = layouts.first().and_then(|n| self.get(n))
+                && first.role != layout.role
+            {
+                return Err(error(offset, &format!("a layout of the same role as `{}`", layouts[0]), name));
+            }
+            layouts.push(name.to_owned());
+            offset += name.len() + 2;
+        }
+        Ok(TableAttribute { table: table.to_owned(), attribute: attribute.to_owned(), layouts })
+    }
+
+    /// The layouts of the lock the attribute `attribute` of `table` holds, each with its name
+    /// (every version of each: the current one, then its older ones), when the lock says which
+    /// (a `table` line of that table); `None` when the lock says nothing of the table, and then
+    /// every layout of the attribute's role is the one to try.
+    pub fn layouts_of(&self, table: &str, attribute: &str) -> Option<Vec<(&str, &DynLayout)>> {
+        if !self.tables.iter().any(|t| t.table == table) {
+            return None;
+        }
+        let line = self.tables.iter().find(|t| t.table == table && t.attribute == attribute);
+        let names = line.map(|t| t.layouts.as_slice()).unwrap_or_default();
+        Some(names.iter().flat_map(|n| self.live(n)).collect())
     }
 
     /// A `Current > Older ...` line read against the entries and the chains read so far.
@@ -131,11 +210,15 @@ impl LockFile {
         }
     }
 
-    /// The lock's text: its `name = layout` lines, then its version lines.
+    /// The lock's text: its `name = layout` lines, then its version lines, then its table lines.
     pub fn text(&self) -> String {
         let mut text: String = self.entries.iter().map(|(name, layout)| format!("{name} = {layout}\n")).collect();
         for v in &self.versions {
             text.push_str(&v.to_string());
+            text.push('\n');
+        }
+        for t in &self.tables {
+            text.push_str(&t.to_string());
             text.push('\n');
         }
         text
@@ -157,123 +240,11 @@ impl fmt::Display for Versions {
     }
 }
 
-/// The environment variable that makes [`check_lock_file`] write the lock instead of checking it.
+/// The environment variable that makes [`check_lock_file`](crate::check_lock_file) and
+/// [`LockedKeys::check`](crate::LockedKeys::check) write the lock instead of checking it.
 pub const UPDATE_LOCK_VAR: &str = "SORTKEY_UPDATE_LOCK";
 
-/// Checks the layouts of `keys` (a name and a layout each) against the lock file `path`, one
-/// `name = layout` line per key and one `Current > Older` line per key with older layouts
-/// (`#[key(legacy = ...)]`, named after the key of `keys` with that layout, or `Key@v1`, `Key@v2`
-/// when none has it): `Ok` when every key is in the file with its layout and its versions and the
-/// file names no other key, else an error that lists every difference (each layout with both texts
-/// and the first differing byte). With the environment variable `SORTKEY_UPDATE_LOCK` set, the file is
-/// written from `keys` instead: the way to change a layout on purpose, in a reviewed commit.
-///
-/// ```
-/// use sortkey_core::{SortKey, check_lock_file};
-///
-/// #[derive(SortKey)]
-/// #[key(prefix = "RUN")]
-/// struct RankKey {
-///     #[key(width = 10, desc)]
-///     score: u64,
-/// }
-///
-/// let path = std::env::temp_dir().join(format!("sortkey-doc-{}.lock", std::process::id()));
-/// std::fs::write(&path, "RankKey = RUN#{score:u64 width=10 desc}\n").unwrap();
-/// check_lock_file(&path, &[("RankKey", RankKey::LAYOUT)]).unwrap();
-/// std::fs::write(&path, "RankKey = RUN#{score:u64 width=8 desc}\n").unwrap();
-/// let e = check_lock_file(&path, &[("RankKey", RankKey::LAYOUT)]).unwrap_err().to_string();
-/// assert!(e.contains("`RankKey`") && e.contains("differs from its lock at byte 21"), "{e}");
-/// # std::fs::remove_file(&path).unwrap();
-/// ```
-pub fn check_lock_file(path: impl AsRef<std::path::Path>, keys: &[(&str, Layout)]) -> Result<(), LockError> {
-    let path = path.as_ref();
-    let error = |kind| LockError { path: path.to_owned(), kind };
-    let (derived, versions) = derived_lock(keys);
-    if std::env::var_os(UPDATE_LOCK_VAR).is_some() {
-        return std::fs::write(path, lock_text(keys)).map_err(|e| error(LockErrorKind::Write(e)));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| error(LockErrorKind::Read(e)))?;
-    // The lock is read by the layout parser, so a line the grammar does not allow is an error
-    // of its own, at its line and byte.
-    let lock = LockFile::parse(&text).map_err(|e| error(LockErrorKind::Parse(e)))?;
-    let texts: Vec<(String, String)> = lock.entries.iter().map(|(n, l)| (n.clone(), l.to_string())).collect();
-    let mut differences = Vec::new();
-    for (name, layout) in &derived {
-        match texts.iter().find(|(n, _)| n == name) {
-            Some((_, locked)) => {
-                if let Err(mismatch) = layout.check(locked) {
-                    differences.push(LayoutDifference::Changed { name: name.clone(), mismatch });
-                }
-            }
-            None => differences.push(LayoutDifference::NotLocked { name: name.clone(), derived: layout.to_string() }),
-        }
-    }
-    for (name, locked) in &texts {
-        if !derived.iter().any(|(n, _)| n == name) {
-            differences.push(LayoutDifference::NotChecked { name: name.clone(), locked: locked.clone() });
-        }
-    }
-    differences.extend(version_differences(&versions, &lock.versions));
-    if differences.is_empty() { Ok(()) } else { Err(error(LockErrorKind::Differs(differences))) }
-}
-
-/// The text of the lock of `keys` (a name and a layout each), as [`check_lock_file`] writes it
-/// with `SORTKEY_UPDATE_LOCK` set: a `name = layout` line per key and per older layout of a key
-/// that no key of `keys` has (named `Key@v1`, `Key@v2`, ...), then a `Current > Older` line per key
-/// with older layouts (`#[key(legacy = ...)]`, newest first).
-pub fn lock_text(keys: &[(&str, Layout)]) -> String {
-    let (entries, versions) = derived_lock(keys);
-    let mut text: String = entries.iter().map(|(name, layout)| format!("{name} = {layout}\n")).collect();
-    versions.iter().for_each(|v| text.push_str(&format!("{v}\n")));
-    text
-}
-
-/// The lock `keys` derive: each key's layout, each older layout of a key (`#[key(legacy = ...)]`)
-/// under the name of the key among `keys` that has it, or `Key@vN` (the N-th older one) when
-/// none does; and each key's versions, newest first.
-fn derived_lock(keys: &[(&str, Layout)]) -> (Vec<(String, Layout)>, Vec<Versions>) {
-    let mut entries: Vec<(String, Layout)> = keys.iter().map(|(n, l)| ((*n).to_owned(), *l)).collect();
-    let mut versions = Vec::new();
-    for (name, layout) in keys {
-        let mut older = Vec::new();
-        for (i, old) in layout.legacy().iter().enumerate() {
-            let text = old.to_string();
-            let known = keys.iter().find(|(n, l)| n != name && l.to_string() == text).map(|(n, _)| (*n).to_owned());
-            let old_name = known.unwrap_or_else(|| {
-                let synthetic = format!("{name}@v{}", i + 1);
-                entries.push((synthetic.clone(), **old));
-                synthetic
-            });
-            older.push(old_name);
-        }
-        if !older.is_empty() {
-            versions.push(Versions { current: (*name).to_owned(), older });
-        }
-    }
-    (entries, versions)
-}
-
-/// The keys whose versions the derived types and the lock record differently.
-fn version_differences(derived: &[Versions], locked: &[Versions]) -> Vec<LayoutDifference> {
-    let older = |all: &[Versions], name: &str| all.iter().find(|v| v.current == name).map(|v| v.older.clone());
-    let names: Vec<&str> = derived.iter().chain(locked).map(|v| v.current.as_str()).collect();
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for name in names {
-        if seen.contains(&name) {
-            continue;
-        }
-        seen.push(name);
-        let (d, l) = (older(derived, name).unwrap_or_default(), older(locked, name).unwrap_or_default());
-        if d != l {
-            out.push(LayoutDifference::Versions { name: name.to_owned(), derived: d, locked: l });
-        }
-    }
-    out
-}
-
-/// Why [`check_lock_file`] failed: the lock file, and what is wrong with it. Its `Debug` is its
+/// Why [`check_lock_file`](crate::check_lock_file) failed: the lock file, and what is wrong with it. Its `Debug` is its
 /// message, so that a lock test's `unwrap()` prints the differences as they read.
 pub struct LockError {
     /// The lock file.
@@ -330,6 +301,28 @@ pub enum LayoutDifference {
         /// As the lock records them.
         locked: Vec<String>,
     },
+    /// One name given two layouts that differ (two entities sharing a key type's name, say).
+    TwoLayouts {
+        /// The name.
+        name: String,
+        /// The layout given first.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// The layouts an attribute of a table holds, as the table definitions and the lock record
+    /// them, differ (an entity added to the table, a key of another type).
+    Tables {
+        /// The table.
+        table: String,
+        /// The attribute.
+        attribute: String,
+        /// Its layouts' names as the table definitions give them (none: not a key of the tables
+        /// checked).
+        derived: Vec<String>,
+        /// As the lock records them.
+        locked: Vec<String>,
+    },
 }
 
 impl fmt::Display for LayoutDifference {
@@ -347,6 +340,18 @@ impl fmt::Display for LayoutDifference {
                 write!(
                     f,
                     "`{name}`: its older layouts are {} (legacy = ...), but the lock records {}",
+                    list(derived),
+                    list(locked)
+                )
+            }
+            LayoutDifference::TwoLayouts { name, first, second } => {
+                write!(f, "`{name}` names two layouts, {first} and {second}; expected one layout per name")
+            }
+            LayoutDifference::Tables { table, attribute, derived, locked } => {
+                let list = |names: &[String]| if names.is_empty() { "none".to_owned() } else { names.join(", ") };
+                write!(
+                    f,
+                    "table `{table}`, attribute `{attribute}`: the table definitions give it {}, but the lock records {}",
                     list(derived),
                     list(locked)
                 )
@@ -378,7 +383,27 @@ impl fmt::Display for LockError {
                 for difference in differences {
                     write!(f, "\n{difference}")?;
                 }
-                write!(f, "\n(a change on purpose: rerun with {UPDATE_LOCK_VAR}=1 and commit the lock)")
+                let changed: Vec<&str> = differences
+                    .iter()
+                    .filter_map(|d| match d {
+                        LayoutDifference::Changed { name, .. } => Some(name.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(first) = changed.first() {
+                    write!(
+                        f,
+                        "\nA changed layout is a new storage format: the keys a table already holds in the locked \
+                         layout stop decoding (and sort apart from new ones). If any were written, keep the locked \
+                         layout as an older version: a key type with it (`{first}V1`, `From<{first}V1> for {first}`) \
+                         and `legacy = {first}V1` on the key, so that `decode_any` reads both and the lock records \
+                         the versions; then `sortkey audit` counts the stored keys of the older layout and `sortkey \
+                         migrate --to {first}` moves them. If none was ever written, or once `legacy` is declared: \
+                         rerun with {UPDATE_LOCK_VAR}=1 and commit the lock."
+                    )
+                } else {
+                    write!(f, "\n(a change on purpose: rerun with {UPDATE_LOCK_VAR}=1 and commit the lock)")
+                }
             }
         }
     }

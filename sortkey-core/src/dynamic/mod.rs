@@ -14,6 +14,7 @@ mod generations;
 #[cfg(feature = "serde")]
 mod json;
 mod lock;
+mod lock_check;
 mod migration;
 mod parse;
 mod plan;
@@ -40,9 +41,9 @@ pub use generations::OldKeys;
 #[cfg(feature = "serde")]
 pub use json::ValueSeed;
 pub use lock::{
-    LayoutDifference, LockError, LockErrorKind, LockFile, LockParseError, UPDATE_LOCK_VAR, Versions, check_lock_file,
-    lock_text,
+    LayoutDifference, LockError, LockErrorKind, LockFile, LockParseError, TableAttribute, UPDATE_LOCK_VAR, Versions,
 };
+pub use lock_check::{LockedKeys, check_lock_file, lock_text};
 pub use migration::DynMigration;
 pub use parse::LayoutParseError;
 pub use plan::LayoutPlan;

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::table::entity::{Entity, IndexKeys, IndexNames};
+use crate::table::entity::{Entity, IndexKeys, IndexNames, KeyLayout};
 use crate::table::item::KeyNames;
 use crate::table::multi::ScalarType;
 
@@ -87,6 +87,8 @@ pub struct TableDefinition {
     indexes: Vec<IndexDefinition>,
     billing: Billing,
     entities: Vec<&'static str>,
+    /// The composite keys of its entities, each once: what a lock of the table holds.
+    layouts: Vec<KeyLayout>,
 }
 
 impl TableDefinition {
@@ -99,6 +101,7 @@ impl TableDefinition {
             indexes: Vec::new(),
             billing: Billing::default(),
             entities: Vec::new(),
+            layouts: Vec::new(),
         }
     }
 
@@ -109,7 +112,8 @@ impl TableDefinition {
             .iter()
             .map(|&names| IndexDefinition { names, projection: Projection::All, entities: vec![E::NAME] })
             .collect();
-        TableDefinition { entities: vec![E::NAME], indexes, ..TableDefinition::new(name, E::KEYS) }
+        let layouts = E::LAYOUTS.to_vec();
+        TableDefinition { entities: vec![E::NAME], indexes, layouts, ..TableDefinition::new(name, E::KEYS) }
     }
 
     /// Adds the entity `E`, which shares the table: its primary key attributes must be the
@@ -152,6 +156,11 @@ impl TableDefinition {
             return Err(TableError { table: self.name, message });
         }
         self.entities.push(E::NAME);
+        for layout in E::LAYOUTS {
+            if !self.layouts.contains(layout) {
+                self.layouts.push(*layout);
+            }
+        }
         Ok(self)
     }
 
@@ -185,6 +194,13 @@ impl TableDefinition {
             }
         }
         Ok(())
+    }
+
+    /// The composite keys of the table's entities (the primary key's and each index's), each
+    /// once, in the order the entities were added: what [`LockedKeys::table`](crate::LockedKeys::table)
+    /// locks, with the attribute each is held in.
+    pub fn key_layouts(&self) -> &[KeyLayout] {
+        &self.layouts
     }
 
     /// Sets what the index `index` projects; an error when the table has no such index.

@@ -3,6 +3,7 @@
 //! written from the whole item and none can go stale.
 
 use crate::encoding::key::SortKey;
+use crate::encoding::layout::Layout;
 use crate::error::EncodeError;
 use crate::table::item::{ItemKey, KeyNames};
 use crate::table::multi::{MultiKeys, ScalarType, ScalarValue};
@@ -88,6 +89,22 @@ impl IndexNames {
     }
 }
 
+/// One composite key of an entity, as its lock line and its table know it: the key type's name
+/// and layout, the attribute that holds it, and the index it is a key of (`None`: the table's
+/// primary key). A multi-attribute index's keys have no layout (each field is an attribute of its
+/// own) and no `KeyLayout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyLayout {
+    /// The key type's name: `OrderSk`, `OrderByStatusPk`, or a shared partition key type's own.
+    pub name: &'static str,
+    /// Its layout (with its older ones, `legacy`).
+    pub layout: Layout,
+    /// The attribute that holds it: `sk`, `gsi1pk`.
+    pub attribute: &'static str,
+    /// The index it is a key of, by its DynamoDB name; `None` for the primary key.
+    pub index: Option<&'static str>,
+}
+
 /// A domain struct stored under a typed primary key and indexed by typed secondary keys, all
 /// computed from its own fields. Derive it with `#[derive(Entity)]`.
 pub trait Entity {
@@ -102,6 +119,10 @@ pub trait Entity {
     const KEYS: KeyNames;
     /// The secondary indexes the entity declares, in declaration order.
     const INDEXES: &'static [IndexNames];
+    /// Every composite key of the entity (the primary key's, then each index's in declaration
+    /// order), with its key type's name, layout and attribute: what a lock of the entity holds,
+    /// so that a key added later (a new index) is locked or the lock test fails.
+    const LAYOUTS: &'static [KeyLayout];
 
     /// The item's primary key.
     fn primary_key(&self) -> ItemKey<Self::Partition, Self::Sort>;

@@ -56,6 +56,20 @@ const _: () = {
         const NAME: &'static str = "Order";
         const KEYS: _sortkey::KeyNames = _sortkey::KeyNames::new("pk", "sk");
         const INDEXES: &'static [_sortkey::IndexNames] = &[];
+        const LAYOUTS: &'static [_sortkey::KeyLayout] = &[
+            _sortkey::KeyLayout {
+                name: "OrderPk",
+                layout: <OrderPk as _sortkey::SortKey>::LAYOUT,
+                attribute: "pk",
+                index: ::core::option::Option::None,
+            },
+            _sortkey::KeyLayout {
+                name: "OrderSk",
+                layout: <OrderSk as _sortkey::SortKey>::LAYOUT,
+                attribute: "sk",
+                index: ::core::option::Option::None,
+            },
+        ];
         #[inline]
         fn primary_key(&self) -> _sortkey::ItemKey<OrderPk, OrderSk> {
             _sortkey::ItemKey {

@@ -440,6 +440,44 @@ const _: () = {
             Self::__SORTKEY_INDEX_COUPONS,
             Self::__SORTKEY_INDEX_BY_REGION,
         ];
+        const LAYOUTS: &'static [_sortkey::KeyLayout] = &[
+            _sortkey::KeyLayout {
+                name: "OrderPk",
+                layout: <OrderPk as _sortkey::SortKey>::LAYOUT,
+                attribute: "pk",
+                index: ::core::option::Option::None,
+            },
+            _sortkey::KeyLayout {
+                name: "OrderSk",
+                layout: <OrderSk as _sortkey::SortKey>::LAYOUT,
+                attribute: "sk",
+                index: ::core::option::Option::None,
+            },
+            _sortkey::KeyLayout {
+                name: "OrderGsi1Pk",
+                layout: <OrderGsi1Pk as _sortkey::SortKey>::LAYOUT,
+                attribute: "gsi1pk",
+                index: ::core::option::Option::Some("gsi1"),
+            },
+            _sortkey::KeyLayout {
+                name: "OrderGsi1Sk",
+                layout: <OrderGsi1Sk as _sortkey::SortKey>::LAYOUT,
+                attribute: "gsi1sk",
+                index: ::core::option::Option::Some("gsi1"),
+            },
+            _sortkey::KeyLayout {
+                name: "OrderCouponsPk",
+                layout: <OrderCouponsPk as _sortkey::SortKey>::LAYOUT,
+                attribute: "by-couponpk",
+                index: ::core::option::Option::Some("by-coupon"),
+            },
+            _sortkey::KeyLayout {
+                name: "OrderCouponsSk",
+                layout: <OrderCouponsSk as _sortkey::SortKey>::LAYOUT,
+                attribute: "by-couponsk",
+                index: ::core::option::Option::Some("by-coupon"),
+            },
+        ];
         #[inline]
         fn primary_key(&self) -> _sortkey::ItemKey<OrderPk, OrderSk> {
             _sortkey::ItemKey {
