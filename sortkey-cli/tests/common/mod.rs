@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 /// Creates table `name` (string `pk` and `sk`) and puts the (pk, sk) `keys`.
+#[allow(dead_code, reason = "a test file whose tables hold entities creates its own")]
 pub(crate) async fn table(client: &Client, name: &str, keys: &[(String, String)]) {
     sortkey_test_server::create_table(client, name).await;
     for (pk, sk) in keys {
