@@ -41,3 +41,43 @@ fn compile_fail_categories() -> Vec<String> {
     assert!(!categories.is_empty(), "no compile-fail categories under {}", ui.display());
     categories
 }
+
+/// The README quotes the compiler's messages in its tables of mistakes ("you wrote" | "the
+/// compiler says"): each quoted message (between double backticks) is in a `.stderr` file of
+/// the cases, word for word, so that the README says what the compiler says. A `...` in a quote
+/// stands for a part left out: each part around it is checked.
+#[test]
+fn the_readme_quotes_the_compilers_messages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../../README.md")).unwrap();
+    let mut stderr = String::new();
+    let mut dirs = vec![root.join("ui")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "stderr") {
+                stderr.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut quotes = 0;
+    let mut missing = Vec::new();
+    for table in readme.split("| you wrote | the compiler says |").skip(1) {
+        for row in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+            let said = row.rsplit(" | ").next().unwrap_or_default();
+            for quote in said.split("`` ").skip(1).filter_map(|q| q.split(" ``").next()) {
+                quotes += 1;
+                let quote = quote.replace("\\|", "|");
+                let quote = quote.strip_prefix("error[E0277]: ").unwrap_or(&quote);
+                let quote = quote.strip_prefix("error[E0080]: ").unwrap_or(quote);
+                if quote.split("...").map(str::trim).filter(|p| !p.is_empty()).any(|part| !stderr.contains(part)) {
+                    missing.push(quote.to_owned());
+                }
+            }
+        }
+    }
+    assert!(quotes >= 20, "the README's tables of mistakes quote {quotes} messages");
+    assert!(missing.is_empty(), "quoted in the README but said by no case:\n{}", missing.join("\n"));
+}

@@ -82,8 +82,10 @@ use crate::error::{DecodeError, EncodeError};
     label = "this field's type does not implement `KeySegment`",
     note = "segments can be integers (u8..u128, i8..i128, usize, isize), f32, f64, bool, char, String, &str, Cow<str>, \
             SystemTime, Option<T> of a segment, a unit enum with `#[derive(KeySegment)]`, a key with \
-            `#[derive(SortKey)]`, and with features chrono/time/uuid/ulid their types; for your own type \
-            implement `sortkey_core::KeySegment` and `DecodeSegment`"
+            `#[derive(SortKey)]`, and with features chrono/time/uuid/ulid/rust_decimal their types",
+    note = "to use `{Self}`: a key of yours nests with `#[derive(SortKey)]` on `{Self}`, an enum of names with \
+            `#[derive(KeySegment)]` on it; a chrono, time, uuid, ulid or rust_decimal type needs sortkey-core's feature \
+            of that name; any other type of yours implements `sortkey_core::KeySegment` and `DecodeSegment`"
 )]
 pub trait KeySegment {
     /// How many characters the segment takes: [`Width::Variable`] by default.
