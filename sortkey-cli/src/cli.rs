@@ -69,10 +69,12 @@ pub(crate) enum Command {
     Tables(TablesAsk),
     /// The same reports in a browser: a local web server, on 127.0.0.1, reached through the URL it
     /// prints (a one-time token). Read only.
+    #[cfg(feature = "serve")]
     Serve(ServeArgs),
 }
 
 /// Where `sortkey serve` listens, and what it shows.
+#[cfg(feature = "serve")]
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
     /// The port (0: any free one).

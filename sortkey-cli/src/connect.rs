@@ -16,6 +16,7 @@ pub(crate) async fn client(args: &Args) -> Client {
     Client::new(&config(args, "AWS_ENDPOINT_URL_DYNAMODB").await)
 }
 
+#[cfg(feature = "s3")]
 /// The S3 client the options ask for; against an endpoint (a local server), buckets are in the
 /// path rather than the host name.
 pub(crate) async fn s3_client(args: &Args) -> aws_sdk_s3::Client {

@@ -75,8 +75,10 @@ fn acts_on_terminal(c: char) -> bool {
 /// instead of showing escaped as [`shown`] escapes it (`\u{202e}`, `\n`), so that a key shows
 /// on a page as it does in a terminal.
 #[derive(Debug, Clone, Copy)]
+#[cfg(feature = "serve")]
 pub(crate) struct Html;
 
+#[cfg(feature = "serve")]
 impl askama::filters::Escaper for Html {
     fn write_escaped_str<W: std::fmt::Write>(&self, mut dest: W, string: &str) -> std::fmt::Result {
         for c in string.chars() {

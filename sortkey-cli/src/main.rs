@@ -21,6 +21,7 @@ mod pages;
 mod query;
 #[cfg(test)]
 mod readme_test;
+#[cfg(feature = "serve")]
 mod serve;
 mod table;
 mod tables;
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Command::Browse(browse) => browse::run(&args, browse).map(|()| Outcome::Clean),
         Command::Migrate(migrate) => migrate::run(&args, migrate),
         Command::Tables(t) => tables::run(&args, t).map(|()| Outcome::Clean),
+        #[cfg(feature = "serve")]
         Command::Serve(serve) => serve::run(&args, serve).map(|()| Outcome::Clean),
     };
     match result {

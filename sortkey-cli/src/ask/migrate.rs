@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use crate::ask::{AskError, CommandLine, Context};
+use crate::ask::{CommandLine, Context};
 
 /// A migration: the table, the layouts its keys move from and to, and where its checkpoints
 /// are. The page reads the first three from its query string; the checkpoints are always the
@@ -47,7 +47,8 @@ pub(crate) struct MigrationAsk {
 
 impl MigrationAsk {
     /// The ask, when the command answers it: a table that may be read, layouts of the lock.
-    pub(crate) fn validate(&self, ctx: &Context<'_>) -> Result<(), AskError> {
+    #[cfg(feature = "serve")]
+    pub(crate) fn validate(&self, ctx: &Context<'_>) -> Result<(), crate::ask::AskError> {
         ctx.may_read(&self.table)?;
         for layout in self.from.iter().chain([&self.to]) {
             ctx.layout(layout)?;

@@ -1,13 +1,11 @@
 //! What `sortkey query` and the query page ask: a key condition on a layout's fields, printed as
 //! its `KeyConditionExpression`, or run on a table's partition.
 
-use std::collections::HashMap;
-
 use serde::Deserialize;
 use sortkey_core::query::Comparison;
 use sortkey_core::{DynQuery, DynValue, FieldCondition, KeyCondition};
 
-use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS, MOST_ITEMS};
+use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS};
 
 /// A key condition by field name: from the command line (`sortkey query --layout L --pk P
 /// 'score>=1500'`) or the query page's form (its fields' operators and values, read by
@@ -71,6 +69,7 @@ pub(crate) enum QueryCondition<'a> {
 }
 
 /// The page's operators, in its form's order.
+#[cfg(feature = "serve")]
 pub(crate) const OPERATORS: [&str; 7] = ["=", ">=", ">", "<=", "<", "between", "^="];
 
 impl QueryAsk {
@@ -78,7 +77,12 @@ impl QueryAsk {
     /// `op_NAME` (one of [`OPERATORS`]), `v_NAME` and `hi_NAME` (the upper end of `between`),
     /// for the fields of the layout that have a value, in its order. The partition `PK` stands
     /// in for none (the expression is still shown), and a table is queried only with one.
-    pub(crate) fn from_form(ctx: &Context<'_>, form: &HashMap<String, String>) -> Result<QueryAsk, AskError> {
+    #[cfg(feature = "serve")]
+    pub(crate) fn from_form(
+        ctx: &Context<'_>,
+        form: &std::collections::HashMap<String, String>,
+    ) -> Result<QueryAsk, AskError> {
+        use crate::ask::MOST_ITEMS;
         let get = |k: &str| form.get(k).cloned().unwrap_or_default();
         let layout = match form.get("layout").filter(|l| !l.is_empty()) {
             Some(layout) => layout.clone(),

@@ -9,6 +9,7 @@
 pub(crate) mod data_files;
 mod export;
 mod export_line;
+#[cfg(feature = "s3")]
 pub(crate) mod export_s3;
 pub(crate) mod partial;
 pub(crate) mod report;
@@ -22,10 +23,9 @@ use crate::ask::{CommandLine, Context};
 use crate::cli::{Args, AuditArgs, AuditCommand};
 use crate::outcome::{Failure, Outcome};
 use crate::pages::{self, Item, SegmentOf, bytes_bar};
-use crate::{connect, lock, output};
+use crate::{lock, output};
 
 use self::data_files::{DataFiles, Folder};
-use self::export_s3::{S3Export, S3Files};
 
 /// One key attribute's audit.
 pub(crate) struct Attribute {
@@ -162,12 +162,8 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
             };
             // An export in S3 is listed and streamed on this runtime while the files' threads read.
             let runtime = tokio::runtime::Runtime::new()?;
-            let files: Box<dyn DataFiles> = match S3Export::parse(at) {
-                Some(s3) => {
-                    let (s3, handle) = (s3?, runtime.handle().clone());
-                    let client = runtime.block_on(connect::s3_client(args));
-                    Box::new(runtime.block_on(S3Files::list(client, handle, s3))?)
-                }
+            let files: Box<dyn DataFiles> = match s3_files(args, at, &runtime)? {
+                Some(files) => files,
                 None => Box::new(Folder::of(std::path::Path::new(at))?),
             };
             // One share of the files (every `total`th from the segment's number), or all.
@@ -207,10 +203,34 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     }
 }
 
+/// The data files of the export at `at` when it is in S3 (`s3://BUCKET/PREFIX`), listed on
+/// `runtime`; `None` for a folder.
+#[cfg(feature = "s3")]
+fn s3_files(args: &Args, at: &str, runtime: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, Failure> {
+    use self::export_s3::{S3Export, S3Files};
+    let Some(s3) = S3Export::parse(at) else { return Ok(None) };
+    let (s3, handle) = (s3?, runtime.handle().clone());
+    let client = runtime.block_on(crate::connect::s3_client(args));
+    Ok(Some(Box::new(runtime.block_on(S3Files::list(client, handle, s3))?)))
+}
+
+/// Without the `s3` feature: an `s3://` export is refused, saying how to read it.
+#[cfg(not(feature = "s3"))]
+fn s3_files(_: &Args, at: &str, _: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, Failure> {
+    match at.starts_with("s3://") {
+        true => Err(Failure(format!(
+            "{at}: this sortkey was built without its `s3` feature, which reads an export in S3; expected a folder \
+             (download the export), or `cargo install sortkey-cli` with its default features"
+        ))),
+        false => Ok(None),
+    }
+}
+
 /// The report of the data files of an export (`files`, at the address `at`), their items' key
 /// attributes `pk` and `sk` classified by `lock`'s layouts (read from `lock_path`), with the
 /// fields under `threshold`, asked by `command`: what `sortkey audit --export AT --pk PK --sk SK`
 /// prints.
+#[cfg(feature = "serve")]
 pub(crate) fn export_report(
     ctx: &Context<'_>,
     (files, at): (&dyn DataFiles, &str),
