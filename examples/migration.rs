@@ -9,7 +9,7 @@
 //! `SORTKEY_EXAMPLE=migration bash examples/leaderboard-moto.sh` does it against moto.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use sortkey_core::{KeyCondition, Legacy, SortKey, merge_layouts};
+use sortkey_core::{KeyCondition, SortKey, merge_layouts};
 use sortkey_examples::{MemTable, Query, Target, TextTable};
 
 /// The old layout: scores up to 9 999 999 999.

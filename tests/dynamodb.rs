@@ -933,7 +933,6 @@ fn multi_attribute_index_through_the_server() {
 
 mod backfill {
     use super::*;
-    use sortkey_core::Legacy;
     use sortkey_core::dynamodb::{Backfill, Progress, SegmentCursor};
 
     pub(super) use sortkey_tests::leaderboard::{RankKey, RankKeyV1};

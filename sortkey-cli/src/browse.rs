@@ -505,7 +505,14 @@ impl BrowseDocument {
             self.versions.iter().map(|v| format!("{} {} (read {})", v.layout, v.items, v.read)).collect();
         outln!("items per version: {}", counts.join(", "));
         if self.outside.keys > 0 {
-            outln!("{} keys the queries returned are no result:", self.outside.keys);
+            outln!(
+                "{} the queries returned {} no result:",
+                output::counted(self.outside.keys, "key"),
+                match self.outside.keys {
+                    1 => "is",
+                    _ => "are",
+                }
+            );
             let mut t = output::table(&["not a result", "read by", "why"]);
             for o in &self.outside.samples {
                 let layout = o.layout.clone().unwrap_or_default();

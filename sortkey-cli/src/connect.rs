@@ -25,6 +25,24 @@ pub(crate) async fn s3_client(args: &Args) -> aws_sdk_s3::Client {
     aws_sdk_s3::Client::from_conf(aws_sdk_s3::config::Builder::from(&config).force_path_style(local).build())
 }
 
+/// What a failure to reach DynamoDB adds when the command talked to AWS itself (no
+/// `--endpoint-url`, no `AWS_ENDPOINT_URL*`) and found no credentials or no answer: that it was
+/// AWS it tried, and how to point it at a local server. Empty otherwise.
+pub(crate) fn aws_hint(args: &Args, message: &str) -> &'static str {
+    let endpoint = args.endpoint_url.is_some()
+        || ["AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB"].iter().any(|v| std::env::var_os(v).is_some());
+    let lower = message.to_ascii_lowercase();
+    let unreached = ["credentials", "dispatch failure", "imds", "region", "timed out", "connect"];
+    match !endpoint && unreached.iter().any(|w| lower.contains(w)) {
+        true => {
+            " (this talked to AWS, as no --endpoint-url was given: for a local server such as DynamoDB Local or \
+             moto, give --endpoint-url http://localhost:8000; for AWS, credentials and a region: AWS_PROFILE, \
+             AWS_REGION, `aws configure` or `aws sso login`)"
+        }
+        false => "",
+    }
+}
+
 /// The shared configuration, its endpoint `--endpoint-url` or the service's variable `variable`.
 async fn config(args: &Args, variable: &str) -> aws_config::SdkConfig {
     let endpoint = args.endpoint_url.clone().or_else(|| std::env::var(variable).ok());
@@ -54,4 +72,25 @@ async fn config(args: &Args, variable: &str) -> aws_config::SdkConfig {
         config = config.into_builder().region(Region::new("us-east-1")).build();
     }
     config
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::cli::Args;
+
+    /// A failure to reach AWS says that it was AWS, and how to name a local server; with an
+    /// endpoint, or for another failure, nothing is added.
+    #[test]
+    fn a_failure_to_reach_aws_says_it_was_aws() {
+        let aws = Args::try_parse_from(["sortkey", "tables"]).unwrap();
+        let local = Args::try_parse_from(["sortkey", "--endpoint-url", "http://localhost:8000", "tables"]).unwrap();
+        let credentials = "cannot list the tables: dispatch failure: no providers in chain provided credentials";
+        if std::env::var_os("AWS_ENDPOINT_URL").is_none() && std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_none() {
+            assert!(super::aws_hint(&aws, credentials).contains("--endpoint-url http://localhost:8000"));
+        }
+        assert_eq!(super::aws_hint(&local, credentials), "");
+        assert_eq!(super::aws_hint(&aws, "table Runs has no sort key"), "");
+    }
 }

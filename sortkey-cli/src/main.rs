@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Found) => ExitCode::from(1),
         Err(Failure(message)) => {
-            eprintln!("sortkey: {}", display::sanitized(&message));
+            eprintln!("sortkey: {}{}", display::sanitized(&message), connect::aws_hint(&args, &message));
             ExitCode::from(2)
         }
     }

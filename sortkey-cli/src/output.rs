@@ -1,7 +1,9 @@
 //! Printing results: every document is one value of a report type, printed as aligned tables for
 //! people or as one JSON document for programs.
 
-use comfy_table::{Table, presets};
+use std::fmt;
+
+use comfy_table::presets;
 use serde::Serialize;
 
 use crate::cli::{Args, Output};
@@ -22,9 +24,41 @@ pub(crate) fn print(args: &Args, doc: &impl Document) {
 
 /// A table with `header`, in plain ASCII columns whatever the terminal's width.
 pub(crate) fn table(header: &[&str]) -> Table {
-    let mut table = Table::new();
+    let mut table = comfy_table::Table::new();
     table.load_preset(presets::ASCII_MARKDOWN).set_header(header.iter().copied());
-    table
+    Table(table)
+}
+
+/// An aligned table in Markdown's form (it pastes into an issue as a table): a `|` in a cell (an
+/// enum's `enum(a|b)`, a key whose separator is `|`) is written `\|`, as Markdown escapes it, so
+/// that it never splits the cell.
+pub(crate) struct Table(comfy_table::Table);
+
+impl Table {
+    /// Adds a row of `cells`.
+    pub(crate) fn add_row<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, cells: I) -> &mut Self {
+        self.0.add_row(cells.into_iter().map(|c| c.into().replace('|', "\\|")));
+        self
+    }
+
+    /// How many rows it has.
+    pub(crate) fn row_count(&self) -> usize {
+        self.0.row_count()
+    }
+}
+
+impl fmt::Display for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// `n` of a `noun` for people: `1 key`, `2 keys`, `0 keys`.
+pub(crate) fn counted(n: impl Into<u64>, noun: &str) -> String {
+    match n.into() {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
 }
 
 /// Prints one JSON document, pretty, with a final newline.
@@ -86,4 +120,20 @@ pub(crate) fn closed(e: std::io::Error) {
     }
     eprintln!("sortkey: cannot write to standard output: {e}");
     std::process::exit(2);
+}
+
+#[cfg(test)]
+mod tests {
+    /// A `|` in a cell (an enum's layout, a key whose separator is `|`) is escaped as Markdown
+    /// escapes it, so that the row keeps its cells; a count of one is singular.
+    #[test]
+    fn a_bar_in_a_cell_does_not_split_the_row() {
+        let mut t = super::table(&["field", "type"]);
+        t.add_row(["status", "enum(open|shipped)"]);
+        let text = t.to_string();
+        let row = text.lines().last().unwrap();
+        assert_eq!(row.matches(" | ").count(), 1, "{text}");
+        assert!(row.contains("enum(open\\|shipped)"), "{text}");
+        assert_eq!((super::counted(1u64, "key"), super::counted(0u64, "key")), ("1 key".into(), "0 keys".into()));
+    }
 }

@@ -74,6 +74,7 @@ fn an_entitys_sort_key_width_changes_from_the_lock_failure_to_the_verdict() {
         return;
     };
     let dir = std::env::temp_dir().join(format!("sortkey-cli-entity-change-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let lock = dir.join("layouts.lock");
 
@@ -121,7 +122,8 @@ fn an_entitys_sort_key_width_changes_from_the_lock_failure_to_the_verdict() {
     // 4. The move, as printed, with the version attribute the entity writes: a verdict of none left.
     let mut migrate = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));
     migrate.args(&moves[1..]).args(["--version-attribute", "revision", "-o", "json"]);
-    let out = migrate.env_remove("AWS_PROFILE").assert().code(0);
+    // Its checkpoints in the test's own folder, where no earlier run left any.
+    let out = migrate.current_dir(&dir).env_remove("AWS_PROFILE").assert().code(0);
     let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(doc["verdict"]["complete"], true, "{doc}");
     assert_eq!((doc["verdict"]["in_old"].as_u64(), doc["verdict"]["in_new"].as_u64()), (Some(0), Some(30)), "{doc}");

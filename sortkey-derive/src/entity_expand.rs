@@ -190,8 +190,9 @@ fn table_query(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide) -> TokenSt
     let (krate, name) = (&entity.krate, entity.name());
     let private = crate::runtime::private(krate);
     let sk_ty = &sort.ty;
+    let prefixed = entity.sk.as_ref().is_some_and(|sk| sk.options.prefix.is_some());
     let (own, doc) = match &sort.attribute {
-        Some(_) => (
+        Some(_) if prefixed => (
             quote!(::core::result::Result::ok(<#sk_ty>::query().begins_with())),
             format!(
                 "The Query of one partition of the table of `{name}`: its own items (the sort keys \
@@ -200,6 +201,13 @@ fn table_query(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide) -> TokenSt
                  `sortkey_core::dynamodb::query_page`."
             )
             .replace(" :: ", "::"),
+        ),
+        Some(_) => (
+            quote!(::core::option::Option::None),
+            format!(
+                "The Query of one partition of the table of `{name}` (its sort key has no prefix, so all of the \
+                 partition), narrowed by `.sort(...)` with a condition from [`{sk_ty}::query()`]."
+            ),
         ),
         None => (
             quote!(::core::option::Option::None),

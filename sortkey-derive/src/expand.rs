@@ -161,6 +161,16 @@ pub(crate) fn legacy(ident: &syn::Ident, olds: &[syn::Path]) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
+        impl #ident {
+            /// Reads `key` in the current layout or any older one (`legacy`), newest first, and
+            /// says which matched: `Legacy::decode_any`, without the trait in scope.
+            #[inline]
+            pub fn decode_any(key: &::core::primitive::str) -> _sortkey::Result<_sortkey::Versioned<Self>, _sortkey::DecodeError> {
+                <Self as _sortkey::Legacy>::decode_any(key)
+            }
+        }
+
+        #[automatically_derived]
         impl _sortkey::Legacy for #ident {
             const LEGACY_LAYOUTS: &'static [&'static _sortkey::Layout] = &[#(&<#olds as _sortkey::SortKey>::LAYOUT),*];
 

@@ -5,7 +5,8 @@
 pub(crate) fn desc_not_reversible(field: &str, ty: &str) -> String {
     format!(
         "field `{field}`: `desc` needs a type whose order can be reversed (integers, bool, timestamps in Unix \
-         time); found `{ty}`, which cannot"
+         time); found `{ty}`, which cannot (to read its keys newest or largest first, query in reverse, \
+         ScanIndexForward = false, or put a desc number or timestamp before it)"
     )
 }
 

@@ -168,8 +168,18 @@ fn check_prefix(key: &str, prefix: &SpannedValue<String>, separator: char) -> da
         Some(c) => Err(darling::Error::custom(format!(
             "struct `{key}`: prefix {:?} contains {c:?} (U+{:04X}): expected a prefix without the separator \
              {separator:?} and without control characters, so that the decoder can take it back and \
-             no other key type's keys fall under it",
-            **prefix, c as u32
+             no other key type's keys fall under it{}",
+            **prefix,
+            c as u32,
+            if c == separator {
+                format!(
+                    "; a prefix of two parts is a first field (a unit enum with `#[derive(KeySegment)]`, or a \
+                     family variant), or write it `{}`",
+                    prefix.replace(separator, "_")
+                )
+            } else {
+                String::new()
+            }
         ))
         .with_span(&prefix.span())),
     }

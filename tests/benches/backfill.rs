@@ -33,7 +33,7 @@ use aws_sdk_dynamodb::types::{
 };
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
 use sortkey_core::dynamodb::{Attributes, Backfill, FileCheckpoint, SegmentCursor, TableCheckpoint};
-use sortkey_core::{DynLayout, DynMigration, KeyNames, Layout, Legacy, SortKey, TableDefinition};
+use sortkey_core::{DynLayout, DynMigration, KeyNames, Layout, SortKey, TableDefinition};
 use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 use sortkey_tests::server::{Server, client, runtime};
 

@@ -21,9 +21,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
 use sortkey_core::query::Comparison;
-use sortkey_core::{
-    DynValue, FieldCondition, KeyCondition, KeyNames, Legacy, SortKey, TableDefinition, merge_version_pages,
-};
+use sortkey_core::{DynValue, FieldCondition, KeyCondition, KeyNames, SortKey, TableDefinition, merge_version_pages};
 use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 use sortkey_tests::server::{Server, client, runtime};
 

@@ -2,7 +2,7 @@
 //! report (sortkey-core's [`AuditReport`]); printed as tables or as JSON from the same value.
 
 use serde::{Deserialize, Serialize};
-use sortkey_core::{AuditReport, DynValue, KeyRole};
+use sortkey_core::{AuditReport, KeyRole};
 
 use crate::ask::{CommandLine, Context};
 use crate::display::{sanitized, shown};
@@ -160,15 +160,6 @@ impl AuditDocument {
     }
 }
 
-/// A value seen (an integer) as text.
-fn integer(value: Option<&DynValue>) -> String {
-    match value {
-        Some(DynValue::Unsigned(v)) => v.to_string(),
-        Some(DynValue::Signed(v)) => v.to_string(),
-        _ => String::new(),
-    }
-}
-
 impl Document for AuditDocument {
     fn print_table(&self) {
         let title = self.title();
@@ -195,7 +186,7 @@ impl Document for AuditDocument {
 /// `unnamed`: the moves name the placeholder table (an export audited without `--table`).
 fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
     let r = &a.report;
-    outln!("{title} `{}` ({}): {} values", a.name, a.role.name(), r.keys);
+    outln!("{title} `{}` ({}): {}", a.name, a.role.name(), output::counted(r.keys, "value"));
     let mut t = output::table(&["layout", "keys"]);
     for l in &r.layouts {
         t.add_row([l.name.clone(), l.count.to_string()]);
@@ -226,8 +217,8 @@ fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
                 l.name.clone(),
                 f.path.clone(),
                 f.seen.to_string(),
-                integer(f.least.as_ref()),
-                integer(f.largest.as_ref()),
+                f.least.as_ref().map(|v| f.capacity.value_text(v)).unwrap_or_default(),
+                f.largest.as_ref().map(|v| f.capacity.value_text(v)).unwrap_or_default(),
                 f.capacity.to_string(),
                 h.map(|h| h.digits_left.to_string()).unwrap_or_default(),
                 h.map(|h| format!("{:.1}%", h.fraction_left * 100.0)).unwrap_or_default(),

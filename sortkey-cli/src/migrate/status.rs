@@ -166,8 +166,10 @@ fn state(passes: &[PassStatus], report: Option<&MigrateDocument>) -> String {
     match report.and_then(|r| r.verdict.as_ref()) {
         Some(v) if v.complete => format!("finished after pass {}: complete, no key left to move", last.pass),
         Some(v) => format!(
-            "pass {} finished: {} keys left to move, {} that cannot; run again",
-            last.pass, v.in_old, v.cannot_move
+            "pass {} finished: {} left to move, {} that cannot; run again",
+            last.pass,
+            output::counted(v.in_old, "key"),
+            v.cannot_move
         ),
         None => format!("pass {} finished; no verdict kept yet", last.pass),
     }

@@ -179,8 +179,8 @@ impl MigrateDocument {
     fn print_verdict(&self, v: &MigrationVerdict) {
         let (from, to) = (&self.from.join(", "), &self.to);
         outln!(
-            "{} keys read: {} in {from}, {} in {to}, {} in other layouts, {} that cannot move",
-            v.read,
+            "{} read: {} in {from}, {} in {to}, {} in other layouts, {} that cannot move",
+            output::counted(v.read, "key"),
             v.in_old,
             v.in_new,
             v.in_other,
@@ -208,9 +208,10 @@ impl MigrateDocument {
         }
         let verdict = match (v.complete, self.dry_run) {
             (true, _) => format!("complete: no key left in {from}"),
-            (false, true) => format!("{} keys to move, {} that cannot", v.in_old, v.cannot_move),
+            (false, true) => format!("{} to move, {} that cannot", output::counted(v.in_old, "key"), v.cannot_move),
             (false, false) => {
-                format!("not complete: {} keys left in {from}, {} that cannot move; run again", v.in_old, v.cannot_move)
+                let left = output::counted(v.in_old, "key");
+                format!("not complete: {left} left in {from}, {} that cannot move; run again", v.cannot_move)
             }
         };
         outln!("verdict: {verdict}");

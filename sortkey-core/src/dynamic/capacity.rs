@@ -2,7 +2,7 @@
 //! `max` admit, and for a timestamp the last instant. The audit of a live table compares the
 //! largest values it sees with these (the width is a one-way door).
 
-use crate::dynamic::{DynField, DynType};
+use crate::dynamic::{DynField, DynType, DynValue};
 use crate::encoding::impls::time::{MAX_NANOS, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
 use crate::query::ends::{digits_max, unsigned_max};
@@ -55,6 +55,27 @@ pub enum Capacity {
         /// That instant, in RFC 3339.
         last_instant: String,
     },
+}
+
+impl Capacity {
+    /// A value of the field as people read it (a [`FieldUsage`](crate::FieldUsage)'s least or
+    /// largest): the integer, or for a timestamp field its count of the unit with the instant,
+    /// `1719100800 s (2024-06-23T00:00:00Z)`; empty for a value of another kind.
+    pub fn value_text(&self, value: &DynValue) -> String {
+        match (self, value) {
+            (Capacity::Timestamp { unit, .. }, DynValue::Unsigned(count)) => {
+                let mut instant = String::new();
+                match count.checked_mul(unit.nanos()).filter(|n| *n <= MAX_NANOS) {
+                    Some(nanos) => push_rfc3339(&mut instant, nanos, *unit),
+                    None => return format!("{count} {}", unit.name()),
+                }
+                format!("{count} {} ({instant})", unit.name())
+            }
+            (_, DynValue::Unsigned(v)) => v.to_string(),
+            (_, DynValue::Signed(v)) => v.to_string(),
+            _ => String::new(),
+        }
+    }
 }
 
 impl DynField {

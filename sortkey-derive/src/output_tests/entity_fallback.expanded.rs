@@ -30,7 +30,7 @@ struct OrderSk {
 }
 #[automatically_derived]
 impl Order {
-    ///The Query of one partition of the table of `Order`: its own items (the sort keys [`OrderSk`] holds), narrowed by `.sort(...)` with a condition from [`OrderSk::query()`]; its pages read back as `Order`'s primary keys, or as entities with `sortkey_core::dynamodb::query_page`.
+    ///The Query of one partition of the table of `Order` (its sort key has no prefix, so all of the partition), narrowed by `.sort(...)` with a condition from [`OrderSk::query()`].
     #[inline]
     pub fn query(
         partition: &OrderPk,
@@ -40,7 +40,7 @@ impl Order {
     > {
         ::sortkey_core::__private_0_1_0::table_query::<
             Self,
-        >(partition, ::core::result::Result::ok(<OrderSk>::query().begins_with()))
+        >(partition, ::core::option::Option::None)
     }
 }
 #[doc(hidden)]
