@@ -306,6 +306,27 @@ fn bench_event(c: &mut Criterion) {
     g.finish();
 }
 
+/// The shard of a player's run, from the player id as its key writes it: the specified rule
+/// (FNV-1a 64, mixed, mod 16) against what a service writes by hand with the standard library's
+/// hasher (SipHash 1-3, which no other language reproduces, and which Rust does not promise to
+/// keep from one release to the next).
+fn bench_shard(c: &mut Criterion) {
+    use std::hash::{BuildHasher, Hasher};
+    let player = "p_8842";
+    let sixteen = std::num::NonZeroU16::new(16).unwrap();
+    let mut g = c.benchmark_group("shard_of");
+    g.bench_function("sortkey", |b| b.iter(|| sortkey_core::shard_of(black_box(player).as_bytes(), sixteen)));
+    g.bench_function("std_siphash", |b| {
+        let state = std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default();
+        b.iter(|| {
+            let mut h = state.build_hasher();
+            h.write(black_box(player).as_bytes());
+            h.finish() % 16
+        })
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     check_agreement();
     Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3))
@@ -314,7 +335,7 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_rank, bench_event
+    targets = bench_rank, bench_event, bench_shard
 }
 /// `SORTKEY_PROBE=<name>` runs one operation a million times instead of the benchmarks, for an
 /// instruction count under `valgrind --tool=callgrind`, which a shared machine's load does not

@@ -4,6 +4,7 @@
     cargo run --example vectors -- CustomerItem --out customer_item.json
     python3 tests/vectors/check_layout.py customer_item.json [more.json ...]
     python3 tests/vectors/check_layout.py --lock layouts.lock
+    python3 tests/vectors/check_layout.py --shards tests/vectors/shards.json
 
 A lock file (`--lock`) is one `Name = layout` line per key, `table TABLE ATTRIBUTE: Name, ...`
 lines saying which layouts an attribute of a table holds, and one `Current > Older > ...` line
@@ -546,7 +547,40 @@ def check_lock(path):
     return 0
 
 
+def fnv1a64(data):
+    """FNV-1a, 64 bits, as the README specifies the shard rule."""
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h ^= byte
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def check_shards(path):
+    """Each vector's shard, computed here from the rule alone: h = fnv1a64(utf-8 bytes), mixed by
+    MurmurHash3's 64-bit finalizer, then h mod count."""
+    with open(path, encoding="utf-8") as f:
+        vectors = json.load(f)["vectors"]
+    failures = 0
+    for v in vectors:
+        h = fnv1a64(v["value"].encode("utf-8"))
+        m = 0xFFFFFFFFFFFFFFFF
+        x = h ^ (h >> 33)
+        x = (x * 0xFF51AFD7ED558CCD) & m
+        x ^= x >> 33
+        x = (x * 0xC4CEB9FE1A85EC53) & m
+        x ^= x >> 33
+        shard = x % v["count"]
+        if f"{h:016x}" != v["fnv1a64"] or shard != v["shard"]:
+            failures += 1
+            print(f"{path}: {v['value']!r} mod {v['count']}: expected {v['shard']} ({v['fnv1a64']}), computed {shard} ({h:016x})")
+    print(f"{path}: {len(vectors)} shard vectors, {failures} failures")
+    return min(failures, 1)
+
+
 def main(paths):
+    if paths[:1] == ["--shards"]:
+        return max([check_shards(p) for p in paths[1:]] or [0])
     if paths[:1] == ["--lock"]:
         try:
             return max([check_lock(p) for p in paths[1:]] or [0])

@@ -17,4 +17,5 @@ pub(crate) mod layout_eq;
 pub(crate) mod names;
 pub(crate) mod role;
 pub(crate) mod segment;
+pub(crate) mod shard;
 pub(crate) mod spec;

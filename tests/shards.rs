@@ -1,0 +1,87 @@
+//! The shard rule, `FNV-1a 64 of the bytes the field encodes to, mod N`, as the README specifies
+//! it: held to the committed vectors (tests/vectors/shards.json, which the Python checker reads
+//! too: `python3 tests/vectors/check_layout.py --shards tests/vectors/shards.json`), and spread
+//! evenly: a million players over 16 shards, the fullest within 5 % of the mean.
+
+use std::num::NonZeroU16;
+
+use sortkey_core::{fnv1a64, shard_of};
+
+/// The values of the vectors: empty, one byte, player ids, digits as a key writes them, UTF-8
+/// beyond ASCII, and a long one.
+fn values() -> Vec<String> {
+    let mut values: Vec<String> =
+        ["", "a", "p_8842", "p_0", "p_1", "0000001500", "9999998499", "é", "🦀", "SEASON#2026"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+    values.push("x".repeat(300));
+    values.extend((0..8).map(|i| format!("player-{i:05}")));
+    values
+}
+
+/// The vectors' text: one object per value and count, with the hash and the shard.
+fn vectors() -> String {
+    let counts = [1u16, 2, 3, 16, 64, 1000, 65535];
+    let mut rows = Vec::new();
+    for value in values() {
+        for count in counts {
+            let n = NonZeroU16::new(count).unwrap();
+            rows.push(serde_json::json!({
+                "value": value,
+                "count": count,
+                "fnv1a64": format!("{:016x}", fnv1a64(value.as_bytes())),
+                "shard": shard_of(value.as_bytes(), n),
+            }));
+        }
+    }
+    let doc = serde_json::json!({
+        "rule": "h = fnv1a64(utf8 bytes of the encoded field); h ^= h >> 33; h *= 0xff51afd7ed558ccd; h ^= h >> 33; \
+                 h *= 0xc4ceb9fe1a85ec53; h ^= h >> 33; shard = h mod count (all mod 2^64); fnv1a64: offset basis \
+                 0xcbf29ce484222325, for each byte: h ^= byte, h *= 0x100000001b3",
+        "vectors": rows,
+    });
+    serde_json::to_string_pretty(&doc).unwrap() + "\n"
+}
+
+#[test]
+fn the_shard_rule_gives_the_committed_vectors() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/vectors/shards.json");
+    if std::env::var_os("UPDATE_VECTORS").is_some() {
+        std::fs::write(path, vectors()).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).expect("tests/vectors/shards.json; UPDATE_VECTORS=1 writes it");
+    assert_eq!(committed, vectors(), "the shard rule changed: every stored item's shard would move");
+    // FNV-1a's published values.
+    assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+}
+
+/// Names that differ only in the high bits of their bytes (`Bob`, `BOB`, `bob`) share a shard as
+/// often as chance has it: FNV-1a's low bits alone would put each such pair together for any
+/// power of two shards.
+#[test]
+fn the_mix_keeps_names_apart_that_differ_in_high_bits() {
+    let sixteen = NonZeroU16::new(16).unwrap();
+    let names: Vec<String> = (0..20_000u32).map(|i| format!("player{}", i * 7919 % 100_003)).collect();
+    let upper = |s: &str| s.to_ascii_uppercase();
+    let low = |s: &str| fnv1a64(s.as_bytes()) % 16;
+    assert!(names.iter().all(|n| low(n) == low(&upper(n))), "unmixed, each pair shares a shard");
+    let same =
+        names.iter().filter(|n| shard_of(n.as_bytes(), sixteen) == shard_of(upper(n).as_bytes(), sixteen)).count();
+    let share = same as f64 / names.len() as f64;
+    assert!((0.04..0.09).contains(&share), "mixed, {share:.3} of the pairs share a shard (chance: 0.0625)");
+}
+
+#[test]
+fn a_million_players_spread_evenly_over_sixteen_shards() {
+    let sixteen = NonZeroU16::new(16).unwrap();
+    let mut counts = [0u32; 16];
+    for i in 0..1_000_000u32 {
+        counts[usize::from(shard_of(format!("p_{i}").as_bytes(), sixteen))] += 1;
+    }
+    let mean = 1_000_000.0 / 16.0;
+    let largest = f64::from(*counts.iter().max().unwrap());
+    assert!(largest / mean <= 1.05, "largest / mean = {:.4}: {counts:?}", largest / mean);
+}
