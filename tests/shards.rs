@@ -20,28 +20,39 @@ fn values() -> Vec<String> {
     values
 }
 
+/// One vector: a value (its UTF-8 bytes are what is hashed), a count, the hash and the shard.
+#[derive(serde::Serialize)]
+struct Vector {
+    value: String,
+    count: u16,
+    fnv1a64: String,
+    shard: u16,
+}
+
+/// The vectors file: the rule in words, then the vectors. Written through these types, so that
+/// its members are in the same order whatever serde_json's features (the workspace's
+/// `preserve_order` or not).
+#[derive(serde::Serialize)]
+struct Vectors {
+    rule: &'static str,
+    vectors: Vec<Vector>,
+}
+
 /// The vectors' text: one object per value and count, with the hash and the shard.
 fn vectors() -> String {
     let counts = [1u16, 2, 3, 16, 64, 1000, 65535];
-    let mut rows = Vec::new();
+    let mut vectors = Vec::new();
     for value in values() {
         for count in counts {
             let n = NonZeroU16::new(count).unwrap();
-            rows.push(serde_json::json!({
-                "value": value,
-                "count": count,
-                "fnv1a64": format!("{:016x}", fnv1a64(value.as_bytes())),
-                "shard": shard_of(value.as_bytes(), n),
-            }));
+            let (fnv1a64, shard) = (format!("{:016x}", fnv1a64(value.as_bytes())), shard_of(value.as_bytes(), n));
+            vectors.push(Vector { value: value.clone(), count, fnv1a64, shard });
         }
     }
-    let doc = serde_json::json!({
-        "rule": "h = fnv1a64(utf8 bytes of the encoded field); h ^= h >> 33; h *= 0xff51afd7ed558ccd; h ^= h >> 33; \
-                 h *= 0xc4ceb9fe1a85ec53; h ^= h >> 33; shard = h mod count (all mod 2^64); fnv1a64: offset basis \
-                 0xcbf29ce484222325, for each byte: h ^= byte, h *= 0x100000001b3",
-        "vectors": rows,
-    });
-    serde_json::to_string_pretty(&doc).unwrap() + "\n"
+    let rule = "h = fnv1a64(utf8 bytes of the encoded field); h ^= h >> 33; h *= 0xff51afd7ed558ccd; h ^= h >> 33; \
+                h *= 0xc4ceb9fe1a85ec53; h ^= h >> 33; shard = h mod count (all mod 2^64); fnv1a64: offset basis \
+                0xcbf29ce484222325, for each byte: h ^= byte, h *= 0x100000001b3";
+    serde_json::to_string_pretty(&Vectors { rule, vectors }).unwrap() + "\n"
 }
 
 #[test]
