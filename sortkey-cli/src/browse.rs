@@ -390,12 +390,7 @@ impl<'l> Reader<'l> {
     /// The layouts of the attribute `attribute` of `table` the lock records, or every sort key
     /// layout of a lock that says nothing of the table.
     fn new(lock: &'l LockFile, table: &str, attribute: &str) -> Self {
-        let layouts: Vec<(&'l str, &'l DynLayout)> = match lock.layouts_of(table, attribute) {
-            Some(own) => own,
-            None => {
-                lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).map(|(n, l)| (n.as_str(), l)).collect()
-            }
-        };
+        let layouts = lock.layouts_reading(Some(table), attribute, KeyRole::Sort);
         Reader {
             lock,
             layouts: layouts.iter().map(|(_, l)| *l).collect(),

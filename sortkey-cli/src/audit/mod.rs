@@ -113,10 +113,7 @@ fn read_names(attributes: &[Attribute]) -> Vec<String> {
 /// says which (its `table` lines of that table: only those, every version of each); every layout
 /// of `role` otherwise (a plain lock, or no table named).
 fn layouts_of(lock: &LockFile, table: Option<&str>, attribute: &str, role: KeyRole) -> Vec<(String, DynLayout)> {
-    match table.and_then(|t| lock.layouts_of(t, attribute)) {
-        Some(own) => own.into_iter().map(|(n, l)| (n.to_owned(), l.clone())).collect(),
-        None => lock.entries.iter().filter(|(_, l)| l.role == role).cloned().collect(),
-    }
+    lock.layouts_reading(table, attribute, role).into_iter().map(|(n, l)| (n.to_owned(), l.clone())).collect()
 }
 
 /// The audits of the key attributes `pk` and `sk` of `table` (when one is named): those the lock

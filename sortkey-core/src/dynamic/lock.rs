@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::dynamic::{DynLayout, LayoutParseError};
+use crate::encoding::key::KeyRole;
 use crate::encoding::layout::LayoutMismatch;
 
 /// A lock file read: each key's name and its layout, in the file's order, and which layouts are
@@ -156,6 +157,16 @@ impl LockFile {
         let line = self.tables.iter().find(|t| t.table == table && t.attribute == attribute);
         let names = line.map(|t| t.layouts.as_slice()).unwrap_or_default();
         Some(names.iter().flat_map(|n| self.live(n)).collect())
+    }
+
+    /// The layouts that read the attribute `attribute` of `table`, each with its name: those
+    /// [`layouts_of`](Self::layouts_of) gives when the lock says which, every layout of `role`
+    /// otherwise (a lock without `table` lines of the table, or no table named).
+    pub fn layouts_reading(&self, table: Option<&str>, attribute: &str, role: KeyRole) -> Vec<(&str, &DynLayout)> {
+        match table.and_then(|t| self.layouts_of(t, attribute)) {
+            Some(own) => own,
+            None => self.entries.iter().filter(|(_, l)| l.role == role).map(|(n, l)| (n.as_str(), l)).collect(),
+        }
     }
 
     /// A `Current > Older ...` line read against the entries and the chains read so far.

@@ -47,10 +47,7 @@ pub async fn update_item<E: EntityItem + Serialize>(client: &Client, table: &str
                 }
                 _ => false,
             };
-            Err(match exists {
-                true => conflict(entity, ItemErrorKind::Missing),
-                false => ItemError::new(E::NAME, ItemErrorKind::Missing),
-            })
+            Err(failed_on_existing(entity, exists))
         }
         Err(e) => Err(request_error::<E, _, _>("UpdateItem", &e)),
     }
@@ -73,10 +70,7 @@ pub async fn delete_item<E: Entity>(client: &Client, table: &str, entity: &E) ->
                 }
                 _ => false,
             };
-            Err(match exists {
-                true => conflict(entity, ItemErrorKind::Missing),
-                false => ItemError::new(E::NAME, ItemErrorKind::Missing),
-            })
+            Err(failed_on_existing(entity, exists))
         }
         Err(e) => Err(request_error::<E, _, _>("DeleteItem", &e)),
     }
@@ -101,6 +95,15 @@ pub async fn move_item<E: EntityItem + Serialize>(
             Err(ItemError::new(E::NAME, ItemErrorKind::Changed))
         }
         Err(e) => Err(request_error::<E, _, _>("TransactWriteItems", &e)),
+    }
+}
+
+/// A failed condition of a write conditioned on the item existing (an update, a delete), the
+/// stored item returned as `exists` says: none is `Missing`; one is a moved-on version.
+fn failed_on_existing<E: Entity>(entity: &E, exists: bool) -> ItemError {
+    match exists {
+        true => conflict(entity, ItemErrorKind::Missing),
+        false => ItemError::new(E::NAME, ItemErrorKind::Missing),
     }
 }
 
