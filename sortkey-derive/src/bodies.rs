@@ -19,8 +19,10 @@ fn prefix_literal(key: &Key) -> Option<String> {
 /// call per attribute the field sets. A spec is the field's schema only; whether the field is
 /// the last segment is the context it is used in, set where it is used (`field_ref`, and the
 /// query builder's last stage).
-fn field_spec(key: &Key, field: &Field) -> TokenStream {
+fn field_spec(key: &Key, i: usize) -> TokenStream {
+    let field = &key.fields[i];
     let ty = &field.ty;
+    let seg = segment(key, i, &quote!(Self));
     let (key_name, field_name, sep) = (key.name(), field.ident.to_string(), key.separator);
     let given = given_width(field);
     let desc = field.desc.is_some().then(|| quote!(.with_desc(true)));
@@ -36,7 +38,7 @@ fn field_spec(key: &Key, field: &Field) -> TokenStream {
     };
     quote_spanned! {ty.span()=>
         _sortkey::Field::new(#key_name, #field_name, #sep)
-            .with_width(_sortkey::resolve_width(<#ty as _sortkey::KeySegment>::WIDTH, #given))
+            .with_width(_sortkey::resolve_width(#seg::WIDTH, #given))
             #desc #max #encoding
     }
 }
@@ -54,18 +56,51 @@ pub(crate) fn impl_fields(key: &Key) -> TokenStream {
     let ident = &key.ident;
     let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
     let names = (0..key.fields.len()).map(field_const);
-    let specs = key.fields.iter().map(|f| field_spec(key, f));
-    let layouts = key.fields.iter().enumerate().map(|(i, field)| {
-        let (ty, name) = (&field.ty, field_const(i));
-        quote!(_sortkey::FieldLayout::new(Self::#name, <#ty as _sortkey::KeySegment>::SEGMENT_LAYOUT))
+    let specs = (0..key.fields.len()).map(|i| field_spec(key, i));
+    let layouts = (0..key.fields.len()).map(|i| {
+        let (seg, name) = (segment(key, i, &quote!(Self)), field_const(i));
+        quote!(_sortkey::FieldLayout::new(Self::#name, #seg::SEGMENT_LAYOUT))
     });
+    let segments = field_segments(key, &key.params.encode);
     quote! {
+        #segments
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #(const #names: _sortkey::Field = #specs;)*
             const __SORTKEY_LAYOUT: &'static [_sortkey::FieldLayout] = &[#(#layouts),*];
         }
     }
+}
+
+/// How generated code names the segment type of field `i` (followed by `::WIDTH`,
+/// `::encode_segment`, ...), where `key_ty` names the key: `<T as KeySegment>` for a type the macro
+/// knows, which is one; `Of::<Key, i>` for any other, whose `FieldSegment` impl (`impl_fields`)
+/// names the type once, so that a type that is no segment is one error, there.
+pub(crate) fn segment(key: &Key, i: usize, key_ty: &TokenStream) -> TokenStream {
+    let ty = &key.fields[i].ty;
+    if is_builtin(ty) {
+        quote!(<#ty as _sortkey::KeySegment>)
+    } else {
+        quote_spanned!(ty.span()=> _sortkey::Of::<#key_ty, #i>)
+    }
+}
+
+/// `FieldSegment<i>` for each field `i` whose type the macro does not know: the one place that
+/// names the type as a segment, see [`segment`].
+pub(crate) fn field_segments(key: &Key, generics: &syn::Generics) -> TokenStream {
+    let ident = &key.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let impls = key.fields.iter().enumerate().filter(|(_, f)| !is_builtin(&f.ty)).map(|(i, field)| {
+        let ty = &field.ty;
+        let segment_type = quote_spanned!(ty.span()=> type Segment = #ty;);
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics _sortkey::FieldSegment<#i> for #ident #ty_generics #where_clause {
+                #segment_type
+            }
+        }
+    });
+    quote!(#(#impls)*)
 }
 
 /// The name of the private constant that holds the spec of field `i`: one constant per field,
@@ -99,9 +134,10 @@ pub(crate) fn encode_body(key: &Key) -> TokenStream {
         let (ident, ty) = (&field.ident, &field.ty);
         let before = (i > 0).then(|| quote!(__out.push(#sep);));
         let spec = field_ref(key, i);
+        let seg = segment(key, i, &quote!(Self));
         quote_spanned! {ty.span()=>
             #before
-            <#ty as _sortkey::KeySegment>::encode_segment(&self.#ident, &#spec, __out)?;
+            #seg::encode_segment(&self.#ident, &#spec, __out)?;
         }
     });
     quote!(#prefix #(#fields)*)

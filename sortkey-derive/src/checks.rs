@@ -3,8 +3,7 @@
 //! type that cannot reverse, a nested key's separator, enum names before another field).
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
-use quote::quote_spanned;
+use quote::{ToTokens, quote, quote_spanned};
 use syn::Type;
 use syn::spanned::Spanned;
 
@@ -25,7 +24,7 @@ pub(crate) fn checks(key: &Key) -> TokenStream {
         .fields
         .iter()
         .enumerate()
-        .flat_map(|(i, f)| field_checks(key, f, i + 1 == key.fields.len()))
+        .flat_map(|(i, f)| field_checks(key, f, i))
         // A text field makes the length variable, and the check is then always true.
         .chain((!key.fields.iter().any(|f| is_text(&f.ty))).then(|| length_check(key)))
         .collect();
@@ -47,11 +46,27 @@ pub(crate) fn assert_at(span: Span, cond: TokenStream, message: String) -> Token
     quote_spanned! {span=> _sortkey::assert!(#cond, #message); }
 }
 
-fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
-    let ty = static_type(key.lifetime.as_ref(), &field.ty);
+/// How the checks name field `i`'s segment type ([`crate::bodies::segment`]): outside the key's
+/// impls, so with the key's lifetime `'static`.
+fn segment(key: &Key, field: &Field, i: usize) -> TokenStream {
+    if is_builtin(&field.ty) {
+        let ty = static_type(key.lifetime.as_ref(), &field.ty);
+        return quote!(<#ty as _sortkey::KeySegment>);
+    }
+    crate::bodies::segment(key, i, &static_key_type(key).to_token_stream())
+}
+
+/// The key type as the checks name it, outside its impls: its lifetime `'static`.
+fn static_key_type(key: &Key) -> Type {
+    let ident = &key.ident;
+    let (_, ty_generics, _) = key.generics.split_for_impl();
+    static_type(key.lifetime.as_ref(), &syn::parse_quote!(#ident #ty_generics))
+}
+
+fn field_checks(key: &Key, field: &Field, i: usize) -> Vec<TokenStream> {
     let (name, tyname) = (field.ident.to_string(), type_name(&field.ty));
-    let seg = quote!(<#ty as _sortkey::KeySegment>);
-    let mut out = type_checks(key, field, last);
+    let seg = segment(key, field, i);
+    let mut out = type_checks(key, field, i);
     // A type spelled as a built-in one was checked by the macro itself (valid.rs), with
     // ordinary errors at the attributes; the assertions are for every other type.
     if crate::types::builtin(&field.ty).is_some() {
@@ -97,10 +112,10 @@ fn field_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
 
 /// The rules of the field's type that no attribute asks for: the separator of a nested key,
 /// the names of an enum in a non-final position, and which types take `unit` and `format`.
-fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
-    let ty = static_type(key.lifetime.as_ref(), &field.ty);
+fn type_checks(key: &Key, field: &Field, i: usize) -> Vec<TokenStream> {
+    let last = i + 1 == key.fields.len();
     let (name, tyname, sep) = (field.ident.to_string(), type_name(&field.ty), key.separator);
-    let seg = quote!(<#ty as _sortkey::KeySegment>);
+    let seg = segment(key, field, i);
     let mut out = Vec::new();
     // The built-in types are no nested keys and no enums: these two checks cannot fail for them
     // (a float's position the macro checked itself, valid.rs), and skipping them saves the
@@ -144,11 +159,7 @@ fn type_checks(key: &Key, field: &Field, last: bool) -> Vec<TokenStream> {
 
 /// A key whose segments all have fixed widths must fit `max_len`.
 fn length_check(key: &Key) -> TokenStream {
-    let ident = &key.ident;
-    let ty: Type = {
-        let (_, ty_generics, _) = key.generics.split_for_impl();
-        static_type(key.lifetime.as_ref(), &syn::parse_quote!(#ident #ty_generics))
-    };
+    let ty = static_key_type(key);
     let msg = format!(
         "key `{}`: its segments all have fixed widths, and with the prefix and separators they are longer than \
          max_len = {} bytes; expected narrower widths, fewer fields or a larger max_len (at most {} for a {})",

@@ -31,13 +31,13 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
 fn encoded_len(key: &Key) -> TokenStream {
     let segments = key.fields.len() + usize::from(key.prefix.is_some());
     let fixed = key.prefix.as_ref().map_or(0, String::len) + segments.saturating_sub(1);
-    key.fields.iter().enumerate().fold(quote!(_sortkey::Option::Some(#fixed)), |acc, (i, field)| {
-        let (ty, name) = (&field.ty, crate::bodies::field_const(i));
+    (0..key.fields.len()).fold(quote!(_sortkey::Option::Some(#fixed)), |acc, i| {
+        let (seg, name) = (crate::bodies::segment(key, i, &quote!(Self)), crate::bodies::field_const(i));
         quote! {
             _sortkey::add_len(#acc, _sortkey::segment_len_of(
-                <#ty as _sortkey::KeySegment>::WIDTH,
+                #seg::WIDTH,
                 Self::#name.width(),
-                <#ty as _sortkey::KeySegment>::VARIABLE_LEN,
+                #seg::VARIABLE_LEN,
             ))
         }
     })

@@ -69,7 +69,9 @@ fn query(input: &DeriveInput) -> (Option<TokenStream>, Option<TokenStream>) {
     let names = (0..key.fields.len()).map(crate::bodies::field_const);
     let sep = DEFAULT_SEPARATOR;
     let impls = crate::query::query_impls(&key);
+    let segments = crate::bodies::field_segments(&key, &key.generics);
     let fields = quote! {
+        #segments
         impl #impl_generics #ident #ty_generics #where_clause {
             #(const #names: _sortkey::Field = _sortkey::Field::new("", "", #sep);)*
         }

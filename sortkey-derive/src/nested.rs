@@ -22,12 +22,12 @@ pub(crate) fn impls(key: &Key) -> TokenStream {
     let (body, reads) = (encode_body(key), decode_fields(key));
     let sep = key.separator;
     // Only the last field is unchecked against the separator in the nested key's own derive.
-    let least = match key.fields.last() {
-        Some(f) => {
-            let ty = &f.ty;
-            quote!(<#ty as _sortkey::KeySegment>::CAPABILITIES.least_byte())
+    let least = match key.fields.len() {
+        0 => quote!(_sortkey::Option::None),
+        n => {
+            let seg = crate::bodies::segment(key, n - 1, &quote!(Self));
+            quote!(#seg::CAPABILITIES.least_byte())
         }
-        None => quote!(_sortkey::Option::None),
     };
     crate::templates::nested_key(&NestedKey {
         ident: &key.ident,

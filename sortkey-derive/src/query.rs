@@ -111,18 +111,26 @@ struct Encoder {
     by_ref: Option<TokenStream>,
     /// The impl's `encode_segment`.
     encode: TokenStream,
+    /// The impl itself, followed by `::SEGMENT_LAYOUT`.
+    seg: TokenStream,
 }
 
 /// The arguments carry the field's span, so that a type error points at the field. The value is
-/// written by the field type's impl, named by its qualified path: a type that is no segment is
-/// then the one error the key's other uses of the type report as well.
-fn encoder(field: &Field) -> Encoder {
+/// written by the field type's impl, named as the key's other uses name it
+/// ([`crate::bodies::segment`]): a type that is no segment is then the one error they report.
+fn encoder(key: &Key, k: usize, key_ty: &TokenStream) -> Encoder {
+    let field = &key.fields[k];
     let span = field.ty.span();
     let text = is_text(&field.ty);
     let seg_ty = if text { quote_spanned!(span=> ::core::primitive::str) } else { field.ty.to_token_stream() };
     let by_ref = (!text).then(|| quote_spanned!(span=> &));
-    let encode = quote_spanned!(span=> <#seg_ty as _sortkey::KeySegment>::encode_segment);
-    Encoder { seg_ty, by_ref, encode }
+    let seg = if text {
+        quote_spanned!(span=> <#seg_ty as _sortkey::KeySegment>)
+    } else {
+        crate::bodies::segment(key, k, key_ty)
+    };
+    let encode = quote_spanned!(span=> #seg::encode_segment);
+    Encoder { seg_ty, by_ref, encode, seg }
 }
 
 fn stage(key: &Key, k: usize) -> TokenStream {
@@ -139,7 +147,8 @@ fn stage(key: &Key, k: usize) -> TokenStream {
         quote!(&<#ident #ty_generics>::#field_const)
     };
     let param = param_type(field);
-    let (span, Encoder { seg_ty, by_ref, encode }) = (field.ty.span(), encoder(field));
+    let key_ty = quote!(#ident #ty_generics);
+    let (span, Encoder { seg_ty, by_ref, encode, seg }) = (field.ty.span(), encoder(key, k, &key_ty));
     let f = &field.ident;
     let name = f.to_string();
     let (range_generics, range_bound) = sort_key_only(key);
@@ -161,7 +170,7 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     // them is then a plain call, which costs the user's crate less to check.
     // The segment type's layout says where its range ends: a comparison past an end is the
     // empty range.
-    let segment = quote_spanned!(span=> &<#seg_ty as _sortkey::KeySegment>::SEGMENT_LAYOUT);
+    let segment = quote_spanned!(span=> &#seg::SEGMENT_LAYOUT);
     let compare = quote_spanned!(span=> self.head.compare_in(__op, #spec, #segment, __value, #encode));
     let compare = quote! {
         #[doc(hidden)]

@@ -16,7 +16,9 @@
 //! and read every changed `.stderr`: each must name the field, say what was expected and
 //! what was found, point at the offending token, and show one error per mistake.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 #[test]
 fn ui() {
@@ -25,6 +27,68 @@ fn ui() {
     for category in compile_fail_categories() {
         t.compile_fail(format!("ui/{category}/*.rs"));
     }
+}
+
+/// A mistake is one error as the compiler counts it, not only as it shows it: rustc prints once
+/// the errors that share a message and a span, but counts each (`aborting due to 9 previous
+/// errors`), and `--message-format json`, which editors read, carries every copy. trybuild
+/// compares the printed text, so this builds every compile-fail case again with cargo's JSON:
+/// each counts as many errors as its `.stderr` shows.
+#[test]
+fn every_case_counts_the_errors_it_shows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("error-count");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Each case a binary of one crate, named after its category and file.
+    let mut cases: BTreeMap<String, (PathBuf, usize)> = BTreeMap::new();
+    for category in compile_fail_categories() {
+        for entry in std::fs::read_dir(root.join("ui").join(&category)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let stderr = std::fs::read_to_string(path.with_extension("stderr")).unwrap();
+            let shown = stderr.lines().filter(|l| l.starts_with("error[") || l.starts_with("error:")).count();
+            let name = format!("{category}__{}", path.file_stem().unwrap().to_string_lossy());
+            cases.insert(name, (path, shown));
+        }
+    }
+    let features = r#"["serde", "chrono", "time", "uuid", "ulid", "rust_decimal"]"#;
+    let mut manifest = format!(
+        "[package]\nname = \"sortkey-error-count\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [workspace]\n\n[dependencies]\nsortkey-core = {{ path = {:?}, features = {features} }}\n",
+        root.join("../../sortkey-core").canonicalize().unwrap()
+    );
+    for (name, (path, _)) in &cases {
+        manifest.push_str(&format!("\n[[bin]]\nname = {name:?}\npath = {path:?}\n"));
+    }
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::copy(root.join("../../Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--bins", "--keep-going", "--quiet", "--message-format", "json"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .unwrap();
+    let mut counted: BTreeMap<String, usize> = BTreeMap::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let level = &message["message"]["level"];
+        let text = message["message"]["message"].as_str().unwrap_or_default();
+        if message["reason"] == "compiler-message" && level == "error" && !text.starts_with("aborting due to") {
+            *counted.entry(message["target"]["name"].as_str().unwrap_or_default().to_owned()).or_default() += 1;
+        }
+    }
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|(name, (_, shown))| {
+            let n = counted.get(name).copied().unwrap_or(0);
+            (n != *shown).then(|| format!("{name}: shows {shown} errors, counts {n}"))
+        })
+        .collect();
+    let silent: Vec<&String> = cases.keys().filter(|name| !counted.contains_key(*name)).collect();
+    assert!(silent.is_empty(), "no error from {silent:?}:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(wrong.is_empty(), "cases whose errors the compiler counts more than once:\n{}", wrong.join("\n"));
 }
 
 /// Every directory under `ui/` except `pass`, sorted so the run order is stable.

@@ -8,6 +8,7 @@
 mod checks;
 mod dispatch;
 mod entity;
+mod field;
 mod multi;
 mod serde;
 
@@ -32,6 +33,7 @@ pub use checks::*;
 pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};
 pub use entity::*;
+pub use field::{FieldSegment, Of};
 pub use multi::MultiQuery;
 pub use serde::*;
 pub use std::string::String;

@@ -16,6 +16,10 @@ struct ReleaseQuery<const __N: ::core::primitive::usize> {
 const _: () = {
     use ::sortkey_core::__private_0_1_0 as _sortkey;
     #[automatically_derived]
+    impl _sortkey::FieldSegment<1usize> for Release {
+        type Segment = Version;
+    }
+    #[automatically_derived]
     impl Release {
         const __SORTKEY_FIELD0: _sortkey::Field = _sortkey::Field::new(
                 "Release",
@@ -35,7 +39,7 @@ const _: () = {
             )
             .with_width(
                 _sortkey::resolve_width(
-                    <Version as _sortkey::KeySegment>::WIDTH,
+                    _sortkey::Of::<Self, 1usize>::WIDTH,
                     _sortkey::Option::None,
                 ),
             );
@@ -74,7 +78,7 @@ const _: () = {
             ),
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD1,
-                <Version as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                _sortkey::Of::<Self, 1usize>::SEGMENT_LAYOUT,
             ),
             _sortkey::FieldLayout::new(
                 Self::__SORTKEY_FIELD2,
@@ -88,14 +92,14 @@ const _: () = {
     }
     const _: () = {
         _sortkey::assert!(
-            _sortkey::nested_separator_matches(< Version as _sortkey::KeySegment >
+            _sortkey::nested_separator_matches(_sortkey::Of:: < Release, 1usize >
             ::CAPABILITIES, '#'),
             "field `version`: the nested key `Version` must use this key's separator '#'; expected `#[key(separator = '#')]` on `Version`, found another separator"
         );
     };
     const _: () = {
         _sortkey::assert!(
-            _sortkey::least_byte_fits(< Version as _sortkey::KeySegment > ::CAPABILITIES,
+            _sortkey::least_byte_fits(_sortkey::Of:: < Release, 1usize > ::CAPABILITIES,
             '#'),
             "field `version`: `Version` is not the last field, so its encodings may contain only characters greater than the separator '#', but one of them (a variant name, or a float's digits) contains a character at or below it; expected a separator below '0' such as '#', other names (`#[key(rename = \"...\")]`), or this field last"
         );
@@ -116,9 +120,9 @@ const _: () = {
                         ),
                     ),
                     _sortkey::segment_len_of(
-                        <Version as _sortkey::KeySegment>::WIDTH,
+                        _sortkey::Of::<Self, 1usize>::WIDTH,
                         Self::__SORTKEY_FIELD1.width(),
-                        <Version as _sortkey::KeySegment>::VARIABLE_LEN,
+                        _sortkey::Of::<Self, 1usize>::VARIABLE_LEN,
                     ),
                 ),
                 _sortkey::segment_len_of(
@@ -203,11 +207,10 @@ const _: () = {
                 __out,
             )?;
             __out.push('#');
-            <Version as _sortkey::KeySegment>::encode_segment(
-                &self.version,
-                &Self::__SORTKEY_FIELD1,
-                __out,
-            )?;
+            _sortkey::Of::<
+                Self,
+                1usize,
+            >::encode_segment(&self.version, &Self::__SORTKEY_FIELD1, __out)?;
             __out.push('#');
             <Option<
                 u16,
@@ -406,7 +409,7 @@ const _: () = {
                     .fix(
                         &value,
                         &<Release>::__SORTKEY_FIELD1,
-                        <Version as _sortkey::KeySegment>::encode_segment,
+                        _sortkey::Of::<Release, 1usize>::encode_segment,
                     ),
                 key: ::core::marker::PhantomData,
             }
@@ -423,7 +426,7 @@ const _: () = {
                     &<Release>::__SORTKEY_FIELD1,
                     &low,
                     &high,
-                    <Version as _sortkey::KeySegment>::encode_segment,
+                    _sortkey::Of::<Release, 1usize>::encode_segment,
                 )
         }
         #[doc(hidden)]
@@ -437,9 +440,9 @@ const _: () = {
                 .compare_in(
                     __op,
                     &<Release>::__SORTKEY_FIELD1,
-                    &<Version as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                    &_sortkey::Of::<Release, 1usize>::SEGMENT_LAYOUT,
                     __value,
-                    <Version as _sortkey::KeySegment>::encode_segment,
+                    _sortkey::Of::<Release, 1usize>::encode_segment,
                 )
         }
         ///Ends the query with `version > value` on the keys fixed so far.
