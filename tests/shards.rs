@@ -96,3 +96,92 @@ fn a_million_players_spread_evenly_over_sixteen_shards() {
     let largest = f64::from(*counts.iter().max().unwrap());
     assert!(largest / mean <= 1.05, "largest / mean = {:.4}: {counts:?}", largest / mean);
 }
+
+/// A sharded partition key, as the leaderboard spreads a season.
+#[derive(sortkey_core::SortKey, Clone, Debug, PartialEq)]
+#[key(partition, prefix = "SEASON")]
+struct SeasonPk {
+    #[key(width = 4)]
+    season: u16,
+    #[key(shards = 16, by = player)]
+    shard: u16,
+}
+
+/// Another: random shards, a thousand of them.
+#[derive(sortkey_core::SortKey, Clone, Debug, PartialEq)]
+#[key(partition, prefix = "LOG")]
+struct LogPk {
+    day: u32,
+    #[key(shards = 1000, random)]
+    shard: u16,
+}
+
+#[test]
+fn a_shard_field_is_written_in_its_counts_digits_and_refused_past_it() {
+    use sortkey_core::{EncodeErrorKind, Sharded, SortKey};
+    let mut pk = SeasonPk { season: 2026, shard: 0 };
+    pk.set_shard(SeasonPk::SHARDS.of(b"p_8842"));
+    assert_eq!(pk.shard(), 10);
+    assert_eq!(pk.encode().unwrap(), "SEASON#2026#10");
+    assert_eq!(SeasonPk::decode("SEASON#2026#10").unwrap(), pk);
+    pk.set_shard(16);
+    assert!(matches!(pk.encode().unwrap_err().kind(), EncodeErrorKind::AboveMax { .. }), "shard 16 of 16");
+    assert!(SeasonPk::decode("SEASON#2026#16").is_err());
+    let all = LogPk { day: 7, shard: 0 }.every_shard().unwrap();
+    assert_eq!((all.len(), all[0].as_str(), all[999].as_str()), (1000, "LOG#0000000007#000", "LOG#0000000007#999"));
+}
+
+#[test]
+fn the_layout_text_carries_the_count_and_the_rule_and_reads_back() {
+    use sortkey_core::{DynLayout, DynValue, ShardRule, SortKey};
+    let texts = [
+        (SeasonPk::LAYOUT.to_string(), "partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}"),
+        (LogPk::LAYOUT.to_string(), "partition LOG#{day:u32 width=10}#{shard:u16 width=3 shards=1000 random}"),
+    ];
+    for (derived, expected) in texts {
+        assert_eq!(derived, expected);
+        let layout = DynLayout::parse(&derived).unwrap();
+        assert_eq!(layout.to_string(), derived, "prints as it reads");
+    }
+    // Without the width, which the count implies.
+    let layout = DynLayout::parse("partition SEASON#{season:u16 width=4}#{shard:u16 shards=16 by=player}").unwrap();
+    assert_eq!(layout.to_string(), texts_first());
+    let sortkey_core::DynBody::Fields(fields) = &layout.key.body else { panic!("fields") };
+    assert_eq!(fields[1].shards.map(|s| s.rule()), Some(ShardRule::By("player")));
+    let value = |shard| DynValue::Key(vec![("season", DynValue::Unsigned(2026)), ("shard", DynValue::Unsigned(shard))]);
+    assert_eq!(layout.encode(&value(7)).unwrap(), "SEASON#2026#07");
+    assert!(layout.encode(&value(16)).is_err(), "past the count");
+    assert_eq!(layout.decode("SEASON#2026#15").unwrap(), value(15));
+}
+
+fn texts_first() -> String {
+    use sortkey_core::SortKey;
+    SeasonPk::LAYOUT.to_string()
+}
+
+#[test]
+fn a_layout_text_with_a_wrong_shard_is_refused_where_it_is_wrong() {
+    use sortkey_core::DynLayout;
+    let refused = [
+        // (text, offset, what the error expects)
+        ("partition P#{s:u16 shards=16}", 28, "`by=name` or `random`"),
+        ("partition P#{s:u16 by=x}", 23, "`shards=N` before"),
+        ("partition P#{s:u16 shards=0 random}", 19, "a shard count of 1 to 1000"),
+        ("partition P#{s:u16 shards=1001 random}", 19, "a shard count of 1 to 1000"),
+        ("partition P#{s:u8 shards=16 random}", 18, "a shard field of type u16"),
+        ("partition P#{s:u16 width=3 shards=16 random}", 19, "no width, or `width=2`"),
+        ("partition P#{s:u16 max=9 shards=16 random}", 25, "no `max` and no `desc`"),
+        ("partition P#{s:u16 shards=16 by=x random}", 34, "`random` once"),
+        ("P#{s:u16 shards=16 random}", 9, "on one field of a partition key"),
+        ("partition P#{s:u16 shards=2 random}#{t:u16 shards=2 random}", 43, "on one field of a partition key"),
+        ("partition P#{k:key(Q#{s:u16 shards=2 random})}", 28, "on one field of a partition key"),
+    ];
+    let wrong: Vec<String> = refused
+        .iter()
+        .filter_map(|&(text, offset, expected)| {
+            let e = DynLayout::parse(text).unwrap_err();
+            (e.offset != offset || !e.expected.contains(expected)).then(|| format!("{text}: {e}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "refused elsewhere or otherwise:\n{}", wrong.join("\n"));
+}

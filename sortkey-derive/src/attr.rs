@@ -58,6 +58,12 @@ pub(crate) struct FieldOptions {
     pub(crate) format: Option<SpannedValue<FormatAttr>>,
     /// The fractional digits of a fixed-point decimal.
     pub(crate) scale: Option<SpannedValue<u32>>,
+    /// `shards = N`: the field is the shard of a sharded partition key.
+    pub(crate) shards: Option<SpannedValue<u16>>,
+    /// `by = field`: the sort key's field a shard is calculated from.
+    pub(crate) by: Option<Path>,
+    /// `random`: a shard chosen at random, where `random` is written.
+    pub(crate) random: Option<Span>,
 }
 
 /// `#[key(...)]` on an enum that derives `KeySegment`.
@@ -164,6 +170,9 @@ impl FieldOptions {
                 ("unit", &mut |n, m| owner.keyword(n, m).map(|v| o.unit = Some(v))),
                 ("format", &mut |n, m| owner.keyword(n, m).map(|v| o.format = Some(v))),
                 ("scale", &mut |n, m| owner.int(n, m).map(|v| o.scale = Some(v))),
+                ("shards", &mut |n, m| owner.int(n, m).map(|v| o.shards = Some(v))),
+                ("by", &mut |n, m| owner.path(n, m).map(|v| o.by = Some(v))),
+                ("random", &mut |n, m| owner.flag(n, m).map(|v| o.random = Some(v))),
             ],
             None,
         );
@@ -172,8 +181,16 @@ impl FieldOptions {
 
     /// Whether no option is set.
     pub(crate) fn is_empty(&self) -> bool {
-        let FieldOptions { width, desc, max, unit, format, scale } = self;
-        width.is_none() && desc.is_none() && max.is_none() && unit.is_none() && format.is_none() && scale.is_none()
+        let FieldOptions { width, desc, max, unit, format, scale, shards, by, random } = self;
+        width.is_none()
+            && desc.is_none()
+            && max.is_none()
+            && unit.is_none()
+            && format.is_none()
+            && scale.is_none()
+            && shards.is_none()
+            && by.is_none()
+            && random.is_none()
     }
 
     /// The options as `#[key(...)]` would write them, each literal with the span it was read at,
@@ -194,6 +211,9 @@ impl FieldOptions {
         out.extend(self.unit.as_ref().map(|u| string("unit", u.spelling(), u.span())));
         out.extend(self.format.as_ref().map(|f| string("format", f.spelling(), f.span())));
         out.extend(self.scale.as_ref().map(|s| int("scale", s.to_string(), s.span())));
+        out.extend(self.shards.as_ref().map(|s| int("shards", s.to_string(), s.span())));
+        out.extend(self.by.as_ref().map(|by| quote!(by = #by)));
+        out.extend(self.random.map(|span| Ident::new("random", span).into_token_stream()));
         out
     }
 }
@@ -418,6 +438,7 @@ impl Owner {
             "max_len" => "max_len = 2048",
             "max" => "max = 5000",
             "scale" => "scale = 2",
+            "shards" => "shards = 16",
             _ => "width = 10",
         };
         match self.literal(name, meta, "an integer", example)? {
@@ -502,11 +523,12 @@ impl Owner {
     /// `crate = path`: a path such as `::sortkey_core`.
     pub(crate) fn path(&self, name: &str, meta: &ParseNestedMeta<'_>) -> darling::Result<Path> {
         if !meta.input.peek(Token![=]) {
-            return Err(self.error(
-                name,
-                "needs a value, such as `crate = ::sortkey_core`; found none".into(),
-                &meta.path,
-            ));
+            let example = match name {
+                "by" => "by = player_id",
+                "legacy" => "legacy = RankKeyV1",
+                _ => "crate = ::sortkey_core",
+            };
+            return Err(self.error(name, format!("needs a value, such as `{example}`; found none"), &meta.path));
         }
         let value = meta.value().map_err(darling::Error::from)?;
         if !value.peek(Lit) {
@@ -578,7 +600,7 @@ mod tests {
 
     #[test]
     fn near_names_are_suggested() {
-        let field = ["width", "desc", "max", "unit", "format", "scale"];
+        let field = ["width", "desc", "max", "unit", "format", "scale", "shards", "by", "random"];
         assert_eq!(closest("widht", &field), Some("width"));
         assert_eq!(closest("prefx", &["prefix", "separator", "max_len"]), Some("prefix"));
         assert_eq!(closest("colour", &field), None);

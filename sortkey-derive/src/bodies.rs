@@ -36,10 +36,20 @@ fn field_spec(key: &Key, i: usize) -> TokenStream {
         Encoding::Hex(_) => (given, Some(quote!(.with_hex(true)))),
         Encoding::Scale(scale, _) => (given, Some(quote!(.with_scale(#scale)))),
     };
+    let shards = field.shards.as_ref().map(|s| {
+        let count = s.count;
+        match &s.by {
+            Some(by) => {
+                let by = by.to_string();
+                quote!(.with_shards(_sortkey::Shards::by(#count, #by)))
+            }
+            None => quote!(.with_shards(_sortkey::Shards::random(#count))),
+        }
+    });
     quote_spanned! {ty.span()=>
         _sortkey::Field::new(#key_name, #field_name, #sep)
             .with_width(_sortkey::resolve_width(#seg::WIDTH, #given))
-            #desc #max #encoding
+            #desc #max #encoding #shards
     }
 }
 

@@ -22,7 +22,8 @@ pub(crate) fn derive(key: &Key) -> TokenStream {
     let query_impls = crate::query::query_impls(key);
     let display = impl_display(key);
     let legacy = impl_legacy(key);
-    let items = quote!(#fields #checks #sort_key #decode_key #from_str #display #nested #query_impls #legacy);
+    let sharded = impl_sharded(key);
+    let items = quote!(#fields #checks #sort_key #decode_key #from_str #display #nested #query_impls #legacy #sharded);
     let wrapped = crate::runtime::wrap_in_const(&key.krate, items);
     quote!(#query_struct #wrapped)
 }
@@ -126,6 +127,35 @@ fn impl_from_str(key: &Key) -> TokenStream {
 /// owns its result.
 fn impl_display(key: &Key) -> TokenStream {
     crate::templates::display(&key.ident, &key.params.encode, key.generics.params.is_empty())
+}
+
+/// `Sharded` for a key with a shard field.
+fn impl_sharded(key: &Key) -> TokenStream {
+    let Some((i, field)) = key.fields.iter().enumerate().find(|(_, f)| f.shards.is_some()) else {
+        return TokenStream::new();
+    };
+    let ident = &key.ident;
+    let (impl_generics, ty_generics, where_clause) = key.params.encode.split_for_impl();
+    let (f, spec) = (&field.ident, crate::bodies::field_const(i));
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics _sortkey::Sharded for #ident #ty_generics #where_clause {
+            const SHARDS: _sortkey::Shards = match Self::#spec.shards() {
+                _sortkey::Option::Some(__shards) => __shards,
+                _sortkey::Option::None => ::core::unreachable!(),
+            };
+
+            #[inline]
+            fn shard(&self) -> ::core::primitive::u16 {
+                self.#f
+            }
+
+            #[inline]
+            fn set_shard(&mut self, __shard: ::core::primitive::u16) {
+                self.#f = __shard;
+            }
+        }
+    }
 }
 
 /// `Legacy` for a key with `#[key(legacy = OldKey)]`: the current layout, then each older one.

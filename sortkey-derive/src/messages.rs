@@ -104,6 +104,14 @@ pub(crate) fn signed_max_too_wide(field: &str, max: u128, ty: &str, width: Optio
     }
 }
 
+/// `by` or `random` on a field without `shards = N`.
+pub(crate) fn shard_rule_alone(field: &str, attr: &str) -> String {
+    format!(
+        "field `{field}`: `{attr}` is the rule of a shard field and needs its count; expected `shards = N` beside it \
+         (on a `u16` field of a partition key)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     /// Against the trait's source: a method added to `Entity` must be added here too.

@@ -83,6 +83,18 @@ pub(crate) struct Field {
     pub(crate) max: Option<(u128, Span)>,
     /// The attributes that only some types take, one kind per field.
     pub(crate) encoding: Encoding,
+    /// `shards = N` with `by = field` or `random`: the shard of a sharded partition key.
+    pub(crate) shards: Option<ShardDecl>,
+}
+
+/// A shard field's count and rule.
+#[derive(Clone, Debug)]
+pub(crate) struct ShardDecl {
+    pub(crate) count: u16,
+    /// The sort key's field the shard is calculated from; `None` for `random`.
+    pub(crate) by: Option<Ident>,
+    /// Where the count is written.
+    pub(crate) span: Span,
 }
 
 /// How a field's value is written beyond its width, order and bound: the attributes that only
@@ -153,7 +165,15 @@ impl Field {
     /// A field with no attributes.
     fn lenient(field: &syn::Field) -> Option<Field> {
         let ident = field.ident.clone()?;
-        Some(Field { ident, ty: field.ty.clone(), width: None, desc: None, max: None, encoding: Encoding::Plain })
+        Some(Field {
+            ident,
+            ty: field.ty.clone(),
+            width: None,
+            desc: None,
+            max: None,
+            encoding: Encoding::Plain,
+            shards: None,
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
+use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics};
 
 use crate::attr::{KeyField, KeyInput};
@@ -10,12 +11,14 @@ use crate::generics::Parameters;
 use crate::keywords::FormatAttr;
 use crate::messages::{self, ENDS_EVERY_STAGE};
 use crate::model::{
-    DEFAULT_SEPARATOR, Encoding, Field, Key, PARTITION_KEY_LIMIT, Role, SORT_KEY_LIMIT, TimeFormat, TimeUnit,
+    DEFAULT_SEPARATOR, Encoding, Field, Key, PARTITION_KEY_LIMIT, Role, SORT_KEY_LIMIT, ShardDecl, TimeFormat, TimeUnit,
 };
 use crate::types::{Builtin, BuiltinWidth, builtin, type_name};
 
 /// The widest integer segment: `i128` needs a sign position and 39 digits.
 const MAX_WIDTH: u32 = 40;
+/// The most shards a key may have: sortkey-core's `Shards::MAX`.
+const SHARDS_MAX: u16 = 1000;
 /// The most fractional digits a `rust_decimal::Decimal` holds.
 const MAX_SCALE: u32 = 28;
 impl Key {
@@ -36,12 +39,36 @@ impl Key {
             _ => Vec::new(),
         };
         match (parsed, errors.finish()) {
-            (Ok(parsed), Ok(())) => parsed.into_key(fields).check_float_positions(),
+            (Ok(parsed), Ok(())) => parsed.into_key(fields).check_shard_fields()?.check_float_positions(),
             (Ok(_), Err(field_errors)) => Err(field_errors),
             (Err(struct_errors), field_errors) => {
                 Err(darling::Error::multiple(std::iter::once(struct_errors).chain(field_errors.err()).collect()))
             }
         }
+    }
+
+    /// A shard field is one field of a partition key.
+    fn check_shard_fields(self) -> darling::Result<Key> {
+        let mut sharded = self.fields.iter().filter_map(|f| Some((f, f.shards.as_ref()?)));
+        let first = sharded.next();
+        if let (Some((field, shards)), Role::Sort) = (first, &self.role) {
+            return Err(darling::Error::custom(format!(
+                "field `{}`: `shards` on sort key `{}`; a shard spreads one partition over {} partitions, so it is a \
+                 field of the partition key; expected `#[key(partition)]` on `{}`, or the shard in the partition key",
+                field.ident, self.ident, shards.count, self.ident
+            ))
+            .with_span(&shards.span));
+        }
+        if let Some((field, shards)) = sharded.next() {
+            return Err(darling::Error::custom(format!(
+                "field `{}`: a second shard field in `{}`; a key has one shard field, found `{}` before it",
+                field.ident,
+                self.ident,
+                first.map(|(f, _)| f.ident.to_string()).unwrap_or_default()
+            ))
+            .with_span(&shards.span));
+        }
+        Ok(self)
     }
 
     /// A float in the readable form is a prefix of a longer one (1.5 of 1.55), so before another
@@ -233,6 +260,7 @@ impl KeyField {
             errors.handle(check_format(&name, format, self.options.width.as_ref(), self.options.desc));
         }
         errors.handle(self.check_one_kind(&name));
+        errors.handle(self.check_shards(&name));
         if let Some(scale) = self.options.scale.as_ref().filter(|s| ***s > MAX_SCALE) {
             errors.push(
                 darling::Error::custom(format!(
@@ -333,7 +361,98 @@ impl KeyField {
             desc: self.options.desc,
             max: self.options.max.map(|m| (*m, m.span())),
             encoding,
+            // The rules let a count through with exactly one rule (`check_shards`).
+            shards: self.options.shards.map(|count| ShardDecl {
+                count: *count,
+                by: self.options.by.as_ref().and_then(|p| p.get_ident().cloned()),
+                span: count.span(),
+            }),
         }
+    }
+
+    /// `shards = N` with `by = field` or `random`, on a `u16` and with no other attribute: the
+    /// count sets the width and the largest value.
+    fn check_shards(&self, name: &str) -> darling::Result<()> {
+        let o = &self.options;
+        let error = |message: String, span: Span| Err(darling::Error::custom(message).with_span(&span));
+        let Some(count) = &o.shards else {
+            if let Some(by) = &o.by {
+                return error(messages::shard_rule_alone(name, "by"), by.span());
+            }
+            if let Some(random) = o.random {
+                return error(messages::shard_rule_alone(name, "random"), random);
+            }
+            return Ok(());
+        };
+        if **count == 0 || **count > SHARDS_MAX {
+            return error(
+                format!("field `{name}`: a key has 1 to {SHARDS_MAX} shards; found shards = {}", **count),
+                count.span(),
+            );
+        }
+        match (&o.by, o.random) {
+            (Some(_), Some(random)) => {
+                return error(
+                    format!(
+                        "field `{name}`: a shard is calculated `by` a field or chosen at `random`, not both; expected one of them"
+                    ),
+                    random,
+                );
+            }
+            (None, None) => {
+                return error(
+                    format!(
+                        "field `{name}`: `shards = {}` needs its rule: expected `by = field` (the sort key's field the \
+                         shard is calculated from, so a point read knows it) or `random` (append-only data, read merged)",
+                        **count
+                    ),
+                    count.span(),
+                );
+            }
+            (Some(by), None) if by.get_ident().is_none() => {
+                return error(
+                    format!(
+                        "field `{name}`: `by` names a field of the sort key, such as `by = player_id`; found a path"
+                    ),
+                    by.span(),
+                );
+            }
+            _ => {}
+        }
+        let width = match **count - 1 {
+            0..=9 => 1,
+            10..=99 => 2,
+            100..=999 => 3,
+            _ => 4,
+        };
+        let others = [
+            o.width.as_ref().map(|w| ("width", w.span())),
+            o.max.as_ref().map(|m| ("max", m.span())),
+            o.desc.map(|d| ("desc", d)),
+            o.unit.as_ref().map(|u| ("unit", u.span())),
+            o.format.as_ref().map(|f| ("format", f.span())),
+            o.scale.as_ref().map(|s| ("scale", s.span())),
+        ];
+        if let Some((attr, span)) = others.into_iter().flatten().next() {
+            return error(
+                format!(
+                    "field `{name}`: `{attr}` on a shard field; its count sets it ({} shards are written in {width} \
+                     digit{}, 0 to {}, ascending); expected `shards = {}` and its rule alone",
+                    **count,
+                    if width == 1 { "" } else { "s" },
+                    **count - 1,
+                    **count
+                ),
+                span,
+            );
+        }
+        if type_name(&self.ty) != "u16" {
+            return error(
+                format!("field `{name}`: a shard field is a `u16`; found `{}`", type_name(&self.ty)),
+                self.ty.span(),
+            );
+        }
+        Ok(())
     }
 
     /// A field takes the attributes of one kind of type: a timestamp's `unit` and

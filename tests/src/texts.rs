@@ -120,17 +120,7 @@ fn field(nest: bool) -> BoxedStrategy<DynField> {
 fn shaped(ty: DynType, s: Shape) -> DynField {
     let inner = ty.innermost().clone();
     let option = matches!(ty, DynType::Option(_));
-    let mut f = DynField {
-        name: "f",
-        ty,
-        width: 0,
-        desc: false,
-        max: None,
-        unit: None,
-        rfc3339: false,
-        hex: false,
-        scale: None,
-    };
+    let mut f = DynField::new("f", ty);
     // (least, greatest, default) widths of a type that takes one.
     let digits = match inner {
         DynType::Unsigned(bits) => Some((1, unsigned_digits(bits), unsigned_digits(bits))),

@@ -136,6 +136,15 @@ class Parser:
                 field["rfc3339"] = True
             elif option == "format=hex":
                 field["hex"] = True
+            elif key == "shards":
+                # The shard of a sharded partition key: a u16 of the digits of count - 1, at most
+                # count - 1 (README, "Sharded keys").
+                count = int(value)
+                field["shards"] = count
+                field["max"] = count - 1
+                field["width"] = len(str(count - 1))
+            elif key == "by" or option == "random":
+                field["shard_rule"] = option
             else:
                 raise ValueError(f"unknown option {option!r}")
         self.expect("}")

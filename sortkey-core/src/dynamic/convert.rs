@@ -61,6 +61,7 @@ fn field(layout: &FieldLayout) -> DynField {
         rfc3339: matches!(time, Some(TimeFormat::Rfc3339(_))),
         hex: matches!(inner, DynType::Float(_)) && spec.is_hex(),
         scale: matches!(inner, DynType::Decimal).then(|| spec.scale()),
+        shards: spec.shards(),
     }
 }
 

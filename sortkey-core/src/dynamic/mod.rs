@@ -31,6 +31,7 @@ mod walk;
 use std::fmt;
 
 use crate::encoding::key::KeyRole;
+use crate::encoding::shard::Shards;
 use crate::encoding::spec::TimeUnit;
 
 pub use audit::{
@@ -147,6 +148,27 @@ pub struct DynField {
     pub hex: bool,
     /// `scale=N` of a decimal.
     pub scale: Option<u32>,
+    /// `shards=N by=name` or `shards=N random`: the field is the shard of a sharded partition
+    /// key (its width and `max` are then the ones the count implies).
+    pub shards: Option<Shards>,
+}
+
+impl DynField {
+    /// A field named `name` of type `ty` with no option written: `{name:ty}`.
+    pub fn new(name: &'static str, ty: DynType) -> Self {
+        DynField {
+            name,
+            ty,
+            width: 0,
+            desc: false,
+            max: None,
+            unit: None,
+            rfc3339: false,
+            hex: false,
+            scale: None,
+            shards: None,
+        }
+    }
 }
 
 impl PartialEq for DynField {
@@ -155,7 +177,9 @@ impl PartialEq for DynField {
         fn options(f: &DynField) -> (&str, &DynType, bool, Option<u128>, TimeUnit, bool, bool, Option<u32>) {
             (f.name, &f.ty, f.desc, f.max, f.unit.unwrap_or(TimeUnit::Seconds), f.rfc3339, f.hex, f.scale)
         }
-        options(self) == options(other) && self.effective_width() == other.effective_width()
+        options(self) == options(other)
+            && self.effective_width() == other.effective_width()
+            && self.shards == other.shards
     }
 }
 
@@ -305,7 +329,8 @@ impl fmt::Display for DynField {
         if self.desc {
             f.write_str(" desc")?;
         }
-        if let Some(max) = self.max {
+        // A shard field's largest value is its count's.
+        if let Some(max) = self.max.filter(|_| self.shards.is_none()) {
             write!(f, " max={max}")?;
         }
         if let Some(unit) = self.unit {
@@ -319,6 +344,9 @@ impl fmt::Display for DynField {
         }
         if let Some(scale) = self.scale {
             write!(f, " scale={scale}")?;
+        }
+        if let Some(shards) = self.shards {
+            write!(f, " {shards}")?;
         }
         f.write_str("}")
     }

@@ -7,6 +7,7 @@ use std::fmt;
 use crate::dynamic::spec::KEY_NAME;
 use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::encoding::key::KeyRole;
+use crate::encoding::shard::{ShardRule, Shards};
 use crate::encoding::spec::TimeUnit;
 
 /// A layout text the grammar does not allow: where, what was expected, what was found.
@@ -39,7 +40,36 @@ pub(crate) fn layout(text: &str) -> Result<DynLayout> {
     if p.at != text.len() {
         return Err(p.error("the end of the layout (or ` max_len=N`)"));
     }
+    let shard_fields = match &key.body {
+        DynBody::Fields(fields) => fields.iter().filter(|f| f.shards.is_some()).count(),
+        _ => 0,
+    };
+    if shard_fields > 1 || nested_shards(&key, false) || (shard_fields == 1 && role != KeyRole::Partition) {
+        // At the second shard field when there are two, else at the one.
+        let mut at = text.match_indices("shards=").map(|(i, _)| i);
+        let first = at.next().unwrap_or(0);
+        p.at = if shard_fields > 1 { at.next().unwrap_or(first) } else { first };
+        return Err(
+            p.error("`shards=N` on one field of a partition key (`partition ...`), not of a sort key or a nested key")
+        );
+    }
     Ok(DynLayout { name: KEY_NAME, role, max_len, key })
+}
+
+/// Whether a key nested in `key` (or `key` itself, when `nested`) has a shard field.
+fn nested_shards(key: &DynKey, nested: bool) -> bool {
+    fn in_type(ty: &DynType) -> bool {
+        match ty {
+            DynType::Option(inner) => in_type(inner),
+            DynType::Key(key) => nested_shards(key, true),
+            _ => false,
+        }
+    }
+    match &key.body {
+        DynBody::Fields(fields) => fields.iter().any(|f| (nested && f.shards.is_some()) || in_type(&f.ty)),
+        DynBody::Family(variants) => variants.iter().any(|v| matches!(v, DynVariant::Key(k) if nested_shards(k, true))),
+        DynBody::Custom => false,
+    }
 }
 
 /// Gives a nested key of type `ty` (under any `option<..>`) whose text shows no separator (one
@@ -62,6 +92,17 @@ fn shows_separator(key: &DynKey) -> bool {
             DynVariant::Key(k) => shows_separator(k),
         }),
     }
+}
+
+/// A field's shard options as read, before they are checked together.
+#[derive(Default)]
+struct ShardText {
+    /// `shards=N`, and where it was written.
+    count: Option<(u16, usize)>,
+    /// `by=name`.
+    by: Option<&'static str>,
+    /// `random`.
+    random: bool,
 }
 
 struct Parser<'a> {
@@ -205,24 +246,17 @@ impl Parser<'_> {
         }
         self.at += 1;
         let ty = self.ty()?;
-        let mut field = DynField {
-            name: crate::dynamic::spec::intern(&name),
-            ty,
-            width: 0,
-            desc: false,
-            max: None,
-            unit: None,
-            rfc3339: false,
-            hex: false,
-            scale: None,
-        };
-        let mut width_at = None;
+        let mut field = DynField::new(crate::dynamic::spec::intern(&name), ty);
+        let (mut width_at, mut shards) = (None, ShardText::default());
         while self.eat(" ") {
             if self.rest().starts_with("width=") {
                 width_at = Some(self.at);
             }
-            self.option(&mut field)?;
+            if !self.shard_option(&mut shards)? {
+                self.option(&mut field)?;
+            }
         }
+        self.shards(&mut field, shards, width_at)?;
         // An RFC 3339 timestamp is as long as its unit makes it: a text that gives it another
         // width would say the keys are something they are not.
         let text_len = crate::dynamic::spec::time_format(&field).default_width();
@@ -235,6 +269,82 @@ impl Parser<'_> {
         }
         self.expect("}")?;
         Ok(field)
+    }
+
+    /// `shards=N`, `by=name` or `random`, when the text goes on with one (`Ok(false)` when not).
+    fn shard_option(&mut self, shards: &mut ShardText) -> Result<bool> {
+        let start = self.at;
+        let twice = |p: &mut Self, what: &str| {
+            p.at = start;
+            Err(p.error(format!("`{what}` once, and `by=` or `random`, not both")))
+        };
+        if self.eat("shards=") {
+            if shards.count.is_some() {
+                return twice(self, "shards");
+            }
+            shards.count = Some((self.number("a shard count")?, start));
+        } else if self.eat("by=") {
+            if shards.by.is_some() || shards.random {
+                return twice(self, "by");
+            }
+            let name = self.until(&[' ', '}']).to_owned();
+            if name.is_empty() {
+                return Err(self.error("the name of the sort key's field the shard is calculated from"));
+            }
+            shards.by = Some(crate::dynamic::spec::intern(&name));
+        } else if self.eat("random") {
+            if shards.by.is_some() || shards.random {
+                return twice(self, "random");
+            }
+            shards.random = true;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Makes `field` the shard field its `shards=N` and `by=`/`random` say, with the width and
+    /// the largest value they imply; refuses a shard field that is no `u16` or that says a
+    /// `max`, another width or `desc`.
+    fn shards(&mut self, field: &mut DynField, shards: ShardText, width_at: Option<usize>) -> Result<()> {
+        let Some((count, at)) = shards.count else {
+            if shards.by.is_some() || shards.random {
+                return Err(self.error("`shards=N` before `by=` or `random` (a field with a rule is a shard)"));
+            }
+            return Ok(());
+        };
+        let rule = match shards.by {
+            Some(name) => ShardRule::By(name),
+            None if shards.random => ShardRule::Random,
+            None => return Err(self.error("`by=name` or `random` after `shards=N`: how an item's shard is chosen")),
+        };
+        let here = self.at;
+        let refuse = |p: &mut Self, at: usize, expected: String| {
+            p.at = at;
+            Err(p.error(expected))
+        };
+        if !(1..=Shards::MAX).contains(&count) {
+            return refuse(self, at, format!("a shard count of 1 to {}", Shards::MAX));
+        }
+        if field.ty != DynType::Unsigned(16) {
+            return refuse(self, at, "a shard field of type u16".into());
+        }
+        if field.max.is_some() || field.desc {
+            return refuse(
+                self,
+                at,
+                "no `max` and no `desc` on a shard field (its count sets its largest value)".into(),
+            );
+        }
+        let shards = Shards::new(count, rule);
+        if let Some(width_at) = width_at.filter(|_| field.width != shards.width()) {
+            return refuse(self, width_at, format!("no width, or `width={}`, for {count} shards", shards.width()));
+        }
+        field.width = shards.width();
+        field.max = Some(u128::from(shards.last()));
+        field.shards = Some(shards);
+        self.at = here;
+        Ok(())
     }
 
     /// A field's type.
@@ -356,7 +466,9 @@ impl Parser<'_> {
             }
             _ => {
                 self.at = start;
-                return Err(self.error("an option: width=N, desc, max=N, unit=.., format=.. or scale=N"));
+                return Err(self.error(
+                    "an option: width=N, desc, max=N, unit=.., format=.., scale=N, shards=N, by=name or random",
+                ));
             }
         }
         Ok(())

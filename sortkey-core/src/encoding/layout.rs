@@ -13,6 +13,7 @@
 //!          | "enum(" name *( "|" name ) ")" | "key(" key ")" | "custom"
 //! option   = "width=" N | "desc" | "max=" N | "unit=" ( "s" | "ms" | "us" | "ns" )
 //!          | "format=rfc3339" | "format=hex" | "scale=" N
+//!          | "shards=" N ( " by=" name | " random" )
 //! ```
 //!
 //! Every fact that changes the bytes is in it: the prefix, the separator, each field's type and

@@ -52,3 +52,154 @@ pub const fn shard_of(encoded: &[u8], count: NonZeroU16) -> u16 {
     h ^= h >> 33;
     (h % count.get() as u64) as u16
 }
+
+/// How a sharded partition key's shard is chosen, as `#[key(shards = N, by = field)]` or
+/// `#[key(shards = N, random)]` declares it and the layout text shows it (`by=field`, `random`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShardRule {
+    /// Calculated from the named field of the sort key: [`shard_of`] over the bytes of its
+    /// segment in the sort key, so that whoever knows the item's sort key knows its shard.
+    By(&'static str),
+    /// Chosen at random when the item is written: for append-only data, read only merged.
+    Random,
+}
+
+/// The shards of a partition key: how many, and how an item's is chosen. The shard is a `u16`
+/// field of the partition key, written in as many digits as its largest value: `shards = 16` writes
+/// `00` to `15`, as `width = 2, max = 15` would.
+///
+/// ```
+/// use sortkey_core::{ShardRule, Shards};
+///
+/// const SHARDS: Shards = Shards::by(16, "player");
+/// assert_eq!((SHARDS.count().get(), SHARDS.width(), SHARDS.rule()), (16, 2, ShardRule::By("player")));
+/// assert_eq!(SHARDS.of(b"p_8842"), 10);
+/// assert_eq!(Shards::random(1000).width(), 3);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shards {
+    count: NonZeroU16,
+    rule: ShardRule,
+}
+
+impl Shards {
+    /// The most shards a partition key may have: 1,000 partitions take a million write units a
+    /// second, and a merged read queries each of them.
+    pub const MAX: u16 = 1000;
+
+    /// `count` shards, each item's calculated from the sort key's field `field`. Panics (a
+    /// compile error in a constant) unless `count` is 1 to [`MAX`](Self::MAX).
+    pub const fn by(count: u16, field: &'static str) -> Self {
+        Shards::new(count, ShardRule::By(field))
+    }
+
+    /// `count` shards, each item's chosen at random. Panics (a compile error in a constant)
+    /// unless `count` is 1 to [`MAX`](Self::MAX).
+    pub const fn random(count: u16) -> Self {
+        Shards::new(count, ShardRule::Random)
+    }
+
+    /// `count` shards chosen by `rule`. Panics (a compile error in a constant) unless `count` is
+    /// 1 to [`MAX`](Self::MAX).
+    pub const fn new(count: u16, rule: ShardRule) -> Self {
+        assert!(count >= 1 && count <= Shards::MAX, "a shard count is 1 to 1000");
+        match NonZeroU16::new(count) {
+            Some(count) => Shards { count, rule },
+            None => panic!("a shard count is 1 to 1000"),
+        }
+    }
+
+    /// How many shards.
+    pub const fn count(&self) -> NonZeroU16 {
+        self.count
+    }
+
+    /// How an item's shard is chosen.
+    pub const fn rule(&self) -> ShardRule {
+        self.rule
+    }
+
+    /// The largest shard, `count - 1`: the shard field's `max`.
+    pub const fn last(&self) -> u16 {
+        self.count.get() - 1
+    }
+
+    /// The digits the shard is written in: those of [`last`](Self::last), at least one.
+    pub const fn width(&self) -> u32 {
+        match self.last() {
+            0..=9 => 1,
+            10..=99 => 2,
+            100..=999 => 3,
+            _ => 4,
+        }
+    }
+
+    /// The shard of an item whose `by` field's segment is `encoded`: [`shard_of`].
+    pub const fn of(&self, encoded: &[u8]) -> u16 {
+        shard_of(encoded, self.count)
+    }
+
+    /// Every shard, `0..count`.
+    pub fn all(&self) -> std::ops::Range<u16> {
+        0..self.count.get()
+    }
+}
+
+impl std::fmt::Display for Shards {
+    /// The field options as the layout text writes them: `shards=16 by=player`, `shards=4 random`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.rule {
+            ShardRule::By(field) => write!(f, "shards={} by={field}", self.count),
+            ShardRule::Random => write!(f, "shards={} random", self.count),
+        }
+    }
+}
+
+/// A partition key with a shard field (`#[key(shards = N, by = field)]` or `random`), which the
+/// derive implements: the merged read sets the shard to each of `0..N` in turn, and a write sets
+/// the item's.
+///
+/// ```
+/// use sortkey_core::{Sharded, SortKey};
+///
+/// #[derive(SortKey, Clone)]
+/// #[key(partition, prefix = "SEASON")]
+/// struct SeasonPk {
+///     #[key(width = 4)]
+///     season: u16,
+///     #[key(shards = 16, by = player)]
+///     shard: u16,
+/// }
+///
+/// let mut pk = SeasonPk { season: 2026, shard: 0 };
+/// pk.set_shard(SeasonPk::SHARDS.of(b"p_8842"));
+/// assert_eq!(pk.encode().unwrap(), "SEASON#2026#10");
+/// assert_eq!(SeasonPk::LAYOUT.to_string(), "partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}");
+/// let all = pk.every_shard().unwrap();
+/// assert_eq!((all.len(), all[0].as_str(), all[15].as_str()), (16, "SEASON#2026#00", "SEASON#2026#15"));
+/// ```
+pub trait Sharded: crate::SortKey {
+    /// The count and the rule.
+    const SHARDS: Shards;
+
+    /// The key's shard, 0 to `SHARDS.count() - 1`.
+    fn shard(&self) -> u16;
+
+    /// Sets the key's shard. A shard at or above the count is refused when the key is encoded.
+    fn set_shard(&mut self, shard: u16);
+
+    /// The key's encoding in each shard, `0..N`: the partitions a merged read queries.
+    fn every_shard(&self) -> Result<Vec<String>, crate::EncodeError>
+    where
+        Self: Clone,
+    {
+        let mut key = self.clone();
+        Self::SHARDS
+            .all()
+            .map(|shard| {
+                key.set_shard(shard);
+                key.encode()
+            })
+            .collect()
+    }
+}

@@ -1,6 +1,7 @@
 //! The layout of one field as the segment encoders see it: its width, order, bound and, for
 //! timestamps, unit and format. Built by the derive as constants; read by the segments.
 
+use crate::encoding::shard::Shards;
 use crate::error::{EncodeError, EncodeErrorKind};
 
 /// How many characters a segment takes.
@@ -50,6 +51,7 @@ pub struct Field {
     time: TimeFormat,
     hex: bool,
     scale: u32,
+    shards: Option<Shards>,
 }
 
 /// The builders (`new`, `with_width` and the rest) are what generated code writes a field's
@@ -61,7 +63,33 @@ impl Field {
     pub const fn new(key: &'static str, name: &'static str, separator: char) -> Self {
         let separator = separator_byte(separator);
         let time = TimeFormat::DEFAULT;
-        Field { key, name, separator, width: 0, desc: false, max: None, last: false, time, hex: false, scale: 0 }
+        Field {
+            key,
+            name,
+            separator,
+            width: 0,
+            desc: false,
+            max: None,
+            last: false,
+            time,
+            hex: false,
+            scale: 0,
+            shards: None,
+        }
+    }
+
+    /// Makes the field the shard of a sharded partition key (`#[key(shards = N, by = field)]`):
+    /// a `u16` written in [`Shards::width`] digits, at most [`Shards::last`].
+    pub const fn with_shards(mut self, shards: Shards) -> Self {
+        self.width = shards.width();
+        self.max = Some(shards.last() as u128);
+        self.shards = Some(shards);
+        self
+    }
+
+    /// The shards, when the field is the shard of a sharded partition key.
+    pub const fn shards(&self) -> Option<Shards> {
+        self.shards
     }
 
     /// Sets `format = "hex"` (a float as its order-preserving bits); other types ignore it.

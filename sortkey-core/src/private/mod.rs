@@ -19,6 +19,7 @@ pub use crate::encoding::key::{DecodeKey, KeyRole, Queryable, SortKey};
 pub use crate::encoding::layout::{FieldLayout, Layout, SegmentLayout, VariantLayout};
 pub use crate::encoding::names::*;
 pub use crate::encoding::segment::{Capabilities, DecodeSegment, KeySegment};
+pub use crate::encoding::shard::{Sharded, Shards};
 pub use crate::encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError};
 pub use crate::migrate::legacy::{Legacy, Versioned};
