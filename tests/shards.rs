@@ -185,3 +185,62 @@ fn a_layout_text_with_a_wrong_shard_is_refused_where_it_is_wrong() {
         .collect();
     assert!(wrong.is_empty(), "refused elsewhere or otherwise:\n{}", wrong.join("\n"));
 }
+
+/// A season's runs, spread over 16 partitions by player.
+#[derive(sortkey_core::Entity, Clone, Debug, PartialEq)]
+#[entity(
+    pk(prefix = "SEASON", season(width = 4), shard(shards = 16, by = player)),
+    sk(prefix = "RUN", score(width = 10, desc), player)
+)]
+struct Run {
+    season: u16,
+    score: u64,
+    player: String,
+}
+
+/// The same, sharded by a field before the sort key's last: its segment is its digits there.
+#[derive(sortkey_core::Entity, Clone, Debug, PartialEq)]
+#[entity(pk(prefix = "S", season, shard(shards = 7, by = score)), sk(score(width = 10, desc), player))]
+struct ByScore {
+    season: u16,
+    score: u64,
+    player: String,
+}
+
+#[test]
+fn an_entity_writes_each_item_to_the_shard_its_sort_key_field_hashes_to() {
+    use sortkey_core::{Entity, Sharded, SortKey};
+    let run = Run { season: 2026, score: 1500, player: "p_8842".into() };
+    let key = run.primary_key();
+    assert_eq!(key.partition.shard(), RunPk::SHARDS.of(b"p_8842"));
+    assert_eq!(key.partition.encode().unwrap(), "SEASON#2026#10");
+    let keys = run.key_attributes().unwrap();
+    assert_eq!(keys.get("pk"), Some("SEASON#2026#10"));
+    assert_eq!(
+        RunPk::LAYOUT.to_string(),
+        "partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}"
+    );
+    let by_score = ByScore { season: 1, score: 1500, player: "p_8842".into() };
+    assert_eq!(by_score.primary_key().partition.shard, ByScorePk::SHARDS.of(b"9999998499"));
+    // Players spread: 1,000 of them fill every shard.
+    let mut seen = [false; 16];
+    for i in 0..1000 {
+        seen[usize::from(Run { season: 2026, score: 1, player: format!("p_{i}") }.primary_key().partition.shard)] =
+            true;
+    }
+    assert!(seen.iter().all(|s| *s));
+}
+
+#[test]
+fn a_sort_key_field_that_does_not_encode_is_the_sort_keys_error() {
+    use sortkey_core::Entity;
+    // `player` is the last field of the sort key, so any text encodes; a score does not fit 3 digits.
+    #[derive(sortkey_core::Entity, Clone, Debug)]
+    #[entity(pk(prefix = "S", shard(shards = 4, by = score)), sk(score(width = 3), player))]
+    struct Small {
+        score: u64,
+        player: String,
+    }
+    let e = Small { score: 5000, player: "p".into() }.key_attributes().unwrap_err();
+    assert_eq!((e.key(), e.field()), ("SmallSk", Some("score")), "{e}");
+}

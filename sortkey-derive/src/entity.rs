@@ -98,6 +98,9 @@ pub(crate) struct Segment {
     pub(crate) options: FieldOptions,
     /// An `Option` field of an index key: the index is sparse.
     pub(crate) optional: bool,
+    /// `shard(shards = N, by = field)` in the primary `pk`: no field of the entity but the
+    /// shard of its partition, calculated from the sort key's `field`.
+    pub(crate) shard: bool,
 }
 
 impl Entity {
@@ -124,6 +127,9 @@ impl Entity {
             errors.push(missing_key(&name, pk_role.word(), &input.ident));
         }
         check_names(&name, pk.iter().chain(&sk), &indexes, &mut errors);
+        if let Some(pk) = &pk {
+            check_shards(&name, &fields, pk, sk.as_ref(), &indexes, &mut errors);
+        }
         check_methods(&name, &indexes, &mut errors);
         let Some(pk) = pk else {
             // Not empty: the missing key's error is in it.
@@ -452,6 +458,13 @@ impl Rules<'_> {
         };
         let mut segments: Vec<Segment> = Vec::new();
         for SegmentAttrs { field, options } in key.segments {
+            if options.shards.is_some() || options.by.is_some() || options.random.is_some() {
+                // A shard: its options are checked by the key type's derive, where it is in the
+                // entity by `check_shards`.
+                let ty = syn::parse_quote!(u16);
+                segments.push(Segment { field, ty, options, optional: false, shard: true });
+                continue;
+            }
             let Some((_, ty)) = self.fields.iter().find(|(f, _)| *f == field) else {
                 self.errors.push(self.unknown_field(&whose, &field));
                 continue;
@@ -467,7 +480,7 @@ impl Rules<'_> {
             }
             let inner = index_span.and_then(|_| option_inner(ty));
             let ty = inner.cloned().unwrap_or_else(|| ty.clone());
-            segments.push(Segment { field, ty, options, optional: inner.is_some() });
+            segments.push(Segment { field, ty, options, optional: inner.is_some(), shard: false });
         }
         if let (Some(ty), Some(old)) = (&key.ty, key.options.legacy.first()) {
             self.errors.push(
@@ -560,6 +573,63 @@ impl Rules<'_> {
             known.join(", ")
         ))
         .with_span(field)
+    }
+}
+
+/// A shard is in the primary `pk`, calculated `by` a field of the entity that is in its sort key
+/// (whose segment it hashes, so that whoever knows the sort key knows the partition).
+fn check_shards(
+    entity: &str,
+    fields: &[(Ident, Type)],
+    pk: &KeyDecl,
+    sk: Option<&KeyDecl>,
+    indexes: &[Index],
+    errors: &mut darling::error::Accumulator,
+) {
+    let elsewhere = indexes.iter().flat_map(|i| i.segments()).filter(|s| s.shard);
+    for s in elsewhere {
+        errors.push(
+            darling::Error::custom(format!(
+                "entity `{entity}`: the shard `{}` is in an index's key; the table's partition is sharded by its \
+                 primary `pk(...)`, and an index is not; expected the shard in `pk(...)` alone",
+                s.field
+            ))
+            .with_span(&s.field),
+        );
+    }
+    let sort = sk.map_or(&[][..], |k| &k.segments);
+    for s in pk.segments.iter().filter(|s| s.shard) {
+        if let Some(random) = s.options.random {
+            errors.push(
+                darling::Error::custom(format!(
+                    "entity `{entity}`: the shard `{}` is `random`, but an entity's key is calculated from its fields \
+                     at every write (an update must find the item it wrote); expected `by = field`, a field of its \
+                     sort key that spreads its items",
+                    s.field
+                ))
+                .with_span(&random),
+            );
+            continue;
+        }
+        let Some(by) = s.options.by.as_ref().and_then(|p| p.get_ident()) else { continue };
+        if sort.iter().any(|f| f.field == *by) {
+            continue;
+        }
+        let in_entity = fields.iter().any(|(f, _)| f == by);
+        let names: Vec<String> = sort.iter().map(|f| format!("`{}`", f.field)).collect();
+        let refs: Vec<String> = sort.iter().map(|f| f.field.to_string()).collect();
+        let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+        let hint = closest(&by.to_string(), &refs).map(|f| format!(" (did you mean `{f}`?)")).unwrap_or_default();
+        let what = if in_entity { "a field of it that is not in its sort key" } else { "no field of it" };
+        errors.push(
+            darling::Error::custom(format!(
+                "entity `{entity}`: the shard `{}` is calculated by `{by}`, {what}; expected a field of `sk(...)`, \
+                 whose segment the shard hashes: {}{hint}",
+                s.field,
+                if names.is_empty() { "the entity has no sort key".to_owned() } else { names.join(", ") }
+            ))
+            .with_span(by),
+        );
     }
 }
 

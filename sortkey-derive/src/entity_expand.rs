@@ -98,7 +98,11 @@ fn partition_type(entity: &Entity) -> (TokenStream, TokenStream) {
 fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[IndexParts]) -> TokenStream {
     let (ident, name) = (&entity.ident, entity.name());
     let pk_attr = &entity.pk.attribute;
-    let (pk_value, sk_ty, sk_value) = (construct(pk_ty, &entity.pk), &sort.ty, &sort.value);
+    let shard = shard_value(entity, pk_ty, sort);
+    let (pk_value, sk_ty, sk_value) = (construct_with(pk_ty, &entity.pk, shard.as_ref()), &sort.ty, &sort.value);
+    // The shard is calculated from a sort key field: a value that field refuses is the sort
+    // key's error, said before the partition key's (whose shard it leaves out of range).
+    let sort_first = shard.is_some().then(|| quote!(_sortkey::SortKey::encode(&__primary.sort)?;));
     let keys = key_names(pk_attr, sort.attribute.as_deref());
     let sk_write = sort.attribute.as_ref().map(|a| quote!(_sortkey::encode_attr(&mut __keys, #a, &__primary.sort)?;));
     let attrs_count = 2 + 2 * entity.indexes.len();
@@ -137,6 +141,7 @@ fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[I
             fn key_attributes(&self) -> _sortkey::Result<_sortkey::EntityKeys, _sortkey::EncodeError> {
                 let mut __keys = _sortkey::entity_keys(#attrs_count);
                 let __primary = <Self as _sortkey::Entity>::primary_key(self);
+                #sort_first
                 _sortkey::encode_attr(&mut __keys, #pk_attr, &__primary.partition)?;
                 #sk_write
                 #(#writes)*
@@ -379,9 +384,17 @@ fn local(field: &Ident) -> Ident {
 
 /// `KeyType { field: <clone of self.field>, ... }` (a bound local for an optional ingredient).
 fn construct(ty: &impl ToTokens, key: &KeyDecl) -> TokenStream {
+    construct_with(ty, key, None)
+}
+
+/// [`construct`], with the value of the key's shard (the primary partition key's).
+fn construct_with(ty: &impl ToTokens, key: &KeyDecl, shard: Option<&TokenStream>) -> TokenStream {
     let fields = key.segments.iter().map(|s| {
         let f = &s.field;
-        if s.optional {
+        if s.shard {
+            let value = shard.cloned().unwrap_or_else(|| quote!(0));
+            quote!(#f: #value)
+        } else if s.optional {
             let l = local(f);
             quote!(#f: ::core::clone::Clone::clone(#l))
         } else {
@@ -389,6 +402,36 @@ fn construct(ty: &impl ToTokens, key: &KeyDecl) -> TokenStream {
         }
     });
     quote!(#ty { #(#fields),* })
+}
+
+/// The primary partition key's shard, from the item: [`shard_of`] over the segment the sort
+/// key's `by` field writes, in its place in the sort key. `None` when the key has no shard.
+///
+/// [`shard_of`]: https://docs.rs/sortkey-core/latest/sortkey_core/fn.shard_of.html
+fn shard_value(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide) -> Option<TokenStream> {
+    let shard = entity.pk.segments.iter().find(|s| s.shard)?;
+    let by = shard.options.by.as_ref()?.get_ident()?;
+    let sk = entity.sk.as_ref()?;
+    let k = sk.segments.iter().position(|s| s.field == *by)?;
+    let (ty, sk_ty, spec) = (&sk.segments[k].ty, &sort.ty, crate::bodies::field_const(k));
+    let seg = if crate::types::is_builtin(ty) {
+        quote!(<#ty as _sortkey::KeySegment>)
+    } else {
+        quote!(_sortkey::Of::<#sk_ty, #k>)
+    };
+    let spec = if k + 1 == sk.segments.len() {
+        quote!(_sortkey::field_in(<#sk_ty>::#spec, &_sortkey::WHOLE_KEY))
+    } else {
+        quote!(<#sk_ty>::#spec)
+    };
+    Some(quote! {{
+        let mut __segment = _sortkey::String::new();
+        match #seg::encode_segment(&self.#by, &#spec, &mut __segment) {
+            _sortkey::Result::Ok(()) => <#pk_ty as _sortkey::Sharded>::SHARDS.of(__segment.as_bytes()),
+            // The sort key refuses the same value, before the partition key is written.
+            _sortkey::Result::Err(_) => ::core::primitive::u16::MAX,
+        }
+    }})
 }
 
 /// One declared key as a key type deriving `SortKey` with the attributes as written.
@@ -405,7 +448,10 @@ fn key_type(entity: &Entity, ty: &Ident, key: &KeyDecl, partition: bool, doc: &s
     let fields = key.segments.iter().map(|s| {
         let (f, t, options) = (&s.field, &s.ty, s.options.to_tokens());
         let attr = (!options.is_empty()).then(|| quote!(#[key(#(#options),*)]));
-        let doc = format!("The entity's `{f}`.");
+        let doc = match s.options.by.as_ref().filter(|_| s.shard) {
+            Some(by) => format!("The shard, calculated from the entity's `{}`.", quote!(#by)),
+            None => format!("The entity's `{f}`."),
+        };
         quote! {
             #[doc = #doc]
             #attr
