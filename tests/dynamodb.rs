@@ -49,6 +49,9 @@ use sortkey_core::{
 };
 use sortkey_tests::server::{client, runtime, server_or_skip};
 
+#[path = "dynamodb/sharded.rs"]
+mod sharded;
+
 const TABLE: &str = "sortkey_law";
 
 async fn create_table(client: &Client) {
@@ -56,7 +59,7 @@ async fn create_table(client: &Client) {
 }
 
 /// Creates the table `def` defines and waits until it is ACTIVE.
-async fn create(client: &Client, def: &TableDefinition) {
+pub(crate) async fn create(client: &Client, def: &TableDefinition) {
     def.apply_to_create(client.create_table()).expect("a table definition").send().await.expect("create table");
     // DynamoDB creates tables asynchronously; wait as a client of the real service must.
     for _ in 0..200 {

@@ -51,6 +51,9 @@
 
 pub(crate) mod condition;
 pub(crate) mod ends;
+mod merge;
+
+pub use merge::{Merge, MergeCursor, MergedPage, ShardRead};
 
 use crate::encoding::key::KeyRole;
 use crate::encoding::layout::SegmentLayout;

@@ -72,6 +72,12 @@ impl<E: Entity> TableQuery<E> {
         })
     }
 
+    /// The same query of another partition, encoded: a shard of a sharded partition.
+    #[cfg(feature = "dynamodb")]
+    pub(crate) fn in_partition(&self, partition: String) -> Self {
+        TableQuery { inner: self.inner.in_partition(partition) }
+    }
+
     /// The same query as one of a partition: names, partition and condition.
     pub fn partition_query(&self) -> &PartitionQuery<E::Partition, E::Sort> {
         &self.inner

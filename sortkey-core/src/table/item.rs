@@ -205,6 +205,12 @@ impl<P, S: Queryable> PartitionQuery<P, S> {
 }
 
 impl<P, S> PartitionQuery<P, S> {
+    /// The same query of another partition, encoded: a shard of a sharded partition.
+    #[cfg(feature = "dynamodb")]
+    pub(crate) fn in_partition(&self, partition: String) -> Self {
+        PartitionQuery { partition, ..self.clone() }
+    }
+
     /// The same query with the sort condition `condition`, whatever the sort key type is (an
     /// entity's own range, which its generated code gives).
     pub(crate) fn with_condition(mut self, condition: KeyCondition) -> Self {

@@ -1,0 +1,158 @@
+//! The merged read of a sharded partition on DynamoDB: [`Merge`]'s reads run as Queries (and,
+//! after a cursor of `random` shards, GetItems), at most [`CONCURRENCY`] at a time.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+use serde_core::de::DeserializeOwned;
+
+use crate::encoding::key::DecodeKey;
+use crate::encoding::shard::{ShardRule, Sharded};
+use crate::table::entity::Entity;
+use crate::table::entity_query::TableQuery;
+use crate::table::multi::ScalarValue;
+
+use crate::query::{Merge, MergeCursor, ShardRead};
+
+use super::Attributes;
+use super::item::{EntityItem, ItemError, ItemErrorKind};
+use super::write::request_error;
+
+/// The most reads of one merged page in flight at once.
+pub const CONCURRENCY: usize = 16;
+
+/// A page of a sharded partition's entities, read as one partition by [`query_merged`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergedEntities<E> {
+    /// The entities, each with its shard, in the order one Query over the union of the shards
+    /// would return them.
+    pub entities: Vec<(u16, E)>,
+    /// Where the next page starts; `None` when no shard holds more.
+    pub next: Option<MergeCursor>,
+    /// The items the reads returned (those read and not returned included).
+    pub read: usize,
+    /// The requests made.
+    pub requests: usize,
+    /// The read units DynamoDB says the requests consumed (`ConsumedCapacity`).
+    pub read_units: f64,
+}
+
+/// One page of the entities of the sharded partition `query` is of (`Run::query(&pk)`, with a
+/// sort condition or not; the shard of `pk` is ignored), read as one partition: the `N` shards'
+/// partitions queried concurrently, about `ceil(1.5 * limit / N)` items each at a time, and
+/// merged into exactly what one Query over their union would return: `limit` entities (fewer on
+/// the last page), forward (ascending sort keys) or not, after `start` (the previous page's
+/// `next`). Ties between shards (one sort key in two shards, which only `random` shards allow)
+/// are in shard order, reversed for a reverse read. A page reads at most
+/// `limit + N * ceil(1.5 * limit / N)` items (260 for a top 100 over 16 shards), and says what
+/// it read.
+///
+/// ```no_run
+/// # use sortkey_core::{Entity, SortKey};
+/// # #[derive(Entity, serde::Serialize, serde::Deserialize)]
+/// # #[entity(pk(prefix = "SEASON", season, shard(shards = 16, by = player)), sk(prefix = "RUN", score(desc), player))]
+/// # struct Run { season: u16, score: u64, player: String }
+/// # async fn run(client: aws_sdk_dynamodb::Client) -> Result<(), Box<dyn std::error::Error>> {
+/// use sortkey_core::dynamodb::query_merged;
+///
+/// let season = Run::query(&RunPk { season: 2026, shard: 0 })?;
+/// let top = query_merged(&client, "runs", &season, true, 10, None).await?;
+/// for (shard, run) in &top.entities {
+///     println!("{} {} (shard {shard})", run.score, run.player);
+/// }
+/// let after = query_merged(&client, "runs", &season, true, 10, top.next.as_ref()).await?;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn query_merged<E>(
+    client: &Client,
+    table: &str,
+    query: &TableQuery<E>,
+    forward: bool,
+    limit: usize,
+    start: Option<&MergeCursor>,
+) -> Result<MergedEntities<E>, ItemError>
+where
+    E: Entity + DeserializeOwned,
+    E::Partition: Sharded + Clone + for<'k> DecodeKey<'k>,
+{
+    let error = |kind| ItemError::new(E::NAME, kind);
+    let names = E::KEYS;
+    let partition = <E::Partition as crate::encoding::key::SortKey>::decode(query.partition_query().partition())
+        .map_err(|e| error(ItemErrorKind::Decode(e)))?;
+    let shards = partition.every_shard().map_err(|e| error(ItemErrorKind::Encode(e)))?;
+    let ties = E::Partition::SHARDS.rule() == ShardRule::Random;
+    let count = u16::try_from(shards.len()).unwrap_or(u16::MAX);
+    let mut merge: Merge<Attributes> = Merge::new(count, limit, forward, start, ties);
+    let sort_name = names.sort().unwrap_or_default();
+    let sort_of = |item: &Attributes| item.get(sort_name).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+    let read = |read: ShardRead| {
+        let pk = shards.get(usize::from(read.shard())).cloned().unwrap_or_default();
+        async move {
+            let key = |sort: &str| {
+                let mut key = Attributes::new();
+                key.insert(names.partition().to_owned(), AttributeValue::S(pk.clone()));
+                key.insert(sort_name.to_owned(), AttributeValue::S(sort.to_owned()));
+                key
+            };
+            match &read {
+                ShardRead::Query { limit, after, .. } => {
+                    let mut shard =
+                        query.in_partition(pk.clone()).request(None).map_err(|e| error(ItemErrorKind::Encode(e)))?;
+                    shard.exclusive_start_key = after.as_ref().map(|a| {
+                        vec![
+                            (names.partition().to_owned(), ScalarValue::S(pk.clone())),
+                            (sort_name.to_owned(), ScalarValue::S(a.clone())),
+                        ]
+                    });
+                    let page = shard
+                        .apply_to(client.query().table_name(table))
+                        .limit(i32::try_from(*limit).unwrap_or(i32::MAX))
+                        .scan_index_forward(forward)
+                        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                        .send()
+                        .await
+                        .map_err(|e| request_error::<E, _, _>("Query", &e))?;
+                    let units = page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+                    let more = page.last_evaluated_key().is_some_and(|k| !k.is_empty());
+                    Ok::<_, ItemError>((read, page.items().to_vec(), more, units))
+                }
+                ShardRead::Tie { sort, .. } => {
+                    let got = client
+                        .get_item()
+                        .table_name(table)
+                        .set_key(Some(key(sort)))
+                        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                        .send()
+                        .await
+                        .map_err(|e| request_error::<E, _, _>("GetItem", &e))?;
+                    let units = got.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+                    Ok((read, got.item().cloned().into_iter().collect(), false, units))
+                }
+            }
+        }
+    };
+    let (mut waiting, mut running, mut read_units) = (Vec::new(), FuturesUnordered::new(), 0.0);
+    loop {
+        waiting.extend(merge.reads());
+        while running.len() < CONCURRENCY {
+            let Some(next) = waiting.pop() else { break };
+            running.push(read(next));
+        }
+        let Some(answer) = running.next().await else { break };
+        let (done, items, more, units) = answer?;
+        read_units += units;
+        merge.answer(&done, items.into_iter().map(|item| (sort_of(&item), item)).collect(), more);
+        if merge.is_done() && running.is_empty() && waiting.is_empty() {
+            break;
+        }
+    }
+    let page = merge.finish();
+    let entities = page
+        .items
+        .into_iter()
+        .map(|(shard, item)| Ok((shard, E::from_item(&item)?)))
+        .collect::<Result<Vec<_>, ItemError>>()?;
+    Ok(MergedEntities { entities, next: page.next, read: page.read, requests: page.requests, read_units })
+}

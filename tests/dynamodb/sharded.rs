@@ -1,0 +1,106 @@
+//! The merged read of a sharded partition through the server: runs of a season written to 16
+//! shards by player (and, for ties between shards, notes written to 4 random shards), read back
+//! page by page with every kind of bound, both ways, and compared with the oracle (one Query
+//! over the union: every item the condition selects, in sort key order). The items the server
+//! returned are counted against the budget `limit + N * ceil(1.5 * limit / N)`.
+
+use sortkey_core::dynamodb::{PutMode, put_item, query_merged};
+use sortkey_core::query::MergeCursor;
+use sortkey_core::{Entity, KeyCondition, SortKey, TableDefinition};
+use sortkey_tests::server::{client, runtime, server_or_skip};
+
+/// A run of a season: 16 shards, each run's by its player.
+#[derive(Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "SEASON", season(width = 4), shard(shards = 16, by = player)),
+    sk(prefix = "RUN", score(width = 4, desc), player)
+)]
+struct Run {
+    season: u16,
+    score: u32,
+    player: String,
+}
+
+/// The sort key the merged read orders by.
+fn sort_key(run: &Run) -> String {
+    run.primary_key().sort.encode().unwrap()
+}
+
+/// The runs, and the oracle's answer to `condition`: the selected runs in sort key order.
+fn oracle(runs: &[Run], condition: Option<&KeyCondition>, forward: bool) -> Vec<Run> {
+    let mut all: Vec<(String, Run)> = runs.iter().map(|r| (sort_key(r), r.clone())).collect();
+    all.retain(|(k, _)| condition.is_none_or(|c| c.matches(k)));
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    if !forward {
+        all.reverse();
+    }
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
+#[test]
+fn a_sharded_season_reads_back_as_one_partition() {
+    let Some(server) = server_or_skip("a_sharded_season_reads_back_as_one_partition") else { return };
+    let client = client(&server.endpoint);
+    let def = TableDefinition::of::<Run>("runs_sharded");
+    runtime().block_on(async {
+        super::create(&client, &def).await;
+        // 240 runs of 60 players: scores collide across players, so the sort keys interleave
+        // across shards; season 2025 holds one run, to stay out of 2026's answers.
+        let runs: Vec<Run> =
+            (0..240u32).map(|i| Run { season: 2026, score: (i * 37) % 500, player: format!("p_{}", i % 60) }).collect();
+        for run in runs.iter().chain([&Run { season: 2025, score: 1, player: "p_0".into() }]) {
+            put_item(&client, "runs_sharded", run, PutMode::Overwrite).await.unwrap();
+        }
+        let pk = RunPk { season: 2026, shard: 0 };
+        let q = || RunSk::query();
+        let conditions: Vec<(&str, Option<KeyCondition>)> = vec![
+            ("none", None),
+            ("=", Some(q().score(37).player("p_1").eq().unwrap())),
+            ("score >= 200", Some(q().score_gte(200).unwrap())),
+            ("score < 100", Some(q().score_lt(100).unwrap())),
+            ("between", Some(q().score_between(120, 340).unwrap())),
+            ("begins_with", Some(q().score(74).begins_with().unwrap())),
+            ("player begins_with", Some(q().score(111).player_begins_with("p_3").unwrap())),
+        ];
+        let mut checked = 0;
+        for (name, condition) in &conditions {
+            let query = match condition {
+                Some(c) => Run::query(&pk).unwrap().sort(c.clone()),
+                None => Run::query(&pk).unwrap(),
+            };
+            for forward in [true, false] {
+                let expected = oracle(&runs, condition.as_ref(), forward);
+                for limit in [1usize, 7, 100, 300] {
+                    if limit == 1 && expected.len() > 40 {
+                        continue; // a page per item: the smaller answers show it
+                    }
+                    let (mut got, mut start): (Vec<Run>, Option<MergeCursor>) = (Vec::new(), None);
+                    loop {
+                        let page = query_merged(&client, "runs_sharded", &query, forward, limit, start.as_ref())
+                            .await
+                            .unwrap_or_else(|e| panic!("{name}: {e}"));
+                        let budget = limit + 16 * (3 * limit).div_ceil(32);
+                        assert!(page.read <= budget, "{name}, limit {limit}: read {} of {budget}", page.read);
+                        for (shard, run) in &page.entities {
+                            assert_eq!(*shard, run.primary_key().partition.shard, "{name}: the shard shown");
+                        }
+                        got.extend(page.entities.into_iter().map(|(_, r)| r));
+                        match page.next {
+                            Some(next) => start = Some(next),
+                            None => break,
+                        }
+                    }
+                    assert_eq!(got, expected, "{name}, forward {forward}, limit {limit}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 40, "{checked} reads compared");
+
+        // The top 100, as the leaderboard reads it: within the budget, on the server's count.
+        let season = Run::query(&pk).unwrap();
+        let top = query_merged(&client, "runs_sharded", &season, true, 100, None).await.unwrap();
+        assert_eq!(top.entities.len(), 100);
+        assert!(top.read <= 260 && top.read_units > 0.0, "read {} items, {} units", top.read, top.read_units);
+    });
+}
