@@ -1,5 +1,6 @@
 //! The merged read of a sharded partition on DynamoDB: [`Merge`]'s reads run as Queries (and,
-//! after a cursor of `random` shards, GetItems), at most [`CONCURRENCY`] at a time.
+//! after a cursor of `random` shards, GetItems), at most [`CONCURRENCY`] at a time. One driver,
+//! [`ShardedQuery`], for raw items (the `sortkey` command's) and entities ([`query_merged`]).
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
@@ -7,20 +8,114 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use serde_core::de::DeserializeOwned;
 
-use crate::encoding::key::DecodeKey;
 use crate::encoding::shard::{ShardRule, Sharded};
+use crate::error::sdk_error_line;
+use crate::query::condition::KeyExpression;
+use crate::query::{Merge, MergeCursor, MergedPage, ShardRead};
 use crate::table::entity::Entity;
 use crate::table::entity_query::TableQuery;
-use crate::table::multi::ScalarValue;
-
-use crate::query::{Merge, MergeCursor, ShardRead};
 
 use super::Attributes;
 use super::item::{EntityItem, ItemError, ItemErrorKind};
-use super::write::request_error;
 
 /// The most reads of one merged page in flight at once.
 pub const CONCURRENCY: usize = 16;
+
+/// The merged read of the partitions of one sharded partition of a table: which partitions (shard
+/// `i` is `partitions[i]`), under which key attributes, in which direction, how many items a page,
+/// and whether two shards can hold one sort key (`random` shards).
+#[derive(Debug, Clone, Copy)]
+pub struct ShardedQuery<'a> {
+    /// The table.
+    pub table: &'a str,
+    /// The encoded partition key of each shard, in shard order.
+    pub partitions: &'a [String],
+    /// The partition key attribute.
+    pub partition_attribute: &'a str,
+    /// The sort key attribute.
+    pub sort_attribute: &'a str,
+    /// Ascending sort keys (`ScanIndexForward`), or descending.
+    pub forward: bool,
+    /// The items a page returns.
+    pub limit: usize,
+    /// Whether two shards can hold the same sort key: `random` shards.
+    pub ties: bool,
+}
+
+impl ShardedQuery<'_> {
+    /// One page after `start`: every shard's Query under the key condition `expression` gives
+    /// for its partition (the partition `=` and the sort condition), merged as one Query over the
+    /// union would return them ([`Merge`]), with the read units the requests consumed. A request
+    /// that fails is the error, in one line.
+    pub async fn run(
+        &self,
+        client: &Client,
+        expression: impl Fn(&str) -> KeyExpression,
+        start: Option<&MergeCursor>,
+    ) -> Result<MergedPage<Attributes>, String> {
+        let count = u16::try_from(self.partitions.len()).unwrap_or(u16::MAX);
+        let mut merge: Merge<Attributes> = Merge::new(count, self.limit, self.forward, start, self.ties);
+        let sort_of =
+            |item: &Attributes| item.get(self.sort_attribute).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+        let read = |read: ShardRead| {
+            let pk = self.partitions.get(usize::from(read.shard())).cloned().unwrap_or_default();
+            let key = move |sort: &str| {
+                Attributes::from([
+                    (self.partition_attribute.to_owned(), AttributeValue::S(pk.clone())),
+                    (self.sort_attribute.to_owned(), AttributeValue::S(sort.to_owned())),
+                ])
+            };
+            let expression = expression(self.partitions.get(usize::from(read.shard())).map_or("", String::as_str));
+            async move {
+                match &read {
+                    ShardRead::Query { limit, after, .. } => {
+                        let request = client
+                            .query()
+                            .table_name(self.table)
+                            .limit(i32::try_from(*limit).unwrap_or(i32::MAX))
+                            .scan_index_forward(self.forward)
+                            .set_exclusive_start_key(after.as_deref().map(key))
+                            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+                        let page = expression
+                            .apply_to_query(request)
+                            .send()
+                            .await
+                            .map_err(|e| format!("Query failed: {}", sdk_error_line(&e)))?;
+                        let units = page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+                        let more = page.last_evaluated_key().is_some_and(|k| !k.is_empty());
+                        Ok::<_, String>((read, page.items().to_vec(), more, units))
+                    }
+                    ShardRead::Tie { sort, .. } => {
+                        let got = client
+                            .get_item()
+                            .table_name(self.table)
+                            .set_key(Some(key(sort)))
+                            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                            .send()
+                            .await
+                            .map_err(|e| format!("GetItem failed: {}", sdk_error_line(&e)))?;
+                        let units = got.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+                        Ok((read, got.item().cloned().into_iter().collect(), false, units))
+                    }
+                }
+            }
+        };
+        let (mut waiting, mut running, mut read_units) = (Vec::new(), FuturesUnordered::new(), 0.0);
+        loop {
+            waiting.extend(merge.reads());
+            while running.len() < CONCURRENCY {
+                let Some(next) = waiting.pop() else { break };
+                running.push(read(next));
+            }
+            // No read out: the merge has what it needs.
+            let Some(answer) = running.next().await else { break };
+            let (done, items, more, units) = answer?;
+            read_units += units;
+            merge.answer(&done, items.into_iter().map(|item| (sort_of(&item), item)).collect(), more);
+        }
+        Ok(MergedPage { read_units, ..merge.finish() })
+    }
+}
 
 /// A page of a sharded partition's entities, read as one partition by [`query_merged`].
 #[derive(Debug, Clone, PartialEq)]
@@ -75,84 +170,35 @@ pub async fn query_merged<E>(
 ) -> Result<MergedEntities<E>, ItemError>
 where
     E: Entity + DeserializeOwned,
-    E::Partition: Sharded + Clone + for<'k> DecodeKey<'k>,
+    E::Partition: Sharded + Clone + for<'k> crate::encoding::key::DecodeKey<'k>,
 {
     let error = |kind| ItemError::new(E::NAME, kind);
-    let names = E::KEYS;
     let partition = <E::Partition as crate::encoding::key::SortKey>::decode(query.partition_query().partition())
         .map_err(|e| error(ItemErrorKind::Decode(e)))?;
-    let shards = partition.every_shard().map_err(|e| error(ItemErrorKind::Encode(e)))?;
-    let ties = E::Partition::SHARDS.rule() == ShardRule::Random;
-    let count = u16::try_from(shards.len()).unwrap_or(u16::MAX);
-    let mut merge: Merge<Attributes> = Merge::new(count, limit, forward, start, ties);
-    let sort_name = names.sort().unwrap_or_default();
-    let sort_of = |item: &Attributes| item.get(sort_name).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
-    let read = |read: ShardRead| {
-        let pk = shards.get(usize::from(read.shard())).cloned().unwrap_or_default();
-        async move {
-            let key = |sort: &str| {
-                let mut key = Attributes::new();
-                key.insert(names.partition().to_owned(), AttributeValue::S(pk.clone()));
-                key.insert(sort_name.to_owned(), AttributeValue::S(sort.to_owned()));
-                key
-            };
-            match &read {
-                ShardRead::Query { limit, after, .. } => {
-                    let mut shard =
-                        query.in_partition(pk.clone()).request(None).map_err(|e| error(ItemErrorKind::Encode(e)))?;
-                    shard.exclusive_start_key = after.as_ref().map(|a| {
-                        vec![
-                            (names.partition().to_owned(), ScalarValue::S(pk.clone())),
-                            (sort_name.to_owned(), ScalarValue::S(a.clone())),
-                        ]
-                    });
-                    let page = shard
-                        .apply_to(client.query().table_name(table))
-                        .limit(i32::try_from(*limit).unwrap_or(i32::MAX))
-                        .scan_index_forward(forward)
-                        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                        .send()
-                        .await
-                        .map_err(|e| request_error::<E, _, _>("Query", &e))?;
-                    let units = page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
-                    let more = page.last_evaluated_key().is_some_and(|k| !k.is_empty());
-                    Ok::<_, ItemError>((read, page.items().to_vec(), more, units))
-                }
-                ShardRead::Tie { sort, .. } => {
-                    let got = client
-                        .get_item()
-                        .table_name(table)
-                        .set_key(Some(key(sort)))
-                        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                        .send()
-                        .await
-                        .map_err(|e| request_error::<E, _, _>("GetItem", &e))?;
-                    let units = got.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
-                    Ok((read, got.item().cloned().into_iter().collect(), false, units))
-                }
-            }
-        }
+    let partitions = partition.every_shard().map_err(|e| error(ItemErrorKind::Encode(e)))?;
+    let sharded = ShardedQuery {
+        table,
+        partitions: &partitions,
+        partition_attribute: E::KEYS.partition(),
+        sort_attribute: E::KEYS.sort().unwrap_or_default(),
+        forward,
+        limit,
+        ties: E::Partition::SHARDS.rule() == ShardRule::Random,
     };
-    let (mut waiting, mut running, mut read_units) = (Vec::new(), FuturesUnordered::new(), 0.0);
-    loop {
-        waiting.extend(merge.reads());
-        while running.len() < CONCURRENCY {
-            let Some(next) = waiting.pop() else { break };
-            running.push(read(next));
-        }
-        let Some(answer) = running.next().await else { break };
-        let (done, items, more, units) = answer?;
-        read_units += units;
-        merge.answer(&done, items.into_iter().map(|item| (sort_of(&item), item)).collect(), more);
-        if merge.is_done() && running.is_empty() && waiting.is_empty() {
-            break;
-        }
-    }
-    let page = merge.finish();
+    let page = sharded
+        .run(client, |pk| query.in_partition(pk.to_owned()).expression(), start)
+        .await
+        .map_err(|message| error(ItemErrorKind::Request(message)))?;
     let entities = page
         .items
         .into_iter()
         .map(|(shard, item)| Ok((shard, E::from_item(&item)?)))
         .collect::<Result<Vec<_>, ItemError>>()?;
-    Ok(MergedEntities { entities, next: page.next, read: page.read, requests: page.requests, read_units })
+    Ok(MergedEntities {
+        entities,
+        next: page.next,
+        read: page.read,
+        requests: page.requests,
+        read_units: page.read_units,
+    })
 }

@@ -95,6 +95,9 @@ pub struct MergedPage<T> {
     pub read: usize,
     /// The reads made.
     pub requests: usize,
+    /// The read units the reads consumed, as the driver that made them counted
+    /// (DynamoDB's `ConsumedCapacity`); 0 from [`Merge::finish`].
+    pub read_units: f64,
 }
 
 /// One shard's state.
@@ -259,6 +262,6 @@ impl<T> Merge<T> {
     pub fn finish(self) -> MergedPage<T> {
         let more = self.shards.iter().any(|s| !s.held.is_empty() || !s.done || s.tie.is_some());
         let next = if more && self.items.len() >= self.limit { self.last } else { None };
-        MergedPage { items: self.items, next, read: self.read, requests: self.requests }
+        MergedPage { items: self.items, next, read: self.read, requests: self.requests, read_units: 0.0 }
     }
 }
