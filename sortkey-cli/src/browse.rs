@@ -19,12 +19,13 @@ use crate::cli::Args;
 use crate::display::{sanitized, shown};
 use crate::outcome::Failure;
 use crate::output::{self, Document, format_tag, outln};
+use crate::sharded::{self, MergedKeys, Partition};
 use crate::table::key_names;
 use crate::{connect, lock};
 
 format_tag! {
     /// The browse report's format.
-    BrowseFormat = "sortkey browse 2"
+    BrowseFormat = "sortkey browse 3"
 }
 
 /// The report of `sortkey browse` and of `sortkey query --table`: the sort keys of a partition
@@ -51,6 +52,11 @@ pub(crate) struct BrowseDocument {
     /// The command line that gives this document (`sortkey browse`, or `sortkey query
     /// --table`), as its arguments.
     pub(crate) command: Vec<String>,
+    /// The shard count when the partition is sharded (the lock says so): its items are then
+    /// read merged over every shard, or from the one shard the ask names.
+    pub(crate) shards: Option<u16>,
+    /// Where the next page of a merged read starts (`--after`): `<shard>:<sort key>`.
+    pub(crate) next: Option<String>,
 }
 
 /// What reading cost: the items DynamoDB returned (every Query asks for at most one more than
@@ -102,6 +108,8 @@ pub(crate) struct BrowseItem {
     pub(crate) older_version_of: Option<String>,
     /// When no layout reads it but one would with a field of another width: which.
     pub(crate) mixed_width: Option<MixedWidthFlag>,
+    /// Its shard, in a sharded partition.
+    pub(crate) shard: Option<u16>,
 }
 
 /// A key no layout reads that one would read with one field of another width: the trap of a
@@ -166,7 +174,13 @@ pub(crate) async fn answer(
     ask: &BrowseAsk,
 ) -> Result<(BrowseDocument, f64), AskError> {
     ask.validate(ctx)?;
-    let target = Target { table: &ask.table, index: ask.index.as_deref(), pk: &ask.pk, after: ask.after.as_deref() };
+    let target = Target {
+        table: &ask.table,
+        index: ask.index.as_deref(),
+        pk: &ask.pk,
+        after: ask.after.as_deref(),
+        shard: ask.shard,
+    };
     let read = match &ask.layout {
         Some(layout) => query_versions(client, &target, ctx.lock, layout, &FieldCondition::new(), ask.limit).await,
         None => partition(client, &target, ctx.lock, ask.limit, ask.reverse).await,
@@ -184,9 +198,19 @@ pub(crate) async fn partition(
     limit: usize,
     reverse: bool,
 ) -> Result<(BrowseDocument, f64), Failure> {
+    let (one, shard, shards) = match sharded::resolve(client, lock, &target.place(), target.shard).await? {
+        Partition::One { pk, shard, shards } => (pk, shard, shards),
+        Partition::Merged(all) => {
+            let expression = |pk_attr: &str, pk: &str, _: &str| KeyExpression::partition(pk_attr, pk);
+            let read = sharded::read(client, (target.table, target.after), &all, expression, (limit, !reverse)).await?;
+            let units = read.read_units;
+            return Ok((BrowseDocument::merged(target, lock, read, all.shards.count().get()), units));
+        }
+    };
+    let target = &Target { pk: &one, ..*target };
     let expression = |pk: &str, _: &str| KeyExpression::partition(pk, target.pk);
     let read = query(client, target, expression, (limit, reverse), |_| true).await?;
-    let mut doc = BrowseDocument::new(target, lock, &read.attribute, read.keys);
+    let mut doc = BrowseDocument::new(target, lock, &read.attribute, read.keys).in_shard(shard, shards);
     doc.read = ReadCost { items: read.items, read_units: read.read_units };
     Ok((doc, read.read_units))
 }
@@ -207,7 +231,17 @@ pub(crate) struct Target<'a> {
     /// The partition key's value.
     pub(crate) pk: &'a str,
     /// The sort key to start after (a page's last), for the table's own key: none from the start.
+    /// In a merged read of a sharded partition, the cursor `<shard>:<sort key>`.
     pub(crate) after: Option<&'a str>,
+    /// One shard of a sharded partition (`--shard I`).
+    pub(crate) shard: Option<u16>,
+}
+
+impl Target<'_> {
+    /// Where the read is, as the sharded reads take it.
+    fn place(&self) -> sharded::Place<'_> {
+        sharded::Place { table: self.table, index: self.index, pk: self.pk }
+    }
 }
 
 impl BrowseDocument {
@@ -228,7 +262,32 @@ impl BrowseDocument {
             outside: OutsideReport::default(),
             read: ReadCost::default(),
             command: Vec::new(),
+            shards: None,
+            next: None,
         }
+    }
+
+    /// The document of a merged read of a sharded partition: `keys` with their shards, read as
+    /// [`new`](Self::new) reads them.
+    fn merged(target: &Target<'_>, lock: &LockFile, read: MergedKeys, shards: u16) -> Self {
+        let (shard_of, keys): (Vec<u16>, Vec<String>) = read.keys.into_iter().unzip();
+        let mut doc = BrowseDocument::new(target, lock, &read.attribute, keys);
+        for (item, shard) in doc.items.iter_mut().zip(shard_of) {
+            item.shard = Some(shard);
+        }
+        doc.read = ReadCost { items: read.items, read_units: read.read_units };
+        doc.shards = Some(shards);
+        doc.next = read.next.map(|c| c.to_string());
+        doc
+    }
+
+    /// Marks the document as one shard's (`shard` of `shards`), each item with it.
+    fn in_shard(mut self, shard: Option<u16>, shards: Option<u16>) -> Self {
+        for item in &mut self.items {
+            item.shard = shard;
+        }
+        self.shards = shards;
+        self
     }
 }
 
@@ -305,6 +364,26 @@ pub(crate) async fn query_versions(
 ) -> Result<(BrowseDocument, f64), Failure> {
     let live = LiveLayouts::new(lock.live(layout));
     let conditions = live.conditions(condition)?;
+    let (one, shard, shards) = match sharded::resolve(client, lock, &target.place(), target.shard).await? {
+        Partition::One { pk, shard, shards } => (pk, shard, shards),
+        Partition::Merged(all) => {
+            let [Some(c)] = conditions.as_slice() else {
+                return Err(Failure(format!(
+                    "{layout} has older versions: a sharded partition is read merged in one version; name one \
+                     shard with --shard I to read its versions"
+                )));
+            };
+            let expression = |pk_attr: &str, pk: &str, sk_attr: &str| c.with_partition_key(pk_attr, pk, sk_attr);
+            let read = sharded::read(client, (target.table, target.after), &all, expression, (limit, true)).await?;
+            let units = read.read_units;
+            let mut doc = BrowseDocument::merged(target, lock, read, all.shards.count().get());
+            doc.condition = Some(c.to_string());
+            let read = doc.read.items;
+            doc.versions = vec![VersionCount { layout: layout.to_owned(), items: doc.items.len() as u64, read }];
+            return Ok((doc, units));
+        }
+    };
+    let target = &Target { pk: &one, ..*target };
     let (mut pages, mut read_units, mut items_read) = (Vec::new(), 0.0, 0u64);
     let mut read_per_version = vec![0u64; conditions.len()];
     for (version, c) in conditions.iter().enumerate() {
@@ -356,8 +435,10 @@ pub(crate) async fn query_versions(
         outside: OutsideReport { keys, samples: merged.outside },
         read: ReadCost { items: items_read, read_units },
         command: Vec::new(),
+        shards: None,
+        next: None,
     };
-    Ok((doc, read_units))
+    Ok((doc.in_shard(shard, shards), read_units))
 }
 
 /// A key read by the layout `layout` (an older version of `older_of`) as `value`.
@@ -374,6 +455,7 @@ fn item(layout: &str, older_of: Option<&str>, sk: String, value: &DynValue) -> B
         error: None,
         older_version_of: older_of.map(str::to_owned),
         mixed_width: None,
+        shard: None,
     }
 }
 
@@ -424,6 +506,7 @@ impl<'l> Reader<'l> {
                     error: Some(error),
                     older_version_of: None,
                     mixed_width,
+                    shard: None,
                 }
             }
         }
@@ -477,7 +560,18 @@ impl Document for BrowseDocument {
         } else {
             self.print_versions();
         }
+        if let Some(shards) = self.shards {
+            let how = if self.items.iter().any(|i| i.shard != self.items[0].shard) || self.items.is_empty() {
+                format!("merged over {shards} shards")
+            } else {
+                format!("one of {shards} shards")
+            };
+            outln!("sharded partition: {how}");
+        }
         outln!("read {} items, {} read units", self.read.items, self.read.read_units);
+        if let Some(next) = &self.next {
+            outln!("next page: --after {}", shown(next));
+        }
     }
 }
 
@@ -488,11 +582,15 @@ impl BrowseDocument {
         let mut header: Vec<&str> =
             self.items.first().map(|i| i.fields.keys().map(String::as_str).collect()).unwrap_or_default();
         header.extend(["version", "sk"]);
+        if self.shards.is_some() {
+            header.push("shard");
+        }
         let mut t = output::table(&header);
         for item in &self.items {
             let mut cells: Vec<String> = item.fields.values().map(cell).collect();
             cells.push(shown(item.layout.as_deref().unwrap_or_default()).into_owned());
             cells.push(shown(&item.sk).into_owned());
+            cells.extend(self.shards.map(|_| item.shard.map(|s| s.to_string()).unwrap_or_default()));
             t.add_row(cells);
         }
         outln!("{t}");
@@ -520,9 +618,16 @@ impl BrowseDocument {
     /// A partition's items in its order, one table: each key's layout (and variant), its fields,
     /// and what is wrong with it (an older version, a mixed width, no layout reading it).
     fn print_rows(&self) {
-        let mut t = output::table(&["sk", "layout", "fields", "flag"]);
+        let header: &[&str] = match self.shards {
+            Some(_) => &["sk", "shard", "layout", "fields", "flag"],
+            None => &["sk", "layout", "fields", "flag"],
+        };
+        let mut t = output::table(header);
         for row in self.rows() {
-            t.add_row([shown(&row.sk).into_owned(), shown(&row.layout).into_owned(), row.fields, row.flag]);
+            let mut cells = vec![shown(&row.sk).into_owned()];
+            cells.extend(self.shards.map(|_| row.shard.clone()));
+            cells.extend([shown(&row.layout).into_owned(), row.fields, row.flag]);
+            t.add_row(cells);
         }
         outln!("{t}");
     }
@@ -539,7 +644,15 @@ impl BrowseDocument {
                     (Some(e), None) => sanitized(e).into_owned(),
                     (None, None) => String::new(),
                 };
-                Row { sk: item.sk.clone(), layout, fields: fields.join(" "), flag, flagged: item.flag().is_some() }
+                let shard = item.shard.map(|s| s.to_string()).unwrap_or_default();
+                Row {
+                    sk: item.sk.clone(),
+                    shard,
+                    layout,
+                    fields: fields.join(" "),
+                    flag,
+                    flagged: item.flag().is_some(),
+                }
             })
             .collect()
     }
@@ -604,6 +717,8 @@ impl BrowseDocument {
 /// `name=value`, and its flag (or, read by no layout, the error).
 pub(crate) struct Row {
     pub(crate) sk: String,
+    /// Its shard, in a sharded partition; empty otherwise.
+    pub(crate) shard: String,
     pub(crate) layout: String,
     pub(crate) fields: String,
     pub(crate) flag: String,

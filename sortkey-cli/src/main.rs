@@ -23,6 +23,7 @@ mod query;
 mod readme_test;
 #[cfg(feature = "serve")]
 mod serve;
+mod sharded;
 mod table;
 mod tables;
 

@@ -33,6 +33,10 @@ pub(crate) struct BrowseAsk {
     /// first, for the one before); the table's own key, not an index's.
     #[arg(long, value_name = "SORT_KEY", conflicts_with = "layout")]
     pub(crate) after: Option<String>,
+    /// One shard of a sharded partition (the lock's layout of the partition key says
+    /// `shards=N`): by default a partition given without its shard is read merged over all.
+    #[arg(long, value_name = "I")]
+    pub(crate) shard: Option<u16>,
     /// One table per layout (a family's variant each apart), instead of one table in the
     /// partition's order with the layout as a column.
     #[arg(long)]
@@ -77,6 +81,7 @@ impl BrowseAsk {
             .option("--limit", self.limit.to_string())
             .flag("--reverse", self.reverse)
             .option_if("--after", self.after.as_deref())
+            .option_if("--shard", self.shard.map(|s| s.to_string()).as_deref())
             .flag("--group", self.group);
         line
     }

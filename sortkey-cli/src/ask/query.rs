@@ -37,6 +37,10 @@ pub(crate) struct QueryAsk {
     /// With `--table`: a global secondary index to query instead.
     #[arg(long, requires = "table")]
     pub(crate) index: Option<String>,
+    /// With `--table`: one shard of a sharded partition (the lock's layout of the partition key
+    /// says `shards=N`); by default a partition given without its shard is read merged over all.
+    #[arg(long, value_name = "I", requires = "table")]
+    pub(crate) shard: Option<u16>,
     /// With `--table`: at most this many items (1 to 1000).
     #[arg(long, default_value_t = DEFAULT_ITEMS)]
     #[serde(default = "default_limit")]
@@ -128,6 +132,7 @@ impl QueryAsk {
             sk_attr: sk_attr(),
             table: (!table.is_empty() && !pk.is_empty()).then_some(table),
             index: None,
+            shard: form.get("shard").and_then(|s| s.parse().ok()),
             limit,
             conditions,
         })
@@ -202,6 +207,7 @@ impl QueryAsk {
         }
         if let Some(table) = &self.table {
             line.option("--table", table).option_if("--index", self.index.as_deref());
+            line.option_if("--shard", self.shard.map(|s| s.to_string()).as_deref());
             line.option("--limit", self.limit.to_string());
         }
         if self.conditions.iter().any(|c| c.starts_with('-')) {

@@ -240,6 +240,8 @@ struct BrowsePage<'a> {
     groups: Vec<Group>,
     rows: Vec<Row>,
     group: bool,
+    /// Whether the partition is sharded: the rows then show their shard.
+    sharded: bool,
     /// The sort keys the next and the previous page start after.
     next: Option<String>,
     previous: Option<String>,
@@ -252,7 +254,7 @@ impl<'a> BrowsePage<'a> {
     fn form(frame: Frame, ask: &'a BrowseAsk, error: Option<String>) -> Self {
         let (doc, groups, rows, next, previous) = (None, Vec::new(), Vec::new(), None, None);
         let (table, pk, limit, group) = (ask.table.as_str(), ask.pk.as_str(), ask.limit, ask.group);
-        BrowsePage { frame, table, pk, limit, doc, groups, rows, group, next, previous, error }
+        BrowsePage { frame, table, pk, limit, doc, groups, rows, group, sharded: false, next, previous, error }
     }
 }
 
@@ -308,8 +310,14 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         next.layout = None;
         browse_link(&next)
     };
-    let next = items.last().filter(|_| full || ask.reverse).map(|i| link(&i.sk, false));
-    let previous = items.first().filter(|_| ask.after.is_some()).map(|i| link(&i.sk, true));
+    // A merged read of a sharded partition pages by its cursor, `<shard>:<sort key>`.
+    let merged = shown.shards.is_some() && ask.shard.is_none() && shown.next.as_deref().is_none_or(|n| n.contains(':'));
+    let after_of = |i: &browse::BrowseItem| match (merged, i.shard) {
+        (true, Some(shard)) => format!("{shard}:{}", i.sk),
+        _ => i.sk.clone(),
+    };
+    let next = items.last().filter(|_| full || ask.reverse).map(|i| link(&after_of(i), false));
+    let previous = items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true));
     let page = BrowsePage {
         frame,
         table: &ask.table,
@@ -319,6 +327,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         groups,
         rows,
         group: ask.group,
+        sharded: shown.shards.is_some(),
         next,
         previous,
         error: None,
@@ -345,6 +354,9 @@ fn browse_link(ask: &BrowseAsk) -> String {
     }
     if ask.reverse {
         pairs.push(("reverse", "true".to_owned()));
+    }
+    if let Some(shard) = ask.shard {
+        pairs.push(("shard", shard.to_string()));
     }
     if ask.group {
         pairs.push(("group", "true".to_owned()));

@@ -63,7 +63,7 @@ pub(crate) async fn reshape(app: &App, ask: &Ask<'_>, limit: usize) -> Result<Re
         return Err(Failure(format!("expected a width of 1 or more for `{}.{}`", ask.layout, ask.field)));
     }
     let new = layout.reshaped(ask.field, ask.width, ask.desc)?;
-    let target = Target { table: ask.table, index: None, pk: ask.pk, after: None };
+    let target = Target { table: ask.table, index: None, pk: ask.pk, after: None, shard: None };
     let (doc, read_units) = browse::partition(&app.client, &target, &app.lock, limit, false).await?;
     let mut rows: Vec<Row> = Vec::new();
     for item in doc.items.iter().filter(|i| i.layout.as_deref() == Some(ask.layout)) {

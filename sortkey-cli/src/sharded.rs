@@ -1,0 +1,126 @@
+//! A sharded partition as `browse`, `query --table` and their pages read it: when the lock says
+//! the table's partition key is sharded (`shards=16 by=player`), a partition given without its
+//! shard (`SEASON#2026`) is read merged over its shards, exactly as one partition (sortkey-core's
+//! `ShardedQuery`); given with one, or with `--shard I`, that shard alone.
+
+use aws_sdk_dynamodb::Client;
+use sortkey_core::dynamodb::ShardedQuery;
+use sortkey_core::query::MergeCursor;
+use sortkey_core::{KeyExpression, KeyRole, LockFile, ShardRule, ShardedPartition};
+
+use crate::outcome::Failure;
+use crate::table::key_names;
+
+/// The partition a read names.
+pub(crate) enum Partition {
+    /// One partition: not sharded, or one shard of a sharded one (`shard`).
+    One { pk: String, shard: Option<u16>, shards: Option<u16> },
+    /// Every shard of a sharded partition, read merged.
+    Merged(ShardedPartition),
+}
+
+/// Where a read is: the table, an index of it (never sharded), the partition as given.
+pub(crate) struct Place<'a> {
+    pub(crate) table: &'a str,
+    pub(crate) index: Option<&'a str>,
+    pub(crate) pk: &'a str,
+}
+
+/// The partition `target.pk` names in `target.table`, by the lock's layouts of the table's
+/// partition key attribute (those of its `table` lines, or every partition layout): a sharded
+/// layout that reads it with or without its shard makes it sharded. `shard` (`--shard I`) picks
+/// one shard. An index is never sharded.
+pub(crate) async fn resolve(
+    client: &Client,
+    lock: &LockFile,
+    target: &Place<'_>,
+    shard: Option<u16>,
+) -> Result<Partition, Failure> {
+    let one = |shard, shards| Partition::One { pk: target.pk.to_owned(), shard, shards };
+    if target.index.is_some() || !lock.entries.iter().any(|(_, l)| l.shard_field().is_some()) {
+        return match shard {
+            Some(_) => {
+                Err(Failure(format!("--shard: the lock has no sharded partition key layout of {}", target.table)))
+            }
+            None => Ok(one(None, None)),
+        };
+    }
+    let (pk_attr, _) = key_names(client, target.table, None).await?;
+    let found = lock
+        .layouts_reading(Some(target.table), &pk_attr, KeyRole::Partition)
+        .into_iter()
+        .find_map(|(_, layout)| layout.sharded_partition(target.pk));
+    let Some(sharded) = found else {
+        return match shard {
+            Some(_) => Err(Failure(format!(
+                "--shard: no sharded layout of {}'s `{pk_attr}` reads the partition {}",
+                target.table,
+                crate::display::quoted(target.pk)
+            ))),
+            None => Ok(one(None, None)),
+        };
+    };
+    let count = sharded.shards.count().get();
+    match shard.or(sharded.given) {
+        Some(i) => match sharded.partitions.get(usize::from(i)) {
+            Some(pk) => Ok(Partition::One { pk: pk.clone(), shard: Some(i), shards: Some(count) }),
+            None => Err(Failure(format!("--shard {i}: the partition has {count} shards, 0 to {}", count - 1))),
+        },
+        None => Ok(Partition::Merged(sharded)),
+    }
+}
+
+/// A merged page's sort keys, each with its shard; where the next page starts; the items read
+/// and the read units spent.
+pub(crate) struct MergedKeys {
+    pub(crate) attribute: String,
+    pub(crate) keys: Vec<(u16, String)>,
+    pub(crate) next: Option<MergeCursor>,
+    pub(crate) items: u64,
+    pub(crate) read_units: f64,
+}
+
+/// One page of `limit` sort keys of every shard of `sharded` in `table` under the key condition
+/// `expression(pk_attr, pk, sk_attr)` gives, merged, after `after` (a cursor's text,
+/// `<shard>:<sort key>`).
+pub(crate) async fn read(
+    client: &Client,
+    (table, after): (&str, Option<&str>),
+    sharded: &ShardedPartition,
+    expression: impl Fn(&str, &str, &str) -> KeyExpression,
+    (limit, forward): (usize, bool),
+) -> Result<MergedKeys, Failure> {
+    let (pk_attr, sk_attr) = key_names(client, table, None).await?;
+    let sk_attr = sk_attr.ok_or_else(|| Failure(format!("table {table} has no sort key to browse")))?;
+    let start = match after {
+        Some(text) => Some(MergeCursor::parse(text).ok_or_else(|| {
+            Failure(format!(
+                "--after of a sharded partition is a merged page's cursor, `<shard>:<sort key>`; found {}",
+                crate::display::quoted(text)
+            ))
+        })?),
+        None => None,
+    };
+    let query = ShardedQuery {
+        table,
+        partitions: &sharded.partitions,
+        partition_attribute: &pk_attr,
+        sort_attribute: &sk_attr,
+        forward,
+        limit,
+        ties: sharded.shards.rule() == ShardRule::Random,
+    };
+    let page = query
+        .run(client, |pk| expression(&pk_attr, pk, &sk_attr), start.as_ref())
+        .await
+        .map_err(|message| Failure(format!("cannot query {table}: {message}")))?;
+    let keys = page
+        .items
+        .into_iter()
+        .map(|(shard, item)| {
+            let sk = item.get(&sk_attr).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+            (shard, sk)
+        })
+        .collect();
+    Ok(MergedKeys { attribute: sk_attr, keys, next: page.next, items: page.read as u64, read_units: page.read_units })
+}

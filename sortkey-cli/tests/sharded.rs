@@ -1,0 +1,125 @@
+//! A sharded table through the command, against moto (feature `moto`): the lock says the season's
+//! partition is spread over 8 shards by player; `sortkey browse` and `sortkey query --table`, given
+//! the partition without its shard, read it merged (each item with its shard, page after page by
+//! the merged cursor); `--shard I` reads one; and the answers equal the runs written, in order.
+
+#![cfg(feature = "moto")]
+
+mod common;
+
+use common::sortkey;
+use sortkey_core::dynamodb::{PutMode, put_item};
+use sortkey_core::{Entity, LockedKeys, SortKey, TableDefinition};
+use sortkey_test_server::{client, runtime, server_or_skip};
+
+#[derive(sortkey_core::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "SEASON", season(width = 4), shard(shards = 8, by = player)),
+    sk(prefix = "RUN", score(width = 4, desc), player)
+)]
+struct Run {
+    season: u16,
+    score: u32,
+    player: String,
+}
+
+fn json(out: &assert_cmd::assert::Assert) -> serde_json::Value {
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+#[test]
+fn browse_and_query_read_a_sharded_partition_as_one() {
+    let Some(server) = server_or_skip("browse_and_query_read_a_sharded_partition_as_one") else { return };
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-sharded-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("layouts.lock");
+    let table = TableDefinition::of::<Run>("Runs");
+    std::fs::write(&lock, LockedKeys::new().table(&table).text()).unwrap();
+    let text = std::fs::read_to_string(&lock).unwrap();
+    assert!(text.contains("#{shard:u16 width=1 shards=8 by=player}"), "{text}");
+    let runs: Vec<Run> =
+        (0..40u32).map(|i| Run { season: 2026, score: (i * 7) % 100, player: format!("p_{i}") }).collect();
+    let client = client(&server.endpoint);
+    runtime().block_on(async {
+        table.apply_to_create(client.create_table()).unwrap().send().await.unwrap();
+        for run in &runs {
+            put_item(&client, "Runs", run, PutMode::Create).await.unwrap();
+        }
+    });
+    let mut expected: Vec<(String, u16)> =
+        runs.iter().map(|r| (r.primary_key().sort.encode().unwrap(), r.primary_key().partition.shard)).collect();
+    expected.sort();
+
+    // The whole season, 15 a page, merged: the pages follow each other by the merged cursor.
+    let (mut got, mut after) = (Vec::new(), None::<String>);
+    loop {
+        let mut args = vec!["browse", "--table", "Runs", "--pk", "SEASON#2026", "--limit", "15", "-o", "json"];
+        if let Some(a) = &after {
+            args.extend(["--after", a.as_str()]);
+        }
+        let doc = json(&sortkey(&server.endpoint, &lock, &args).assert().success());
+        assert_eq!((doc["format"].as_str(), doc["shards"].as_u64()), (Some("sortkey browse 3"), Some(8)), "{doc}");
+        for item in doc["items"].as_array().unwrap() {
+            assert_eq!(item["layout"], "RunSk", "{item}");
+            got.push((item["sk"].as_str().unwrap().to_owned(), item["shard"].as_u64().unwrap() as u16));
+        }
+        match doc["next"].as_str() {
+            Some(next) => after = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(got, expected, "every run once, in sort key order, with its shard");
+
+    // The terminal shows the shard column and says the read is merged.
+    let out = sortkey(
+        &server.endpoint,
+        &lock,
+        &["browse", "--table", "Runs", "--pk", "SEASON#2026", "--limit", "5", "-o", "table"],
+    )
+    .assert()
+    .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("shard") && text.contains("sharded partition: merged over 8 shards"), "{text}");
+    assert!(text.contains("next page: --after "), "{text}");
+
+    // One shard, by --shard or by the partition with its shard.
+    let first = &expected.iter().find(|(_, s)| *s == 3).unwrap().0;
+    for args in [
+        vec!["browse", "--table", "Runs", "--pk", "SEASON#2026", "--shard", "3", "-o", "json"],
+        vec!["browse", "--table", "Runs", "--pk", "SEASON#2026#3", "-o", "json"],
+    ] {
+        let doc = json(&sortkey(&server.endpoint, &lock, &args).assert().success());
+        let items = doc["items"].as_array().unwrap();
+        assert_eq!(items.len(), expected.iter().filter(|(_, s)| *s == 3).count(), "{doc}");
+        assert!(items.iter().all(|i| i["shard"] == 3), "{doc}");
+        assert_eq!(items[0]["sk"].as_str(), Some(first.as_str()));
+    }
+    let out = sortkey(&server.endpoint, &lock, &["browse", "--table", "Runs", "--pk", "SEASON#2026", "--shard", "8"])
+        .assert()
+        .failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("--shard 8: the partition has 8 shards, 0 to 7"), "{err}");
+
+    // A typed condition on the merged partition: scores 50 and up (desc: the keys up to 9949).
+    let args = [
+        "query",
+        "--layout",
+        "RunSk",
+        "--table",
+        "Runs",
+        "--pk",
+        "SEASON#2026",
+        "--limit",
+        "100",
+        "score>=50",
+        "-o",
+        "json",
+    ];
+    let doc = json(&sortkey(&server.endpoint, &lock, &args).assert().success());
+    let selected: Vec<&str> = doc["items"].as_array().unwrap().iter().map(|i| i["sk"].as_str().unwrap()).collect();
+    let want: Vec<&str> =
+        expected.iter().filter(|(k, _)| RunSk::decode(k).unwrap().score >= 50).map(|(k, _)| k.as_str()).collect();
+    assert_eq!(selected, want);
+    assert!(doc["command"].as_array().unwrap().iter().any(|a| a == "--table"), "{doc}");
+}
