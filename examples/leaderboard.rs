@@ -1,5 +1,8 @@
 //! A game leaderboard in one DynamoDB partition: why hand-made sort keys go wrong, and how a
-//! `#[derive(SortKey)]` type gets the order right and refuses the keys that would break it.
+//! `#[derive(SortKey)]` type gets the order right and refuses the keys that would break it; and,
+//! last, the season too hot for one partition, written to 16 shards and read back merged, equal
+//! to the one partition (in memory, through `sortkey_core::query::Merge`, as
+//! `dynamodb::query_merged` reads DynamoDB).
 //!
 //! Run with `cargo run --example leaderboard`. With the `dynamodb` feature and
 //! `-- --endpoint URL [--table NAME]` the runs are stored in and queried from a DynamoDB
@@ -8,7 +11,8 @@
 
 mod store;
 
-use sortkey_core::{KeyCondition, SortKey};
+use sortkey_core::query::{Merge, MergeCursor, MergedPage, ShardRead};
+use sortkey_core::{KeyCondition, Sharded, SortKey};
 use sortkey_examples::{MemTable, Order, Query, TextTable};
 use store::Store;
 
@@ -83,6 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     stage_4_tiebreak(&store)?;
     stage_5_overflow(&mut store)?;
     stage_6_top_of_the_season(&store)?;
+    stage_7_sharded()?;
     Ok(())
 }
 
@@ -248,5 +253,118 @@ fn stage_6_top_of_the_season(store: &Store) -> Result<(), Box<dyn std::error::Er
     println!("\nscore_between(200, 1500) swaps the bounds for the desc field (1500 is the smaller key),");
     println!("and every upper bound ends in '$', the successor of '#': above every key under the");
     println!("fixed fields, below every key of the next value, and itself never a key.");
+    Ok(())
+}
+
+/// The season's partition key once it is too hot for one partition: 16 shards, each run's
+/// calculated from its player (the sort key's `player_id`).
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(partition, prefix = "SEASON")]
+struct SeasonPk {
+    season: String,
+    #[key(shards = 16, by = player_id)]
+    shard: u16,
+}
+
+/// A season of `n` runs of `n` players, scores and times spread (deterministic).
+fn busy_season(n: u64) -> Vec<RankKey> {
+    (0..n)
+        .map(|i| RankKey {
+            score: (i * 7919) % 2000,
+            timestamp: 1719100800 + (i * 104729) % 86400,
+            player_id: format!("p_{i}"),
+        })
+        .collect()
+}
+
+/// One merged page of the season's shards in memory, as `dynamodb::query_merged` reads
+/// DynamoDB: `Merge` says which shard to read (a Query with a Limit after a key), `MemTable::page`
+/// answers as a Query would. Each item is its sort key.
+fn merged_page(
+    table: &MemTable<()>,
+    shards: &[String],
+    cond: &KeyCondition,
+    limit: usize,
+    cursor: Option<&MergeCursor>,
+) -> MergedPage<String> {
+    let mut merge = Merge::new(SeasonPk::SHARDS.count().get(), limit, true, cursor, false);
+    while !merge.is_done() {
+        for read in merge.reads() {
+            let ShardRead::Query { shard, limit, after } = &read else { continue };
+            let query = Query::forward().limit(*limit);
+            let (page, next) = table.page(&shards[usize::from(*shard)], query, after.as_deref(), |sk| cond.matches(sk));
+            let items = page.iter().map(|(sk, _)| ((*sk).to_owned(), (*sk).to_owned())).collect();
+            merge.answer(&read, items, next.is_some());
+        }
+    }
+    merge.finish()
+}
+
+/// (7) Sharded: the season written across 16 partitions and read back as one.
+fn stage_7_sharded() -> Result<(), Box<dyn std::error::Error>> {
+    heading("7. A season too hot for one partition: 16 shards, read back as one");
+    let runs = busy_season(2000);
+    let season = SeasonPk { season: "2024-06".into(), shard: 0 };
+    let shards = season.every_shard()?;
+    let (mut one, mut sharded) = (MemTable::new(), MemTable::new());
+    for run in &runs {
+        let sk = run.encode()?;
+        one.put(SEASON, sk.clone(), ());
+        let mut pk = season.clone();
+        pk.set_shard(SeasonPk::SHARDS.of(run.player_id.as_bytes()));
+        sharded.put(pk.encode()?, sk, ());
+    }
+    println!("DynamoDB serves one partition key at most 1,000 writes a second. {} runs of", runs.len());
+    println!("{} players go to {} and the next 15 by the player's shard", runs.len(), shards[0]);
+    println!("(shard_of(player_id) mod 16). The top 10 and the page after it, merged from the 16");
+    println!("partitions, beside the same Query on one partition holding every run:");
+    let all = RankKey::query().begins_with()?;
+    let first = merged_page(&sharded, &shards, &all, 10, None);
+    let second = merged_page(&sharded, &shards, &all, 10, first.next.as_ref());
+    let single: Vec<&str> = one.query(SEASON, Query::forward().limit(20)).map(|(sk, _)| sk).collect();
+    let mut out =
+        TextTable::new(["rank", "score", "player", "shard", "one partition", "16 shards merged"]).right(0).right(1);
+    let merged: Vec<&(u16, String)> = first.items.iter().chain(&second.items).collect();
+    let mut equal = merged.len() == single.len();
+    for (i, (shard, sk)) in merged.iter().enumerate() {
+        // The merged read returns items; their sort keys are the table's.
+        let key = RankKey::decode(sk)?;
+        let mut pk = season.clone();
+        pk.set_shard(*shard);
+        let found = sharded.get(&pk.encode()?, sk.as_str()).is_some();
+        let same = found && single.get(i) == Some(&sk.as_str());
+        equal &= same;
+        let mark = if same { "=" } else { "differs" };
+        out.row([
+            (i + 1).to_string(),
+            key.score.to_string(),
+            key.player_id,
+            shard.to_string(),
+            sk.clone(),
+            mark.into(),
+        ]);
+    }
+    print!("{out}");
+    println!("The 20 runs are the same, in the same order: {}", if equal { "yes" } else { "NO" });
+    let budget = 10 + 16 * 10usize.saturating_mul(3).div_ceil(32);
+    println!(
+        "The first page read {} items in {} Queries (each shard asked for ceil(1.5 x 10 / 16) = 1 at a time;",
+        first.read, first.requests
+    );
+    println!("at most 10 + 16 x 1 = {budget}), where asking every shard for 10 reads 160. Its cursor is one key:");
+    println!("  next = {}", first.next.as_ref().map(ToString::to_string).unwrap_or_default());
+    let wanted = &runs[1234];
+    let mut pk = season.clone();
+    pk.set_shard(SeasonPk::SHARDS.of(wanted.player_id.as_bytes()));
+    let (pk, sk) = (pk.encode()?, wanted.encode()?);
+    let hit = sharded.get(&pk, &sk).is_some();
+    println!(
+        "{}'s run is one GetItem, no fan-out: its shard is its player's ({pk}, {sk}): {}",
+        wanted.player_id,
+        if hit { "found" } else { "MISSING" }
+    );
+    if !equal || !hit {
+        return Err("the merged read differs from the single partition".into());
+    }
     Ok(())
 }

@@ -38,9 +38,8 @@ struct Run {
 }
 
 async fn seed(client: &Client) {
-    let runs: Vec<Run> = (0..3200u64)
-        .map(|i| Run { season: 2026, score: (i * 7919) % 1_000_000, player: format!("p_{i}") })
-        .collect();
+    let runs: Vec<Run> =
+        (0..3200u64).map(|i| Run { season: 2026, score: (i * 7919) % 1_000_000, player: format!("p_{i}") }).collect();
     for chunk in runs.chunks(25) {
         let requests = chunk.iter().map(|run| {
             let put = PutRequest::builder().set_item(Some(run.to_item().unwrap())).build().unwrap();
