@@ -2,6 +2,8 @@
 //! partition is spread over 8 shards by player; `sortkey browse` and `sortkey query --table`, given
 //! the partition without its shard, read it merged (each item with its shard, page after page by
 //! the merged cursor); `--shard I` reads one; and the answers equal the runs written, in order.
+//! `sortkey audit` counts each logical partition's items per shard exactly, and a partition one
+//! player fills is a skew finding.
 
 #![cfg(feature = "moto")]
 
@@ -122,4 +124,35 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
         expected.iter().filter(|(k, _)| RunSk::decode(k).unwrap().score >= 50).map(|(k, _)| k.as_str()).collect();
     assert_eq!(selected, want);
     assert!(doc["command"].as_array().unwrap().iter().any(|a| a == "--table"), "{doc}");
+
+    // The audit: each season's items per shard, exactly; 2027, whose 32 runs are one player's,
+    // all in that player's shard, is a skew finding (exit 1).
+    let hog: Vec<Run> = (0..32u32).map(|i| Run { season: 2027, score: i, player: "p_hog".into() }).collect();
+    runtime().block_on(async {
+        for run in &hog {
+            put_item(&client, "Runs", run, PutMode::Create).await.unwrap();
+        }
+    });
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "-o", "json"]).assert().code(1);
+    let doc = json(&out);
+    assert_eq!(doc["format"], "sortkey audit 4", "{doc}");
+    let shards = doc["attributes"][0]["shards"].as_array().unwrap_or_else(|| panic!("{doc}"));
+    let counted = |season: u16| {
+        let mut items = vec![0u64; 8];
+        for run in runs.iter().chain(&hog).filter(|r| r.season == season) {
+            items[usize::from(run.primary_key().partition.shard)] += 1;
+        }
+        items
+    };
+    let reported = |partition: &str| -> Vec<u64> {
+        let b = shards.iter().find(|b| b["partition"] == partition).unwrap_or_else(|| panic!("{partition}: {doc}"));
+        assert_eq!(b["layout"], "RunPk", "{b}");
+        serde_json::from_value(b["items"].clone()).unwrap()
+    };
+    assert_eq!(reported("SEASON#2026"), counted(2026));
+    assert_eq!(reported("SEASON#2027"), counted(2027));
+    assert_eq!(shards[0]["partition"], "SEASON#2027", "the most skewed first: {doc}");
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "-o", "table"]).assert().code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(text.contains("sharded partition") && text.contains("8.00") && text.contains("over 1.5"), "{text}");
 }

@@ -93,7 +93,18 @@ impl Attribute {
 
     /// Its report, with the fields under `threshold`.
     fn report(&self, threshold: f64) -> AttributeReport {
-        AttributeReport::new(self.name.clone(), self.role, self.audit.report(), self.not_strings, threshold)
+        let shards: Vec<(String, String)> = self
+            .audit
+            .layouts()
+            .iter()
+            .filter_map(|(name, layout)| {
+                let (at, _) = layout.shard_field()?;
+                let sortkey_core::DynBody::Fields(fields) = &layout.key.body else { return None };
+                Some((name.clone(), fields[at].name.to_owned()))
+            })
+            .collect();
+        let named = (self.name.clone(), self.role);
+        AttributeReport::new(named, self.audit.report(), self.not_strings, threshold, &shards)
     }
 }
 

@@ -25,7 +25,7 @@ use crate::pages::Item;
 
 format_tag! {
     /// The partial report's format.
-    PartialFormat = "sortkey audit partial 2"
+    PartialFormat = "sortkey audit partial 3"
 }
 
 /// A partial report as saved.

@@ -2,7 +2,7 @@
 //! report (sortkey-core's [`AuditReport`]); printed as tables or as JSON from the same value.
 
 use serde::{Deserialize, Serialize};
-use sortkey_core::{AuditReport, KeyRole};
+use sortkey_core::{AuditReport, KeyRole, SKEW_LIMIT, ShardBalance};
 
 use crate::ask::{CommandLine, Context};
 use crate::display::{sanitized, shown};
@@ -11,7 +11,7 @@ use crate::pages::SegmentOf;
 
 format_tag! {
     /// The audit's format.
-    AuditFormat = "sortkey audit 3"
+    AuditFormat = "sortkey audit 4"
 }
 
 /// The report of `sortkey audit` (and of `sortkey audit merge`).
@@ -83,11 +83,21 @@ pub(crate) struct LowHeadroom {
 }
 
 impl AttributeReport {
-    /// The report of an attribute, with the fields under `threshold`.
-    pub(crate) fn new(name: String, role: KeyRole, report: AuditReport, not_strings: u64, threshold: f64) -> Self {
+    /// The report of an attribute, with the fields under `threshold`; a shard field (`shards`,
+    /// by layout and field name) fills its range by design and is none of them.
+    pub(crate) fn new(
+        (name, role): (String, KeyRole),
+        report: AuditReport,
+        not_strings: u64,
+        threshold: f64,
+        shards: &[(String, String)],
+    ) -> Self {
         let mut low_headroom = Vec::new();
         for layout in &report.layouts {
             for field in &layout.fields {
+                if shards.iter().any(|(l, f)| *l == layout.name && *f == field.path) {
+                    continue;
+                }
                 if let Some(h) = field.headroom().filter(|h| h.fraction_left < threshold) {
                     let (layout, field) = (layout.name.clone(), field.path.clone());
                     low_headroom.push(LowHeadroom { layout, field, fraction_left: h.fraction_left });
@@ -263,8 +273,47 @@ fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
             outln!("(an export names no table: give the export's with --table T, and these commands name it)");
         }
     }
+    if !r.shards.is_empty() {
+        print_shards(&r.shards);
+    }
     if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
         outln!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);
     }
     outln!();
+}
+
+/// The sharded partitions, the most skewed first (at most [`SHARD_ROWS`]): items, the fullest and
+/// the emptiest shard, the skew, and whether it is a finding.
+fn print_shards(shards: &[ShardBalance]) {
+    let header = ["sharded partition", "layout", "items", "shards", "fullest", "emptiest", "skew", ""];
+    let mut t = output::table(&header);
+    for b in shards.iter().take(SHARD_ROWS) {
+        let (fullest, emptiest) = extremes(&b.items);
+        let flag = if b.is_finding() { format!("over {SKEW_LIMIT}") } else { String::new() };
+        t.add_row([
+            shown(&b.partition).into_owned(),
+            b.layout.clone(),
+            b.total().to_string(),
+            b.items.len().to_string(),
+            fullest,
+            emptiest,
+            format!("{:.2}", b.skew()),
+            flag,
+        ]);
+    }
+    outln!("{t}");
+    if shards.len() > SHARD_ROWS {
+        outln!("... and {} more sharded partitions (-o json lists them all)", shards.len() - SHARD_ROWS);
+    }
+}
+
+/// The most sharded partitions a terminal report lists.
+const SHARD_ROWS: usize = 10;
+
+/// The fullest and the emptiest shard, as `shard: items` (the first of equals).
+fn extremes(items: &[u64]) -> (String, String) {
+    let show = |v: Option<&u64>| {
+        v.and_then(|v| items.iter().position(|x| x == v).map(|i| format!("{i}: {v}"))).unwrap_or_default()
+    };
+    (show(items.iter().max()), show(items.iter().min()))
 }

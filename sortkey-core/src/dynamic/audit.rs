@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use crate::dynamic::balance::{Balances, ShardBalance};
 use crate::dynamic::generations::{Generations, OldKeys};
 use crate::dynamic::reshape::field_mut;
 use crate::dynamic::samples::keep_least;
@@ -28,6 +29,8 @@ pub struct KeyAudit {
     report: AuditReport,
     /// The keys of older versions of layouts, by partition.
     generations: Generations,
+    /// The items of each shard of each logical partition of a sharded layout.
+    balances: Balances,
 }
 
 /// What an audit found. The same keys give the same report in any order of reading, whole or
@@ -58,6 +61,11 @@ pub struct AuditReport {
     pub too_long_samples: Vec<String>,
     /// Keys of older versions of a layout (given by [`KeyAudit::with_versions`]): a finding.
     pub old_keys: Vec<OldKeys>,
+    /// For a partition key read by sharded layouts: each logical partition's items per shard,
+    /// the most skewed first; a skew over the limit is a finding ([`ShardBalance::is_finding`]).
+    /// Absent from a report of no sharded layout.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub shards: Vec<ShardBalance>,
 }
 
 /// The keys one layout reads.
@@ -154,11 +162,13 @@ impl KeyAudit {
             too_long: 0,
             too_long_samples: Vec::new(),
             old_keys: Vec::new(),
+            shards: Vec::new(),
         };
         let names: Vec<&str> = layouts.iter().map(|(n, _)| n.as_str()).collect();
         let generations = Generations::new(&names, &[]);
         let plans = layouts.iter().map(|(_, l)| l.plan()).collect();
-        KeyAudit { layouts, plans, widened: HashMap::new(), report, generations }
+        let balances = Balances::new(&layouts);
+        KeyAudit { layouts, plans, widened: HashMap::new(), report, generations, balances }
     }
 
     /// The same audit, told which of its layouts are older versions of which (a lock's
@@ -207,6 +217,7 @@ impl KeyAudit {
                 count.count += 1;
                 observe_fields(&self.layouts[i].1.key, &value, &mut count.fields);
                 self.generations.observe(i, partition);
+                self.balances.observe(i, &value);
                 return;
             }
             Err(furthest) => furthest,
@@ -296,6 +307,7 @@ impl KeyAudit {
             .sort_by(|a, b| (b.count, &a.layout, &a.field, a.seen).cmp(&(a.count, &b.layout, &b.field, b.seen)));
         report.unread.sort_by(|a, b| (b.count, a.kind.name()).cmp(&(a.count, b.kind.name())));
         report.old_keys = self.generations.report(&self.names());
+        report.shards = self.balances.report(&self.names());
         report
     }
 
@@ -309,8 +321,10 @@ impl KeyAudit {
     pub fn merge_audit(&mut self, other: &KeyAudit) -> Result<(), AuditMergeError> {
         let mut report = other.report.clone();
         report.old_keys.clear();
+        report.shards.clear();
         self.merge(&report)?;
         self.generations.absorb(&other.generations);
+        self.balances.absorb(&other.balances);
         Ok(())
     }
 
@@ -381,6 +395,7 @@ impl KeyAudit {
         }
         let names = self.names();
         self.generations.restore(&[], &other.old_keys, &names);
+        self.balances.merge(&names, &other.shards);
         let report = &mut self.report;
         report.empty += other.empty;
         report.too_long += other.too_long;
@@ -450,6 +465,7 @@ impl AuditReport {
             || self.empty > 0
             || self.too_long > 0
             || !self.old_keys.is_empty()
+            || self.shards.iter().any(ShardBalance::is_finding)
     }
 
     /// The keys in no layout, whatever the reason: those no layout reads, those of a mixed width,

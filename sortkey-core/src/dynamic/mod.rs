@@ -4,6 +4,7 @@
 //! readers in other languages: the text is the system of record.
 
 mod audit;
+mod balance;
 mod capacity;
 mod convert;
 mod decode;
@@ -38,6 +39,7 @@ use crate::encoding::spec::TimeUnit;
 pub use audit::{
     AuditMergeError, AuditReport, KeyAudit, LayoutCount, MixedWidth, Unread, UnreadSample, WidthMismatch, read_furthest,
 };
+pub use balance::{JUDGED_PER_SHARD, SKEW_LIMIT, ShardBalance};
 pub use capacity::Capacity;
 pub use generations::OldKeys;
 #[cfg(feature = "serde")]
