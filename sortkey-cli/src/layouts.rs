@@ -1,7 +1,7 @@
 //! `sortkey layouts`: the lock's layouts, each field with what it can hold.
 
 use serde::{Deserialize, Serialize};
-use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, Versions};
+use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, ShardRule, Versions};
 
 use crate::ask::Context;
 use crate::cli::Args;
@@ -12,7 +12,7 @@ use crate::output::{self, Document, format_tag, outln};
 
 format_tag! {
     /// The layouts' format.
-    LayoutsFormat = "sortkey layouts 2"
+    LayoutsFormat = "sortkey layouts 3"
 }
 
 /// The report of `sortkey layouts`: every layout of the lock.
@@ -41,6 +41,24 @@ pub(crate) struct LayoutReport {
     pub(crate) literals: Vec<String>,
     /// Its fields, by path, in order.
     pub(crate) fields: Vec<FieldReport>,
+    /// For a sharded partition key: its shards and what they can take; null otherwise.
+    pub(crate) shards: Option<ShardsReport>,
+}
+
+/// A sharded partition key's shards: how many, how an item's is chosen, and what DynamoDB lets
+/// them take together (each partition key value at most 1,000 write units and 3,000 read units a
+/// second).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ShardsReport {
+    /// The shard field.
+    pub(crate) field: String,
+    pub(crate) count: u16,
+    /// `by=FIELD` (the sort key's field it is calculated from) or `random`.
+    pub(crate) rule: String,
+    /// Write units a second the logical partition can take: 1,000 a shard.
+    pub(crate) write_units_per_second: u64,
+    /// Read units a second (strongly consistent): 3,000 a shard.
+    pub(crate) read_units_per_second: u64,
 }
 
 /// One field of a layout.
@@ -86,6 +104,21 @@ impl LayoutReport {
                 capacity: field.capacity(),
             })
             .collect();
+        let shards = layout.shard_field().and_then(|(at, shards)| {
+            let DynBody::Fields(fields) = &layout.key.body else { return None };
+            let rule = match shards.rule() {
+                ShardRule::By(field) => format!("by={field}"),
+                ShardRule::Random => "random".to_owned(),
+            };
+            let n = u64::from(shards.count().get());
+            Some(ShardsReport {
+                field: fields[at].name.to_owned(),
+                count: shards.count().get(),
+                rule,
+                write_units_per_second: n * 1000,
+                read_units_per_second: n * 3000,
+            })
+        });
         LayoutReport {
             name: name.to_owned(),
             layout: layout.to_string(),
@@ -93,6 +126,7 @@ impl LayoutReport {
             max_len: layout.max_len,
             literals: literals(layout),
             fields,
+            shards,
         }
     }
 }
@@ -132,6 +166,18 @@ impl Document for LayoutsDocument {
             }
         }
         outln!("{table}");
+        for l in &self.layouts {
+            let Some(s) = &l.shards else { continue };
+            outln!(
+                "{}: {} shards ({}, {}): a partition can take {} write units and {} read units a second",
+                shown(&l.name),
+                s.count,
+                shown(&s.field),
+                shown(&s.rule),
+                s.write_units_per_second,
+                s.read_units_per_second
+            );
+        }
         for v in &self.versions {
             outln!("versions: {} (newest first: the first reads the others' keys)", shown(&v.to_string()));
         }

@@ -40,6 +40,12 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
     std::fs::write(&lock, LockedKeys::new().table(&table).text()).unwrap();
     let text = std::fs::read_to_string(&lock).unwrap();
     assert!(text.contains("#{shard:u16 width=1 shards=8 by=player}"), "{text}");
+    // The layouts say what the shards take together.
+    let out = sortkey(&server.endpoint, &lock, &["layouts", "-o", "table"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let says =
+        "RunPk: 8 shards (shard, by=player): a partition can take 8000 write units and 24000 read units a second";
+    assert!(text.contains(says), "{text}");
     let runs: Vec<Run> =
         (0..40u32).map(|i| Run { season: 2026, score: (i * 7) % 100, player: format!("p_{i}") }).collect();
     let client = client(&server.endpoint);
