@@ -80,8 +80,21 @@ pub enum CustomerItem {
     Address(AddressKey),
 }
 
+/// A season's partition spread over 16 shards by player: `partition SEASON#{season:u16
+/// width=4}#{shard:u16 width=2 shards=16 by=player}`.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(partition, prefix = "SEASON")]
+pub struct SeasonPk {
+    /// The season.
+    #[key(width = 4)]
+    pub season: u16,
+    /// The shard, from the sort key's `player`.
+    #[key(shards = 16, by = player)]
+    pub shard: u16,
+}
+
 /// The key types vectors exist for.
-pub const TYPES: [&str; 4] = ["RankKey", "PriceKey", "CentsKey", "CustomerItem"];
+pub const TYPES: [&str; 5] = ["RankKey", "PriceKey", "CentsKey", "CustomerItem", "SeasonPk"];
 
 /// The vectors file of the key type `name`, one of [`TYPES`].
 pub fn file(name: &str) -> Option<String> {
@@ -90,6 +103,7 @@ pub fn file(name: &str) -> Option<String> {
         "PriceKey" => vectors_json::<PriceKey>(name, &price_key()),
         "CentsKey" => vectors_json::<CentsKey>(name, &cents_key()),
         "CustomerItem" => vectors_json::<CustomerItem>(name, &customer_item()),
+        "SeasonPk" => vectors_json::<SeasonPk>(name, &season_pk()),
         _ => return None,
     })
 }
@@ -185,6 +199,14 @@ pub fn customer_item() -> Vec<Vector> {
     for n in [0, 7, 999, 1000] {
         values.push((format!("{{\"ADDR\": {{\"n\": {n}}}}}"), CustomerItem::Address(AddressKey { n })));
     }
+    vectors(values)
+}
+
+/// SeasonPk's vectors: every shard of a season, the season's edges, and a shard past the count
+/// (refused, as a value past `max` is).
+pub fn season_pk() -> Vec<Vector> {
+    let values = [(0, 0), (2026, 0), (2026, 7), (2026, 15), (9999, 15), (2026, 16), (10_000, 3)]
+        .map(|(season, shard)| (format!("{{\"season\": {season}, \"shard\": {shard}}}"), SeasonPk { season, shard }));
     vectors(values)
 }
 
