@@ -46,6 +46,17 @@ fn query(
     (items, more)
 }
 
+/// What one sort key in two shards is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Cannot happen (`by` shards): no tie reads.
+    Distinct,
+    /// Two items (`random` shards).
+    Ties,
+    /// Two copies of one item (a shard-count move): returned once, the first shard's.
+    Copies,
+}
+
 /// One merged page, read as a driver reads, with the answers in `order` (a permutation seed):
 /// concurrent reads answer in any order.
 fn merged_page(
@@ -54,11 +65,14 @@ fn merged_page(
     forward: bool,
     limit: usize,
     cursor: Option<&MergeCursor>,
-    ties: bool,
+    mode: Mode,
     order: u64,
 ) -> sortkey_core::query::MergedPage<String> {
     let n = u16::try_from(shards.len()).unwrap();
-    let mut merge = Merge::new(n, limit, forward, cursor, ties);
+    let mut merge = Merge::new(n, limit, forward, cursor, mode == Mode::Ties);
+    if mode == Mode::Copies {
+        merge = merge.copies();
+    }
     let mut turn = order;
     while !merge.is_done() {
         let mut reads = merge.reads();
@@ -152,7 +166,7 @@ fn check(case: &Case) {
     let condition = condition(kind, a, b);
     let expected = oracle(&shards, condition.as_ref(), forward);
     // Ties: the same sort key in two shards (random shards).
-    let ties = true;
+    let ties = Mode::Ties;
     let (mut got, mut cursor, mut pages) = (Vec::new(), None, 0);
     loop {
         let page = merged_page(&shards, condition.as_ref(), forward, limit, cursor.as_ref(), ties, order ^ pages);
@@ -201,11 +215,70 @@ fn a_top_100_over_16_shards_reads_at_most_260() {
     // Every match in one shard: the worst case for the budget.
     let entries: Vec<(u16, usize, usize)> = (0..999u16).map(|i| (i % 999, 0, 3)).collect();
     let shards = shards_of(16, &entries, false);
-    let page = merged_page(&shards, None, false, 100, None, false, 7);
+    let page = merged_page(&shards, None, false, 100, None, Mode::Distinct, 7);
     assert_eq!(page.items.len(), 100);
     assert!(page.read <= 260, "read {}", page.read);
     // Spread evenly, the first reads answer it: 16 reads of 10.
     let spread: Vec<(u16, usize, usize)> = (0..999u16).map(|i| (i, 0, usize::from(i) % 16)).collect();
-    let page = merged_page(&shards_of(16, &spread, false), None, true, 100, None, false, 7);
+    let page = merged_page(&shards_of(16, &spread, false), None, true, 100, None, Mode::Distinct, 7);
     assert!(page.read <= 260 && page.requests <= 32, "read {} in {} requests", page.read, page.requests);
+}
+
+/// Copies: items mid-move between two shard counts, each sort key in one shard of the new count
+/// (the first `new` shards) and, not yet moved, also in one of the old count (the rest). The
+/// merged read returns each once, from the new shard when it is there, in order, page by page.
+fn check_copies(new: usize, old: usize, entries: &[(u16, usize, usize, u8)], limit: usize, forward: bool, order: u64) {
+    let mut shards: Vec<ShardItems> = vec![Vec::new(); new + old];
+    // Each entry: in the new count's shard, the old count's, or both (mid-move).
+    let mut expected: Vec<(String, u16)> = Vec::new();
+    for &(score, player, shard, state) in entries {
+        let key = RunSk { score, player: PLAYERS[player % PLAYERS.len()].into() }.encode().unwrap();
+        if expected.iter().any(|(k, _)| *k == key) {
+            continue;
+        }
+        let (in_new, in_old) = (shard % new, new + shard % old);
+        let holder = match state % 3 {
+            0 => vec![in_new],
+            1 => vec![in_old],
+            _ => vec![in_new, in_old],
+        };
+        for &h in &holder {
+            shards[h].push(key.clone());
+        }
+        expected.push((key, *holder.iter().min().unwrap() as u16));
+    }
+    for s in &mut shards {
+        s.sort();
+    }
+    expected.sort();
+    if !forward {
+        expected.reverse();
+    }
+    let (mut got, mut cursor, mut pages) = (Vec::new(), None, 0u64);
+    loop {
+        let page = merged_page(&shards, None, forward, limit, cursor.as_ref(), Mode::Copies, order ^ pages);
+        pages += 1;
+        got.extend(page.items.into_iter().map(|(shard, k)| (k, shard)));
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+        assert!(pages <= 2 + (expected.len() / limit) as u64, "pages end");
+    }
+    assert_eq!(got, expected, "each item once, the new shard's copy");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_merged_read_across_two_shard_counts_returns_each_item_once(
+        counts in prop::sample::select(vec![(2usize, 1usize), (4, 2), (16, 8), (8, 16)]),
+        entries in prop::collection::vec((0u16..60, 0usize..3, 0usize..64, 0u8..3), 0..200),
+        limit in prop_oneof![1usize..10, 1usize..300],
+        forward: bool,
+        order: u64,
+    ) {
+        check_copies(counts.0, counts.1, &entries, limit, forward, order);
+    }
 }

@@ -151,6 +151,8 @@ pub struct Merge<T> {
     last: Option<MergeCursor>,
     read: usize,
     requests: usize,
+    /// Whether one sort key in two shards is two copies of one item (see [`copies`](Self::copies)).
+    copies: bool,
 }
 
 impl<T> Merge<T> {
@@ -175,7 +177,43 @@ impl<T> Merge<T> {
                 }
             })
             .collect();
-        Merge { shards, forward, limit, share, items: Vec::new(), last: None, read: 0, requests: 0 }
+        Merge { shards, forward, limit, share, items: Vec::new(), last: None, read: 0, requests: 0, copies: false }
+    }
+
+    /// The same read over shards that may hold copies of one item: the partitions of two shard
+    /// counts while items move from the old to the new (the current count's shards first, then
+    /// the old ones). A sort key in two shards is then one item, returned once, from the first
+    /// shard that holds it (the current copy), in either direction; the other copies are read and
+    /// dropped. Tie reads are never needed: after a cursor, every copy of its sort key was seen.
+    ///
+    /// ```
+    /// use sortkey_core::query::{Merge, ShardRead};
+    ///
+    /// // Shard 0 is the new count's, shard 1 the old one's: `b` is in both mid-move.
+    /// let shards = [vec!["b", "c"], vec!["a", "b"]];
+    /// let mut merge = Merge::new(2, 10, true, None, false).copies();
+    /// while !merge.is_done() {
+    ///     for read in merge.reads() {
+    ///         let ShardRead::Query { shard, limit, after } = &read else { unreachable!() };
+    ///         let items: Vec<(String, String)> = shards[usize::from(*shard)]
+    ///             .iter()
+    ///             .filter(|k| after.as_deref().is_none_or(|a| **k > a))
+    ///             .take(*limit)
+    ///             .map(|k| (k.to_string(), format!("{k}@{shard}")))
+    ///             .collect();
+    ///         let more = items.len() == *limit;
+    ///         merge.answer(&read, items, more);
+    ///     }
+    /// }
+    /// let items: Vec<String> = merge.finish().items.into_iter().map(|(_, i)| i).collect();
+    /// assert_eq!(items, ["a@1", "b@0", "c@0"]);
+    /// ```
+    pub fn copies(mut self) -> Self {
+        self.copies = true;
+        for shard in &mut self.shards {
+            shard.tie = None;
+        }
+        self
     }
 
     /// The items a shard's Query asks for at a time: `ceil(1.5 * limit / N)`.
@@ -232,19 +270,33 @@ impl<T> Merge<T> {
             if self.shards.iter().any(|s| s.held.is_empty() && (!s.done || s.tie.is_some())) {
                 return;
             }
-            let forward = self.forward;
+            let (forward, copies) = (self.forward, self.copies);
             let next = self
                 .shards
                 .iter()
                 .enumerate()
                 .filter_map(|(i, s)| Some((i, &s.held.front()?.0)))
                 .reduce(|a, b| {
-                    let ahead = if forward { (b.1, b.0) < (a.1, a.0) } else { (b.1, b.0) > (a.1, a.0) };
+                    // Ties: by shard, reversed in a reverse read, unless they are copies (the
+                    // first shard's wins either way).
+                    let ahead = match (forward, copies) {
+                        (_, true) if a.1 == b.1 => b.0 < a.0,
+                        (true, _) => (b.1, b.0) < (a.1, a.0),
+                        (false, _) => (b.1, b.0) > (a.1, a.0),
+                    };
                     if ahead { b } else { a }
                 })
                 .map(|(i, _)| i);
             let Some(i) = next else { return };
             let Some((sort, item)) = self.shards[i].held.pop_front() else { return };
+            if copies {
+                // Every other copy is at the head of its shard: everything before it is returned.
+                for other in &mut self.shards {
+                    if other.held.front().is_some_and(|(k, _)| *k == sort) {
+                        other.held.pop_front();
+                    }
+                }
+            }
             let shard = u16::try_from(i).unwrap_or(u16::MAX);
             self.items.push((shard, item));
             self.last = Some(MergeCursor { sort, shard });
