@@ -200,9 +200,10 @@ pub(crate) async fn partition(
 ) -> Result<(BrowseDocument, f64), Failure> {
     let (one, shard, shards) = match sharded::resolve(client, lock, &target.place(), target.shard).await? {
         Partition::One { pk, shard, shards } => (pk, shard, shards),
-        Partition::Merged(all) => {
+        Partition::Merged(all, older) => {
             let expression = |pk_attr: &str, pk: &str, _: &str| KeyExpression::partition(pk_attr, pk);
-            let read = sharded::read(client, (target.table, target.after), &all, expression, (limit, !reverse)).await?;
+            let place = (target.table, target.after);
+            let read = sharded::read(client, place, (&all, &older), expression, (limit, !reverse)).await?;
             let units = read.read_units;
             return Ok((BrowseDocument::merged(target, lock, read, all.shards.count().get()), units));
         }
@@ -366,7 +367,7 @@ pub(crate) async fn query_versions(
     let conditions = live.conditions(condition)?;
     let (one, shard, shards) = match sharded::resolve(client, lock, &target.place(), target.shard).await? {
         Partition::One { pk, shard, shards } => (pk, shard, shards),
-        Partition::Merged(all) => {
+        Partition::Merged(all, older) => {
             let [Some(c)] = conditions.as_slice() else {
                 return Err(Failure(format!(
                     "{layout} has older versions: a sharded partition is read merged in one version; name one \
@@ -374,7 +375,8 @@ pub(crate) async fn query_versions(
                 )));
             };
             let expression = |pk_attr: &str, pk: &str, sk_attr: &str| c.with_partition_key(pk_attr, pk, sk_attr);
-            let read = sharded::read(client, (target.table, target.after), &all, expression, (limit, true)).await?;
+            let place = (target.table, target.after);
+            let read = sharded::read(client, place, (&all, &older), expression, (limit, true)).await?;
             let units = read.read_units;
             let mut doc = BrowseDocument::merged(target, lock, read, all.shards.count().get());
             doc.condition = Some(c.to_string());

@@ -15,8 +15,10 @@ use crate::table::key_names;
 pub(crate) enum Partition {
     /// One partition: not sharded, or one shard of a sharded one (`shard`).
     One { pk: String, shard: Option<u16>, shards: Option<u16> },
-    /// Every shard of a sharded partition, read merged.
-    Merged(ShardedPartition),
+    /// Every shard of a sharded partition, read merged; with the shards of its layout's older
+    /// versions of another count (`Current > Older` in the lock: a shard-count move), whose
+    /// copies of an item the current shards' copy hides.
+    Merged(ShardedPartition, Vec<(String, ShardedPartition)>),
 }
 
 /// Where a read is: the table, an index of it (never sharded), the partition as given.
@@ -46,11 +48,14 @@ pub(crate) async fn resolve(
         };
     }
     let (pk_attr, _) = key_names(client, target.table, None).await?;
-    let found = lock
-        .layouts_reading(Some(target.table), &pk_attr, KeyRole::Partition)
-        .into_iter()
-        .find_map(|(_, layout)| layout.sharded_partition(target.pk));
-    let Some(sharded) = found else {
+    let reading = lock.layouts_reading(Some(target.table), &pk_attr, KeyRole::Partition);
+    // The current layout that reads it: no older version of another, when one is.
+    let current = |name: &str| lock.versions_of(name).is_none_or(|v| v.current == name);
+    let mut found: Vec<(&str, ShardedPartition)> =
+        reading.into_iter().filter_map(|(name, layout)| Some((name, layout.sharded_partition(target.pk)?))).collect();
+    found.sort_by_key(|(name, _)| !current(name));
+    let mut found = found.into_iter();
+    let Some((name, sharded)) = found.next() else {
         return match shard {
             Some(_) => Err(Failure(format!(
                 "--shard: no sharded layout of {}'s `{pk_attr}` reads the partition {}",
@@ -66,7 +71,17 @@ pub(crate) async fn resolve(
             Some(pk) => Ok(Partition::One { pk: pk.clone(), shard: Some(i), shards: Some(count) }),
             None => Err(Failure(format!("--shard {i}: the partition has {count} shards, 0 to {}", count - 1))),
         },
-        None => Ok(Partition::Merged(sharded)),
+        None => {
+            // Its older versions of another count, read with it while items move.
+            let older = lock
+                .live(name)
+                .into_iter()
+                .skip(1)
+                .filter_map(|(old, layout)| Some((old.to_owned(), layout.sharded_partition(target.pk)?)))
+                .filter(|(_, old)| old.given.is_none())
+                .collect();
+            Ok(Partition::Merged(sharded, older))
+        }
     }
 }
 
@@ -86,7 +101,7 @@ pub(crate) struct MergedKeys {
 pub(crate) async fn read(
     client: &Client,
     (table, after): (&str, Option<&str>),
-    sharded: &ShardedPartition,
+    (sharded, older): (&ShardedPartition, &[(String, ShardedPartition)]),
     expression: impl Fn(&str, &str, &str) -> KeyExpression,
     (limit, forward): (usize, bool),
 ) -> Result<MergedKeys, Failure> {
@@ -101,14 +116,28 @@ pub(crate) async fn read(
         })?),
         None => None,
     };
+    // The current shards first, then each older count's: an item mid-move is read once, from
+    // the current shards.
+    let mut partitions = sharded.partitions.clone();
+    let mut firsts = vec![0usize];
+    for (_, old) in older {
+        firsts.push(partitions.len());
+        partitions.extend(old.partitions.iter().cloned());
+    }
     let query = ShardedQuery {
         table,
-        partitions: &sharded.partitions,
+        partitions: &partitions,
         partition_attribute: &pk_attr,
         sort_attribute: &sk_attr,
         forward,
         limit,
         ties: sharded.shards.rule() == ShardRule::Random,
+        copies: !older.is_empty(),
+    };
+    // A shard as its own count numbers it.
+    let own = |i: u16| {
+        let first = firsts.iter().rev().find(|&&f| f <= usize::from(i)).copied().unwrap_or(0);
+        u16::try_from(usize::from(i) - first).unwrap_or(i)
     };
     let page = query
         .run(client, |pk| expression(&pk_attr, pk, &sk_attr), start.as_ref())
@@ -119,7 +148,7 @@ pub(crate) async fn read(
         .into_iter()
         .map(|(shard, item)| {
             let sk = item.get(&sk_attr).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
-            (shard, sk)
+            (own(shard), sk)
         })
         .collect();
     Ok(MergedKeys { attribute: sk_attr, keys, next: page.next, items: page.read as u64, read_units: page.read_units })

@@ -162,3 +162,75 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.contains("sharded partition") && text.contains("8.00") && text.contains("over 1.5"), "{text}");
 }
+
+/// A shard-count move, mid-way: the lock says the season's partition key now has 16 shards and
+/// had 4 (`RunPk > RunPk@v1`; two digits against one, so their partitions differ, as the lock
+/// requires); some runs are still in their old shard, some moved, some in both (copied, not yet
+/// deleted). `sortkey browse`, given the partition without its shard, reads the 16 new shards and
+/// the 4 old ones merged: each run once, the new copy when there are two. A lock whose two counts
+/// write the same digits (8 and 4) is refused.
+#[test]
+fn browse_reads_a_shard_count_move_each_item_once() {
+    use sortkey_core::{ShardRule, Shards};
+    let Some(server) = server_or_skip("browse_reads_a_shard_count_move_each_item_once") else { return };
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-sharded-move-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("layouts.lock");
+    let text = |new: u16, width: u16| {
+        format!(
+            "RunPk = partition SEASON#{{season:u16 width=4}}#{{shard:u16 width={width} shards={new} by=player}}\n\
+             RunPk@v1 = partition SEASON#{{season:u16 width=4}}#{{shard:u16 width=1 shards=4 by=player}}\n\
+             RunSk = RUN#{{score:u32 width=4 desc}}#{{player:text}}\n\
+             RunPk > RunPk@v1\n"
+        )
+    };
+    let e = sortkey_core::LockFile::parse(&text(8, 1)).unwrap_err().to_string();
+    assert!(e.contains("a shard count whose partitions differ from `RunPk`'s"), "{e}");
+    std::fs::write(&lock, text(16, 2)).unwrap();
+    let (new, old) = (Shards::new(16, ShardRule::By("player")), Shards::new(4, ShardRule::By("player")));
+    let client = client(&server.endpoint);
+    // (sort key, the new shard's copy, the old shard's copy)
+    let mut runs: Vec<(String, Option<u16>, Option<u16>)> = Vec::new();
+    runtime().block_on(async {
+        sortkey_test_server::create_table(&client, "Moving").await;
+        for i in 0..30u32 {
+            let player = format!("p_{i}");
+            let sk = format!("RUN#{:04}#{player}", 9999 - (i * 13) % 100);
+            let (n, o) = (new.of(player.as_bytes()), old.of(player.as_bytes()));
+            let (in_new, in_old) = match i % 3 {
+                0 => (Some(n), None),
+                1 => (None, Some(o)),
+                _ => (Some(n), Some(o)),
+            };
+            let partitions =
+                [in_new.map(|s| format!("SEASON#2026#{s:02}")), in_old.map(|s| format!("SEASON#2026#{s}"))];
+            for pk in partitions.into_iter().flatten() {
+                let put = client.put_item().table_name("Moving");
+                let put = put.item("pk", aws_sdk_dynamodb::types::AttributeValue::S(pk));
+                put.item("sk", aws_sdk_dynamodb::types::AttributeValue::S(sk.clone())).send().await.unwrap();
+            }
+            runs.push((sk, in_new, in_old));
+        }
+    });
+    runs.sort();
+    let expected: Vec<(String, u16)> = runs.iter().map(|(sk, n, o)| (sk.clone(), n.or(*o).unwrap())).collect();
+    for limit in ["7", "100"] {
+        let (mut got, mut after) = (Vec::new(), None::<String>);
+        loop {
+            let mut args = vec!["browse", "--table", "Moving", "--pk", "SEASON#2026", "--limit", limit, "-o", "json"];
+            if let Some(a) = &after {
+                args.extend(["--after", a.as_str()]);
+            }
+            let doc = json(&sortkey(&server.endpoint, &lock, &args).assert().success());
+            for item in doc["items"].as_array().unwrap() {
+                got.push((item["sk"].as_str().unwrap().to_owned(), item["shard"].as_u64().unwrap() as u16));
+            }
+            match doc["next"].as_str() {
+                Some(next) => after = Some(next.to_owned()),
+                None => break,
+            }
+        }
+        assert_eq!(got, expected, "each run once, limit {limit}, the new shard's copy when there are two");
+    }
+}

@@ -194,6 +194,15 @@ impl LockFile {
                      a key are different layouts"
                 )));
             }
+            // Two shard counts written alike would share partitions: a copy mid-move could not
+            // be told from the other version's item.
+            if let Some(same) = names.iter().find(|n| self.get(n).is_some_and(|l| same_partitions(l, layout))) {
+                return Err(error(format!(
+                    "a shard count whose partitions differ from `{same}`'s: both write the shard in the same digits \
+                     after the same fields, so their partitions coincide; expected another width of the shard \
+                     (a count past 10, 100 or 1000) or another prefix"
+                )));
+            }
             names.push(name.to_owned());
             offset += name.len() + 3;
         }
@@ -428,4 +437,21 @@ impl std::error::Error for LockError {
             LockErrorKind::Differs(_) => None,
         }
     }
+}
+
+/// Whether two sharded layouts differ only in their shard's count and rule, the shard written in
+/// the same digits: then their partitions coincide.
+fn same_partitions(a: &DynLayout, b: &DynLayout) -> bool {
+    let (Some((at_a, sa)), Some((at_b, sb))) = (a.shard_field(), b.shard_field()) else { return false };
+    if at_a != at_b || sa.width() != sb.width() || sa == sb {
+        return false;
+    }
+    let strip = |l: &DynLayout| {
+        let mut l = l.clone();
+        if let crate::dynamic::DynBody::Fields(fields) = &mut l.key.body {
+            fields.remove(at_a);
+        }
+        l
+    };
+    strip(a) == strip(b)
 }

@@ -40,6 +40,9 @@ pub struct ShardedQuery<'a> {
     pub limit: usize,
     /// Whether two shards can hold the same sort key: `random` shards.
     pub ties: bool,
+    /// Whether the partitions are two shard counts' mid-move (the current count's first): a sort
+    /// key in two of them is one item's copies, returned once ([`Merge::copies`]).
+    pub copies: bool,
 }
 
 impl ShardedQuery<'_> {
@@ -55,6 +58,9 @@ impl ShardedQuery<'_> {
     ) -> Result<MergedPage<Attributes>, String> {
         let count = u16::try_from(self.partitions.len()).unwrap_or(u16::MAX);
         let mut merge: Merge<Attributes> = Merge::new(count, self.limit, self.forward, start, self.ties);
+        if self.copies {
+            merge = merge.copies();
+        }
         let sort_of =
             |item: &Attributes| item.get(self.sort_attribute).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
         let read = |read: ShardRead| {
@@ -184,6 +190,7 @@ where
         forward,
         limit,
         ties: E::Partition::SHARDS.rule() == ShardRule::Random,
+        copies: false,
     };
     let page = sharded
         .run(client, |pk| query.in_partition(pk.to_owned()).expression(), start)
