@@ -4,9 +4,9 @@
 //! over the union: every item the condition selects, in sort key order). The items the server
 //! returned are counted against the budget `limit + N * ceil(1.5 * limit / N)`.
 
-use sortkey_core::dynamodb::{PutMode, put_item, query_merged};
+use sortkey_core::dynamodb::{PutMode, get_item, move_item, put_item, query_merged, update_item};
 use sortkey_core::query::MergeCursor;
-use sortkey_core::{Entity, KeyCondition, SortKey, TableDefinition};
+use sortkey_core::{Entity, KeyCondition, Sharded, SortKey, TableDefinition};
 use sortkey_tests::server::{client, runtime, server_or_skip};
 
 /// A run of a season: 16 shards, each run's by its player.
@@ -102,5 +102,39 @@ fn a_sharded_season_reads_back_as_one_partition() {
         let top = query_merged(&client, "runs_sharded", &season, true, 100, None).await.unwrap();
         assert_eq!(top.entities.len(), 100);
         assert!(top.read <= 260 && top.read_units > 0.0, "read {} items, {} units", top.read, top.read_units);
+    });
+}
+
+/// Writing chooses the shard from the item: an update stays in the run's shard, and a run whose
+/// player changes (the field its shard is calculated from, in its sort key) moves to the new
+/// player's shard, in one transaction; a point read by its key finds it with no fan-out, and the
+/// merged read sees it once.
+#[test]
+fn a_changed_player_moves_the_run_to_its_shard() {
+    let Some(server) = server_or_skip("a_changed_player_moves_the_run_to_its_shard") else { return };
+    let client = client(&server.endpoint);
+    let def = TableDefinition::of::<Run>("runs_moved");
+    runtime().block_on(async {
+        super::create(&client, &def).await;
+        // Two players of different shards.
+        let shard = |p: &str| RunPk::SHARDS.of(p.as_bytes());
+        let a = "p_0".to_owned();
+        let b = (1..100).map(|i| format!("p_{i}")).find(|p| shard(p) != shard(&a)).unwrap();
+        let run = Run { season: 2026, score: 1500, player: a.clone() };
+        put_item(&client, "runs_moved", &run, PutMode::Create).await.unwrap();
+        update_item(&client, "runs_moved", &run).await.unwrap();
+        let key = run.primary_key();
+        assert_eq!(key.partition.shard, RunPk::SHARDS.of(a.as_bytes()));
+        assert_eq!(get_item::<Run>(&client, "runs_moved", &key).await.unwrap(), Some(run.clone()));
+
+        let moved = Run { player: b.clone(), ..run.clone() };
+        move_item(&client, "runs_moved", &run, &moved).await.unwrap();
+        assert_eq!(get_item::<Run>(&client, "runs_moved", &key).await.unwrap(), None, "gone from the old shard");
+        let new_key = moved.primary_key();
+        assert_eq!(new_key.partition.shard, RunPk::SHARDS.of(b.as_bytes()));
+        assert_eq!(get_item::<Run>(&client, "runs_moved", &new_key).await.unwrap(), Some(moved.clone()));
+        let season = Run::query(&RunPk { season: 2026, shard: 0 }).unwrap();
+        let all = query_merged(&client, "runs_moved", &season, true, 10, None).await.unwrap();
+        assert_eq!(all.entities, vec![(new_key.partition.shard, moved)], "once, in its new shard");
     });
 }
