@@ -136,5 +136,9 @@ fn a_changed_player_moves_the_run_to_its_shard() {
         let season = Run::query(&RunPk { season: 2026, shard: 0 }).unwrap();
         let all = query_merged(&client, "runs_moved", &season, true, 10, None).await.unwrap();
         assert_eq!(all.entities, vec![(new_key.partition.shard, moved)], "once, in its new shard");
+        // query_page reads one partition: of a sharded one, it would read one shard, and refuses.
+        let e = sortkey_core::dynamodb::query_page(&client, "runs_moved", &season, None, 10).await.unwrap_err();
+        assert_eq!(e.kind(), &sortkey_core::dynamodb::ItemErrorKind::Sharded { shards: 16 }, "{e}");
+        assert!(e.to_string().contains("expected dynamodb::query_merged"), "{e}");
     });
 }

@@ -64,6 +64,12 @@ pub enum ItemErrorKind {
     },
     /// A move whose old item changed since it was read, or whose new key exists: nothing moved.
     Changed,
+    /// A page of a sharded partition's query asked of `query_page`, which reads one partition:
+    /// it would be one shard's items of `shards`, so nothing is read.
+    Sharded {
+        /// The partition key's shard count.
+        shards: u16,
+    },
     /// The request failed otherwise: the SDK's or the server's message.
     Request(String),
 }
@@ -106,6 +112,11 @@ impl fmt::Display for ItemError {
                 f.write_str("the old item changed since it was read, or the new key exists; nothing moved")
             }
             ItemErrorKind::Request(m) => write!(f, "{m}"),
+            ItemErrorKind::Sharded { shards } => write!(
+                f,
+                "its partition key has {shards} shards, and query_page reads one partition, so it would return one \
+                 shard's items; expected dynamodb::query_merged, which reads them all as one partition"
+            ),
             ItemErrorKind::Disagrees { attribute, key, serde } => write!(
                 f,
                 "the key writes the attribute `{attribute}` as {key} and serde writes it as {serde}; expected the \

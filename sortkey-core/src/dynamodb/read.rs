@@ -5,6 +5,7 @@ use aws_sdk_dynamodb::Client;
 use serde_core::de::DeserializeOwned;
 
 use crate::encoding::key::{DecodeKey, SortKey};
+use crate::encoding::shard::Shards;
 use crate::error::{DecodeError, EncodeError};
 use crate::table::entity::Entity;
 use crate::table::entity_query::TableQuery;
@@ -41,6 +42,12 @@ pub trait EntityQuery {
 
     /// The cursor a page's `LastEvaluatedKey` holds.
     fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError>;
+
+    /// The shards of the partition it reads, when its partition key is sharded: then one Query
+    /// reads one shard, and [`query_page`] refuses it for `query_merged`. `None` by default.
+    fn shards(&self) -> Option<Shards> {
+        None
+    }
 }
 
 impl<E> EntityQuery for TableQuery<E>
@@ -58,6 +65,10 @@ where
 
     fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
         ItemKey::from_attributes(key, E::KEYS)
+    }
+
+    fn shards(&self) -> Option<Shards> {
+        <E::Partition as SortKey>::LAYOUT.shard_field().map(|(_, shards)| shards)
     }
 }
 
@@ -102,7 +113,9 @@ where
 /// One page of `query` on `table`: at most `limit` items (DynamoDB's `Limit`; fewer when the
 /// page reaches 1 MB), starting after `start` (the `next` of the page before; `None` for the
 /// first), each read back as its entity, in DynamoDB's order. An item that does not read back as
-/// the entity is an error naming it; so is a `LastEvaluatedKey` that does not decode.
+/// the entity is an error naming it; so is a `LastEvaluatedKey` that does not decode; so is the
+/// query of a sharded partition ([`ItemErrorKind::Sharded`]), which one Query would read one shard
+/// of: `query_merged` reads it.
 ///
 /// ```no_run
 /// # use sortkey_core::{Entity, SortKey};
@@ -139,6 +152,9 @@ where
     Q::Entity: DeserializeOwned,
 {
     let name = <Q::Entity as Entity>::NAME;
+    if let Some(shards) = query.shards() {
+        return Err(ItemError::new(name, ItemErrorKind::Sharded { shards: shards.count().get() }));
+    }
     let request = query.query_request(start).map_err(|e| ItemError::new(name, ItemErrorKind::Encode(e)))?;
     let page = request
         .apply_to(client.query().table_name(table).limit(limit))

@@ -182,6 +182,13 @@ impl Layout {
         Layout { prefix, separator, max_len, role, body: Body::Opaque, legacy: &[] }
     }
 
+    /// The shard field of a sharded partition key (`#[key(shards = N, ...)]`): its position
+    /// among the fields, and its count and rule.
+    pub fn shard_field(&self) -> Option<(usize, crate::encoding::shard::Shards)> {
+        let Body::Fields(fields) = self.body else { return None };
+        fields.iter().enumerate().find_map(|(i, f)| Some((i, f.field.shards()?)))
+    }
+
     /// The key's prefix.
     pub const fn prefix(&self) -> Option<&'static str> {
         self.prefix
