@@ -146,8 +146,10 @@ fn runtime_modules_depend_one_way() {
         within("encoding/segment", &["error", "encoding/spec", "encoding/cursor", "encoding/layout"]),
         "{graph:#?}"
     );
-    // A layout describes segments and keys; it knows neither trait.
-    assert!(within("encoding/layout", &["encoding/spec", "encoding/role"]), "{graph:#?}");
+    // A layout describes segments and keys (and a partition key's shards); it knows neither trait.
+    assert!(within("encoding/layout", &["encoding/spec", "encoding/role", "encoding/shard"]), "{graph:#?}");
+    // The shard rule is data and arithmetic: the `Sharded` trait is with the key traits.
+    assert_eq!(graph["encoding/shard"], Vec::<String>::new());
 }
 
 /// The derive's layers, as its `lib.rs` documents them: a module uses only modules of its own

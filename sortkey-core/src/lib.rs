@@ -380,10 +380,11 @@ pub mod dynamodb;
 pub mod __private_0_1_0;
 
 pub use encoding::cursor::Cursor;
+pub use encoding::key::Sharded;
 pub use encoding::key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};
 pub use encoding::layout::{FieldLayout, Layout, LayoutMismatch, SegmentLayout, VariantLayout};
 pub use encoding::segment::{Capabilities, DecodeSegment, KeySegment, SegmentOptions};
-pub use encoding::shard::{ShardRule, Sharded, Shards, fnv1a64, shard_of};
+pub use encoding::shard::{ShardRule, Shards, fnv1a64, shard_of};
 pub use encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError, QueryErrorKind};
 pub use migrate::legacy::{Legacy, Versioned, merge_layouts, merge_version_pages};

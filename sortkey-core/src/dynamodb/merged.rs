@@ -8,7 +8,8 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 use serde_core::de::DeserializeOwned;
 
-use crate::encoding::shard::{ShardRule, Sharded};
+use crate::encoding::key::Sharded;
+use crate::encoding::shard::ShardRule;
 use crate::error::sdk_error_line;
 use crate::query::condition::KeyExpression;
 use crate::query::{Merge, MergeCursor, MergedPage, ShardRead};

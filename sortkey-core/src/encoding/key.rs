@@ -80,3 +80,52 @@ pub trait Queryable {
     /// Starts a typed query condition on keys of this type.
     fn query() -> Self::Query;
 }
+
+/// A partition key with a shard field (`#[key(shards = N, by = field)]` or `random`), which the
+/// derive implements: the merged read sets the shard to each of `0..N` in turn, and a write sets
+/// the item's.
+///
+/// ```
+/// use sortkey_core::{Sharded, SortKey};
+///
+/// #[derive(SortKey, Clone)]
+/// #[key(partition, prefix = "SEASON")]
+/// struct SeasonPk {
+///     #[key(width = 4)]
+///     season: u16,
+///     #[key(shards = 16, by = player)]
+///     shard: u16,
+/// }
+///
+/// let mut pk = SeasonPk { season: 2026, shard: 0 };
+/// pk.set_shard(SeasonPk::SHARDS.of(b"p_8842"));
+/// assert_eq!(pk.encode().unwrap(), "SEASON#2026#10");
+/// assert_eq!(SeasonPk::LAYOUT.to_string(), "partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}");
+/// let all = pk.every_shard().unwrap();
+/// assert_eq!((all.len(), all[0].as_str(), all[15].as_str()), (16, "SEASON#2026#00", "SEASON#2026#15"));
+/// ```
+pub trait Sharded: SortKey {
+    /// The count and the rule.
+    const SHARDS: crate::encoding::shard::Shards;
+
+    /// The key's shard, 0 to `SHARDS.count() - 1`.
+    fn shard(&self) -> u16;
+
+    /// Sets the key's shard. A shard at or above the count is refused when the key is encoded.
+    fn set_shard(&mut self, shard: u16);
+
+    /// The key's encoding in each shard, `0..N`: the partitions a merged read queries.
+    fn every_shard(&self) -> Result<Vec<String>, EncodeError>
+    where
+        Self: Clone,
+    {
+        let mut key = self.clone();
+        Self::SHARDS
+            .all()
+            .map(|shard| {
+                key.set_shard(shard);
+                key.encode()
+            })
+            .collect()
+    }
+}
