@@ -318,6 +318,49 @@ fn audits_of_parts_merge_into_the_audit_of_the_whole() {
     );
 }
 
+/// The balance of sharded partitions follows the same law: the audits of parts, merged in any
+/// order, through `merge` (a partial report), `merge_audit` (another file) or `resume`, count
+/// each logical partition's items per shard as the audit of the whole does.
+#[test]
+fn shard_balances_of_parts_merge_into_the_whole() {
+    use sortkey_core::KeyAudit;
+    let lock = LockFile::parse(
+        "SeasonPk = partition SEASON#{season:u16 width=4}#{shard:u16 width=1 shards=4 by=player}\n\
+         OtherPk = partition CUST#{id:u32 width=6}\n",
+    )
+    .unwrap();
+    let keys: Vec<String> = (0..100u32)
+        .map(|i| match i % 5 {
+            0 => format!("CUST#{i:06}"),
+            1 => "SEASON#2027#3".to_owned(),
+            _ => format!("SEASON#2026#{}", i % 4),
+        })
+        .collect();
+    let mut whole = KeyAudit::new(lock.entries.clone());
+    keys.iter().for_each(|k| whole.observe(k));
+    let report = whole.report();
+    let season = |p: &str| report.shards.iter().find(|b| b.partition == p).unwrap().items.clone();
+    let count = |p: &str, shard: usize| keys.iter().filter(|k| k.as_str() == format!("{p}#{shard}")).count() as u64;
+    assert_eq!(season("SEASON#2026"), (0..4).map(|s| count("SEASON#2026", s)).collect::<Vec<_>>());
+    assert_eq!(season("SEASON#2027"), [0, 0, 0, 20]);
+    assert_eq!(report.shards[0].partition, "SEASON#2027", "the most skewed first");
+    assert!(report.shards[0].is_finding() && !report.shards[1].is_finding() && report.has_findings());
+    for cut in [0, 1, 31, keys.len()] {
+        let (mut first, mut second) = (KeyAudit::new(lock.entries.clone()), KeyAudit::new(lock.entries.clone()));
+        keys[..cut].iter().for_each(|k| first.observe(k));
+        keys[cut..].iter().for_each(|k| second.observe(k));
+        let mut by_audit = KeyAudit::new(lock.entries.clone());
+        by_audit.merge_audit(&first).unwrap();
+        by_audit.merge_audit(&second).unwrap();
+        assert_eq!(by_audit.report(), report, "merge_audit, cut at {cut}");
+        second.merge(&first.report()).unwrap();
+        assert_eq!(second.report(), report, "merge, cut at {cut}");
+    }
+    let json = serde_json::to_string(&report).unwrap();
+    let resumed = KeyAudit::resume(lock.entries.clone(), &serde_json::from_str(&json).unwrap()).unwrap();
+    assert_eq!(resumed.report(), report, "a partial report read back");
+}
+
 /// A migration between two layouts of a lock, fields matched by name: an old key moves to the
 /// key of the same value in the new layout (a wider width, `desc`, a new prefix, another order
 /// of fields), a new one and another entity's stay; layouts whose fields differ, of different
