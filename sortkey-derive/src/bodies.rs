@@ -87,7 +87,12 @@ pub(crate) fn impl_fields(key: &Key) -> TokenStream {
 /// knows, which is one; `Of::<Key, i>` for any other, whose `FieldSegment` impl (`impl_fields`)
 /// names the type once, so that a type that is no segment is one error, there.
 pub(crate) fn segment(key: &Key, i: usize, key_ty: &TokenStream) -> TokenStream {
-    let ty = &key.fields[i].ty;
+    segment_of(&key.fields[i].ty, i, key_ty)
+}
+
+/// [`segment`] for field `i` of type `ty` of the key `key_ty` names (an entity's generated key,
+/// whose model it does not hold).
+pub(crate) fn segment_of(ty: &syn::Type, i: usize, key_ty: &TokenStream) -> TokenStream {
     if is_builtin(ty) {
         quote!(<#ty as _sortkey::KeySegment>)
     } else {

@@ -414,11 +414,7 @@ fn shard_value(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide) -> Option<
     let sk = entity.sk.as_ref()?;
     let k = sk.segments.iter().position(|s| s.field == *by)?;
     let (ty, sk_ty, spec) = (&sk.segments[k].ty, &sort.ty, crate::bodies::field_const(k));
-    let seg = if crate::types::is_builtin(ty) {
-        quote!(<#ty as _sortkey::KeySegment>)
-    } else {
-        quote!(_sortkey::Of::<#sk_ty, #k>)
-    };
+    let seg = crate::bodies::segment_of(ty, k, sk_ty);
     let spec = if k + 1 == sk.segments.len() {
         quote!(_sortkey::field_in(<#sk_ty>::#spec, &_sortkey::WHOLE_KEY))
     } else {
