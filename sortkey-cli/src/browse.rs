@@ -14,7 +14,7 @@ use sortkey_core::{
     read_furthest,
 };
 
-use crate::ask::{AskError, BrowseAsk, Context};
+use crate::ask::{AskError, BrowseAsk, CommandLine, Context};
 use crate::cli::Args;
 use crate::display::{sanitized, shown};
 use crate::outcome::Failure;
@@ -57,6 +57,10 @@ pub(crate) struct BrowseDocument {
     pub(crate) shards: Option<u16>,
     /// Where the next page of a merged read starts (`--after`): `<shard>:<sort key>`.
     pub(crate) next: Option<String>,
+    /// Whether its items were read merged over every shard (not one shard): what the terminal
+    /// says; the JSON says it by `next` and each item's `shard`.
+    #[serde(skip)]
+    pub(crate) merged: bool,
 }
 
 /// What reading cost: the items DynamoDB returned (every Query asks for at most one more than
@@ -265,6 +269,7 @@ impl BrowseDocument {
             command: Vec::new(),
             shards: None,
             next: None,
+            merged: false,
         }
     }
 
@@ -279,7 +284,23 @@ impl BrowseDocument {
         doc.read = ReadCost { items: read.items, read_units: read.read_units };
         doc.shards = Some(shards);
         doc.next = read.next.map(|c| c.to_string());
+        doc.merged = true;
         doc
+    }
+
+    /// The command line of the next page of a merged read: this document's, starting after its
+    /// cursor.
+    fn next_command(&self) -> Option<CommandLine> {
+        let next = self.next.as_ref()?;
+        let mut argv = self.command.clone();
+        match argv.iter().position(|a| a == "--after") {
+            Some(at) if at + 1 < argv.len() => argv[at + 1] = next.clone(),
+            _ => {
+                let end = argv.iter().position(|a| a == "--").unwrap_or(argv.len());
+                argv.splice(end..end, ["--after".to_owned(), next.clone()]);
+            }
+        }
+        Some(CommandLine { argv })
     }
 
     /// Marks the document as one shard's (`shard` of `shards`), each item with it.
@@ -439,6 +460,7 @@ pub(crate) async fn query_versions(
         command: Vec::new(),
         shards: None,
         next: None,
+        merged: false,
     };
     Ok((doc.in_shard(shard, shards), read_units))
 }
@@ -563,16 +585,13 @@ impl Document for BrowseDocument {
             self.print_versions();
         }
         if let Some(shards) = self.shards {
-            let how = if self.items.iter().any(|i| i.shard != self.items[0].shard) || self.items.is_empty() {
-                format!("merged over {shards} shards")
-            } else {
-                format!("one of {shards} shards")
-            };
+            let how =
+                if self.merged { format!("merged over {shards} shards") } else { format!("one of {shards} shards") };
             outln!("sharded partition: {how}");
         }
         outln!("read {} items, {} read units", self.read.items, self.read.read_units);
-        if let Some(next) = &self.next {
-            outln!("next page: --after {}", shown(next));
+        if let Some(next) = self.next_command() {
+            outln!("next page: {next}");
         }
     }
 }

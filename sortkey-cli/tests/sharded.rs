@@ -89,7 +89,12 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
     .success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.contains("shard") && text.contains("sharded partition: merged over 8 shards"), "{text}");
-    assert!(text.contains("next page: --after "), "{text}");
+    // The next page is a whole command line, quoted for a shell, after the merged cursor.
+    let line = text.lines().find_map(|l| l.strip_prefix("next page: ")).unwrap_or_else(|| panic!("{text}"));
+    let argv = shlex::split(line).unwrap();
+    assert_eq!(argv[..2], ["sortkey", "browse"], "{line}");
+    let cursor = &argv[argv.iter().position(|a| a == "--after").unwrap() + 1];
+    assert!(sortkey_core::query::MergeCursor::parse(cursor).is_some(), "{line}");
 
     // One shard, by --shard or by the partition with its shard.
     let first = &expected.iter().find(|(_, s)| *s == 3).unwrap().0;
