@@ -401,6 +401,70 @@ fn a_migration_moves_keys_by_field_name() {
     assert_eq!(DynMigration::new(entry("Old"), entry("Pk")).unwrap_err().kind, MigrationErrorKind::Roles);
 }
 
+/// A partition key's migration: a shard-count change (4 shards to 16) and a partition split
+/// into shards (none to 16) move each item's partition key to the shard its sort key's `player`
+/// segment gives (the entity's rule, `Shards::of`), its sort key unchanged; keys already in the
+/// new layout and other keys stay; an item whose sort key has no `player` cannot move, and says
+/// why; layouts of two roles are still refused.
+#[test]
+fn a_partition_key_migration_moves_each_item_to_the_shard_its_sort_key_gives() {
+    use sortkey_core::{DynMigration, KeyRole, MigrationErrorKind, Rekeyed, ShardRule, Shards, VerdictAudit};
+    let lock = LockFile::parse(
+        "RunPk = partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}\n\
+         RunPk@v1 = partition SEASON#{season:u16 width=4}#{shard:u16 width=1 shards=4 by=player}\n\
+         Unsharded = partition SEASON#{season:u16 width=4}\n\
+         RunSk = RUN#{score:u32 width=4 desc}#{player:text}\n\
+         Order = ORDER#{id:u32 width=4}\n\
+         RunPk > RunPk@v1\n",
+    )
+    .unwrap();
+    let entry = |name: &str| (name.to_owned(), lock.get(name).unwrap().clone());
+    let sorts = || lock.entries.iter().map(|(n, l)| (n.as_str(), l));
+    let sixteen = Shards::new(16, ShardRule::By("player"));
+    for old in ["RunPk@v1", "Unsharded"] {
+        let migration = DynMigration::new(entry(old), entry("RunPk")).unwrap().reading_sort_keys(sorts());
+        assert!(migration.moves_partition_keys());
+        for i in 0..40 {
+            let player = format!("p_{i}");
+            let sk = format!("RUN#9000#{player}");
+            let pk = match old {
+                "Unsharded" => "SEASON#2026".to_owned(),
+                _ => format!("SEASON#2026#{}", Shards::new(4, ShardRule::By("player")).of(player.as_bytes())),
+            };
+            let new = format!("SEASON#2026#{:02}", sixteen.of(player.as_bytes()));
+            assert_eq!(
+                migration.classify_item(Some(&pk), Some(&sk)).unwrap(),
+                (Rekeyed::Move(sk.clone()), Some(new.clone()))
+            );
+            assert_eq!(migration.classify_item(Some(&new), Some(&sk)).unwrap(), (Rekeyed::Current, None));
+        }
+        assert_eq!(migration.classify_item(Some("ORDER#1"), Some("RUN#9000#p_1")).unwrap(), (Rekeyed::Other, None));
+        assert_eq!(migration.classify_item(None, Some("RUN#9000#p_1")).unwrap(), (Rekeyed::Other, None));
+        let pk = if old == "Unsharded" { "SEASON#2026" } else { "SEASON#2026#3" };
+        let e = migration.classify_item(Some(pk), Some("PROFILE")).unwrap_err();
+        assert!(matches!(&e.kind, MigrationErrorKind::NoShardField { field, .. } if *field == "player"), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot move the item of sort key `PROFILE` from `{old}` to `RunPk`: its new shard is calculated by \
+                 the sort key's field `player`, expected a sort key layout with `player` that reads it; found none"
+            )
+        );
+    }
+    // The verdict counts and samples partition keys, audited against the partition layouts.
+    let migration = DynMigration::new(entry("RunPk@v1"), entry("RunPk")).unwrap().reading_sort_keys(sorts());
+    let partitions = lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Partition).cloned();
+    let mut verdict = VerdictAudit::new(partitions);
+    verdict.observe_item(&migration, Some("SEASON#2026#1"), Some("RUN#9000#p_1"));
+    verdict.observe_item(&migration, Some("SEASON#2026#05"), Some("RUN#9000#p_2"));
+    let v = verdict.verdict();
+    assert_eq!((v.read, v.in_old, v.in_new, v.complete), (2, 1, 1, false));
+    let to = format!("SEASON#2026#{:02}", sixteen.of(b"p_1"));
+    assert_eq!((v.left_samples[0].from.as_str(), v.left_samples[0].to.as_str()), ("SEASON#2026#1", to.as_str()));
+    let e = DynMigration::new(entry("RunSk"), entry("RunPk")).unwrap_err();
+    assert_eq!(e.kind, MigrationErrorKind::Roles);
+}
+
 /// A layout reshaped (another width, `desc` on or off) is the layout its text would be, under
 /// the same name, checked by the same rules; a path it lacks is an error naming both.
 #[test]

@@ -239,3 +239,189 @@ fn browse_reads_a_shard_count_move_each_item_once() {
         assert_eq!(got, expected, "each run once, limit {limit}, the new shard's copy when there are two");
     }
 }
+
+/// The shard-count move itself: a season written to 4 shards moves to 16 with `sortkey migrate
+/// --to RunPk` (the lock's `RunPk > RunPk@v1`), each run's new shard calculated from the player in
+/// its sort key, while a writer updates runs wherever they are (and adds runs to the new shards)
+/// and a reader reads the season merged over both counts again and again. The migration is
+/// killed once midway and resumed. No read ever returns a run twice; at the end every run is in
+/// its new shard once, with every update the writer made, and the old shards are empty.
+#[test]
+fn migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_running() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use sortkey_core::dynamodb::ShardedQuery;
+    use sortkey_core::{KeyExpression, ShardRule, Shards};
+
+    let test = "migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_running";
+    let Some(server) = sortkey_test_server::serialized_server_or_skip(test) else { return };
+    const RUNS: u32 = 120;
+    const ADDED: u32 = 20;
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-sharded-migrate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("layouts.lock");
+    std::fs::write(
+        &lock,
+        "RunPk = partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}\n\
+         RunPk@v1 = partition SEASON#{season:u16 width=4}#{shard:u16 width=1 shards=4 by=player}\n\
+         RunSk = RUN#{score:u32 width=4 desc}#{player:text}\n\
+         RunPk > RunPk@v1\n",
+    )
+    .unwrap();
+    let (new, old) = (Shards::new(16, ShardRule::By("player")), Shards::new(4, ShardRule::By("player")));
+    let sk = move |i: u32| format!("RUN#{:04}#p_{i}", 9999 - (i * 37) % 1000);
+    let new_pk = move |i: u32| format!("SEASON#2026#{:02}", new.of(format!("p_{i}").as_bytes()));
+    let old_pk = move |i: u32| format!("SEASON#2026#{}", old.of(format!("p_{i}").as_bytes()));
+    let client = client(&server.endpoint);
+    runtime().block_on(async {
+        sortkey_test_server::create_table(&client, "Season").await;
+        for i in 0..RUNS {
+            let put = client.put_item().table_name("Season").item("pk", AttributeValue::S(old_pk(i)));
+            let put = put.item("sk", AttributeValue::S(sk(i))).item("version", AttributeValue::N("1".into()));
+            put.item("hits", AttributeValue::N("0".into())).send().await.unwrap();
+        }
+    });
+    let migrate = |more: &[&str]| {
+        let mut cmd = sortkey(&server.endpoint, &lock, &["migrate", "--table", "Season", "--to", "RunPk"]);
+        let checkpoint = dir.join("checkpoint").display().to_string();
+        cmd.args(["--checkpoint", &checkpoint, "--segments", "2", "-o", "json"]).args(more);
+        cmd
+    };
+    let dry = json(&migrate(&["--dry-run"]).assert().code(1));
+    assert_eq!(
+        (dry["verdict"]["in_old"].as_u64(), dry["verdict"]["in_new"].as_u64()),
+        (Some(u64::from(RUNS)), Some(0))
+    );
+    let sample = &dry["verdict"]["left_samples"][0];
+    let i: u32 = (0..RUNS).find(|&i| old_pk(i) == sample["from"].as_str().unwrap()).unwrap();
+    assert!((0..RUNS).any(|j| old_pk(j) == old_pk(i) && new_pk(j) == sample["to"].as_str().unwrap()), "{sample}");
+
+    let stop = Arc::new(AtomicBool::new(false));
+    // The writer: an update of a run under whichever partition holds it now (the new shard
+    // first), counted when it lands; every tenth step a new run, written to its new shard.
+    let writer = {
+        let (endpoint, stop) = (server.endpoint.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let client = sortkey_test_server::client(&endpoint);
+            let mut counts = vec![0u64; (RUNS + ADDED) as usize];
+            let mut added = 0;
+            runtime().block_on(async {
+                let mut n = 0u32;
+                while !stop.load(Ordering::Relaxed) {
+                    if n % 10 == 9 && added < ADDED {
+                        let i = RUNS + added;
+                        let put = client.put_item().table_name("Season").item("pk", AttributeValue::S(new_pk(i)));
+                        let put =
+                            put.item("sk", AttributeValue::S(sk(i))).item("version", AttributeValue::N("1".into()));
+                        put.item("hits", AttributeValue::N("0".into())).send().await.unwrap();
+                        added += 1;
+                    }
+                    let i = (n * 7) % (RUNS + added);
+                    n += 1;
+                    for pk in [new_pk(i), old_pk(i)] {
+                        let update = client
+                            .update_item()
+                            .table_name("Season")
+                            .key("pk", AttributeValue::S(pk))
+                            .key("sk", AttributeValue::S(sk(i)))
+                            .update_expression("SET hits = hits + :one, version = version + :one")
+                            .condition_expression("attribute_exists(pk)")
+                            .expression_attribute_values(":one", AttributeValue::N("1".into()));
+                        if update.send().await.is_ok() {
+                            counts[i as usize] += 1;
+                            break;
+                        }
+                    }
+                }
+            });
+            (counts, added)
+        })
+    };
+    // The reader: the season merged over the 16 new shards and the 4 old ones, 50 a page.
+    let reader = {
+        let (endpoint, stop) = (server.endpoint.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let client = sortkey_test_server::client(&endpoint);
+            let partitions: Vec<String> = (0..16u16)
+                .map(|s| format!("SEASON#2026#{s:02}"))
+                .chain((0..4u16).map(|s| format!("SEASON#2026#{s}")))
+                .collect();
+            let query = ShardedQuery {
+                table: "Season",
+                partitions: &partitions,
+                partition_attribute: "pk",
+                sort_attribute: "sk",
+                forward: true,
+                limit: 50,
+                ties: false,
+                copies: true,
+            };
+            let mut reads = 0;
+            runtime().block_on(async {
+                while !stop.load(Ordering::Relaxed) {
+                    let (mut keys, mut after) = (Vec::new(), None);
+                    loop {
+                        let page =
+                            query.run(&client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await.unwrap();
+                        keys.extend(page.items.iter().map(|(_, item)| item["sk"].as_s().unwrap().clone()));
+                        match page.next {
+                            Some(next) => after = Some(next),
+                            None => break,
+                        }
+                    }
+                    let mut unique = keys.clone();
+                    unique.dedup();
+                    assert_eq!(unique.len(), keys.len(), "a merged read returned a run twice: {keys:?}");
+                    assert!(keys.windows(2).all(|w| w[0] < w[1]), "a merged read out of order");
+                    reads += 1;
+                }
+            });
+            reads
+        })
+    };
+
+    // Killed once midway (slowed to 20 items a second), then resumed to the end.
+    let killed = migrate(&["--version-attribute", "version", "--rate", "20"]).timeout(Duration::from_secs(3)).output();
+    assert!(!killed.unwrap().status.success(), "the migration ended before it was killed");
+    let done = migrate(&["--version-attribute", "version", "--rate", "100"]).output().unwrap();
+    stop.store(true, Ordering::Relaxed);
+    let (counts, added) = writer.join().unwrap();
+    let reads = reader.join().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap_or_else(|_| {
+        panic!("{}", String::from_utf8_lossy(&done.stderr));
+    });
+    assert_eq!(done.status.code(), Some(0), "{doc}");
+    let total = u64::from(RUNS + added);
+    assert_eq!((doc["verdict"]["complete"].as_bool(), doc["verdict"]["in_new"].as_u64()), (Some(true), Some(total)));
+    assert!(counts.iter().sum::<u64>() > 0 && reads > 0, "the writer wrote and the reader read");
+
+    // Every run once, in its new shard, with every update the writer counted.
+    let items = runtime().block_on(async { client.scan().table_name("Season").send().await.unwrap().items().to_vec() });
+    assert_eq!(items.len() as u64, total, "no run lost, none left twice");
+    for item in items {
+        let key = item["sk"].as_s().unwrap();
+        let i: u32 = key.rsplit_once("#p_").unwrap().1.parse().unwrap();
+        assert_eq!(item["pk"].as_s().unwrap(), &new_pk(i), "run {i} is in its new shard");
+        let hits: u64 = item["hits"].as_n().unwrap().parse().unwrap();
+        assert_eq!(
+            hits, counts[i as usize],
+            "run {i}: the writer made {} updates, the run has {hits}",
+            counts[i as usize]
+        );
+    }
+    // Reads after the move: the season merged over the new count alone is every run, in order.
+    let mut out = sortkey(
+        &server.endpoint,
+        &lock,
+        &["browse", "--table", "Season", "--pk", "SEASON#2026", "--limit", "1000", "-o", "json"],
+    );
+    let browsed = json(&out.assert().success());
+    let mut want: Vec<String> = (0..RUNS + added).map(sk).collect();
+    want.sort();
+    let got: Vec<&str> = browsed["items"].as_array().unwrap().iter().map(|i| i["sk"].as_str().unwrap()).collect();
+    assert_eq!(got, want);
+}

@@ -4,7 +4,7 @@
 //! over the union: every item the condition selects, in sort key order). The items the server
 //! returned are counted against the budget `limit + N * ceil(1.5 * limit / N)`.
 
-use sortkey_core::dynamodb::{PutMode, get_item, move_item, put_item, query_merged, update_item};
+use sortkey_core::dynamodb::{EntityItem, PutMode, get_item, move_item, put_item, query_merged, update_item};
 use sortkey_core::query::MergeCursor;
 use sortkey_core::{Entity, KeyCondition, Sharded, SortKey, TableDefinition};
 use sortkey_tests::server::{client, runtime, server_or_skip};
@@ -140,5 +140,69 @@ fn a_changed_player_moves_the_run_to_its_shard() {
         let e = sortkey_core::dynamodb::query_page(&client, "runs_moved", &season, None, 10).await.unwrap_err();
         assert_eq!(e.kind(), &sortkey_core::dynamodb::ItemErrorKind::Sharded { shards: 16 }, "{e}");
         assert!(e.to_string().contains("expected dynamodb::query_merged"), "{e}");
+    });
+}
+
+/// The partition key as it was before the season moved to 16 shards: 4.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(partition, prefix = "SEASON")]
+struct RunPkV1 {
+    #[key(width = 4)]
+    season: u16,
+    #[key(shards = 4, by = player)]
+    shard: u16,
+}
+
+/// Mid-way through a shard-count move (4 shards to 16), the entity's merged read over both
+/// counts: runs still in their old shard, runs moved, runs in both (copied, not yet deleted);
+/// page after page, each run once, in order, the new copy when there are two.
+#[test]
+fn a_season_mid_move_reads_each_run_once_over_both_counts() {
+    use sortkey_core::dynamodb::query_merged_moving;
+    let Some(server) = server_or_skip("a_season_mid_move_reads_each_run_once_over_both_counts") else { return };
+    let client = client(&server.endpoint);
+    let def = TableDefinition::of::<Run>("runs_mid_move");
+    let runs: Vec<Run> =
+        (0..45u32).map(|i| Run { season: 2026, score: (i * 13) % 50, player: format!("p_{i}") }).collect();
+    let older = RunPkV1 { season: 2026, shard: 0 }.every_shard().unwrap();
+    runtime().block_on(async {
+        super::create(&client, &def).await;
+        for (i, run) in runs.iter().enumerate() {
+            if i % 3 != 1 {
+                put_item(&client, "runs_mid_move", run, PutMode::Create).await.unwrap();
+            }
+            if i % 3 != 0 {
+                // The old copy: the same item under the 4-shard partition key.
+                let mut item = run.to_item().unwrap();
+                let old = RunPkV1 { season: 2026, shard: RunPkV1::SHARDS.of(run.player.as_bytes()) };
+                item.insert("pk".into(), aws_sdk_dynamodb::types::AttributeValue::S(old.encode().unwrap()));
+                client.put_item().table_name("runs_mid_move").set_item(Some(item)).send().await.unwrap();
+            }
+        }
+        let season = Run::query(&RunPk { season: 2026, shard: 0 }).unwrap();
+        for (forward, limit) in [(true, 7), (false, 100)] {
+            let (mut got, mut start) = (Vec::new(), None);
+            loop {
+                let page =
+                    query_merged_moving(&client, "runs_mid_move", &season, &older, forward, limit, start.as_ref())
+                        .await
+                        .unwrap();
+                got.extend(page.entities);
+                match page.next {
+                    Some(next) => start = Some(next),
+                    None => break,
+                }
+            }
+            let want = oracle(&runs, None, forward);
+            assert_eq!(got.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), want, "each run once, in order");
+            for (shard, run) in &got {
+                let i: usize = run.player[2..].parse().unwrap();
+                let expected = match i % 3 {
+                    1 => 16 + RunPkV1::SHARDS.of(run.player.as_bytes()),
+                    _ => run.primary_key().partition.shard,
+                };
+                assert_eq!(*shard, expected, "{run:?}: the new copy when there are two, old shards after the new");
+            }
+        }
     });
 }

@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use futures_util::future::join_all;
 use indicatif::ProgressBar;
 use sortkey_core::dynamodb::{Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress};
-use sortkey_core::{DynMigration, LockFile};
+use sortkey_core::{DynMigration, KeyRole, LockFile};
 
 use crate::ask::MigrationAsk;
 use crate::cli::{Args, MigrateArgs};
@@ -62,8 +62,17 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
                 m.which.table
             )));
         };
-        let source =
-            Source { client: client.clone(), table: m.which.table.clone(), index: None, names: vec![sk.clone()] };
+        // A partition key's migration reads the sort key too: an item's new shard is calculated
+        // from it, by the table's sort key layouts in the lock.
+        let migration = match migration.moves_partition_keys() {
+            true => migration.clone().reading_sort_keys(lock.layouts_reading(Some(&m.which.table), &sk, KeyRole::Sort)),
+            false => migration.clone(),
+        };
+        let names = match migration.moves_partition_keys() {
+            true => vec![sk.clone(), pk.clone()],
+            false => vec![sk.clone()],
+        };
+        let source = Source { client: client.clone(), table: m.which.table.clone(), index: None, names };
         let bar = progress_bar(args);
         let estimate = table::item_count(&client, &m.which.table).await.unwrap_or(0);
         if m.dry_run {

@@ -116,7 +116,8 @@ impl MigrateDocument {
     }
 }
 
-/// Reads every sort key of the table and classifies it against the migration.
+/// Reads every item's keys (`source.names`: the sort key, and the partition key of a partition
+/// key migration) and classifies each item against the migration.
 pub(crate) async fn classify(
     source: &Source,
     lock: &LockFile,
@@ -131,7 +132,8 @@ pub(crate) async fn classify(
     }
     let starts = (0..m.segments).map(|s| (s as usize, s, None)).collect();
     let mut pages = pages::read(source, starts, m.segments, m.rate);
-    let layouts = lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Sort).cloned();
+    let role = if migration.moves_partition_keys() { KeyRole::Partition } else { KeyRole::Sort };
+    let layouts = lock.entries.iter().filter(|(_, l)| l.role == role).cloned();
     let mut verdict = VerdictAudit::new(layouts);
     while let Some(page) = pages.recv().await {
         let page = page?;
@@ -139,8 +141,9 @@ pub(crate) async fn classify(
             bar.inc(page.items.len() as u64);
         }
         for item in &page.items {
-            let key = item.get(&source.names[0]).and_then(|v| v.as_s().ok());
-            verdict.observe(migration, key.map(String::as_str));
+            let key = |name: Option<&String>| name.and_then(|n| item.get(n)).and_then(|v| v.as_s().ok());
+            let (sort, partition) = (key(source.names.first()), key(source.names.get(1)));
+            verdict.observe_item(migration, partition.map(String::as_str), sort.map(String::as_str));
         }
     }
     Ok(verdict.verdict())
@@ -215,6 +218,11 @@ impl MigrateDocument {
             }
         };
         outln!("verdict: {verdict}");
+        if v.complete && !self.dry_run {
+            outln!(
+                "next: {from} reads no key any more: drop it from the key's versions (its `legacy`, its lines in the lock)"
+            );
+        }
     }
 }
 

@@ -46,6 +46,24 @@ impl DynLayout {
     }
 }
 
+impl DynLayout {
+    /// The segment the field `name` of `value` (a key's fields, as [`decode`](Self::decode)
+    /// gives them) is written as in its place in this layout's key, the same bytes a derived
+    /// key writes for it: what a shard `by` the field is calculated from. `None` when the layout
+    /// has no such field at its top level or `value` has no value for it; an error when the
+    /// value does not fit the field.
+    pub fn field_segment(&self, value: &DynValue, name: &str) -> Option<Result<String, EncodeError>> {
+        let (DynBody::Fields(fields), DynValue::Key(values)) = (&self.key.body, value) else { return None };
+        let at = fields.iter().position(|f| f.name == name)?;
+        let (_, field_value) = values.iter().find(|(n, _)| same(n, name))?;
+        let whole = whole_key(self.name);
+        let spec = spec(whole.key_name(), &fields[at], self.key.separator);
+        let spec = if at + 1 == fields.len() { field_in(spec, &whole) } else { spec };
+        let mut out = String::new();
+        Some(write_type(field_value, &fields[at].ty, &spec, &mut out).map(|()| out))
+    }
+}
+
 /// An error of `field` (`None`: the key as a whole): the value is not what the layout says.
 #[cold]
 fn mismatch(field: &Field, expected: String, found: String) -> EncodeError {

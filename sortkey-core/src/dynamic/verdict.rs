@@ -1,6 +1,7 @@
-//! The verdict of a migration: a read of every sort key, each classified against the migration
-//! (left in the old layout, in the new one, in neither, unable to move) and audited against
-//! every sort key layout of the lock. What `sortkey migrate` prints after each pass, here so that
+//! The verdict of a migration: a read of every key it moves (the sort key, or the partition key
+//! of a shard-count change), each classified against the migration (left in the old layout, in
+//! the new one, in neither, unable to move) and audited against every layout of the key in the
+//! lock. What `sortkey migrate` prints after each pass, here so that
 //! a program moving keys its own way can ask the same question: is anything left?
 
 use crate::dynamic::samples::keep_least;
@@ -84,16 +85,33 @@ impl VerdictAudit {
     }
 
     /// Classifies one item's key against `migration`: `None` for an item without the attribute
-    /// or with a value that is no string.
+    /// or with a value that is no string. A partition key migration whose new shard is
+    /// calculated from the sort key needs [`observe_item`](Self::observe_item).
     pub fn observe(&mut self, migration: &DynMigration, key: Option<&str>) {
+        match migration.moves_partition_keys() {
+            true => self.observe_item(migration, key, None),
+            false => self.observe_item(migration, None, key),
+        }
+    }
+
+    /// Classifies one item against `migration` by its keys (`None` for an item without the
+    /// attribute or with a value that is no string): the key the migration moves is counted
+    /// and audited (the partition key of a partition key migration, which the verdict's
+    /// layouts should then be), and a key left is sampled with its new key.
+    pub fn observe_item(&mut self, migration: &DynMigration, partition: Option<&str>, sort: Option<&str>) {
         let v = &mut self.verdict;
         v.read += 1;
-        let Some(key) = key else {
+        let moved = if migration.moves_partition_keys() { partition } else { sort };
+        let Some(key) = moved else {
             v.in_other += 1;
             return;
         };
         self.audit.observe(key);
-        match migration.classify(key) {
+        let classified = migration.classify_item(partition, sort).map(|(r, pk)| match (r, pk) {
+            (Rekeyed::Move(_), Some(pk)) => Rekeyed::Move(pk),
+            (r, _) => r,
+        });
+        match classified {
             Ok(Rekeyed::Current) => v.in_new += 1,
             Ok(Rekeyed::Other) => v.in_other += 1,
             Ok(Rekeyed::Move(new)) => {

@@ -179,10 +179,58 @@ where
     E: Entity + DeserializeOwned,
     E::Partition: Sharded + Clone + for<'k> crate::encoding::key::DecodeKey<'k>,
 {
+    query_merged_moving(client, table, query, &[], forward, limit, start).await
+}
+
+/// [`query_merged`] while the partition's items move from another shard count to the entity's
+/// (`sortkey migrate --to` of the partition key's layouts): the entity's shards and `older`, the
+/// partitions of the other count (its old key type's `every_shard()`), read merged as one, an
+/// item found in both (copied, its old copy not yet deleted) returned once, from the entity's
+/// shards ([`Merge::copies`]). A shard of `older` is numbered after the entity's (`N + i` for
+/// `older[i]`). With `older` empty it is [`query_merged`].
+///
+/// ```no_run
+/// # use sortkey_core::{Entity, SortKey};
+/// # #[derive(Entity, serde::Serialize, serde::Deserialize)]
+/// # #[entity(pk(prefix = "SEASON", season, shard(shards = 16, by = player)), sk(prefix = "RUN", score(desc), player))]
+/// # struct Run { season: u16, score: u64, player: String }
+/// # async fn run(client: aws_sdk_dynamodb::Client) -> Result<(), Box<dyn std::error::Error>> {
+/// use sortkey_core::Sharded;
+/// use sortkey_core::dynamodb::query_merged_moving;
+///
+/// /// The partition key as it was: 4 shards.
+/// #[derive(SortKey, Clone)]
+/// #[key(partition, prefix = "SEASON")]
+/// struct RunPkV1 {
+///     season: u16,
+///     #[key(shards = 4, by = player)]
+///     shard: u16,
+/// }
+///
+/// let older = RunPkV1 { season: 2026, shard: 0 }.every_shard()?;
+/// let season = Run::query(&RunPk { season: 2026, shard: 0 })?;
+/// let top = query_merged_moving(&client, "runs", &season, &older, true, 10, None).await?;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn query_merged_moving<E>(
+    client: &Client,
+    table: &str,
+    query: &TableQuery<E>,
+    older: &[String],
+    forward: bool,
+    limit: usize,
+    start: Option<&MergeCursor>,
+) -> Result<MergedEntities<E>, ItemError>
+where
+    E: Entity + DeserializeOwned,
+    E::Partition: Sharded + Clone + for<'k> crate::encoding::key::DecodeKey<'k>,
+{
     let error = |kind| ItemError::new(E::NAME, kind);
     let partition = <E::Partition as crate::encoding::key::SortKey>::decode(query.partition_query().partition())
         .map_err(|e| error(ItemErrorKind::Decode(e)))?;
-    let partitions = partition.every_shard().map_err(|e| error(ItemErrorKind::Encode(e)))?;
+    let mut partitions = partition.every_shard().map_err(|e| error(ItemErrorKind::Encode(e)))?;
+    partitions.extend(older.iter().cloned());
     let sharded = ShardedQuery {
         table,
         partitions: &partitions,
@@ -191,7 +239,7 @@ where
         forward,
         limit,
         ties: E::Partition::SHARDS.rule() == ShardRule::Random,
-        copies: false,
+        copies: !older.is_empty(),
     };
     let page = sharded
         .run(client, |pk| query.in_partition(pk.to_owned()).expression(), start)

@@ -65,7 +65,7 @@ mod write;
 pub use entity::entity_key;
 pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
-pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged};
+pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged, query_merged_moving};
 pub use read::{EntityPage, EntityQuery, get_item, query_page};
 pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
 pub use write::{delete_item, move_item, put_item, update_item};

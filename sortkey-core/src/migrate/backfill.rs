@@ -444,34 +444,37 @@ impl<'c> Backfill<'c> {
             let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
                 return Err(Failure::decode(format!("an item without a string `{sk_name}`")));
             };
-            let new_sk = match rekey.rekey(sk).map_err(|e| Failure::decode(format!("the item `{sk}`: {}", e.kind)))? {
-                Rekeyed::Current => {
-                    done.current += 1;
-                    continue;
-                }
-                Rekeyed::Other => {
-                    done.other += 1;
-                    continue;
-                }
-                Rekeyed::Move(new_sk) => new_sk,
-            };
             let Some(pk) = item.get(pk_name).cloned() else {
                 return Err(Failure::decode(format!("the item `{sk}` has no `{pk_name}`")));
             };
-            moves.push((item, pk, AttributeValue::S(new_sk)));
+            let rekeyed = rekey.rekey_item(pk.as_s().ok().map(String::as_str), sk);
+            let (new_sk, new_pk) = match rekeyed.map_err(|e| Failure::decode(format!("the item `{sk}`: {}", e.kind)))? {
+                (Rekeyed::Current, _) => {
+                    done.current += 1;
+                    continue;
+                }
+                (Rekeyed::Other, _) => {
+                    done.other += 1;
+                    continue;
+                }
+                (Rekeyed::Move(new_sk), new_pk) => (new_sk, new_pk),
+            };
+            let new_pk = new_pk.map_or(pk, AttributeValue::S);
+            moves.push((item, new_pk, AttributeValue::S(new_sk)));
         }
         let keys = moves.iter().map(|(_, pk, sk)| self.key_of(pk.clone(), sk.clone())).collect();
         let existing = self.existing(keys).await?;
-        let mut batch: Vec<(&Attributes, AttributeValue)> = Vec::new();
+        let mut batch: Vec<(&Attributes, Target)> = Vec::new();
         let (mut batch_keys, mut batch_size) = (Vec::new(), 0);
         for (item, pk, sk) in moves {
             if existing.iter().any(|e| e.get(pk_name) == Some(&pk) && e.get(sk_name) == Some(&sk)) {
-                self.rewrite(item, sk, true, done).await?;
+                self.rewrite(item, (pk, sk), true, done).await?;
                 continue;
             }
             // A transaction names each key once and holds at most 100 actions and 4 MB.
-            let old_key = (pk.clone(), item.get(sk_name).cloned());
-            let new_key = (pk, Some(sk.clone()));
+            let old_key =
+                (item.get(pk_name).cloned().unwrap_or(AttributeValue::Null(true)), item.get(sk_name).cloned());
+            let new_key = (pk.clone(), Some(sk.clone()));
             let size = 2 * item_size(item);
             let clash = batch_keys.contains(&old_key) || batch_keys.contains(&new_key);
             if clash || batch.len() == MOVES_PER_TRANSACTION || batch_size + size > TRANSACTION_BYTES {
@@ -480,7 +483,7 @@ impl<'c> Backfill<'c> {
             }
             batch_keys.extend([old_key, new_key]);
             batch_size += size;
-            batch.push((item, sk));
+            batch.push((item, (pk, sk)));
         }
         self.rewrite_batch(batch, done).await
     }
@@ -489,28 +492,24 @@ impl<'c> Backfill<'c> {
     /// `TransactWriteItems` of their puts and deletes, conditional as one move's are: one request
     /// instead of one per item. When any condition fails the transaction changes nothing, and
     /// each move is then made alone, which sorts out which were written or changed meanwhile.
-    async fn rewrite_batch(
-        &self,
-        batch: Vec<(&Attributes, AttributeValue)>,
-        done: &mut Progress,
-    ) -> Result<(), Failure> {
+    async fn rewrite_batch(&self, batch: Vec<(&Attributes, Target)>, done: &mut Progress) -> Result<(), Failure> {
         if batch.len() <= 1 {
-            for (item, sk) in batch {
-                self.rewrite(item, sk, false, done).await?;
+            for (item, to) in batch {
+                self.rewrite(item, to, false, done).await?;
             }
             return Ok(());
         }
         let mut actions = Vec::with_capacity(2 * batch.len());
-        for (item, sk) in &batch {
-            let (put, delete) = self.move_actions(item, sk.clone())?;
+        for (item, to) in &batch {
+            let (put, delete) = self.move_actions(item, to.clone())?;
             actions.push(TransactWriteItem::builder().put(put).build());
             actions.push(TransactWriteItem::builder().delete(delete).build());
         }
         match self.client.transact_write_items().set_transact_items(Some(actions)).send().await {
             Ok(_) => done.rewritten += batch.len() as u64,
             Err(e) if cancelled(&e).is_some() => {
-                for (item, sk) in batch {
-                    self.rewrite(item, sk, false, done).await?;
+                for (item, to) in batch {
+                    self.rewrite(item, to, false, done).await?;
                 }
             }
             Err(e) => return Err(Failure::sdk("TransactWriteItems", e)),
@@ -518,11 +517,12 @@ impl<'c> Backfill<'c> {
         Ok(())
     }
 
-    /// The two actions of one move: a Put of `item` under the sort key `new_sk` if no item has
-    /// that key, and a Delete of the old item if it is unchanged.
-    fn move_actions(&self, item: &Attributes, new_sk: AttributeValue) -> Result<(Put, Delete), Failure> {
+    /// The two actions of one move: a Put of `item` under its new keys `(new_pk, new_sk)` if no
+    /// item has them, and a Delete of the old item if it is unchanged.
+    fn move_actions(&self, item: &Attributes, (new_pk, new_sk): Target) -> Result<(Put, Delete), Failure> {
         let delete = self.unchanged_delete(item)?;
         let mut moved = item.clone();
+        moved.insert(self.keys.partition().to_owned(), new_pk);
         moved.insert(self.sort_name().to_owned(), new_sk);
         let put = Put::builder()
             .table_name(&self.table)
@@ -574,19 +574,13 @@ impl<'c> Backfill<'c> {
         Ok(found)
     }
 
-    /// One old-layout item: moved to its current sort key `new_sk`, or deleted as stale when
-    /// that key exists (`found`).
-    async fn rewrite(
-        &self,
-        item: &Attributes,
-        new_sk: AttributeValue,
-        found: bool,
-        done: &mut Progress,
-    ) -> Result<(), Failure> {
+    /// One old-layout item: moved to its current keys `to`, or deleted as stale when those
+    /// exist (`found`).
+    async fn rewrite(&self, item: &Attributes, to: Target, found: bool, done: &mut Progress) -> Result<(), Failure> {
         if found {
             return self.delete_stale(self.unchanged_delete(item)?, done).await;
         }
-        let (put, delete) = self.move_actions(item, new_sk)?;
+        let (put, delete) = self.move_actions(item, to)?;
         let both = vec![
             TransactWriteItem::builder().put(put).build(),
             TransactWriteItem::builder().delete(delete.clone()).build(),
@@ -726,6 +720,9 @@ impl<'c> Backfill<'c> {
         BackfillError { kind, message, table: self.table.clone(), source, cursor: cursor.clone() }
     }
 }
+
+/// Where an item moves: its new partition key and sort key.
+type Target = (AttributeValue, AttributeValue);
 
 /// The moves of one batched transaction: 100 actions, DynamoDB's limit.
 const MOVES_PER_TRANSACTION: usize = 50;

@@ -29,6 +29,16 @@ pub enum Rekeyed {
 pub trait Rekey {
     /// What becomes of the item whose sort key is `key`; the error says why nothing can.
     fn rekey(&self, key: &str) -> Result<Rekeyed, RekeyError>;
+
+    /// What becomes of the item whose partition key is `partition` (`None` when it is no
+    /// string) and sort key `sort`, and with a [`Rekeyed::Move`] the partition key it moves to
+    /// when that changes too (a shard-count change computes each item's new shard from its sort
+    /// key); `None` keeps the partition key. What the backfill asks; the default asks
+    /// [`rekey`](Self::rekey) of the sort key and keeps the partition key.
+    fn rekey_item(&self, partition: Option<&str>, sort: &str) -> Result<(Rekeyed, Option<String>), RekeyError> {
+        let _ = partition;
+        Ok((self.rekey(sort)?, None))
+    }
 }
 
 /// A sort key a migration cannot decide on.
@@ -113,6 +123,16 @@ pub struct MigrationError {
 pub enum MigrationErrorKind {
     /// One layout is a partition key's and the other a sort key's.
     Roles,
+    /// A partition key moving to a shard calculated `by` a field of the item's sort key, whose
+    /// sort key is in no sort key layout the migration was given with that field (or the item
+    /// has no sort key).
+    NoShardField {
+        /// The item's sort key, when it has one.
+        sort: Option<String>,
+        /// The field the new shard is calculated from (`(the whole sort key)` for a `random`
+        /// shard, which is calculated from it).
+        field: &'static str,
+    },
     /// A layout of a custom segment type, whose fields the text does not say.
     Custom,
     /// The layouts do not have the same fields (by path, with a family's unit variants): a
@@ -144,8 +164,20 @@ impl fmt::Display for MigrationError {
             MigrationErrorKind::Roles => write!(
                 f,
                 "cannot migrate `{from}` to `{to}`: one is a partition key's layout and the other a sort key's; \
-                 expected two layouts of the sort key"
+                 expected two layouts of the same key"
             ),
+            MigrationErrorKind::NoShardField { sort, field } => match sort {
+                Some(sort) => write!(
+                    f,
+                    "cannot move the item of sort key `{sort}` from `{from}` to `{to}`: its new shard is calculated \
+                     by the sort key's field `{field}`, expected a sort key layout with `{field}` that reads it; found none"
+                ),
+                None => write!(
+                    f,
+                    "cannot move an item from `{from}` to `{to}`: its new shard is calculated by the sort key's field \
+                     `{field}`, expected the item's sort key; found none"
+                ),
+            },
             MigrationErrorKind::Custom => write!(
                 f,
                 "cannot migrate `{from}` to `{to}` by field name: a custom segment's layout has no fields to match"
