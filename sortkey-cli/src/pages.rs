@@ -74,7 +74,7 @@ pub(crate) struct Source {
     pub(crate) client: Client,
     pub(crate) table: String,
     pub(crate) index: Option<String>,
-    /// The attributes to read, the Scan's projection.
+    /// The attributes to read, the Scan's projection; none, the whole items.
     pub(crate) names: Vec<String>,
 }
 
@@ -138,7 +138,7 @@ impl Reader {
                 .table_name(&self.source.table)
                 .segment(self.segment as i32)
                 .total_segments(self.total as i32)
-                .projection_expression(projection.join(", "))
+                .set_projection_expression((!projection.is_empty()).then(|| projection.join(", ")))
                 .set_index_name(self.source.index.clone())
                 .set_exclusive_start_key(start.take())
                 .return_consumed_capacity(ReturnConsumedCapacity::Total);

@@ -2,15 +2,15 @@
 //! partition is spread over 8 shards by player; `sortkey browse` and `sortkey query --table`, given
 //! the partition without its shard, read it merged (each item with its shard, page after page by
 //! the merged cursor); `--shard I` reads one; and the answers equal the runs written, in order.
-//! `sortkey audit` counts each logical partition's items per shard exactly, and a partition one
-//! player fills is a skew finding.
+//! `sortkey audit` counts each logical partition's items and bytes per shard exactly, and a
+//! partition one player fills is a skew finding.
 
 #![cfg(feature = "moto")]
 
 mod common;
 
 use common::sortkey;
-use sortkey_core::dynamodb::{PutMode, put_item};
+use sortkey_core::dynamodb::{EntityItem, PutMode, put_item};
 use sortkey_core::{Entity, LockedKeys, SortKey, TableDefinition};
 use sortkey_test_server::{client, runtime, server_or_skip};
 
@@ -148,17 +148,20 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
     let doc = json(&out);
     assert_eq!(doc["format"], "sortkey audit 4", "{doc}");
     let shards = doc["attributes"][0]["shards"].as_array().unwrap_or_else(|| panic!("{doc}"));
+    // Items and bytes (each item's size as DynamoDB counts it) per shard.
     let counted = |season: u16| {
-        let mut items = vec![0u64; 8];
+        let (mut items, mut bytes) = (vec![0u64; 8], vec![0u64; 8]);
         for run in runs.iter().chain(&hog).filter(|r| r.season == season) {
-            items[usize::from(run.primary_key().partition.shard)] += 1;
+            let shard = usize::from(run.primary_key().partition.shard);
+            items[shard] += 1;
+            bytes[shard] += sortkey_core::dynamodb::item_size(&run.to_item().unwrap()) as u64;
         }
-        items
+        (items, bytes)
     };
-    let reported = |partition: &str| -> Vec<u64> {
+    let reported = |partition: &str| -> (Vec<u64>, Vec<u64>) {
         let b = shards.iter().find(|b| b["partition"] == partition).unwrap_or_else(|| panic!("{partition}: {doc}"));
         assert_eq!(b["layout"], "RunPk", "{b}");
-        serde_json::from_value(b["items"].clone()).unwrap()
+        (serde_json::from_value(b["items"].clone()).unwrap(), serde_json::from_value(b["bytes"].clone()).unwrap())
     };
     assert_eq!(reported("SEASON#2026"), counted(2026));
     assert_eq!(reported("SEASON#2027"), counted(2027));
@@ -166,6 +169,7 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "-o", "table"]).assert().code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(text.contains("sharded partition") && text.contains("8.00") && text.contains("over 1.5"), "{text}");
+    assert!(text.contains("largest (bytes)"), "{text}");
 }
 
 /// A shard-count move, mid-way: the lock says the season's partition key now has 16 shards and

@@ -41,6 +41,9 @@ pub(crate) struct Attribute {
     pub(crate) partition: Option<String>,
     /// The lock's versions, which the audit tells old keys by.
     versions: Vec<Versions>,
+    /// Whether a layout of the attribute is sharded: then a Scan reads whole items, and the
+    /// shards' balance adds up their bytes.
+    pub(crate) sized: bool,
 }
 
 impl Attribute {
@@ -48,7 +51,8 @@ impl Attribute {
     /// `role`, when the lock does not say) and their versions.
     fn new(lock: &LockFile, table: Option<&str>, name: String, role: KeyRole, partition: Option<String>) -> Attribute {
         let audit = KeyAudit::new(layouts_of(lock, table, &name, role)).with_versions(&lock.versions);
-        Attribute { name, role, audit, not_strings: 0, partition, versions: lock.versions.clone() }
+        let sized = sharded(&audit);
+        Attribute { name, role, audit, not_strings: 0, partition, versions: lock.versions.clone(), sized }
     }
 
     /// The audit a report of it (a partial report read back, with the partitions of its old
@@ -63,14 +67,15 @@ impl Attribute {
         let layouts = layouts_of(lock, table, &report.name, report.role);
         let audit = KeyAudit::resume_with_partitions(layouts, &lock.versions, &report.report, partitions)?;
         let (name, role, not_strings) = (report.name.clone(), report.role, report.not_strings);
-        Ok(Attribute { name, role, audit, not_strings, partition, versions: lock.versions.clone() })
+        let sized = sharded(&audit);
+        Ok(Attribute { name, role, audit, not_strings, partition, versions: lock.versions.clone(), sized })
     }
 
     /// A fresh audit of the same attribute against the same layouts.
     fn empty_like(&self) -> Attribute {
         let audit = KeyAudit::new(self.audit.layouts().to_vec()).with_versions(&self.versions);
         let (name, partition, versions) = (self.name.clone(), self.partition.clone(), self.versions.clone());
-        Attribute { name, role: self.role, audit, not_strings: 0, partition, versions }
+        Attribute { name, role: self.role, audit, not_strings: 0, partition, versions, sized: self.sized }
     }
 
     /// Adds the audit of another part of the same attribute's values.
@@ -85,7 +90,11 @@ impl Attribute {
     fn observe(&mut self, item: &Item) {
         let partition = self.partition.as_ref().and_then(|p| item.get(p)).and_then(|v| v.as_s().ok());
         match item.get(&self.name) {
-            Some(AttributeValue::S(key)) => self.audit.observe_in(key, partition.map(String::as_str)),
+            Some(AttributeValue::S(key)) => {
+                // A sharded layout's balance adds up its items' bytes, when the Scan read them whole.
+                let bytes = self.sized.then(|| sortkey_core::dynamodb::item_size(item) as u64);
+                self.audit.observe_item(key, partition.map(String::as_str), bytes)
+            }
             Some(_) => self.not_strings += 1,
             None => {}
         }
@@ -118,6 +127,11 @@ fn read_names(attributes: &[Attribute]) -> Vec<String> {
         }
     }
     names
+}
+
+/// Whether a layout `audit` reads by is sharded.
+fn sharded(audit: &KeyAudit) -> bool {
+    audit.layouts().iter().any(|(_, layout)| layout.shard_field().is_some())
 }
 
 /// The lock's layouts the attribute `attribute` of `table` holds, with their names, when the lock

@@ -283,14 +283,19 @@ fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
 }
 
 /// The sharded partitions, the most skewed first (at most [`SHARD_ROWS`]): items, the fullest and
-/// the emptiest shard, the skew, and whether it is a finding.
+/// the emptiest shard, the skew, whether it is a finding, and the bytes and the largest shard by
+/// bytes when the audit read whole items.
 fn print_shards(shards: &[ShardBalance]) {
-    let header = ["sharded partition", "layout", "items", "shards", "fullest", "emptiest", "skew", ""];
+    let sized = shards.iter().any(|b| b.bytes.is_some());
+    let mut header = vec!["sharded partition", "layout", "items", "shards", "fullest", "emptiest", "skew", ""];
+    if sized {
+        header.extend(["bytes", "largest (bytes)"]);
+    }
     let mut t = output::table(&header);
     for b in shards.iter().take(SHARD_ROWS) {
         let (fullest, emptiest) = extremes(&b.items);
         let flag = if b.is_finding() { format!("over {SKEW_LIMIT}") } else { String::new() };
-        t.add_row([
+        let mut row = vec![
             shown(&b.partition).into_owned(),
             b.layout.clone(),
             b.total().to_string(),
@@ -299,7 +304,13 @@ fn print_shards(shards: &[ShardBalance]) {
             emptiest,
             format!("{:.2}", b.skew()),
             flag,
-        ]);
+        ];
+        if sized {
+            let bytes = b.bytes.as_deref();
+            row.push(bytes.map(|v| v.iter().sum::<u64>().to_string()).unwrap_or_default());
+            row.push(bytes.map(|v| extremes(v).0).unwrap_or_default());
+        }
+        t.add_row(row);
     }
     outln!("{t}");
     if shards.len() > SHARD_ROWS {

@@ -143,7 +143,11 @@ async fn scan(
     progress: Option<&dyn Progress>,
 ) -> Result<(), Failure> {
     // The key attributes audited, and the partition key that counts old keys by partition.
-    let names = read_names(&state.attributes);
+    // A sharded layout's balance adds up its items' bytes: then the whole items (no projection).
+    let names = match state.attributes.iter().any(|a| a.sized) {
+        true => Vec::new(),
+        false => read_names(&state.attributes),
+    };
     let running: Vec<(usize, &Segment)> = state.segments.iter().enumerate().filter(|(_, s)| !s.done).collect();
     let source = Source { client: client.clone(), table: state.table.clone(), index: state.index.clone(), names };
     let starts = running

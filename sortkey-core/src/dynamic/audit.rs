@@ -200,6 +200,13 @@ impl KeyAudit {
     /// Classifies one value of the attribute, a key of the partition `partition` (the item's
     /// partition key, for a sort key), so that old keys are counted by partition.
     pub fn observe_in(&mut self, key: &str, partition: Option<&str>) {
+        self.observe_item(key, partition, None);
+    }
+
+    /// [`observe_in`](Self::observe_in) with the size of the key's item in bytes (`bytes`, as
+    /// `dynamodb::item_size` estimates it), which a sharded layout's
+    /// balance adds up per shard ([`ShardBalance::bytes`]).
+    pub fn observe_item(&mut self, key: &str, partition: Option<&str>, bytes: Option<u64>) {
         self.report.keys += 1;
         if key.is_empty() {
             self.report.empty += 1;
@@ -217,7 +224,7 @@ impl KeyAudit {
                 count.count += 1;
                 observe_fields(&self.layouts[i].1.key, &value, &mut count.fields);
                 self.generations.observe(i, partition);
-                self.balances.observe(i, &value);
+                self.balances.observe(i, &value, bytes);
                 return;
             }
             Err(furthest) => furthest,

@@ -1,6 +1,6 @@
 //! How a sharded partition's items spread over its shards, as an audit counts them: per logical
-//! partition (the partition key without its shard) of each sharded layout, the items in each
-//! shard, and the skew, the fullest shard's items over the mean.
+//! partition (the partition key without its shard) of each sharded layout, the items and bytes
+//! in each shard, and the skew, the fullest shard's items over the mean.
 
 use std::collections::BTreeMap;
 
@@ -26,6 +26,11 @@ pub struct ShardBalance {
     pub partition: String,
     /// The items of each shard, `0..N`.
     pub items: Vec<u64>,
+    /// The bytes of each shard's items, `0..N` (their sizes as DynamoDB counts them, estimated
+    /// from above); `None` when the audit read the keys alone (an export, a report of an older
+    /// format).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub bytes: Option<Vec<u64>>,
 }
 
 impl ShardBalance {
@@ -65,8 +70,45 @@ struct Sharding {
 pub(crate) struct Balances {
     /// Per layout, in the audit's order: its shard field when it has one.
     sharding: Vec<Option<Sharding>>,
-    /// (layout, logical partition) -> items per shard.
-    counts: BTreeMap<(usize, String), Vec<u64>>,
+    /// (layout, logical partition) -> items (and bytes, when measured) per shard.
+    counts: BTreeMap<(usize, String), Tally>,
+}
+
+/// One logical partition's items per shard, and their bytes when every item's size was given.
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    items: Vec<u64>,
+    bytes: Option<Vec<u64>>,
+}
+
+impl Tally {
+    fn new(n: usize) -> Self {
+        Tally { items: vec![0; n], bytes: None }
+    }
+
+    /// Adds `items` (and `bytes`) shard by shard, growing to the longer; bytes stay measured
+    /// only while both sides measured them (or this side has counted nothing yet).
+    fn add(&mut self, items: &[u64], bytes: Option<&[u64]>) {
+        let empty = self.items.iter().all(|&n| n == 0);
+        if self.items.len() < items.len() {
+            self.items.resize(items.len(), 0);
+        }
+        for (slot, more) in self.items.iter_mut().zip(items) {
+            *slot += more;
+        }
+        self.bytes = match (self.bytes.take(), bytes) {
+            (Some(mut mine), Some(more)) => {
+                if mine.len() < more.len() {
+                    mine.resize(more.len(), 0);
+                }
+                mine.iter_mut().zip(more).for_each(|(slot, more)| *slot += more);
+                Some(mine)
+            }
+            (None, Some(more)) if empty => Some(more.to_vec()),
+            (mine, None) if items.iter().all(|&n| n == 0) => mine,
+            _ => None,
+        };
+    }
 }
 
 impl Balances {
@@ -85,8 +127,9 @@ impl Balances {
         Balances { sharding, counts: BTreeMap::new() }
     }
 
-    /// Counts a key layout `layout` read as `value`, when that layout is sharded.
-    pub(crate) fn observe(&mut self, layout: usize, value: &DynValue) {
+    /// Counts a key layout `layout` read as `value`, when that layout is sharded, with its item's
+    /// size when known.
+    pub(crate) fn observe(&mut self, layout: usize, value: &DynValue, bytes: Option<u64>) {
         let Some(Some(sharding)) = self.sharding.get(layout) else { return };
         let DynValue::Key(fields) = value else { return };
         let Some((_, DynValue::Unsigned(shard))) = fields.get(sharding.at) else { return };
@@ -94,19 +137,19 @@ impl Balances {
         rest.remove(sharding.at);
         let Ok(partition) = sharding.without.encode(&DynValue::Key(rest)) else { return };
         let n = usize::from(sharding.shards.count().get());
-        let items = self.counts.entry((layout, partition)).or_insert_with(|| vec![0; n]);
-        if let Some(slot) = usize::try_from(*shard).ok().and_then(|s| items.get_mut(s)) {
-            *slot += 1;
-        }
+        let Some(at) = usize::try_from(*shard).ok().filter(|&s| s < n) else { return };
+        let (mut items, mut sizes) = (vec![0; n], vec![0; n]);
+        items[at] = 1;
+        sizes[at] = bytes.unwrap_or(0);
+        let tally = self.counts.entry((layout, partition)).or_insert_with(|| Tally::new(n));
+        tally.add(&items, bytes.map(|_| sizes.as_slice()));
     }
 
     /// Adds the counts of another audit of the same layouts.
     pub(crate) fn absorb(&mut self, other: &Balances) {
         for (key, more) in &other.counts {
-            let items = self.counts.entry(key.clone()).or_insert_with(|| vec![0; more.len()]);
-            for (slot, more) in items.iter_mut().zip(more) {
-                *slot += more;
-            }
+            let tally = self.counts.entry(key.clone()).or_insert_with(|| Tally::new(more.items.len()));
+            tally.add(&more.items, more.bytes.as_deref());
         }
     }
 
@@ -114,14 +157,11 @@ impl Balances {
     pub(crate) fn merge(&mut self, names: &[String], other: &[ShardBalance]) {
         for balance in other {
             let Some(layout) = names.iter().position(|n| *n == balance.layout) else { continue };
-            let items =
-                self.counts.entry((layout, balance.partition.clone())).or_insert_with(|| vec![0; balance.items.len()]);
-            if items.len() < balance.items.len() {
-                items.resize(balance.items.len(), 0);
-            }
-            for (slot, more) in items.iter_mut().zip(&balance.items) {
-                *slot += more;
-            }
+            let tally = self
+                .counts
+                .entry((layout, balance.partition.clone()))
+                .or_insert_with(|| Tally::new(balance.items.len()));
+            tally.add(&balance.items, balance.bytes.as_deref());
         }
     }
 
@@ -130,10 +170,11 @@ impl Balances {
         let mut out: Vec<ShardBalance> = self
             .counts
             .iter()
-            .map(|((layout, partition), items)| ShardBalance {
+            .map(|((layout, partition), tally)| ShardBalance {
                 layout: names.get(*layout).cloned().unwrap_or_default(),
                 partition: partition.clone(),
-                items: items.clone(),
+                items: tally.items.clone(),
+                bytes: tally.bytes.clone(),
             })
             .collect();
         out.sort_by(|a, b| {

@@ -50,6 +50,7 @@ pub use crate::migrate::checkpoint::{
     Checkpoint, CheckpointError, FileCheckpoint, Lease, SegmentState, TableCheckpoint, worker_index,
 };
 pub use crate::migrate::rate::RateShare;
+pub use crate::migrate::size::item_size;
 
 mod entity;
 mod item;

@@ -18,6 +18,7 @@ use crate::migrate::legacy::Legacy;
 pub use crate::migrate::progress::{Progress, SegmentCursor};
 use crate::migrate::rate::RateShare;
 use crate::migrate::rekey::{Rekey, Rekeyed, ToCurrent};
+use crate::migrate::size::item_size;
 use crate::table::item::KeyNames;
 
 /// An item or key as the SDK gives it.
@@ -737,23 +738,6 @@ fn cancelled<R>(e: &SdkError<TransactWriteItemsError, R>) -> Option<Vec<String>>
             Some(c.cancellation_reasons().iter().map(|r| r.code().unwrap_or_default().to_owned()).collect())
         }
         _ => None,
-    }
-}
-
-/// An upper estimate of an item's size as DynamoDB counts it: names and values, in bytes.
-fn item_size(item: &Attributes) -> usize {
-    item.iter().map(|(name, value)| name.len() + value_size(value)).sum()
-}
-
-fn value_size(value: &AttributeValue) -> usize {
-    match value {
-        AttributeValue::S(s) | AttributeValue::N(s) => s.len(),
-        AttributeValue::B(b) => b.as_ref().len(),
-        AttributeValue::Ss(v) | AttributeValue::Ns(v) => v.iter().map(|s| s.len() + 1).sum(),
-        AttributeValue::Bs(v) => v.iter().map(|b| b.as_ref().len() + 1).sum(),
-        AttributeValue::L(v) => 3 + v.iter().map(|x| 1 + value_size(x)).sum::<usize>(),
-        AttributeValue::M(m) => 3 + m.iter().map(|(k, x)| 1 + k.len() + value_size(x)).sum::<usize>(),
-        _ => 1,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Layouts over time: reading older layouts (`legacy`), test vectors of a layout for other
 //! languages (`vectors`), rewriting a table's items from older layouts (`backfill`, feature
-//! `dynamodb`), where a worker stands in it (`progress`), keeping its place (`checkpoint`), and what
-//! becomes of each key (`rekey`: a key type's older layouts, or two layouts of a lock).
+//! `dynamodb`), where a worker stands in it (`progress`), keeping its place (`checkpoint`), an item's size
+//! (`size`), and what becomes of each key (`rekey`: a key type's older layouts, or two layouts of a lock).
 
 #[cfg(feature = "dynamodb")]
 pub(crate) mod backfill;
@@ -13,4 +13,6 @@ pub(crate) mod progress;
 #[cfg(feature = "dynamodb")]
 pub(crate) mod rate;
 pub(crate) mod rekey;
+#[cfg(feature = "dynamodb")]
+pub(crate) mod size;
 pub mod vectors;
