@@ -1,0 +1,60 @@
+//! The SDK's HTTP client, answered in memory: each request's operation (`X-Amz-Target`) and JSON
+//! body go to the tables, and the answer (or DynamoDB's error) comes back as the service's HTTP
+//! response would, so the SDK parses it with its own code.
+
+use std::sync::{Arc, Mutex};
+
+use aws_smithy_runtime_api::client::http::{
+    HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+};
+use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_runtime_api::http::StatusCode;
+use aws_smithy_types::body::SdkBody;
+use serde_json::Value;
+
+use crate::error::DynamoError;
+use crate::ops::{State, handle};
+
+/// The connector and client of one in-memory DynamoDB.
+#[derive(Debug, Clone)]
+pub(crate) struct Connector {
+    pub(crate) state: Arc<Mutex<State>>,
+}
+
+impl Connector {
+    /// The answer to one request: the status and the body.
+    pub(crate) fn answer(&self, target: Option<&str>, body: &[u8]) -> (u16, Value) {
+        let op = target.and_then(|t| t.strip_prefix("DynamoDB_20120810.")).unwrap_or_default();
+        let request: Value = match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => {
+                return (400, DynamoError::new("SerializationException", format!("not JSON: {e}")).body());
+            }
+        };
+        let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match handle(&mut state, op, &request) {
+            Ok(answer) => (200, answer),
+            Err(e) => (400, e.body()),
+        }
+    }
+}
+
+impl HttpConnector for Connector {
+    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+        let target = request.headers().get("x-amz-target").map(str::to_owned);
+        let body = request.body().bytes().unwrap_or_default().to_vec();
+        let (status, answer) = self.answer(target.as_deref(), &body);
+        let bytes = serde_json::to_vec(&answer).unwrap_or_default();
+        let status = StatusCode::try_from(status).unwrap_or_else(|_| unreachable!("200 and 400 are statuses"));
+        let mut response = HttpResponse::new(status, SdkBody::from(bytes));
+        response.headers_mut().insert("content-type", "application/x-amz-json-1.0");
+        HttpConnectorFuture::ready(Ok(response))
+    }
+}
+
+impl HttpClient for Connector {
+    fn http_connector(&self, _: &HttpConnectorSettings, _: &RuntimeComponents) -> SharedHttpConnector {
+        SharedHttpConnector::new(self.clone())
+    }
+}
