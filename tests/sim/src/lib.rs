@@ -23,6 +23,8 @@ mod error;
 mod expr;
 mod http;
 mod ops;
+mod rng;
+mod sim;
 mod table;
 mod value;
 
@@ -32,6 +34,8 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 
 pub use error::DynamoError;
+pub use rng::Rng;
+pub use sim::{Faults, Sim};
 
 /// One DynamoDB in memory: its clients share its tables.
 #[derive(Debug, Clone)]
@@ -70,5 +74,10 @@ impl MemoryDynamo {
     pub fn answer(&self, operation: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
         let target = format!("DynamoDB_20120810.{operation}");
         self.connector.answer(Some(&target), body.to_string().as_bytes())
+    }
+
+    /// [`answer`](Self::answer) of a request as the SDK sends it: its `X-Amz-Target` and body.
+    pub(crate) fn answer_bytes(&self, target: Option<&str>, body: &[u8]) -> (u16, serde_json::Value) {
+        self.connector.answer(target, body)
     }
 }

@@ -1,0 +1,234 @@
+//! One seed, one run: the in-memory DynamoDB behind a connector that delays, reorders and fails
+//! requests by choices drawn from the seed, on a tokio runtime of one thread whose clock is
+//! paused (it jumps to the next timer when every task waits). Which pending request is applied
+//! next follows from the latencies drawn; the same seed gives the same trace.
+
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_smithy_async::time::{SharedTimeSource, TimeSource};
+use aws_smithy_runtime_api::client::http::{
+    HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+};
+use aws_smithy_runtime_api::client::orchestrator::{HttpRequest, HttpResponse};
+use aws_smithy_runtime_api::client::result::ConnectorError;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_runtime_api::http::StatusCode;
+use aws_smithy_types::body::SdkBody;
+
+use crate::MemoryDynamo;
+use crate::error::DynamoError;
+use crate::rng::Rng;
+
+/// How often each fault strikes a request: one in `n` (0: never).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Faults {
+    /// The request is applied but its answer is lost: the caller sees a timeout (ambiguous).
+    pub lost_answer: u64,
+    /// The request is refused, unapplied, as throttled.
+    pub throttled: u64,
+}
+
+impl Faults {
+    /// No fault.
+    pub const NONE: Faults = Faults { lost_answer: 0, throttled: 0 };
+    /// Some of each: one request in 40 answered lost, one in 30 throttled.
+    pub const SOME: Faults = Faults { lost_answer: 40, throttled: 30 };
+}
+
+/// The state one run shares between its tasks: the generator, the trace, the clock's start.
+#[derive(Debug)]
+struct Shared {
+    rng: Rng,
+    trace: Vec<String>,
+    faults: Faults,
+    start: tokio::time::Instant,
+    requests: u64,
+}
+
+/// One simulated run: its DynamoDB, its generator and its trace. Made by [`Sim::run`].
+#[derive(Debug, Clone)]
+pub struct Sim {
+    dynamo: MemoryDynamo,
+    shared: Arc<Mutex<Shared>>,
+}
+
+/// The clock the simulated SDK signs with: a fixed start plus the runtime's (paused) time.
+#[derive(Debug, Clone)]
+struct SimClock(tokio::time::Instant);
+
+impl TimeSource for SimClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600) + self.0.elapsed()
+    }
+}
+
+impl Sim {
+    /// Runs `scenario` on a fresh simulation of `seed` with `faults`, on a runtime of one
+    /// thread with a paused clock, and returns what it returned and the run's trace (one line
+    /// a request: the virtual time, the operation, its key or table, and what became of it).
+    pub fn run<T, F, Fut>(seed: u64, faults: Faults, scenario: F) -> (T, Vec<String>)
+    where
+        F: FnOnce(Sim) -> Fut,
+        Fut: Future<Output = T>,
+    {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()
+            .unwrap_or_else(|e| panic!("a tokio runtime: {e}"));
+        runtime.block_on(async move {
+            let shared = Shared {
+                rng: Rng::new(seed),
+                trace: Vec::new(),
+                faults,
+                start: tokio::time::Instant::now(),
+                requests: 0,
+            };
+            let sim = Sim { dynamo: MemoryDynamo::new(), shared: Arc::new(Mutex::new(shared)) };
+            let out = scenario(sim.clone()).await;
+            let trace = std::mem::take(&mut sim.lock().trace);
+            (out, trace)
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A client of the simulated DynamoDB: the real SDK, its requests delayed, reordered and
+    /// failed by the run's choices, its clock the run's, no retries.
+    pub fn client(&self) -> Client {
+        let start = self.lock().start;
+        let conf = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .credentials_provider(Credentials::new("test", "test", None, None, "sortkey-sim"))
+            .endpoint_url("http://dynamodb.simulated")
+            .http_client(SimConnector(self.clone()))
+            .time_source(SharedTimeSource::new(SimClock(start)))
+            .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+            .build();
+        Client::from_conf(conf)
+    }
+
+    /// A client that sees no fault and no delay: for setting a run up and checking its end.
+    pub fn direct_client(&self) -> Client {
+        self.dynamo.client()
+    }
+
+    /// A number in `0..n` from the run's generator.
+    pub fn below(&self, n: u64) -> u64 {
+        self.lock().rng.below(n)
+    }
+
+    /// The run's time since its start.
+    pub fn elapsed(&self) -> Duration {
+        self.lock().start.elapsed()
+    }
+
+    /// The run's wall clock: a fixed start plus the time since, as milliseconds since the epoch
+    /// (what a lease is measured in).
+    pub fn now_ms(&self) -> u64 {
+        let start = self.lock().start;
+        SimClock(start).now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    }
+
+    /// Adds a line of the scenario's own to the trace.
+    pub fn note(&self, line: String) {
+        let mut shared = self.lock();
+        let at = shared.start.elapsed().as_millis();
+        shared.trace.push(format!("{at:>8} ms  {line}"));
+    }
+
+    /// The requests made so far.
+    pub fn requests(&self) -> u64 {
+        self.lock().requests
+    }
+
+    /// One request through the simulation: a latency before it is applied and one after,
+    /// drawn; a fault, drawn; the answer.
+    async fn call(&self, target: Option<String>, body: Vec<u8>) -> Result<HttpResponse, ConnectorError> {
+        let op = target.as_deref().and_then(|t| t.strip_prefix("DynamoDB_20120810.")).unwrap_or("?").to_owned();
+        let (before, after, lost, throttled) = {
+            let mut s = self.lock();
+            s.requests += 1;
+            let faults = s.faults;
+            let before = Duration::from_micros(200 + s.rng.below(5_000));
+            let after = Duration::from_micros(200 + s.rng.below(5_000));
+            let lost = faults.lost_answer > 0 && s.rng.one_in(faults.lost_answer);
+            let throttled = faults.throttled > 0 && s.rng.one_in(faults.throttled);
+            (before, after, lost, throttled)
+        };
+        tokio::time::sleep(before).await;
+        let summary = summary(&body);
+        let (status, answer) = if throttled {
+            let e =
+                DynamoError::new("ThrottlingException", "Rate of requests exceeds the allowed throughput.".to_owned());
+            (400, e.body())
+        } else {
+            self.dynamo.answer_bytes(target.as_deref(), &body)
+        };
+        let outcome = match (status, lost) {
+            (200, true) => "applied, answer lost".to_owned(),
+            (200, false) => "ok".to_owned(),
+            (_, _) => answer["__type"].as_str().unwrap_or("?").rsplit('#').next().unwrap_or("?").to_owned(),
+        };
+        self.note(format!("{op} {summary} -> {outcome}"));
+        tokio::time::sleep(after).await;
+        if lost && status == 200 {
+            return Err(ConnectorError::timeout("the simulated answer was lost".into()));
+        }
+        let bytes = serde_json::to_vec(&answer).unwrap_or_default();
+        let status = StatusCode::try_from(status).unwrap_or_else(|_| unreachable!("200 and 400 are statuses"));
+        let mut response = HttpResponse::new(status, SdkBody::from(bytes));
+        response.headers_mut().insert("content-type", "application/x-amz-json-1.0");
+        Ok(response)
+    }
+}
+
+/// What a request is about, for the trace: its table and its key, canonically written.
+fn summary(body: &[u8]) -> String {
+    let Ok(request) = serde_json::from_slice::<serde_json::Value>(body) else { return String::new() };
+    let table = request["TableName"].as_str().unwrap_or_default();
+    let key = request.get("Key").or_else(|| request.get("Item")).map(|k| {
+        let mut parts: Vec<String> = k
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(name, _)| name.as_str() == "pk" || name.as_str() == "sk")
+            .map(|(name, v)| {
+                format!(
+                    "{name}={}",
+                    v.as_object().and_then(|o| o.values().next()).map_or(String::new(), |v| v.to_string())
+                )
+            })
+            .collect();
+        parts.sort();
+        parts.join(" ")
+    });
+    let items = request["TransactItems"].as_array().map(|a| format!("{} actions", a.len()));
+    [Some(table.to_owned()), key, items].into_iter().flatten().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// The simulation's HTTP client.
+#[derive(Debug, Clone)]
+struct SimConnector(Sim);
+
+impl HttpConnector for SimConnector {
+    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+        let target = request.headers().get("x-amz-target").map(str::to_owned);
+        let body = request.body().bytes().unwrap_or_default().to_vec();
+        let sim = self.0.clone();
+        HttpConnectorFuture::new(Box::pin(async move { sim.call(target, body).await }))
+    }
+}
+
+impl HttpClient for SimConnector {
+    fn http_connector(&self, _: &HttpConnectorSettings, _: &RuntimeComponents) -> SharedHttpConnector {
+        SharedHttpConnector::new(self.clone())
+    }
+}
