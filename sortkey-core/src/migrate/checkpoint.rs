@@ -177,7 +177,8 @@ impl Checkpoint for FileCheckpoint {
 /// one item per segment under the partition `BACKFILL#<name>`, which is also the segment's lease:
 /// `load` takes it only when it is free, this worker's, or expired; every `save` renews it on the
 /// condition that this worker still holds it. A worker that dies stops renewing, and another
-/// takes the segment over after `lease`, from the last cursor saved.
+/// takes the segment over after `lease`, from the last cursor saved. Leases are measured by the
+/// client's clock: its config's time source, the system's unless the client was given another.
 #[derive(Debug, Clone)]
 pub struct TableCheckpoint {
     client: Client,
@@ -263,7 +264,15 @@ impl TableCheckpoint {
 
     /// The lease's end, from now.
     fn until(&self) -> u64 {
-        now_ms() + self.lease.as_millis() as u64
+        self.now_ms() + self.lease.as_millis() as u64
+    }
+
+    /// Milliseconds since the Unix epoch by the client's clock (its config's time source, the
+    /// system's by default): what leases are measured in, so that a client given another clock
+    /// (a simulation's) keeps its leases by it.
+    fn now_ms(&self) -> u64 {
+        let now = self.client.config().time_source().map_or_else(SystemTime::now, |clock| clock.now());
+        now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
     }
 
     /// The holder of `segment` according to its item, when the condition on it failed.
@@ -288,7 +297,7 @@ impl Checkpoint for TableCheckpoint {
             .expression_attribute_names("#owner", "owner")
             .expression_attribute_values(":me", AttributeValue::S(self.owner.clone()))
             .expression_attribute_values(":until", AttributeValue::N(self.until().to_string()))
-            .expression_attribute_values(":now", AttributeValue::N(now_ms().to_string()))
+            .expression_attribute_values(":now", AttributeValue::N(self.now_ms().to_string()))
             .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
             .send()
             .await;
@@ -333,11 +342,6 @@ impl Checkpoint for TableCheckpoint {
             Err(e) => Err(CheckpointError::Store(format!("UpdateItem failed: {}", sdk_error_line(&e)))),
         }
     }
-}
-
-/// Milliseconds since the Unix epoch.
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// The index of this worker among the workers of a job, from the environment of the two job

@@ -217,35 +217,19 @@ fn syntax(text: &str, near: &str) -> DynamoError {
     DynamoError::validation(format!("Invalid expression: Syntax error; token: \"{near}\", near: \"{text}\""))
 }
 
-/// Words DynamoDB reserves, of those an expression here may meet as a bare attribute name.
-const RESERVED: &[&str] = &[
-    "AND",
-    "OR",
-    "NOT",
-    "BETWEEN",
-    "IN",
-    "SET",
-    "REMOVE",
-    "ADD",
-    "DELETE",
-    "SIZE",
-    "NAME",
-    "VALUE",
-    "DATA",
-    "KEY",
-    "STATUS",
-    "USER",
-    "TIME",
-    "TIMESTAMP",
-    "DATE",
-    "COUNT",
-    "ORDER",
-    "TABLE",
-    "INDEX",
-    "SCORE",
-    "VERSION",
-    "OWNER",
-];
+/// Whether DynamoDB reserves `word` (any case): then it can only be named through a `#name`.
+fn reserved(word: &str) -> bool {
+    static WORDS: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            include_str!("reserved.txt")
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .contains(&word.to_ascii_uppercase())
+}
 
 struct Parser<'t, 'p, 'a> {
     text: &'t str,
@@ -320,7 +304,7 @@ impl Parser<'_, '_, '_> {
         match self.next() {
             Some(Token::Name(p)) => self.places.name(&p),
             Some(Token::Word(w)) => {
-                if RESERVED.iter().any(|r| r.eq_ignore_ascii_case(&w)) {
+                if reserved(&w) {
                     return Err(DynamoError::validation(format!(
                         "Invalid expression: Attribute name is a reserved keyword; reserved keyword: {w}"
                     )));

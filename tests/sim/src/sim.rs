@@ -68,7 +68,7 @@ impl TimeSource for SimClock {
 
 impl Sim {
     /// Runs `scenario` on a fresh simulation of `seed` with `faults`, on a runtime of one
-    /// thread with a paused clock, and returns what it returned and the run's trace (one line
+    /// thread with a paused clock (its tasks spawned with `tokio::task::spawn_local`), and returns what it returned and the run's trace (one line
     /// a request: the virtual time, the operation, its key or table, and what became of it).
     pub fn run<T, F, Fut>(seed: u64, faults: Faults, scenario: F) -> (T, Vec<String>)
     where
@@ -80,7 +80,9 @@ impl Sim {
             .start_paused(true)
             .build()
             .unwrap_or_else(|e| panic!("a tokio runtime: {e}"));
-        runtime.block_on(async move {
+        // A local set: the scenario's tasks (`tokio::task::spawn_local`) need not be `Send`.
+        let local = tokio::task::LocalSet::new();
+        runtime.block_on(local.run_until(async move {
             let shared = Shared {
                 rng: Rng::new(seed),
                 trace: Vec::new(),
@@ -92,7 +94,7 @@ impl Sim {
             let out = scenario(sim.clone()).await;
             let trace = std::mem::take(&mut sim.lock().trace);
             (out, trace)
-        })
+        }))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
