@@ -355,7 +355,8 @@
 #![warn(missing_docs)]
 
 // The layers, each a folder (tests/layering.rs checks that no module uses one of a later
-// layer): `error` (what everything reports); `encoding/` (digits, spec, cursor, role, layout,
+// layer): `planted` (the switch of the bugs planted for the simulation to find, feature
+// `planted-bugs` only); `error` (what everything reports); `encoding/` (digits, spec, cursor, role, layout,
 // segment, key, impls/: a key and its segments as text); `query/` (condition, and the public
 // `query` algebra: conditions on encoded keys); `table/` (item, family, entity, index, multi,
 // definition: keys in a table, entities and their indexes, the table's definition); `migrate/`
@@ -363,12 +364,31 @@
 // `dynamic/` (layouts you can run: the layout text parsed back, lock files); `dynamodb/` (the
 // SDK glue, one file per area it extends); and the private module that generated code calls,
 // on top of all of them.
+
+// Whether the planted bug `$bug` is on: always `false` without the feature `planted-bugs`.
+// Defined before the modules, which see it by textual scope.
+#[cfg(feature = "planted-bugs")]
+macro_rules! planted_bug {
+    ($bug:ident) => {
+        crate::planted::is(crate::planted::Bug::$bug)
+    };
+}
+#[cfg(not(feature = "planted-bugs"))]
+macro_rules! planted_bug {
+    ($bug:ident) => {
+        false
+    };
+}
+
 mod dynamic;
 mod encoding;
 mod error;
 mod migrate;
 pub mod query;
 mod table;
+
+#[cfg(feature = "planted-bugs")]
+pub mod planted;
 
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;

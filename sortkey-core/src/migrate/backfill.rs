@@ -407,6 +407,15 @@ impl<'c> Backfill<'c> {
                 .await
                 .map_err(|e| self.error(&cursor, Failure::sdk("Scan", e)))?;
             let mut done = Progress { pages: 1, ..Progress::default() };
+            if planted_bug!(CheckpointBeforeWrites) {
+                let mut saved = cursor.clone();
+                saved.after = scan.last_evaluated_key().filter(|k| !k.is_empty()).map(|k| {
+                    let get = |n: &str| k.get(n).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+                    (get(self.keys.partition()), get(self.sort_name()))
+                });
+                saved.done = saved.after.is_none();
+                each_page(&total, &saved).await.map_err(|f| self.error(&cursor, f))?;
+            }
             self.rewrite_page(rekey, scan.items(), &mut done).await.map_err(|f| self.error(&cursor, f))?;
             total.add(&done);
             let before = cursor.clone();
@@ -494,7 +503,7 @@ impl<'c> Backfill<'c> {
     /// instead of one per item. When any condition fails the transaction changes nothing, and
     /// each move is then made alone, which sorts out which were written or changed meanwhile.
     async fn rewrite_batch(&self, batch: Vec<(&Attributes, Target)>, done: &mut Progress) -> Result<(), Failure> {
-        if batch.len() <= 1 {
+        if batch.len() <= 1 || planted_bug!(DeleteOutsideTransaction) {
             for (item, to) in batch {
                 self.rewrite(item, to, false, done).await?;
             }
@@ -582,6 +591,9 @@ impl<'c> Backfill<'c> {
             return self.delete_stale(self.unchanged_delete(item)?, done).await;
         }
         let (put, delete) = self.move_actions(item, to)?;
+        if planted_bug!(DeleteOutsideTransaction) {
+            return self.put_then_delete(put, delete, done).await;
+        }
         let both = vec![
             TransactWriteItem::builder().put(put).build(),
             TransactWriteItem::builder().delete(delete.clone()).build(),
@@ -604,6 +616,36 @@ impl<'c> Backfill<'c> {
             }
         }
         Ok(())
+    }
+
+    /// The planted bug `DeleteOutsideTransaction`: the move's Put, then its Delete, as two
+    /// requests.
+    #[cfg(feature = "planted-bugs")]
+    async fn put_then_delete(&self, put: Put, delete: Delete, done: &mut Progress) -> Result<(), Failure> {
+        let request = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(put.item().clone()))
+            .set_condition_expression(put.condition_expression().map(str::to_owned))
+            .set_expression_attribute_names(put.expression_attribute_names().cloned());
+        match request.send().await {
+            Ok(_) => {}
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {}
+            Err(e) => return Err(Failure::sdk("PutItem", e)),
+        }
+        let before = done.superseded;
+        self.delete_stale(delete, done).await?;
+        if done.superseded > before {
+            done.superseded -= 1;
+            done.rewritten += 1;
+        }
+        Ok(())
+    }
+
+    #[cfg(not(feature = "planted-bugs"))]
+    async fn put_then_delete(&self, _: Put, _: Delete, _: &mut Progress) -> Result<(), Failure> {
+        unreachable!("planted bugs are compiled in with their feature only")
     }
 
     /// Deletes an old item whose current key exists, if it is unchanged since the Scan.
@@ -669,6 +711,9 @@ impl<'c> Backfill<'c> {
         };
         let mut values = Vec::new();
         match &self.check {
+            Some(MoveCheck::Version(_)) if planted_bug!(MoveWithoutVersion) => {
+                conditions.push(format!("attribute_exists({})", name(0, pk_name)));
+            }
             Some(MoveCheck::Version(version)) => {
                 conditions.push(format!("attribute_exists({})", name(0, pk_name)));
                 let v = name(1, version);

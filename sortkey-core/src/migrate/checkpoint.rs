@@ -287,20 +287,22 @@ impl TableCheckpoint {
 
 impl Checkpoint for TableCheckpoint {
     async fn load(&mut self, segment: i32, total: i32) -> Result<(SegmentCursor, Progress), CheckpointError> {
-        let taken = self
+        let mut take = self
             .client
             .update_item()
             .table_name(&self.table)
             .set_key(Some(self.key(segment, total)))
             .update_expression("SET #owner = :me, lease_until = :until")
-            .condition_expression("attribute_not_exists(#owner) OR #owner = :me OR lease_until < :now")
             .expression_attribute_names("#owner", "owner")
             .expression_attribute_values(":me", AttributeValue::S(self.owner.clone()))
             .expression_attribute_values(":until", AttributeValue::N(self.until().to_string()))
-            .expression_attribute_values(":now", AttributeValue::N(self.now_ms().to_string()))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
-            .send()
-            .await;
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew);
+        if !planted_bug!(LeaseWithoutOwner) {
+            take = take
+                .condition_expression("attribute_not_exists(#owner) OR #owner = :me OR lease_until < :now")
+                .expression_attribute_values(":now", AttributeValue::N(self.now_ms().to_string()));
+        }
+        let taken = take.send().await;
         let item = match taken {
             Ok(out) => out.attributes().cloned().unwrap_or_default(),
             Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
@@ -321,19 +323,21 @@ impl Checkpoint for TableCheckpoint {
     async fn save(&mut self, cursor: &SegmentCursor, progress: &Progress) -> Result<(), CheckpointError> {
         let text = serde_json::to_string(&Saved { cursor: cursor.clone(), progress: *progress })
             .map_err(|e| CheckpointError::Store(e.to_string()))?;
-        let saved = self
+        let mut save = self
             .client
             .update_item()
             .table_name(&self.table)
             .set_key(Some(self.key(cursor.segment, cursor.total)))
             .update_expression("SET saved = :saved, lease_until = :until")
-            .condition_expression("#owner = :me")
-            .expression_attribute_names("#owner", "owner")
-            .expression_attribute_values(":me", AttributeValue::S(self.owner.clone()))
             .expression_attribute_values(":saved", AttributeValue::S(text))
-            .expression_attribute_values(":until", AttributeValue::N(self.until().to_string()))
-            .send()
-            .await;
+            .expression_attribute_values(":until", AttributeValue::N(self.until().to_string()));
+        if !planted_bug!(LeaseWithoutOwner) {
+            save = save
+                .condition_expression("#owner = :me")
+                .expression_attribute_names("#owner", "owner")
+                .expression_attribute_values(":me", AttributeValue::S(self.owner.clone()));
+        }
+        let saved = save.send().await;
         match saved {
             Ok(_) => Ok(()),
             Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {

@@ -270,6 +270,12 @@ impl<T> Merge<T> {
             if self.shards.iter().any(|s| s.held.is_empty() && (!s.done || s.tie.is_some())) {
                 return;
             }
+            if planted_bug!(MergeStopsEarly)
+                && self.shards.iter().all(|s| s.done)
+                && self.shards.iter().map(|s| s.held.len()).sum::<usize>() == 1
+            {
+                return;
+            }
             let (forward, copies) = (self.forward, self.copies);
             let next = self
                 .shards

@@ -24,6 +24,7 @@ mod expr;
 mod http;
 mod ops;
 mod rng;
+pub mod scenarios;
 mod sim;
 mod table;
 mod value;
@@ -36,6 +37,16 @@ use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 pub use error::DynamoError;
 pub use rng::Rng;
 pub use sim::{Faults, Sim};
+
+/// The seeds a simulation test runs: `SORTKEY_SIM_SEED=N` that one (a replay),
+/// `SORTKEY_SIM_SEEDS=N` the first `N` (a soak), else the first `budget` (CI's).
+pub fn seeds(budget: u64) -> Vec<u64> {
+    if let Some(seed) = std::env::var("SORTKEY_SIM_SEED").ok().and_then(|s| s.parse().ok()) {
+        return vec![seed];
+    }
+    let count = std::env::var("SORTKEY_SIM_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(budget);
+    (0..count).collect()
+}
 
 /// One DynamoDB in memory: its clients share its tables.
 #[derive(Debug, Clone)]

@@ -30,13 +30,18 @@ pub struct Faults {
     pub lost_answer: u64,
     /// The request is refused, unapplied, as throttled.
     pub throttled: u64,
+    /// The caller stalls before the request (2 to 6 s): a process paused, its lease running out.
+    pub stall: u64,
+    /// The caller's clock jumps forward (up to 3 s) before the request.
+    pub clock_jump: u64,
 }
 
 impl Faults {
     /// No fault.
-    pub const NONE: Faults = Faults { lost_answer: 0, throttled: 0 };
-    /// Some of each: one request in 40 answered lost, one in 30 throttled.
-    pub const SOME: Faults = Faults { lost_answer: 40, throttled: 30 };
+    pub const NONE: Faults = Faults { lost_answer: 0, throttled: 0, stall: 0, clock_jump: 0 };
+    /// Some of each: of the requests, one in 40 answered lost, one in 30 throttled, one in 150
+    /// stalled, one in 200 after a jump of its caller's clock.
+    pub const SOME: Faults = Faults { lost_answer: 40, throttled: 30, stall: 150, clock_jump: 200 };
 }
 
 /// The state one run shares between its tasks: the generator, the trace, the clock's start.
@@ -56,13 +61,17 @@ pub struct Sim {
     shared: Arc<Mutex<Shared>>,
 }
 
-/// The clock the simulated SDK signs with: a fixed start plus the runtime's (paused) time.
+/// A client's clock: a fixed start plus the runtime's (paused) time, plus how far it has jumped.
 #[derive(Debug, Clone)]
-struct SimClock(tokio::time::Instant);
+struct SimClock {
+    start: tokio::time::Instant,
+    jumped: Arc<Mutex<Duration>>,
+}
 
 impl TimeSource for SimClock {
     fn now(&self) -> SystemTime {
-        SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600) + self.0.elapsed()
+        let jumped = *self.jumped.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600) + self.start.elapsed() + jumped
     }
 }
 
@@ -104,14 +113,14 @@ impl Sim {
     /// A client of the simulated DynamoDB: the real SDK, its requests delayed, reordered and
     /// failed by the run's choices, its clock the run's, no retries.
     pub fn client(&self) -> Client {
-        let start = self.lock().start;
+        let clock = SimClock { start: self.lock().start, jumped: Arc::new(Mutex::new(Duration::ZERO)) };
         let conf = aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
             .region(Region::new("us-east-1"))
             .credentials_provider(Credentials::new("test", "test", None, None, "sortkey-sim"))
             .endpoint_url("http://dynamodb.simulated")
-            .http_client(SimConnector(self.clone()))
-            .time_source(SharedTimeSource::new(SimClock(start)))
+            .http_client(SimConnector(self.clone(), clock.clone()))
+            .time_source(SharedTimeSource::new(clock))
             .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
             .build();
         Client::from_conf(conf)
@@ -135,8 +144,8 @@ impl Sim {
     /// The run's wall clock: a fixed start plus the time since, as milliseconds since the epoch
     /// (what a lease is measured in).
     pub fn now_ms(&self) -> u64 {
-        let start = self.lock().start;
-        SimClock(start).now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+        let clock = SimClock { start: self.lock().start, jumped: Arc::new(Mutex::new(Duration::ZERO)) };
+        clock.now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
     }
 
     /// Adds a line of the scenario's own to the trace.
@@ -153,9 +162,14 @@ impl Sim {
 
     /// One request through the simulation: a latency before it is applied and one after,
     /// drawn; a fault, drawn; the answer.
-    async fn call(&self, target: Option<String>, body: Vec<u8>) -> Result<HttpResponse, ConnectorError> {
+    async fn call(
+        &self,
+        clock: &SimClock,
+        target: Option<String>,
+        body: Vec<u8>,
+    ) -> Result<HttpResponse, ConnectorError> {
         let op = target.as_deref().and_then(|t| t.strip_prefix("DynamoDB_20120810.")).unwrap_or("?").to_owned();
-        let (before, after, lost, throttled) = {
+        let (before, after, lost, throttled, stall, jump) = {
             let mut s = self.lock();
             s.requests += 1;
             let faults = s.faults;
@@ -163,8 +177,20 @@ impl Sim {
             let after = Duration::from_micros(200 + s.rng.below(5_000));
             let lost = faults.lost_answer > 0 && s.rng.one_in(faults.lost_answer);
             let throttled = faults.throttled > 0 && s.rng.one_in(faults.throttled);
-            (before, after, lost, throttled)
+            let stall = (faults.stall > 0 && s.rng.one_in(faults.stall))
+                .then(|| Duration::from_millis(2_000 + s.rng.below(4_000)));
+            let jump = (faults.clock_jump > 0 && s.rng.one_in(faults.clock_jump))
+                .then(|| Duration::from_millis(s.rng.below(3_000)));
+            (before, after, lost, throttled, stall, jump)
         };
+        if let Some(jump) = jump {
+            *clock.jumped.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) += jump;
+            self.note(format!("a client's clock jumps {} ms", jump.as_millis()));
+        }
+        if let Some(stall) = stall {
+            self.note(format!("a client stalls {} ms before {op}", stall.as_millis()));
+            tokio::time::sleep(stall).await;
+        }
         tokio::time::sleep(before).await;
         let summary = summary(&body);
         let (status, answer) = if throttled {
@@ -216,16 +242,16 @@ fn summary(body: &[u8]) -> String {
     [Some(table.to_owned()), key, items].into_iter().flatten().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
-/// The simulation's HTTP client.
+/// The simulation's HTTP client, with its client's clock.
 #[derive(Debug, Clone)]
-struct SimConnector(Sim);
+struct SimConnector(Sim, SimClock);
 
 impl HttpConnector for SimConnector {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
         let target = request.headers().get("x-amz-target").map(str::to_owned);
         let body = request.body().bytes().unwrap_or_default().to_vec();
-        let sim = self.0.clone();
-        HttpConnectorFuture::new(Box::pin(async move { sim.call(target, body).await }))
+        let (sim, clock) = (self.0.clone(), self.1.clone());
+        HttpConnectorFuture::new(Box::pin(async move { sim.call(&clock, target, body).await }))
     }
 }
 

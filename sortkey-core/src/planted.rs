@@ -1,0 +1,39 @@
+//! Bugs planted on purpose, to prove that the deterministic simulation (the `sortkey-sim` test
+//! crate) finds them: each a small change to a rule the library depends on, switched on for the
+//! current thread only (a simulation runs on one thread). Compiled only with the feature
+//! `planted-bugs`, which no release enables; without it every check is the constant `false`.
+
+use std::cell::Cell;
+
+/// A bug the library can be made to have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bug {
+    /// The backfill's move deletes the old item without its version condition: a write made
+    /// after the Scan is deleted with it.
+    MoveWithoutVersion,
+    /// The backfill saves a page's checkpoint before the page's moves are made: a worker killed
+    /// between the two resumes after items it never moved.
+    CheckpointBeforeWrites,
+    /// A lease is taken and renewed without a condition on its owner (no fencing): a worker
+    /// whose lease ran out while it was paused goes on saving over its successor's.
+    LeaseWithoutOwner,
+    /// The backfill's move puts the new item and deletes the old one in two requests instead of
+    /// one transaction.
+    DeleteOutsideTransaction,
+    /// A merged read of a sharded partition stops one item before the end.
+    MergeStopsEarly,
+}
+
+thread_local! {
+    static PLANTED: Cell<Option<Bug>> = const { Cell::new(None) };
+}
+
+/// Plants `bug` for the current thread (`None`: none), until changed.
+pub fn plant(bug: Option<Bug>) {
+    PLANTED.with(|p| p.set(bug));
+}
+
+/// Whether `bug` is planted on the current thread.
+pub fn is(bug: Bug) -> bool {
+    PLANTED.with(|p| p.get() == Some(bug))
+}

@@ -1,0 +1,297 @@
+//! The migration of a table's sort keys (`RankKeyV1` to `RankKey`, the lock's two layouts: a
+//! wider score) by three backfill workers sharing the segments through leases in the table, two
+//! of them killed at random moments and replaced, while two writers update the items under
+//! whichever key they have; then passes until no key is left in the old layout. What must hold:
+//!
+//! - no acknowledged write lost: each item's counter holds at least the increments a writer was
+//!   told were written, and at most those plus the ones whose answers were lost;
+//! - every item once, in the new layout, at the end;
+//! - the checkpoints tell the truth: after the first pass, every item left in the old layout is
+//!   one the pass reported as changed while it moved;
+//! - the leases fence: a save of a segment succeeds only for the worker that took it last.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+use sortkey_core::dynamodb::{
+    Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress, SegmentCursor, TableCheckpoint,
+};
+use sortkey_core::{DynMigration, KeyNames, LockFile};
+
+use super::{Outcome, create_table};
+use crate::Sim;
+
+const ITEMS: u64 = 40;
+const SEGMENTS: i32 = 4;
+const LEASE: Duration = Duration::from_secs(2);
+
+fn old_key(i: u64) -> String {
+    format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000)
+}
+
+fn new_key(i: u64) -> String {
+    format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 1000)
+}
+
+/// The item of a sort key, and whether the key is in the old layout.
+fn item_of(sk: &str) -> Option<(u64, bool)> {
+    let i: u64 = sk.rsplit_once("#p_")?.1.parse().ok()?;
+    Some((i, sk == old_key(i)))
+}
+
+fn migration() -> DynMigration {
+    let lock = LockFile::parse(
+        "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\nRankKey = RUN#{score:u64 width=12 desc}#{player:text}\n",
+    )
+    .unwrap_or_else(|e| panic!("the lock: {e}"));
+    let entry = |n: &str| (n.to_owned(), lock.get(n).cloned().unwrap_or_else(|| panic!("{n}")));
+    DynMigration::new(entry("RankKeyV1"), entry("RankKey")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Increments counted by the writers, per item.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Counted {
+    acknowledged: Vec<u64>,
+    ambiguous: Vec<u64>,
+}
+
+/// One writer: `steps` increments of random items, each under the new key first, then the old,
+/// conditional on the item being there, bumping its version.
+async fn writer(sim: Sim, steps: usize) -> Counted {
+    let client = sim.client();
+    let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
+    for _ in 0..steps {
+        let i = sim.below(ITEMS);
+        'item: loop {
+            for sk in [new_key(i), old_key(i)] {
+                let sent = client
+                    .update_item()
+                    .table_name("runs")
+                    .key("pk", AttributeValue::S("SEASON#7".into()))
+                    .key("sk", AttributeValue::S(sk))
+                    .update_expression("SET hits = hits + :one, version = version + :one")
+                    .condition_expression("attribute_exists(pk)")
+                    .expression_attribute_values(":one", AttributeValue::N("1".into()))
+                    .send()
+                    .await;
+                match sent {
+                    Ok(_) => {
+                        counted.acknowledged[i as usize] += 1;
+                        break 'item;
+                    }
+                    Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {}
+                    Err(e) if format!("{e:?}").contains("Throttling") => continue 'item,
+                    Err(_) => {
+                        counted.ambiguous[i as usize] += 1;
+                        break 'item;
+                    }
+                }
+            }
+            // In neither (moved between the two writes): look again.
+        }
+        tokio::time::sleep(Duration::from_millis(sim.below(20))).await;
+    }
+    counted
+}
+
+/// What the checkpoints did, in the order it happened: each load and save that succeeded, by
+/// worker and segment, and when each save was sent.
+#[derive(Debug, Default)]
+struct Leases {
+    seq: u64,
+    /// (segment, owner, completed at) of each load that succeeded.
+    loads: Vec<(i32, String, u64)>,
+    broken: Option<String>,
+}
+
+/// A worker's checkpoint, watched: a save that succeeds though another worker took the segment
+/// (its load completed) after this worker's own last load and before the save was sent breaks
+/// the fencing.
+#[derive(Debug, Clone)]
+struct Watched {
+    inner: TableCheckpoint,
+    owner: String,
+    leases: Arc<Mutex<Leases>>,
+}
+
+impl Checkpoint for Watched {
+    async fn load(&mut self, segment: i32, total: i32) -> Result<(SegmentCursor, Progress), CheckpointError> {
+        let loaded = self.inner.load(segment, total).await;
+        if loaded.is_ok() {
+            let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
+            leases.seq += 1;
+            let at = leases.seq;
+            leases.loads.push((segment, self.owner.clone(), at));
+        }
+        loaded
+    }
+
+    async fn save(&mut self, cursor: &SegmentCursor, progress: &Progress) -> Result<(), CheckpointError> {
+        let sent = {
+            let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
+            leases.seq += 1;
+            leases.seq
+        };
+        let saved = self.inner.save(cursor, progress).await;
+        if saved.is_ok() {
+            let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
+            let segment = cursor.segment;
+            let mine = leases.loads.iter().filter(|(s, o, _)| *s == segment && *o == self.owner).map(|l| l.2).max();
+            let stolen = leases
+                .loads
+                .iter()
+                .find(|(s, o, at)| *s == segment && *o != self.owner && *at < sent && mine.is_none_or(|m| *at > m));
+            if let Some((_, thief, _)) = stolen
+                && leases.broken.is_none()
+            {
+                leases.broken = Some(format!(
+                    "the leases do not fence: {} saved segment {segment} after {thief} had taken it",
+                    self.owner
+                ));
+            }
+        }
+        saved
+    }
+}
+
+/// One worker of pass `pass`: every segment not done, taken through its lease, run to its end; a
+/// segment another worker holds is waited for; a request that fails is run again from the
+/// segment's last save.
+async fn worker(sim: Sim, pass: u32, owner: String, leases: Arc<Mutex<Leases>>) {
+    let client = sim.client();
+    let migration = migration();
+    let backfill = Backfill::new(&client, "runs", KeyNames::DEFAULT).version_attribute("version").page_size(7);
+    let name = format!("widen-{pass}");
+    let inner = TableCheckpoint::new(client.clone(), "runs", KeyNames::DEFAULT, &name, &owner, LEASE);
+    let first = sim.below(SEGMENTS as u64) as i32;
+    loop {
+        let mut left = 0;
+        for n in 0..SEGMENTS {
+            let segment = (first + n) % SEGMENTS;
+            match inner.saved(segment, SEGMENTS).await {
+                Ok(Some((cursor, _))) if cursor.done => continue,
+                _ => left += 1,
+            }
+            let mut mine = Watched { inner: inner.clone(), owner: owner.clone(), leases: leases.clone() };
+            if let Err(e) = backfill.run_rekey(&migration, segment, SEGMENTS, &mut mine, |_| {}).await {
+                let pause = match e.kind() {
+                    BackfillErrorKind::Checkpoint(CheckpointError::Taken { .. }) => 200,
+                    _ => 10,
+                };
+                tokio::time::sleep(Duration::from_millis(pause)).await;
+            }
+        }
+        if left == 0 {
+            return;
+        }
+    }
+}
+
+/// Every item's (sort key, hits), read directly.
+async fn items(client: &Client) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    loop {
+        let page = client.scan().table_name("runs").set_exclusive_start_key(start.take()).send().await;
+        let page = page.unwrap_or_else(|e| panic!("a direct Scan: {e:?}"));
+        for item in page.items() {
+            let sk = item.get("sk").and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+            if item.get("pk").and_then(|v| v.as_s().ok()).is_some_and(|pk| pk.starts_with("BACKFILL#")) {
+                continue;
+            }
+            let hits = item.get("hits").and_then(|v| v.as_n().ok()).and_then(|n| n.parse().ok()).unwrap_or(0);
+            out.push((sk, hits));
+        }
+        match page.last_evaluated_key() {
+            Some(k) if !k.is_empty() => start = Some(k.clone()),
+            _ => break,
+        }
+    }
+    out
+}
+
+/// The `changed` of every segment of pass `pass`, as its checkpoints saved it.
+async fn changed_in(client: &Client, pass: u32) -> u64 {
+    let name = format!("widen-{pass}");
+    let checkpoint = TableCheckpoint::new(client.clone(), "runs", KeyNames::DEFAULT, &name, "reader", LEASE);
+    let (segments, _) = checkpoint.segments().await.unwrap_or_else(|e| panic!("the checkpoints: {e}"));
+    segments.iter().map(|s| s.progress.changed).sum()
+}
+
+/// One run of the scenario.
+pub async fn run(sim: Sim) -> Outcome {
+    let direct = sim.direct_client();
+    create_table(&direct, "runs").await;
+    for i in 0..ITEMS {
+        let put = direct.put_item().table_name("runs").item("pk", AttributeValue::S("SEASON#7".into()));
+        let put = put.item("sk", AttributeValue::S(old_key(i))).item("version", AttributeValue::N("1".into()));
+        put.item("hits", AttributeValue::N("0".into())).send().await.unwrap_or_else(|e| panic!("{e:?}"));
+    }
+    let leases = Arc::new(Mutex::new(Leases::default()));
+    let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), 30))).collect();
+    let mut workers: Vec<_> = (0..3)
+        .map(|w| tokio::task::spawn_local(worker(sim.clone(), 1, format!("worker-{w}"), leases.clone())))
+        .collect();
+    for kill in 0..2 {
+        tokio::time::sleep(Duration::from_millis(20 + sim.below(400))).await;
+        let victim = sim.below(workers.len() as u64) as usize;
+        workers[victim].abort();
+        sim.note(format!("killed worker {victim}"));
+        let replacement = worker(sim.clone(), 1, format!("replacement-{kill}"), leases.clone());
+        workers.push(tokio::task::spawn_local(replacement));
+    }
+    for w in workers {
+        let _ = w.await;
+    }
+    let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
+    for w in writers {
+        let c = w.await.map_err(|e| format!("a writer failed: {e}"))?;
+        for i in 0..ITEMS as usize {
+            counted.acknowledged[i] += c.acknowledged[i];
+            counted.ambiguous[i] += c.ambiguous[i];
+        }
+    }
+    if let Some(broken) = leases.lock().unwrap_or_else(|p| p.into_inner()).broken.clone() {
+        return Err(broken);
+    }
+    // The first pass's account: what it left behind it said had changed.
+    let left = items(&direct).await.iter().filter(|(sk, _)| item_of(sk).is_some_and(|(_, old)| old)).count() as u64;
+    let changed = changed_in(&direct, 1).await;
+    if left > changed {
+        return Err(format!(
+            "the checkpoints do not tell the truth: the first pass is done with {left} items left in the old layout, and reported {changed} changed"
+        ));
+    }
+    // Items changed while being moved are left for the next pass, as `sortkey migrate` runs them.
+    let mut pass = 1;
+    while items(&direct).await.iter().any(|(sk, _)| item_of(sk).is_some_and(|(_, old)| old)) {
+        pass += 1;
+        if pass > 6 {
+            return Err("keys still in the old layout after 5 more passes".to_owned());
+        }
+        worker(sim.clone(), pass, "finisher".into(), leases.clone()).await;
+    }
+    check(&counted, &items(&direct).await)
+}
+
+/// The end: every item once, in the new layout, with every increment acknowledged.
+fn check(counted: &Counted, items: &[(String, u64)]) -> Outcome {
+    if items.len() as u64 != ITEMS {
+        return Err(format!("{} items at the end, expected {ITEMS}", items.len()));
+    }
+    for (sk, hits) in items {
+        let Some((i, old)) = item_of(sk) else { return Err(format!("an item of no known key: {sk}")) };
+        if old || sk != &new_key(i) {
+            return Err(format!("item {i} is not in the new layout: {sk}"));
+        }
+        let (acked, maybe) = (counted.acknowledged[i as usize], counted.ambiguous[i as usize]);
+        if *hits < acked || *hits > acked + maybe {
+            return Err(format!(
+                "item {i} holds {hits} increments: {acked} were acknowledged, {maybe} more were sent without an answer"
+            ));
+        }
+    }
+    Ok(())
+}

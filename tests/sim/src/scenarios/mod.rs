@@ -1,0 +1,20 @@
+//! Scenarios the simulation runs, each one seed at a time, each returning the first invariant a
+//! run broke (with the seed's trace kept by [`Sim::run`](crate::Sim::run)): the migration of a
+//! table's sort keys by leased, killed and replaced backfill workers beside writers
+//! ([`migration`]), and merged reads of a sharded partition ([`sharded`]).
+
+pub mod migration;
+pub mod sharded;
+
+use aws_sdk_dynamodb::Client;
+use sortkey_core::{KeyNames, TableDefinition};
+
+/// Creates table `name` with string key attributes `pk` and `sk`.
+pub(crate) async fn create_table(client: &Client, name: &str) {
+    let request = TableDefinition::new(name, KeyNames::DEFAULT).apply_to_create(client.create_table());
+    let request = request.unwrap_or_else(|e| panic!("a table definition: {e}"));
+    request.send().await.unwrap_or_else(|e| panic!("cannot create table {name}: {e:?}"));
+}
+
+/// A run's verdict: `Err` with the first invariant it broke.
+pub type Outcome = Result<(), String>;
