@@ -48,6 +48,31 @@ pub fn seeds(budget: u64) -> Vec<u64> {
     (0..count).collect()
 }
 
+/// Runs `run` for every seed of `seeds` on as many threads as the machine has cores (each run is
+/// single-threaded and independent), and returns the first seed (the least) whose run failed,
+/// with its failure; `None` when every run passed.
+pub fn run_seeds<E: Send>(seeds: &[u64], run: impl Fn(u64) -> Result<(), E> + Sync) -> Option<(u64, E)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(seeds.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&seed) = seeds.get(i) else { return };
+                    if let Err(e) = run(seed) {
+                        failures.lock().unwrap_or_else(|p| p.into_inner()).push((seed, e));
+                    }
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+    failures.sort_by_key(|(seed, _)| *seed);
+    failures.into_iter().next()
+}
+
 /// One DynamoDB in memory: its clients share its tables.
 #[derive(Debug, Clone)]
 pub struct MemoryDynamo {

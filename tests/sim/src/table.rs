@@ -1,6 +1,7 @@
 //! A table held in memory: its key schema, its global secondary indexes, and its items by
 //! partition key and sort key in DynamoDB's order; the reads a Query and a Scan make of it.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
@@ -93,6 +94,9 @@ pub(crate) struct PageRead {
     /// The bytes of the items read (the capacity a read is charged for).
     pub(crate) bytes: usize,
 }
+
+/// An item's place in a Scan: the hash of its partition key, then its keys.
+type Place = (u64, Vec<KeyVal>);
 
 /// DynamoDB's page: a Query or a Scan stops after reading 1 MB.
 const PAGE_BYTES: usize = 1024 * 1024;
@@ -214,9 +218,8 @@ impl Table {
     }
 
     /// One page of the items of partition `pk` of the table or index `index` that `matches` (the
-    /// key condition), in
-    /// sort key order (reversed unless `forward`), after `start` (a page's last key), at most
-    /// `limit` and 1 MB.
+    /// key condition), in sort key order (reversed unless `forward`), after `start` (a page's
+    /// last key), at most `limit` and 1 MB.
     pub(crate) fn query(
         &self,
         index: Option<&Index>,
@@ -226,55 +229,44 @@ impl Table {
         start: Option<&Item>,
         limit: Option<usize>,
     ) -> Result<PageRead, DynamoError> {
-        // Each item with its place in the order: (index sort key, table keys) for an index.
-        let candidates: Vec<(Vec<KeyVal>, Item)> = match index {
-            None => self
-                .items
-                .get(pk)
-                .into_iter()
-                .flat_map(|p| p.iter())
-                .map(|(sk, item)| (vec![sk.clone()], item.clone()))
-                .collect(),
-            Some(index) => {
-                let mut all: Vec<(Vec<KeyVal>, Item)> = self
-                    .index_items(index)
-                    .filter_map(|item| {
-                        let (ipk, isk) = index.keys.of(&item)?;
-                        let (tpk, tsk) = self.keys.of(&item)?;
-                        (ipk == *pk).then_some((vec![isk, tpk, tsk], item))
-                    })
-                    .collect();
-                all.sort_by(|a, b| a.0.cmp(&b.0));
-                all
-            }
+        let invalid = || DynamoError::validation("The provided starting key is invalid".to_owned());
+        let Some(index) = index else {
+            // The table's own partition, in place: only the page's items are copied.
+            let start = match start {
+                Some(s) => Some(self.keys.of(s).ok_or_else(invalid)?.1),
+                None => None,
+            };
+            let partition = self.items.get(pk);
+            let items = partition.into_iter().flat_map(|p| p.iter());
+            let ordered: Box<dyn Iterator<Item = (&KeyVal, &Item)>> =
+                if forward { Box::new(items) } else { Box::new(items.rev()) };
+            let after = move |sk: &KeyVal| match &start {
+                None => true,
+                Some(s) if forward => sk > s,
+                Some(s) => sk < s,
+            };
+            let rest = ordered.filter(move |(sk, _)| after(sk)).map(|(_, item)| Cow::Borrowed(item));
+            return self.page(rest, matches, &|_| Ok(true), limit, None);
         };
-        // The key condition says which items are read at all (a filter would read and drop).
-        let mut kept = Vec::with_capacity(candidates.len());
-        for (place, item) in candidates {
-            if matches(&item)? {
-                kept.push((place, item));
-            }
-        }
-        let mut candidates = kept;
+        // An index's items, projected, in (index sort key, table keys) order.
+        let mut all: Vec<(Vec<KeyVal>, Item)> = self
+            .index_items(index)
+            .filter_map(|item| {
+                let (ipk, isk) = index.keys.of(&item)?;
+                let (tpk, tsk) = self.keys.of(&item)?;
+                (ipk == *pk).then_some((vec![isk, tpk, tsk], item))
+            })
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
         if !forward {
-            candidates.reverse();
+            all.reverse();
         }
-        let place_of = |item: &Item| -> Option<Vec<KeyVal>> {
-            let (_, tsk) = self.keys.of(item)?;
-            match index {
-                None => Some(vec![tsk]),
-                Some(index) => {
-                    let (_, isk) = index.keys.of(item)?;
-                    let (tpk, tsk) = self.keys.of(item)?;
-                    Some(vec![isk, tpk, tsk])
-                }
-            }
-        };
         let start = match start {
-            Some(s) => Some(
-                place_of(s)
-                    .ok_or_else(|| DynamoError::validation("The provided starting key is invalid".to_owned()))?,
-            ),
+            Some(s) => {
+                let (_, isk) = index.keys.of(s).ok_or_else(invalid)?;
+                let (tpk, tsk) = self.keys.of(s).ok_or_else(invalid)?;
+                Some(vec![isk, tpk, tsk])
+            }
             None => None,
         };
         let after = |place: &Vec<KeyVal>| match &start {
@@ -282,7 +274,8 @@ impl Table {
             Some(s) if forward => place > s,
             Some(s) => place < s,
         };
-        self.page(candidates.into_iter().filter(|(p, _)| after(p)).map(|(_, i)| i), &|_| Ok(true), limit, index)
+        let rest = all.into_iter().filter(|(p, _)| after(p)).map(|(_, i)| Cow::Owned(i));
+        self.page(rest, matches, &|_| Ok(true), limit, Some(index))
     }
 
     /// One page of a Scan of segment `segment` of `total` (partitions are given to segments by
@@ -296,12 +289,12 @@ impl Table {
         matches: &dyn Fn(&Item) -> Result<bool, DynamoError>,
     ) -> Result<PageRead, DynamoError> {
         let keys = index.map_or(&self.keys, |i| &i.keys);
-        let items: Vec<Item> = match index {
-            None => self.items.values().flat_map(BTreeMap::values).cloned().collect(),
-            Some(index) => self.index_items(index).collect(),
+        let items: Vec<Cow<'_, Item>> = match index {
+            None => self.items.values().flat_map(BTreeMap::values).map(Cow::Borrowed).collect(),
+            Some(index) => self.index_items(index).map(Cow::Owned).collect(),
         };
         // (hash of the partition key, partition key, sort key[, table keys]) orders the Scan.
-        let mut placed: Vec<((u64, Vec<KeyVal>), Item)> = items
+        let mut placed: Vec<(Place, Cow<'_, Item>)> = items
             .into_iter()
             .filter_map(|item| {
                 let (pk, sk) = keys.of(&item)?;
@@ -333,20 +326,25 @@ impl Table {
             None => None,
         };
         let rest = placed.into_iter().filter(|(p, _)| start.as_ref().is_none_or(|s| p > s)).map(|(_, i)| i);
-        self.page(rest, matches, limit, index)
+        self.page(rest, &|_| Ok(true), matches, limit, index)
     }
 
-    /// Reads items in order until `limit` are read or 1 MB: those that `matches` are returned,
-    /// every one read is charged; the last one read's key when the page stopped short.
-    fn page(
+    /// Reads items in order, those the key condition `selects` only (the others are not read at
+    /// all), until `limit` are read or 1 MB: those that pass `filter` are returned, every one
+    /// read is charged; the last one read's key when the page stopped short.
+    fn page<'i>(
         &self,
-        items: impl Iterator<Item = Item>,
-        matches: &dyn Fn(&Item) -> Result<bool, DynamoError>,
+        items: impl Iterator<Item = Cow<'i, Item>>,
+        selects: &dyn Fn(&Item) -> Result<bool, DynamoError>,
+        filter: &dyn Fn(&Item) -> Result<bool, DynamoError>,
         limit: Option<usize>,
         index: Option<&Index>,
     ) -> Result<PageRead, DynamoError> {
         let (mut out, mut read, mut bytes, mut last) = (Vec::new(), 0usize, 0usize, None);
         for item in items {
+            if !selects(&item)? {
+                continue;
+            }
             let size = item_size(&item);
             read += 1;
             bytes += size;
@@ -357,8 +355,8 @@ impl Table {
                 }
                 key
             };
-            if matches(&item)? {
-                out.push(item);
+            if filter(&item)? {
+                out.push(item.into_owned());
             }
             // DynamoDB stops at the limit, or once it has read 1 MB, and gives the key of the
             // last item read whether or not more follow.

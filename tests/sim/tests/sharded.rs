@@ -3,14 +3,12 @@
 //! throttles; each reads every item once, in order. `SORTKEY_SIM_SEED=N` runs one seed.
 
 use sortkey_sim::scenarios::sharded;
-use sortkey_sim::{Faults, Sim, seeds};
+use sortkey_sim::{Faults, Sim, run_seeds, seeds};
 
 #[test]
 fn merged_reads_through_faults_read_every_item_once_in_order() {
-    for seed in seeds(24) {
-        let (outcome, _) = Sim::run(seed, Faults::SOME, sharded::run);
-        if let Err(broken) = outcome {
-            panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sharded");
-        }
+    let failed = run_seeds(&seeds(32), |seed| Sim::run(seed, Faults::SOME, sharded::run).0);
+    if let Some((seed, broken)) = failed {
+        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sharded");
     }
 }
