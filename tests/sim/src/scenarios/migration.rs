@@ -1,14 +1,19 @@
-//! The migration of a table's sort keys (`RankKeyV1` to `RankKey`, the lock's two layouts: a
-//! wider score) by three backfill workers sharing the segments through leases in the table, two
+//! A migration by three backfill workers sharing the segments through leases in the table, two
 //! of them killed at random moments and replaced, while two writers update the items under
-//! whichever key they have; then passes until no key is left in the old layout. What must hold:
+//! whichever key they have; then passes until no key is left in the old layout. Two moves: a
+//! table's sort keys widened (`RankKeyV1` to `RankKey`, the lock's two layouts: [`run`]), and a
+//! season's partition moved from 4 shards to 16 (`RunPk@v1` to `RunPk`, each run's new shard
+//! calculated from its player: [`reshard`]), during which readers read the season merged over
+//! both counts. What must hold:
 //!
 //! - no acknowledged write lost: each item's counter holds at least the increments a writer was
 //!   told were written, and at most those plus the ones whose answers were lost;
 //! - every item once, in the new layout, at the end;
 //! - the checkpoints tell the truth: after the first pass, every item left in the old layout is
 //!   one the pass reported as changed while it moved;
-//! - the leases fence: a save of a segment succeeds only for the worker that took it last.
+//! - the leases fence: a save of a segment succeeds only for the worker that took it last;
+//! - during a shard-count move, no merged read returns an item twice or out of order, and the
+//!   read after the move returns every item.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,9 +21,10 @@ use std::time::Duration;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::dynamodb::{
-    Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress, SegmentCursor, TableCheckpoint,
+    Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress, SegmentCursor, ShardedQuery, TableCheckpoint,
 };
-use sortkey_core::{DynMigration, KeyNames, LockFile};
+use sortkey_core::query::MergeCursor;
+use sortkey_core::{DynMigration, KeyExpression, KeyNames, LockFile, ShardRule, Shards};
 
 use super::{Outcome, create_table};
 use crate::Sim;
@@ -27,27 +33,62 @@ const ITEMS: u64 = 40;
 const SEGMENTS: i32 = 4;
 const LEASE: Duration = Duration::from_secs(2);
 
-fn old_key(i: u64) -> String {
-    format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000)
+/// Which move a run makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The sort keys widened.
+    Widen,
+    /// The partition moved from 4 shards to 16.
+    Reshard,
 }
 
-fn new_key(i: u64) -> String {
-    format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 1000)
+const OLD_SHARDS: Shards = Shards::new(4, ShardRule::By("player"));
+const NEW_SHARDS: Shards = Shards::new(16, ShardRule::By("player"));
+
+/// Item `i`'s keys, (partition, sort), in the old layout and in the new one.
+fn keys(kind: Kind, i: u64) -> ((String, String), (String, String)) {
+    match kind {
+        Kind::Widen => (
+            ("SEASON#7".to_owned(), format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000)),
+            ("SEASON#7".to_owned(), format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 1000)),
+        ),
+        Kind::Reshard => {
+            let player = format!("p_{i}");
+            let sk = format!("RUN#{:04}#{player}", 9999 - (i * 37) % 1000);
+            let old = format!("SEASON#2026#{}", OLD_SHARDS.of(player.as_bytes()));
+            let new = format!("SEASON#2026#{:02}", NEW_SHARDS.of(player.as_bytes()));
+            ((old, sk.clone()), (new, sk))
+        }
+    }
 }
 
-/// The item of a sort key, and whether the key is in the old layout.
-fn item_of(sk: &str) -> Option<(u64, bool)> {
+/// The item of a key, and whether the key is its old one.
+fn item_of(kind: Kind, pk: &str, sk: &str) -> Option<(u64, bool)> {
     let i: u64 = sk.rsplit_once("#p_")?.1.parse().ok()?;
-    Some((i, sk == old_key(i)))
+    let (old, new) = keys(kind, i);
+    match (pk, sk) {
+        _ if (pk, sk) == (old.0.as_str(), old.1.as_str()) => Some((i, true)),
+        _ if (pk, sk) == (new.0.as_str(), new.1.as_str()) => Some((i, false)),
+        _ => None,
+    }
 }
 
-fn migration() -> DynMigration {
-    let lock = LockFile::parse(
-        "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\nRankKey = RUN#{score:u64 width=12 desc}#{player:text}\n",
-    )
-    .unwrap_or_else(|e| panic!("the lock: {e}"));
+const LOCK: &str = "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\n\
+                    RankKey = RUN#{score:u64 width=12 desc}#{player:text}\n\
+                    RunPk = partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}\n\
+                    RunPk@v1 = partition SEASON#{season:u16 width=4}#{shard:u16 width=1 shards=4 by=player}\n\
+                    RunSk = RUN#{score:u32 width=4 desc}#{player:text}\n\
+                    RunPk > RunPk@v1\n";
+
+fn migration(kind: Kind) -> DynMigration {
+    let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
     let entry = |n: &str| (n.to_owned(), lock.get(n).cloned().unwrap_or_else(|| panic!("{n}")));
-    DynMigration::new(entry("RankKeyV1"), entry("RankKey")).unwrap_or_else(|e| panic!("{e}"))
+    let made = match kind {
+        Kind::Widen => DynMigration::new(entry("RankKeyV1"), entry("RankKey")),
+        Kind::Reshard => DynMigration::new(entry("RunPk@v1"), entry("RunPk"))
+            .map(|m| m.reading_sort_keys([("RunSk", lock.get("RunSk").unwrap_or_else(|| panic!("RunSk")))])),
+    };
+    made.unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Increments counted by the writers, per item.
@@ -59,17 +100,18 @@ struct Counted {
 
 /// One writer: `steps` increments of random items, each under the new key first, then the old,
 /// conditional on the item being there, bumping its version.
-async fn writer(sim: Sim, steps: usize) -> Counted {
+async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
     let client = sim.client();
     let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
     for _ in 0..steps {
         let i = sim.below(ITEMS);
+        let (old, new) = keys(kind, i);
         'item: loop {
-            for sk in [new_key(i), old_key(i)] {
+            for (pk, sk) in [new.clone(), old.clone()] {
                 let sent = client
                     .update_item()
                     .table_name("runs")
-                    .key("pk", AttributeValue::S("SEASON#7".into()))
+                    .key("pk", AttributeValue::S(pk))
                     .key("sk", AttributeValue::S(sk))
                     .update_expression("SET hits = hits + :one, version = version + :one")
                     .condition_expression("attribute_exists(pk)")
@@ -159,9 +201,9 @@ impl Checkpoint for Watched {
 /// One worker of pass `pass`: every segment not done, taken through its lease, run to its end; a
 /// segment another worker holds is waited for; a request that fails is run again from the
 /// segment's last save.
-async fn worker(sim: Sim, pass: u32, owner: String, leases: Arc<Mutex<Leases>>) {
+async fn worker(sim: Sim, kind: Kind, pass: u32, owner: String, leases: Arc<Mutex<Leases>>) {
     let client = sim.client();
-    let migration = migration();
+    let migration = migration(kind);
     let backfill = Backfill::new(&client, "runs", KeyNames::DEFAULT).version_attribute("version").page_size(7);
     let name = format!("widen-{pass}");
     let inner = TableCheckpoint::new(client.clone(), "runs", KeyNames::DEFAULT, &name, &owner, LEASE);
@@ -189,8 +231,8 @@ async fn worker(sim: Sim, pass: u32, owner: String, leases: Arc<Mutex<Leases>>) 
     }
 }
 
-/// Every item's (sort key, hits), read directly.
-async fn items(client: &Client) -> Vec<(String, u64)> {
+/// Every item's (partition key, sort key, hits), read directly.
+async fn items(client: &Client) -> Vec<(String, String, u64)> {
     let mut out = Vec::new();
     let mut start = None;
     loop {
@@ -198,11 +240,12 @@ async fn items(client: &Client) -> Vec<(String, u64)> {
         let page = page.unwrap_or_else(|e| panic!("a direct Scan: {e:?}"));
         for item in page.items() {
             let sk = item.get("sk").and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
-            if item.get("pk").and_then(|v| v.as_s().ok()).is_some_and(|pk| pk.starts_with("BACKFILL#")) {
+            let pk = item.get("pk").and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+            if pk.starts_with("BACKFILL#") {
                 continue;
             }
             let hits = item.get("hits").and_then(|v| v.as_n().ok()).and_then(|n| n.parse().ok()).unwrap_or(0);
-            out.push((sk, hits));
+            out.push((pk, sk, hits));
         }
         match page.last_evaluated_key() {
             Some(k) if !k.is_empty() => start = Some(k.clone()),
@@ -220,26 +263,85 @@ async fn changed_in(client: &Client, pass: u32) -> u64 {
     segments.iter().map(|s| s.progress.changed).sum()
 }
 
-/// One run of the scenario.
+/// One run of the scenario: sort keys widened.
 pub async fn run(sim: Sim) -> Outcome {
+    run_kind(sim, Kind::Widen).await
+}
+
+/// One run of the scenario: a season moved from 4 shards to 16, read merged throughout.
+pub async fn reshard(sim: Sim) -> Outcome {
+    run_kind(sim, Kind::Reshard).await
+}
+
+/// A reader of the season during a shard-count move, until `stop`: merged over the 16 new shards
+/// and the 4 old ones (an item in both is one item's copies), a drawn limit a page; every read
+/// in order with no item twice. Returns the reads made, or what broke.
+async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
+    let client = sim.client();
+    let partitions: Vec<String> = (0..16u16)
+        .map(|s| format!("SEASON#2026#{s:02}"))
+        .chain((0..4u16).map(|s| format!("SEASON#2026#{s}")))
+        .collect();
+    let mut reads = 0;
+    while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
+        let query = ShardedQuery {
+            table: "runs",
+            partitions: &partitions,
+            partition_attribute: "pk",
+            sort_attribute: "sk",
+            forward: true,
+            limit: 1 + sim.below(30) as usize,
+            ties: false,
+            copies: true,
+        };
+        let (mut keys, mut after): (Vec<String>, Option<MergeCursor>) = (Vec::new(), None);
+        loop {
+            let Ok(page) = query.run(&client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await else {
+                continue;
+            };
+            keys.extend(page.items.iter().filter_map(|(_, item)| item.get("sk").and_then(|v| v.as_s().ok()).cloned()));
+            match page.next {
+                Some(next) => after = Some(next),
+                None => break,
+            }
+        }
+        if let Some(w) = keys.windows(2).find(|w| w[0] >= w[1]) {
+            return Err(format!(
+                "a merged read during the move returned {} then {}: twice, or out of order",
+                w[0], w[1]
+            ));
+        }
+        reads += 1;
+        tokio::time::sleep(Duration::from_millis(100 + sim.below(200))).await;
+    }
+    Ok(reads)
+}
+
+async fn run_kind(sim: Sim, kind: Kind) -> Outcome {
     let direct = sim.direct_client();
     create_table(&direct, "runs").await;
     for i in 0..ITEMS {
-        let put = direct.put_item().table_name("runs").item("pk", AttributeValue::S("SEASON#7".into()));
-        let put = put.item("sk", AttributeValue::S(old_key(i))).item("version", AttributeValue::N("1".into()));
+        let ((pk, sk), _) = keys(kind, i);
+        let put = direct.put_item().table_name("runs").item("pk", AttributeValue::S(pk));
+        let put = put.item("sk", AttributeValue::S(sk)).item("version", AttributeValue::N("1".into()));
         put.item("hits", AttributeValue::N("0".into())).send().await.unwrap_or_else(|e| panic!("{e:?}"));
     }
     let leases = Arc::new(Mutex::new(Leases::default()));
-    let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), 30))).collect();
+    let stop = Arc::new(Mutex::new(false));
+    let readers: Vec<_> = match kind {
+        Kind::Reshard => vec![tokio::task::spawn_local(reader(sim.clone(), stop.clone()))],
+        Kind::Widen => Vec::new(),
+    };
+    let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), kind, 30))).collect();
     let mut workers: Vec<_> = (0..3)
-        .map(|w| tokio::task::spawn_local(worker(sim.clone(), 1, format!("worker-{w}"), leases.clone())))
+        .map(|w| tokio::task::spawn_local(worker(sim.clone(), kind, 1, format!("worker-{w}"), leases.clone())))
         .collect();
     for kill in 0..2 {
         tokio::time::sleep(Duration::from_millis(20 + sim.below(400))).await;
         let victim = sim.below(workers.len() as u64) as usize;
         workers[victim].abort();
         sim.note(format!("killed worker {victim}"));
-        let replacement = worker(sim.clone(), 1, format!("replacement-{kill}"), leases.clone());
+        let replacement = worker(sim.clone(), kind, 1, format!("replacement-{kill}"), leases.clone());
         workers.push(tokio::task::spawn_local(replacement));
     }
     for w in workers {
@@ -256,8 +358,11 @@ pub async fn run(sim: Sim) -> Outcome {
     if let Some(broken) = leases.lock().unwrap_or_else(|p| p.into_inner()).broken.clone() {
         return Err(broken);
     }
+    let old_left = |items: &[(String, String, u64)]| {
+        items.iter().filter(|(pk, sk, _)| item_of(kind, pk, sk).is_some_and(|(_, old)| old)).count() as u64
+    };
     // The first pass's account: what it left behind it said had changed.
-    let left = items(&direct).await.iter().filter(|(sk, _)| item_of(sk).is_some_and(|(_, old)| old)).count() as u64;
+    let left = old_left(&items(&direct).await);
     let changed = changed_in(&direct, 1).await;
     if left > changed {
         return Err(format!(
@@ -266,25 +371,68 @@ pub async fn run(sim: Sim) -> Outcome {
     }
     // Items changed while being moved are left for the next pass, as `sortkey migrate` runs them.
     let mut pass = 1;
-    while items(&direct).await.iter().any(|(sk, _)| item_of(sk).is_some_and(|(_, old)| old)) {
+    while old_left(&items(&direct).await) > 0 {
         pass += 1;
         if pass > 6 {
             return Err("keys still in the old layout after 5 more passes".to_owned());
         }
-        worker(sim.clone(), pass, "finisher".into(), leases.clone()).await;
+        worker(sim.clone(), kind, pass, "finisher".into(), leases.clone()).await;
     }
-    check(&counted, &items(&direct).await)
+    *stop.lock().unwrap_or_else(|p| p.into_inner()) = true;
+    for r in readers {
+        r.await.map_err(|e| format!("a reader failed: {e}"))??;
+    }
+    if kind == Kind::Reshard {
+        // After the move, one more read over both counts: every run, once, in order.
+        let read = final_read(sim.clone()).await;
+        let mut want: Vec<String> = (0..ITEMS).map(|i| keys(kind, i).1.1).collect();
+        want.sort();
+        if read != want {
+            return Err(format!("the read after the move returned {} of {} runs", read.len(), want.len()));
+        }
+    }
+    check(kind, &counted, &items(&direct).await)
+}
+
+/// The season read merged over both counts, 7 a page, through faults: its sort keys.
+async fn final_read(sim: Sim) -> Vec<String> {
+    let client = sim.client();
+    let partitions: Vec<String> = (0..16u16)
+        .map(|s| format!("SEASON#2026#{s:02}"))
+        .chain((0..4u16).map(|s| format!("SEASON#2026#{s}")))
+        .collect();
+    let query = ShardedQuery {
+        table: "runs",
+        partitions: &partitions,
+        partition_attribute: "pk",
+        sort_attribute: "sk",
+        forward: true,
+        limit: 7,
+        ties: false,
+        copies: true,
+    };
+    let (mut keys, mut after): (Vec<String>, Option<MergeCursor>) = (Vec::new(), None);
+    loop {
+        let Ok(page) = query.run(&client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await else {
+            continue;
+        };
+        keys.extend(page.items.iter().filter_map(|(_, item)| item.get("sk").and_then(|v| v.as_s().ok()).cloned()));
+        match page.next {
+            Some(next) => after = Some(next),
+            None => return keys,
+        }
+    }
 }
 
 /// The end: every item once, in the new layout, with every increment acknowledged.
-fn check(counted: &Counted, items: &[(String, u64)]) -> Outcome {
+fn check(kind: Kind, counted: &Counted, items: &[(String, String, u64)]) -> Outcome {
     if items.len() as u64 != ITEMS {
         return Err(format!("{} items at the end, expected {ITEMS}", items.len()));
     }
-    for (sk, hits) in items {
-        let Some((i, old)) = item_of(sk) else { return Err(format!("an item of no known key: {sk}")) };
-        if old || sk != &new_key(i) {
-            return Err(format!("item {i} is not in the new layout: {sk}"));
+    for (pk, sk, hits) in items {
+        let Some((i, old)) = item_of(kind, pk, sk) else { return Err(format!("an item of no known key: {pk} {sk}")) };
+        if old {
+            return Err(format!("item {i} is not in the new layout: {pk} {sk}"));
         }
         let (acked, maybe) = (counted.acknowledged[i as usize], counted.ambiguous[i as usize]);
         if *hits < acked || *hits > acked + maybe {
