@@ -22,6 +22,9 @@ pub enum Bug {
     DeleteOutsideTransaction,
     /// A merged read of a sharded partition stops one item before the end.
     MergeStopsEarly,
+    /// A read across a key's layout versions returns an item twice when a migration has copied
+    /// it and not yet deleted its old copy (the current copy no longer hides the old one).
+    VersionCopiesTwice,
 }
 
 thread_local! {

@@ -13,7 +13,9 @@
 //!   one the pass reported as changed while it moved;
 //! - the leases fence: a save of a segment succeeds only for the worker that took it last;
 //! - during a shard-count move, no merged read returns an item twice or out of order, and the
-//!   read after the move returns every item.
+//!   read after the move returns every item;
+//! - during the widening, every read across the sort key's two layouts (one Query each, merged
+//!   by `LiveLayouts`) holds exactly the items its condition selects, each once.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,8 +25,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::dynamodb::{
     Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress, SegmentCursor, ShardedQuery, TableCheckpoint,
 };
-use sortkey_core::query::MergeCursor;
-use sortkey_core::{DynMigration, KeyExpression, KeyNames, LockFile, ShardRule, Shards};
+use sortkey_core::query::{Comparison, MergeCursor};
+use sortkey_core::{
+    DynMigration, DynValue, FieldCondition, KeyExpression, KeyNames, LiveLayouts, LockFile, ShardRule, Shards,
+};
 
 use super::{Outcome, create_table};
 use crate::Sim;
@@ -78,6 +82,7 @@ const LOCK: &str = "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\n\
                     RunPk = partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}\n\
                     RunPk@v1 = partition SEASON#{season:u16 width=4}#{shard:u16 width=1 shards=4 by=player}\n\
                     RunSk = RUN#{score:u32 width=4 desc}#{player:text}\n\
+                    RankKey > RankKeyV1\n\
                     RunPk > RunPk@v1\n";
 
 fn migration(kind: Kind) -> DynMigration {
@@ -317,6 +322,55 @@ async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
     Ok(reads)
 }
 
+/// A reader of the table across the sort key's two layouts during the widening, until `stop`:
+/// the runs of score at least a drawn threshold, one Query per layout (the old layout first, so
+/// that a run moving meanwhile is seen in one or both), merged by `LiveLayouts`: every read must
+/// hold exactly the runs the threshold selects, each once. Returns the reads made, or what broke.
+async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
+    let client = sim.client();
+    let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
+    let live = LiveLayouts::new(lock.live("RankKey"));
+    let mut reads = 0;
+    while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
+        let threshold = sim.below(ITEMS) * 1000;
+        let condition =
+            FieldCondition::new().compare("score", Comparison::Ge, DynValue::Unsigned(u128::from(threshold)));
+        let conditions = live.conditions(&condition).map_err(|e| format!("the conditions: {e}"))?;
+        let mut pages: Vec<Vec<(String, ())>> = vec![Vec::new(); conditions.len()];
+        // A request that fails (throttled, its answer lost) starts the whole read again.
+        'read: loop {
+            for version in (0..conditions.len()).rev() {
+                let Some(c) = &conditions[version] else { continue };
+                let (mut keys, mut start) = (Vec::new(), None);
+                loop {
+                    let request = client.query().table_name("runs").set_exclusive_start_key(start.take()).limit(9);
+                    let sent = c.with_partition_key("pk", "SEASON#7", "sk").apply_to_query(request).send().await;
+                    let Ok(page) = sent else { continue 'read };
+                    keys.extend(page.items().iter().filter_map(|i| i.get("sk").and_then(|v| v.as_s().ok()).cloned()));
+                    match page.last_evaluated_key() {
+                        Some(k) if !k.is_empty() => start = Some(k.clone()),
+                        _ => break,
+                    }
+                }
+                pages[version] = keys.into_iter().map(|k| (k, ())).collect();
+            }
+            break;
+        }
+        let merged = live.merge(&conditions, pages, true);
+        let players: Vec<u64> =
+            merged.results.iter().filter_map(|r| r.key.rsplit_once("#p_").and_then(|(_, i)| i.parse().ok())).collect();
+        let want: Vec<u64> = (0..ITEMS).filter(|i| i * 1000 >= threshold).rev().collect();
+        if players != want {
+            return Err(format!(
+                "a read across both layouts (score >= {threshold}) returned players {players:?}, expected {want:?}"
+            ));
+        }
+        reads += 1;
+        tokio::time::sleep(Duration::from_millis(20 + sim.below(60))).await;
+    }
+    Ok(reads)
+}
+
 async fn run_kind(sim: Sim, kind: Kind) -> Outcome {
     let direct = sim.direct_client();
     create_table(&direct, "runs").await;
@@ -330,7 +384,7 @@ async fn run_kind(sim: Sim, kind: Kind) -> Outcome {
     let stop = Arc::new(Mutex::new(false));
     let readers: Vec<_> = match kind {
         Kind::Reshard => vec![tokio::task::spawn_local(reader(sim.clone(), stop.clone()))],
-        Kind::Widen => Vec::new(),
+        Kind::Widen => vec![tokio::task::spawn_local(versions_reader(sim.clone(), stop.clone()))],
     };
     let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), kind, 30))).collect();
     let mut workers: Vec<_> = (0..3)
