@@ -73,6 +73,19 @@ pub fn run_seeds<E: Send>(seeds: &[u64], run: impl Fn(u64) -> Result<(), E> + Sy
     failures.into_iter().next()
 }
 
+/// Shrinks a run that failed: runs `run` for each of `smaller` (smaller sizes of the same seed)
+/// and returns the one that still fails with the shortest trace, with its failure and its
+/// trace's length in lines; `None` when none fails (the failure needs the full size).
+pub fn shrink<S: Copy>(smaller: &[S], run: impl Fn(S) -> (Result<(), String>, usize)) -> Option<(S, String, usize)> {
+    smaller
+        .iter()
+        .filter_map(|&size| match run(size) {
+            (Err(broken), length) => Some((size, broken, length)),
+            (Ok(()), _) => None,
+        })
+        .min_by_key(|(_, _, length)| *length)
+}
+
 /// One DynamoDB in memory: its clients share its tables.
 #[derive(Debug, Clone)]
 pub struct MemoryDynamo {

@@ -5,7 +5,7 @@
 //! `SORTKEY_SIM_TRACE=1` prints each run's trace.
 
 use sortkey_sim::scenarios::migration;
-use sortkey_sim::{Faults, Sim, run_seeds, seeds};
+use sortkey_sim::{Faults, Sim, run_seeds, seeds, shrink};
 
 #[test]
 fn a_migration_with_writers_kills_and_faults_loses_nothing() {
@@ -20,6 +20,18 @@ fn a_migration_with_writers_kills_and_faults_loses_nothing() {
         outcome
     });
     if let Some((seed, broken)) = failed {
-        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test migration");
+        // The same seed at smaller sizes: the shortest run that still fails, to replay.
+        let size = migration::Size::from_env();
+        let shrunk = shrink(&size.smaller(), |size| {
+            let (outcome, trace) = Sim::run(seed, Faults::SOME, |sim| migration::run_sized(sim, size));
+            (outcome, trace.len())
+        });
+        let replay = match shrunk {
+            Some((size, broken, length)) => format!(
+                "shrunk to {length} requests ({broken}): SORTKEY_SIM_SEED={seed} SORTKEY_SIM_SIZE={size} cargo test -p sortkey-sim --test migration"
+            ),
+            None => format!("SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test migration"),
+        };
+        panic!("seed {seed}: {broken}\nreplay: {replay}");
     }
 }

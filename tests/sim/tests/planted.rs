@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use sortkey_core::planted::{Bug, plant};
 use sortkey_sim::scenarios::{Outcome, migration, sharded};
-use sortkey_sim::{Faults, Sim};
+use sortkey_sim::{Faults, Sim, shrink};
 
 /// A scenario to run, boxed.
 type Scenario = fn(Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>>;
@@ -34,6 +34,27 @@ fn hunt(bug: Bug, scenario: Scenario) -> Option<(u64, Duration, String)> {
     found
 }
 
+/// The failing run of `seed` with `bug` planted, shrunk (the migration's runs only): its trace's
+/// length in lines at full size and at the size that still fails with the shortest trace.
+fn shrunk(bug: Bug, scenario: Scenario, seed: u64, sized: bool) -> String {
+    plant(Some(bug));
+    let (_, full) = Sim::run(seed, Faults::SOME, scenario);
+    let smallest = if sized {
+        let smaller = migration::Size::FULL.smaller();
+        shrink(&smaller, |size| {
+            let (outcome, trace) = Sim::run(seed, Faults::SOME, |sim| migration::run_sized(sim, size));
+            (outcome, trace.len())
+        })
+    } else {
+        None
+    };
+    plant(None);
+    match smallest {
+        Some((size, _, length)) => format!("{length} from {} (size {size})", full.len()),
+        None => format!("{} (not shrunk)", full.len()),
+    }
+}
+
 fn migration_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
     Box::pin(migration::run(sim))
 }
@@ -53,12 +74,13 @@ fn every_planted_bug_is_found() {
         (Bug::VersionCopiesTwice, "a read across layout versions that returns a copied item twice", migration_run),
     ];
     let mut missed = Vec::new();
-    println!("| bug | seeds tried until found | time | what broke |");
-    println!("|---|---|---|---|");
+    println!("| bug | seeds tried until found | time | trace lines, shrunk | what broke |");
+    println!("|---|---|---|---|---|");
     for (bug, what, scenario) in bugs {
         match hunt(bug, scenario) {
             Some((seeds, time, broken)) => {
-                println!("| {what} | {seeds} | {:.2} s | {broken} |", time.as_secs_f64());
+                let shrunk = shrunk(bug, scenario, seeds - 1, !matches!(bug, Bug::MergeStopsEarly));
+                println!("| {what} | {seeds} | {:.2} s | {shrunk} | {broken} |", time.as_secs_f64());
             }
             None => {
                 println!("| {what} | not found in 60 s | | |");

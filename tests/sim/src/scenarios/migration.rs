@@ -268,14 +268,68 @@ async fn changed_in(client: &Client, pass: u32) -> u64 {
     segments.iter().map(|s| s.progress.changed).sum()
 }
 
-/// One run of the scenario: sort keys widened.
+/// How much a run does: each writer's increments, and the workers killed. Smaller sizes make
+/// shorter traces of the same seed, which is how a failing run is shrunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    /// Increments each of the two writers makes.
+    pub writer_steps: usize,
+    /// Workers killed (and replaced).
+    pub kills: u32,
+}
+
+impl Size {
+    /// The size CI runs.
+    pub const FULL: Size = Size { writer_steps: 30, kills: 2 };
+
+    /// `SORTKEY_SIM_SIZE=steps,kills` (a shrunk run's replay), else [`FULL`](Self::FULL).
+    pub fn from_env() -> Size {
+        let Ok(text) = std::env::var("SORTKEY_SIM_SIZE") else { return Size::FULL };
+        let mut parts = text.split(',').map(|p| p.trim().parse::<u64>().ok());
+        match (parts.next().flatten(), parts.next().flatten()) {
+            (Some(steps), Some(kills)) => Size { writer_steps: steps as usize, kills: kills as u32 },
+            _ => Size::FULL,
+        }
+    }
+
+    /// The sizes to try, smallest first, when shrinking a run that failed at `self`.
+    pub fn smaller(self) -> Vec<Size> {
+        let mut out = Vec::new();
+        for kills in 0..=self.kills {
+            for steps in [0, 1, 2, 4, 8, 15, 30] {
+                if steps <= self.writer_steps && (steps, kills) != (self.writer_steps, self.kills) {
+                    out.push(Size { writer_steps: steps, kills });
+                }
+            }
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.writer_steps, self.kills)
+    }
+}
+
+/// One run of the scenario: sort keys widened, at the size of [`Size::from_env`].
 pub async fn run(sim: Sim) -> Outcome {
-    run_kind(sim, Kind::Widen).await
+    run_kind(sim, Kind::Widen, Size::from_env()).await
+}
+
+/// [`run`] at `size`.
+pub async fn run_sized(sim: Sim, size: Size) -> Outcome {
+    run_kind(sim, Kind::Widen, size).await
 }
 
 /// One run of the scenario: a season moved from 4 shards to 16, read merged throughout.
 pub async fn reshard(sim: Sim) -> Outcome {
-    run_kind(sim, Kind::Reshard).await
+    run_kind(sim, Kind::Reshard, Size::from_env()).await
+}
+
+/// [`reshard`] at `size`.
+pub async fn reshard_sized(sim: Sim, size: Size) -> Outcome {
+    run_kind(sim, Kind::Reshard, size).await
 }
 
 /// A reader of the season during a shard-count move, until `stop`: merged over the 16 new shards
@@ -371,7 +425,7 @@ async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, Stri
     Ok(reads)
 }
 
-async fn run_kind(sim: Sim, kind: Kind) -> Outcome {
+async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
     let direct = sim.direct_client();
     create_table(&direct, "runs").await;
     for i in 0..ITEMS {
@@ -386,11 +440,12 @@ async fn run_kind(sim: Sim, kind: Kind) -> Outcome {
         Kind::Reshard => vec![tokio::task::spawn_local(reader(sim.clone(), stop.clone()))],
         Kind::Widen => vec![tokio::task::spawn_local(versions_reader(sim.clone(), stop.clone()))],
     };
-    let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), kind, 30))).collect();
+    let steps = size.writer_steps;
+    let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), kind, steps))).collect();
     let mut workers: Vec<_> = (0..3)
         .map(|w| tokio::task::spawn_local(worker(sim.clone(), kind, 1, format!("worker-{w}"), leases.clone())))
         .collect();
-    for kill in 0..2 {
+    for kill in 0..size.kills {
         tokio::time::sleep(Duration::from_millis(20 + sim.below(400))).await;
         let victim = sim.below(workers.len() as u64) as usize;
         workers[victim].abort();
