@@ -25,15 +25,17 @@ pub(crate) struct Connector {
 impl Connector {
     /// The answer to one request: the status and the body.
     pub(crate) fn answer(&self, target: Option<&str>, body: &[u8]) -> (u16, Value) {
+        match serde_json::from_slice(body) {
+            Ok(request) => self.answer_json(target, &request),
+            Err(e) => (400, DynamoError::new("SerializationException", format!("not JSON: {e}")).body()),
+        }
+    }
+
+    /// [`answer`](Self::answer) of a request already read as JSON.
+    pub(crate) fn answer_json(&self, target: Option<&str>, request: &Value) -> (u16, Value) {
         let op = target.and_then(|t| t.strip_prefix("DynamoDB_20120810.")).unwrap_or_default();
-        let request: Value = match serde_json::from_slice(body) {
-            Ok(v) => v,
-            Err(e) => {
-                return (400, DynamoError::new("SerializationException", format!("not JSON: {e}")).body());
-            }
-        };
         let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match handle(&mut state, op, &request) {
+        match handle(&mut state, op, request) {
             Ok(answer) => (200, answer),
             Err(e) => (400, e.body()),
         }

@@ -125,8 +125,9 @@ impl MemoryDynamo {
         self.connector.answer(Some(&target), body.to_string().as_bytes())
     }
 
-    /// [`answer`](Self::answer) of a request as the SDK sends it: its `X-Amz-Target` and body.
-    pub(crate) fn answer_bytes(&self, target: Option<&str>, body: &[u8]) -> (u16, serde_json::Value) {
-        self.connector.answer(target, body)
+    /// [`answer`](Self::answer) of a request as the SDK sends it: its `X-Amz-Target` and its
+    /// body, read as JSON.
+    pub(crate) fn answer_json(&self, target: Option<&str>, body: &serde_json::Value) -> (u16, serde_json::Value) {
+        self.connector.answer_json(target, body)
     }
 }

@@ -195,13 +195,14 @@ impl Sim {
             tokio::time::sleep(stall).await;
         }
         tokio::time::sleep(before).await;
-        let summary = summary(&body);
+        let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+        let summary = summary(&request);
         let (status, answer) = if throttled {
             let e =
                 DynamoError::new("ThrottlingException", "Rate of requests exceeds the allowed throughput.".to_owned());
             (400, e.body())
         } else {
-            self.dynamo.answer_bytes(target.as_deref(), &body)
+            self.dynamo.answer_json(target.as_deref(), &request)
         };
         let outcome = match (status, lost) {
             (200, true) => "applied, answer lost".to_owned(),
@@ -222,8 +223,7 @@ impl Sim {
 }
 
 /// What a request is about, for the trace: its table and its key, canonically written.
-fn summary(body: &[u8]) -> String {
-    let Ok(request) = serde_json::from_slice::<serde_json::Value>(body) else { return String::new() };
+fn summary(request: &serde_json::Value) -> String {
     let table = request["TableName"].as_str().unwrap_or_default();
     let key = request.get("Key").or_else(|| request.get("Item")).map(|k| {
         let mut parts: Vec<String> = k

@@ -33,7 +33,7 @@ use sortkey_core::{
 use super::{Outcome, create_table};
 use crate::Sim;
 
-const ITEMS: u64 = 40;
+const ITEMS: u64 = 32;
 const SEGMENTS: i32 = 4;
 const LEASE: Duration = Duration::from_secs(2);
 
@@ -280,7 +280,7 @@ pub struct Size {
 
 impl Size {
     /// The size CI runs.
-    pub const FULL: Size = Size { writer_steps: 30, kills: 2 };
+    pub const FULL: Size = Size { writer_steps: 20, kills: 2 };
 
     /// `SORTKEY_SIM_SIZE=steps,kills` (a shrunk run's replay), else [`FULL`](Self::FULL).
     pub fn from_env() -> Size {
@@ -296,7 +296,7 @@ impl Size {
     pub fn smaller(self) -> Vec<Size> {
         let mut out = Vec::new();
         for kills in 0..=self.kills {
-            for steps in [0, 1, 2, 4, 8, 15, 30] {
+            for steps in [0, 1, 2, 4, 8, 12, 20] {
                 if steps <= self.writer_steps && (steps, kills) != (self.writer_steps, self.kills) {
                     out.push(Size { writer_steps: steps, kills });
                 }
@@ -420,7 +420,7 @@ async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, Stri
             ));
         }
         reads += 1;
-        tokio::time::sleep(Duration::from_millis(20 + sim.below(60))).await;
+        tokio::time::sleep(Duration::from_millis(100 + sim.below(200))).await;
     }
     Ok(reads)
 }
@@ -464,6 +464,11 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
             counted.ambiguous[i] += c.ambiguous[i];
         }
     }
+    // The readers read while the first pass runs.
+    *stop.lock().unwrap_or_else(|p| p.into_inner()) = true;
+    for r in readers {
+        r.await.map_err(|e| format!("a reader failed: {e}"))??;
+    }
     if let Some(broken) = leases.lock().unwrap_or_else(|p| p.into_inner()).broken.clone() {
         return Err(broken);
     }
@@ -486,10 +491,6 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
             return Err("keys still in the old layout after 5 more passes".to_owned());
         }
         worker(sim.clone(), kind, pass, "finisher".into(), leases.clone()).await;
-    }
-    *stop.lock().unwrap_or_else(|p| p.into_inner()) = true;
-    for r in readers {
-        r.await.map_err(|e| format!("a reader failed: {e}"))??;
     }
     if kind == Kind::Reshard {
         // After the move, one more read over both counts: every run, once, in order.

@@ -1,4 +1,4 @@
-//! Merged reads of a sharded partition: runs written to 8 shards by player, read back by three
+//! Merged reads of a sharded partition: 48 runs written to 8 shards by player, read back by three
 //! readers at once through `ShardedQuery`, page after page by the merged cursor, each with a
 //! limit and a direction drawn from the seed, through lost answers and throttles (a page that
 //! fails is read again from the same cursor). What must hold: each reader's pages, end to end,
@@ -13,7 +13,7 @@ use super::{Outcome, create_table};
 use crate::Sim;
 
 const SHARDS: u16 = 8;
-const RUNS: u64 = 60;
+const RUNS: u64 = 48;
 
 /// One reader: the whole partition, `limit` a page, forward or not; the sort keys it read.
 async fn reader(sim: Sim, partitions: Vec<String>, limit: usize, forward: bool) -> Vec<String> {
