@@ -15,7 +15,9 @@
 //! - during a shard-count move, no merged read returns an item twice or out of order, and the
 //!   read after the move returns every item;
 //! - during the widening, every read across the sort key's two layouts (one Query each, merged
-//!   by `LiveLayouts`) holds exactly the items its condition selects, each once.
+//!   by `LiveLayouts`) holds exactly the items its condition selects, each once;
+//! - after each pass the migration's verdict is true: complete exactly when no item is left in
+//!   the old layout, and then no item in two layouts.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,7 +29,8 @@ use sortkey_core::dynamodb::{
 };
 use sortkey_core::query::{Comparison, MergeCursor};
 use sortkey_core::{
-    DynMigration, DynValue, FieldCondition, KeyExpression, KeyNames, LiveLayouts, LockFile, ShardRule, Shards,
+    DynMigration, DynValue, FieldCondition, KeyExpression, KeyNames, KeyRole, LiveLayouts, LockFile, ShardRule, Shards,
+    VerdictAudit,
 };
 
 use super::{Outcome, create_table};
@@ -103,40 +106,69 @@ struct Counted {
     ambiguous: Vec<u64>,
 }
 
-/// One writer: `steps` increments of random items, each under the new key first, then the old,
-/// conditional on the item being there, bumping its version.
+/// One writer, keeping the writers' contract: `steps` increments of random items, each read
+/// first (a consistent GetItem under the new key, then the old; the key read through the lock's
+/// live layouts, as `decode_any` reads it), then written under the key it was read under,
+/// conditional on the version read, writing the next. A write whose condition fails (the item
+/// moved or changed) is made again from a new read.
 async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
     let client = sim.client();
+    let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
+    let layouts: Vec<&sortkey_core::DynLayout> = match kind {
+        Kind::Widen => ["RankKey", "RankKeyV1"].iter().filter_map(|n| lock.get(n)).collect(),
+        Kind::Reshard => ["RunPk", "RunPk@v1"].iter().filter_map(|n| lock.get(n)).collect(),
+    };
     let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
     for _ in 0..steps {
         let i = sim.below(ITEMS);
         let (old, new) = keys(kind, i);
         'item: loop {
+            let mut read = None;
             for (pk, sk) in [new.clone(), old.clone()] {
-                let sent = client
-                    .update_item()
+                let got = client
+                    .get_item()
                     .table_name("runs")
-                    .key("pk", AttributeValue::S(pk))
-                    .key("sk", AttributeValue::S(sk))
-                    .update_expression("SET hits = hits + :one, version = version + :one")
-                    .condition_expression("attribute_exists(pk)")
-                    .expression_attribute_values(":one", AttributeValue::N("1".into()))
+                    .key("pk", AttributeValue::S(pk.clone()))
+                    .key("sk", AttributeValue::S(sk.clone()))
+                    .consistent_read(true)
                     .send()
                     .await;
-                match sent {
-                    Ok(_) => {
-                        counted.acknowledged[i as usize] += 1;
-                        break 'item;
-                    }
-                    Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {}
-                    Err(e) if format!("{e:?}").contains("Throttling") => continue 'item,
-                    Err(_) => {
-                        counted.ambiguous[i as usize] += 1;
-                        break 'item;
-                    }
+                let Ok(got) = got else { continue 'item };
+                if let Some(item) = got.item() {
+                    let version = item.get("version").and_then(|v| v.as_n().ok()).cloned().unwrap_or_default();
+                    read = Some((pk, sk, version));
+                    break;
                 }
             }
-            // In neither (moved between the two writes): look again.
+            // In neither (moved between the two reads): read again.
+            let Some((pk, sk, version)) = read else { continue 'item };
+            let moved = if kind == Kind::Widen { &sk } else { &pk };
+            if !layouts.iter().any(|l| l.decode(moved).is_ok()) {
+                panic!("a writer read a key no live layout reads: {moved}");
+            }
+            let sent = client
+                .update_item()
+                .table_name("runs")
+                .key("pk", AttributeValue::S(pk))
+                .key("sk", AttributeValue::S(sk))
+                .update_expression("SET hits = hits + :one, version = version + :one")
+                .condition_expression("attribute_exists(pk) AND version = :read")
+                .expression_attribute_values(":one", AttributeValue::N("1".into()))
+                .expression_attribute_values(":read", AttributeValue::N(version))
+                .send()
+                .await;
+            match sent {
+                Ok(_) => {
+                    counted.acknowledged[i as usize] += 1;
+                    break 'item;
+                }
+                Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {}
+                Err(e) if format!("{e:?}").contains("Throttling") => {}
+                Err(_) => {
+                    counted.ambiguous[i as usize] += 1;
+                    break 'item;
+                }
+            }
         }
         tokio::time::sleep(Duration::from_millis(sim.below(20))).await;
     }
@@ -483,9 +515,15 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
             "the checkpoints do not tell the truth: the first pass is done with {left} items left in the old layout, and reported {changed} changed"
         ));
     }
-    // Items changed while being moved are left for the next pass, as `sortkey migrate` runs them.
+    // Items changed while being moved are left for the next pass, as `sortkey migrate` runs them;
+    // after each pass the verdict, as the command reads it, must be true.
     let mut pass = 1;
-    while old_left(&items(&direct).await) > 0 {
+    loop {
+        let now = items(&direct).await;
+        verdict_holds(kind, &now)?;
+        if old_left(&now) == 0 {
+            break;
+        }
         pass += 1;
         if pass > 6 {
             return Err("keys still in the old layout after 5 more passes".to_owned());
@@ -502,6 +540,36 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
         }
     }
     check(kind, &counted, &items(&direct).await)
+}
+
+/// The migration's verdict on the table's keys (`VerdictAudit`, as `sortkey migrate` gives it
+/// after a pass) is true: complete exactly when no item is left in the old layout, and then no
+/// item is in two layouts.
+fn verdict_holds(kind: Kind, items: &[(String, String, u64)]) -> Outcome {
+    let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
+    let migration = migration(kind);
+    let role = if migration.moves_partition_keys() { KeyRole::Partition } else { KeyRole::Sort };
+    let layouts = lock.entries.iter().filter(|(_, l)| l.role == role).cloned();
+    let mut audit = VerdictAudit::new(layouts);
+    for (pk, sk, _) in items {
+        audit.observe_item(&migration, Some(pk), Some(sk));
+    }
+    let verdict = audit.verdict();
+    let old = items.iter().filter(|(pk, sk, _)| item_of(kind, pk, sk).is_some_and(|(_, old)| old)).count() as u64;
+    if verdict.complete != (old == 0) || verdict.in_old != old {
+        return Err(format!(
+            "the verdict is not true: complete {} with {} keys counted old, and {old} items are in the old layout",
+            verdict.complete, verdict.in_old
+        ));
+    }
+    if verdict.complete {
+        let mut seen: Vec<u64> = items.iter().filter_map(|(pk, sk, _)| item_of(kind, pk, sk).map(|(i, _)| i)).collect();
+        seen.sort_unstable();
+        if let Some(w) = seen.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("the verdict says complete, and item {} is in two layouts", w[0]));
+        }
+    }
+    Ok(())
 }
 
 /// The season read merged over both counts, 7 a page, through faults: its sort keys.
