@@ -1,7 +1,8 @@
 //! Bugs planted on purpose, to prove that the deterministic simulation (the `sortkey-sim` test
 //! crate) finds them: each a small change to a rule the library depends on, switched on for the
-//! current thread only (a simulation runs on one thread). Compiled only with the feature
-//! `planted-bugs`, which no release enables; without it every check is the constant `false`.
+//! current thread only (a simulation runs on one thread), none unless one is planted. Compiled
+//! only with the feature `planted-bugs`, which only the workspace's test crate `sortkey-sim`
+//! enables; without it every check is the constant `false`.
 
 use std::cell::Cell;
 
