@@ -26,6 +26,10 @@ pub enum Bug {
     /// A read across a key's layout versions returns an item twice when a migration has copied
     /// it and not yet deleted its old copy (the current copy no longer hides the old one).
     VersionCopiesTwice,
+    /// A read across a key's layout versions, paged, starts every version's query of the next
+    /// page after the cursor's key as the current layout writes it, not as that version's layout
+    /// writes the same value: an older version's keys are skipped or read again.
+    CursorFromWrongVersion,
 }
 
 thread_local! {

@@ -262,6 +262,24 @@ pub struct LiveResults<V> {
     pub per_version: Vec<u64>,
 }
 
+impl<V> LiveResults<V> {
+    /// Keeps a page of the results: those after `cursor` (a current layout's key; all when
+    /// `None`) in the read's direction (ascending when `forward`), at most `limit` of them.
+    /// Returns whether the limit left some out.
+    pub fn page(&mut self, cursor: Option<&str>, forward: bool, limit: usize) -> bool {
+        if let Some(c) = cursor {
+            self.results.retain(|r| if forward { r.current_key.as_str() > c } else { r.current_key.as_str() < c });
+        }
+        let cut = self.results.len() > limit;
+        self.results.truncate(limit);
+        self.per_version.iter_mut().for_each(|n| *n = 0);
+        for r in &self.results {
+            self.per_version[r.version] += 1;
+        }
+        cut
+    }
+}
+
 impl<'l> LiveLayouts<'l> {
     /// The live layouts `layouts`, current first (as [`LockFile::live`](crate::LockFile::live)
     /// gives them).
@@ -300,6 +318,27 @@ impl<'l> LiveLayouts<'l> {
             (Some((_, current)), Some((_, layout))) => shape(current) == shape(layout),
             _ => false,
         }
+    }
+
+    /// Where each version's query of the page after `cursor` starts: the key `cursor` (a
+    /// result's key in the current layout, as [`LiveKey::current_key`] and the page's `next` give
+    /// it) has in that version's layout, to read after as DynamoDB's `ExclusiveStartKey` (the key
+    /// need not exist). `None` for a version read from the start of its condition: one whose keys
+    /// sort otherwise than the current layout's, or that cannot hold the cursor's value; the
+    /// results at or before the cursor are then dropped by [`after`](Self::after). An error when
+    /// the current layout does not read `cursor`.
+    pub fn starts(&self, cursor: &str) -> Result<Vec<Option<String>>, String> {
+        let Some((name, current)) = self.layouts.first() else { return Ok(Vec::new()) };
+        let value = current.decode(cursor).map_err(|e| format!("the cursor `{cursor}` is no `{name}` key: {e}"))?;
+        Ok((0..self.layouts.len())
+            .map(|version| {
+                if planted_bug!(CursorFromWrongVersion) {
+                    return Some(cursor.to_owned());
+                }
+                let (_, layout) = self.layouts[version];
+                self.sorts_as_current(version).then(|| layout.encode(&value).ok()).flatten()
+            })
+            .collect())
     }
 
     /// Classifies one key a query returned: the live layout that reads it (the first), its
@@ -362,7 +401,7 @@ impl<'l> LiveLayouts<'l> {
     }
 
     /// The key of `value` (read in `version`) in the current layout.
-    fn current_key(&self, version: usize, key: &str, value: &DynValue) -> Result<String, String> {
+    pub(crate) fn current_key(&self, version: usize, key: &str, value: &DynValue) -> Result<String, String> {
         if version == 0 {
             return Ok(key.to_owned());
         }

@@ -61,6 +61,7 @@ mod query;
 mod read;
 mod request;
 mod table;
+mod versions;
 mod write;
 
 pub use entity::entity_key;
@@ -69,6 +70,7 @@ pub use keys::KeyAttribute;
 pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged, query_merged_moving};
 pub use read::{EntityPage, EntityQuery, get_item, query_page};
 pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
+pub use versions::{VersionsPage, VersionsQuery};
 pub use write::{delete_item, move_item, put_item, update_item};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.

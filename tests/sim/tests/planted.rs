@@ -69,6 +69,11 @@ fn every_planted_bug_is_found() {
         (Bug::LeaseWithoutOwner, "a lease taken and renewed without its owner (no fencing)", migration_run),
         (Bug::DeleteOutsideTransaction, "the old item deleted outside the move's transaction", migration_run),
         (Bug::MergeStopsEarly, "a sharded merge that stops one item early", sharded_run),
+        (
+            Bug::CursorFromWrongVersion,
+            "a paged read across versions whose cursor is taken from the wrong version",
+            migration_run,
+        ),
         (Bug::VersionCopiesTwice, "a read across layout versions that returns a copied item twice", migration_run),
     ];
     let mut missed = Vec::new();

@@ -14,8 +14,9 @@
 //! - the leases fence: a save of a segment succeeds only for the worker that took it last;
 //! - during a shard-count move, no merged read returns an item twice or out of order, and the
 //!   read after the move returns every item;
-//! - during the widening, every read across the sort key's two layouts (one Query each, merged
-//!   by `LiveLayouts`) holds exactly the items its condition selects, each once;
+//! - during the widening, every paged read across the sort key's two layouts (`VersionsQuery`:
+//!   one Query each a page, merged by `LiveLayouts`) holds exactly the items its condition
+//!   selects, each once, in order;
 //! - after each pass the migration's verdict is true: complete exactly when no item is left in
 //!   the old layout, and then no item in two layouts.
 
@@ -26,11 +27,12 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::dynamodb::{
     Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress, SegmentCursor, ShardedQuery, TableCheckpoint,
+    VersionsQuery,
 };
 use sortkey_core::query::{Comparison, MergeCursor};
 use sortkey_core::{
-    DynMigration, DynValue, FieldCondition, KeyExpression, KeyNames, KeyRole, LiveLayouts, LockFile, ShardRule, Shards,
-    VerdictAudit,
+    DynMigration, DynValue, FieldCondition, KeyExpression, KeyNames, KeyRole, LiveKey, LiveLayouts, LockFile,
+    ShardRule, Shards, VerdictAudit,
 };
 
 use super::{Outcome, create_table};
@@ -409,9 +411,11 @@ async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
 }
 
 /// A reader of the table across the sort key's two layouts during the widening, until `stop`:
-/// the runs of score at least a drawn threshold, one Query per layout (the old layout first, so
-/// that a run moving meanwhile is seen in one or both), merged by `LiveLayouts`: every read must
-/// hold exactly the runs the threshold selects, each once. Returns the reads made, or what broke.
+/// the runs of score at least a drawn threshold, read a drawn number a page by `VersionsQuery`
+/// (one Query per layout, the old layout first, so that a run moving meanwhile is seen in one or
+/// both; each version's Query of the next page started after the cursor as its own layout writes
+/// it): every read must hold exactly the runs the threshold selects, each once, in order.
+/// Returns the reads made, or what broke.
 async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
     let client = sim.client();
     let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
@@ -422,33 +426,30 @@ async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, Stri
         let condition =
             FieldCondition::new().compare("score", Comparison::Ge, DynValue::Unsigned(u128::from(threshold)));
         let conditions = live.conditions(&condition).map_err(|e| format!("the conditions: {e}"))?;
-        let mut pages: Vec<Vec<(String, ())>> = vec![Vec::new(); conditions.len()];
-        // A request that fails (throttled, its answer lost) starts the whole read again.
-        'read: loop {
-            for version in (0..conditions.len()).rev() {
-                let Some(c) = &conditions[version] else { continue };
-                let (mut keys, mut start) = (Vec::new(), None);
-                loop {
-                    let request = client.query().table_name("runs").set_exclusive_start_key(start.take()).limit(9);
-                    let sent = c.with_partition_key("pk", "SEASON#7", "sk").apply_to_query(request).send().await;
-                    let Ok(page) = sent else { continue 'read };
-                    keys.extend(page.items().iter().filter_map(|i| i.get("sk").and_then(|v| v.as_s().ok()).cloned()));
-                    match page.last_evaluated_key() {
-                        Some(k) if !k.is_empty() => start = Some(k.clone()),
-                        _ => break,
-                    }
-                }
-                pages[version] = keys.into_iter().map(|k| (k, ())).collect();
+        let query = VersionsQuery {
+            table: "runs",
+            partition: "SEASON#7",
+            partition_attribute: "pk",
+            sort_attribute: "sk",
+            forward: true,
+            limit: 1 + sim.below(12) as usize,
+        };
+        let (mut players, mut cursor): (Vec<u64>, Option<String>) = (Vec::new(), None);
+        loop {
+            // A request that fails (throttled, its answer lost) is made again from the same cursor.
+            let Ok(page) = query.run(&client, &live, &conditions, cursor.as_deref()).await else { continue };
+            let player = |r: &LiveKey<_>| r.key.rsplit_once("#p_").and_then(|(_, i)| i.parse::<u64>().ok());
+            players.extend(page.results.results.iter().filter_map(player));
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => break,
             }
-            break;
         }
-        let merged = live.merge(&conditions, pages, true);
-        let players: Vec<u64> =
-            merged.results.iter().filter_map(|r| r.key.rsplit_once("#p_").and_then(|(_, i)| i.parse().ok())).collect();
         let want: Vec<u64> = (0..ITEMS).filter(|i| i * 1000 >= threshold).rev().collect();
         if players != want {
             return Err(format!(
-                "a read across both layouts (score >= {threshold}) returned players {players:?}, expected {want:?}"
+                "a paged read across both layouts (score >= {threshold}, {} a page) returned players {players:?}, expected {want:?}",
+                query.limit
             ));
         }
         reads += 1;

@@ -1,0 +1,141 @@
+//! A read across a key's live layout versions on DynamoDB, a page at a time: one Query per
+//! version whose keys the condition can select, each started after the cursor as its own layout
+//! writes the cursor's value ([`LiveLayouts::starts`]), merged in the current layout's order
+//! ([`LiveLayouts::merge`]). What reads a collection in the middle of a migration page by page.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+
+use crate::dynamic::{LiveLayouts, LiveResults};
+use crate::error::sdk_error_line;
+use crate::query::condition::KeyCondition;
+
+use super::Attributes;
+
+/// The paged read of one partition of a table across the live layouts of its sort key: which
+/// partition, under which key attributes, in which direction and how many results a page.
+///
+/// The versions are read oldest first, so that an item a migration moves meanwhile (from an
+/// older layout to the current one) is read in one of them at least, and a copy in both is
+/// returned once.
+#[derive(Debug, Clone, Copy)]
+pub struct VersionsQuery<'a> {
+    /// The table.
+    pub table: &'a str,
+    /// The encoded partition key.
+    pub partition: &'a str,
+    /// The partition key attribute.
+    pub partition_attribute: &'a str,
+    /// The sort key attribute.
+    pub sort_attribute: &'a str,
+    /// Ascending in the current layout's order, or descending.
+    pub forward: bool,
+    /// The results a page returns.
+    pub limit: usize,
+}
+
+/// One page of a [`VersionsQuery`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionsPage {
+    /// The results, at most the query's limit, in its direction, with the keys its Queries
+    /// returned that are no result.
+    pub results: LiveResults<Attributes>,
+    /// Where the next page starts (the last result's key in the current layout); `None` after
+    /// the last page.
+    pub next: Option<String>,
+    /// The items the Queries returned, those beyond the page included: what the page cost.
+    pub read: usize,
+    /// The Query requests made.
+    pub requests: usize,
+    /// The read units they consumed (`ConsumedCapacity`).
+    pub read_units: f64,
+}
+
+impl VersionsQuery<'_> {
+    /// The page after `cursor` (a previous page's `next`) of the results of `conditions` (as
+    /// [`LiveLayouts::conditions`] gives them for `live`). A version whose keys sort as the
+    /// current layout's is read until it gives a page of its own results; another to its end.
+    /// A request that fails is the error, in one line; a cursor the current layout does not read
+    /// is refused.
+    pub async fn run(
+        &self,
+        client: &Client,
+        live: &LiveLayouts<'_>,
+        conditions: &[Option<KeyCondition>],
+        cursor: Option<&str>,
+    ) -> Result<VersionsPage, String> {
+        let starts = match cursor {
+            Some(c) => live.starts(c)?,
+            None => vec![None; live.layouts().len()],
+        };
+        // Whether a key is a result after the cursor (the Queries of versions read from their
+        // start return some before it).
+        let beyond = |key: &str| {
+            let current = live.read(key, conditions).ok().and_then(|(v, value)| live.current_key(v, key, &value).ok());
+            match (cursor, current) {
+                (None, current) => current.is_some(),
+                (Some(c), Some(k)) => {
+                    if self.forward {
+                        k.as_str() > c
+                    } else {
+                        k.as_str() < c
+                    }
+                }
+                (Some(_), None) => false,
+            }
+        };
+        let (mut pages, mut more) = (vec![Vec::new(); conditions.len()], false);
+        let (mut read, mut requests, mut read_units) = (0, 0, 0.0);
+        for version in (0..conditions.len()).rev() {
+            let Some(condition) = &conditions[version] else { continue };
+            let whole = !live.sorts_as_current(version);
+            let mut start = starts.get(version).cloned().flatten().map(|sk| self.key(sk));
+            let mut own = 0;
+            loop {
+                let request = client
+                    .query()
+                    .table_name(self.table)
+                    .scan_index_forward(self.forward)
+                    .set_exclusive_start_key(start.take())
+                    .set_limit((!whole).then(|| i32::try_from(self.limit.saturating_sub(own) + 1).unwrap_or(i32::MAX)))
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total);
+                let expression =
+                    condition.with_partition_key(self.partition_attribute, self.partition, self.sort_attribute);
+                let page = expression
+                    .apply_to_query(request)
+                    .send()
+                    .await
+                    .map_err(|e| format!("cannot query {}: {}", self.table, sdk_error_line(&e)))?;
+                requests += 1;
+                read += page.items().len();
+                read_units += page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
+                for item in page.items() {
+                    let Some(sk) = item.get(self.sort_attribute).and_then(|v| v.as_s().ok()) else { continue };
+                    let mine = live.read(sk, conditions).is_ok_and(|(v, _)| v == version);
+                    own += usize::from(mine && beyond(sk));
+                    pages[version].push((sk.clone(), item.clone()));
+                }
+                start = page.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
+                if start.is_none() {
+                    break;
+                }
+                if !whole && own >= self.limit {
+                    more = true;
+                    break;
+                }
+            }
+        }
+        let mut results = live.merge(conditions, pages, self.forward);
+        more |= results.page(cursor, self.forward, self.limit);
+        let next = if more { results.results.last().map(|r| r.current_key.clone()) } else { None };
+        Ok(VersionsPage { results, next, read, requests, read_units })
+    }
+
+    /// The primary key of sort key `sk` in the partition: an `ExclusiveStartKey`.
+    fn key(&self, sk: String) -> Attributes {
+        Attributes::from([
+            (self.partition_attribute.to_owned(), AttributeValue::S(self.partition.to_owned())),
+            (self.sort_attribute.to_owned(), AttributeValue::S(sk)),
+        ])
+    }
+}

@@ -1,0 +1,101 @@
+//! The paged read across a key's layout versions through the server: a season's runs written in
+//! three layouts (the current one, a narrower one that sorts the same, and an oldest one whose
+//! keys sort the other way up, read whole), some copied into the current layout and not yet deleted, read page by
+//! page by `VersionsQuery` with several conditions, limits and both directions, and compared
+//! with the oracle: every run the condition selects, once, in the current layout's order.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use sortkey_core::dynamodb::VersionsQuery;
+use sortkey_core::query::Comparison;
+use sortkey_core::{DynValue, FieldCondition, KeyNames, LiveLayouts, LockFile, TableDefinition};
+use sortkey_tests::server::{client, runtime, server_or_skip};
+
+const LOCK: &str = "Rank = RUN#{score:u64 width=12 desc}#{player:text}\n\
+                    Rank@v2 = RUN#{score:u64 width=8 desc}#{player:text}\n\
+                    Rank@v1 = RUN#{score:u64 width=7}#{player:text}\n\
+                    Rank > Rank@v2 > Rank@v1\n";
+
+/// A run's value: its score and player.
+fn value(score: u64, player: &str) -> DynValue {
+    DynValue::Key(vec![("score", DynValue::Unsigned(u128::from(score))), ("player", DynValue::Text(player.to_owned()))])
+}
+
+#[test]
+fn a_read_across_versions_pages_exactly() {
+    let Some(server) = server_or_skip("a_read_across_versions_pages_exactly") else { return };
+    let client = client(&server.endpoint);
+    let lock = LockFile::parse(LOCK).unwrap();
+    let live = LiveLayouts::new(lock.live("Rank"));
+    let layout = |n: &str| lock.get(n).unwrap();
+    let def = TableDefinition::new("runs_versions", KeyNames::DEFAULT);
+    runtime().block_on(async {
+        super::create(&client, &def).await;
+        // 90 runs of 90 players, a third in each layout; every tenth also copied into the current
+        // layout (a migration's move not yet finished). Scores collide, so ties order by player.
+        let runs: Vec<(u64, String)> = (0..90u64).map(|i| ((i * 37) % 500 * 1000, format!("p_{i:02}"))).collect();
+        for (i, (score, player)) in runs.iter().enumerate() {
+            let value = value(*score, player);
+            let mut names = vec![["Rank", "Rank@v2", "Rank@v1"][i % 3]];
+            if i % 10 == 0 && i % 3 != 0 {
+                names.push("Rank");
+            }
+            for name in names {
+                let sk = layout(name).encode(&value).unwrap();
+                let put = client.put_item().table_name("runs_versions");
+                let put = put.item("pk", AttributeValue::S("SEASON#7".into())).item("sk", AttributeValue::S(sk));
+                put.send().await.unwrap();
+            }
+        }
+        let conditions = [
+            ("none", FieldCondition::new()),
+            ("score >= 200000", FieldCondition::new().compare("score", Comparison::Ge, DynValue::Unsigned(200_000))),
+            (
+                "between",
+                FieldCondition::new().between("score", DynValue::Unsigned(120_000), DynValue::Unsigned(340_000)),
+            ),
+        ];
+        let mut checked = 0;
+        for (name, condition) in &conditions {
+            let per_version = live.conditions(condition).unwrap();
+            // The oracle: the runs the condition selects, in the current layout's order.
+            let mut want: Vec<String> = runs
+                .iter()
+                .map(|(score, player)| layout("Rank").encode(&value(*score, player)).unwrap())
+                .filter(|k| per_version[0].as_ref().is_some_and(|c| c.matches(k)))
+                .collect();
+            want.sort();
+            for forward in [true, false] {
+                if !forward {
+                    want.reverse();
+                }
+                for limit in [1usize, 7, 25, 200] {
+                    let query = VersionsQuery {
+                        table: "runs_versions",
+                        partition: "SEASON#7",
+                        partition_attribute: "pk",
+                        sort_attribute: "sk",
+                        forward,
+                        limit,
+                    };
+                    let (mut got, mut cursor, mut pages) = (Vec::new(), None::<String>, 0);
+                    loop {
+                        let page = query.run(&client, &live, &per_version, cursor.as_deref()).await.unwrap();
+                        assert!(page.results.results.len() <= limit, "{name}, limit {limit}: a page over its limit");
+                        got.extend(page.results.results.iter().map(|r| r.current_key.clone()));
+                        pages += 1;
+                        match page.next {
+                            Some(next) => cursor = Some(next),
+                            None => break,
+                        }
+                    }
+                    assert_eq!(got, want, "{name}, forward {forward}, limit {limit}, {pages} pages");
+                    checked += 1;
+                }
+                if !forward {
+                    want.reverse();
+                }
+            }
+        }
+        assert_eq!(checked, 24);
+    });
+}
