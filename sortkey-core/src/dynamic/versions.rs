@@ -325,7 +325,7 @@ impl<'l> LiveLayouts<'l> {
     /// it) has in that version's layout, to read after as DynamoDB's `ExclusiveStartKey` (the key
     /// need not exist). `None` for a version read from the start of its condition: one whose keys
     /// sort otherwise than the current layout's, or that cannot hold the cursor's value; the
-    /// results at or before the cursor are then dropped by [`after`](Self::after). An error when
+    /// results at or before the cursor are then dropped by [`LiveResults::page`]. An error when
     /// the current layout does not read `cursor`.
     pub fn starts(&self, cursor: &str) -> Result<Vec<Option<String>>, String> {
         let Some((name, current)) = self.layouts.first() else { return Ok(Vec::new()) };
