@@ -22,5 +22,8 @@ for _ in $(seq 100); do
 done
 for example in ${SORTKEY_EXAMPLE:-leaderboard}; do
     echo "--- $example against moto"
-    cargo run -p sortkey-examples --features dynamodb --example "$example" -- --endpoint "http://127.0.0.1:$port" "$@"
+    # Built with the workspace's features (those `cargo test --workspace` built the SDK with), so
+    # the SDK is not compiled again for one package's selection.
+    cargo build --quiet --workspace --features sortkey-examples/dynamodb --example "$example"
+    "${CARGO_TARGET_DIR:-target}/debug/examples/$example" --endpoint "http://127.0.0.1:$port" "$@"
 done

@@ -326,19 +326,8 @@ fn migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_runn
                     }
                     let i = (n * 7) % (RUNS + added);
                     n += 1;
-                    for pk in [new_pk(i), old_pk(i)] {
-                        let update = client
-                            .update_item()
-                            .table_name("Season")
-                            .key("pk", AttributeValue::S(pk))
-                            .key("sk", AttributeValue::S(sk(i)))
-                            .update_expression("SET hits = hits + :one, version = version + :one")
-                            .condition_expression("attribute_exists(pk)")
-                            .expression_attribute_values(":one", AttributeValue::N("1".into()));
-                        if update.send().await.is_ok() {
-                            counts[i as usize] += 1;
-                            break;
-                        }
+                    if common::increment(&client, "Season", [(new_pk(i), sk(i)), (old_pk(i), sk(i))]).await {
+                        counts[i as usize] += 1;
                     }
                 }
             });

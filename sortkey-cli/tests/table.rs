@@ -727,19 +727,9 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
                     let i = (n * 7) % ITEMS;
                     n += 1;
                     let new = format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 1000);
-                    for sk in [old(i), new] {
-                        let update = client
-                            .update_item()
-                            .table_name("Runs")
-                            .key("pk", AttributeValue::S("SEASON#7".into()))
-                            .key("sk", AttributeValue::S(sk))
-                            .update_expression("SET hits = hits + :one, version = version + :one")
-                            .condition_expression("attribute_exists(pk)")
-                            .expression_attribute_values(":one", AttributeValue::N("1".into()));
-                        if update.send().await.is_ok() {
-                            counts[i as usize] += 1;
-                            break;
-                        }
+                    let pk = || "SEASON#7".to_owned();
+                    if common::increment(&client, "Runs", [(pk(), old(i)), (pk(), new)]).await {
+                        counts[i as usize] += 1;
                     }
                 }
             });

@@ -17,6 +17,27 @@ pub(crate) async fn table(client: &Client, name: &str, keys: &[(String, String)]
     }
 }
 
+/// A writer's increment during a migration: `hits` and `version` of the item under the first of
+/// its `keys` ((pk, sk), the new key first, then the old) that holds it, conditional on it being
+/// there. Whether one landed (none: the item was between its two keys, or a request failed).
+#[allow(dead_code, reason = "only the migrations' tests run a writer")]
+pub(crate) async fn increment(client: &Client, table: &str, keys: [(String, String); 2]) -> bool {
+    for (pk, sk) in keys {
+        let update = client
+            .update_item()
+            .table_name(table)
+            .key("pk", AttributeValue::S(pk))
+            .key("sk", AttributeValue::S(sk))
+            .update_expression("SET hits = hits + :one, version = version + :one")
+            .condition_expression("attribute_exists(pk)")
+            .expression_attribute_values(":one", AttributeValue::N("1".into()));
+        if update.send().await.is_ok() {
+            return true;
+        }
+    }
+    false
+}
+
 /// `sortkey` against the server at `endpoint` with the lock `lock`, and `args`; no credentials
 /// of the environment (the server takes any).
 pub(crate) fn sortkey(endpoint: &str, lock: &Path, args: &[&str]) -> Command {

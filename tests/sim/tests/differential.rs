@@ -14,7 +14,7 @@
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use sortkey_core::dynamodb::{
-    EntityItem, ItemError, PutMode, delete_item, get_item, move_item, put_item, query_page, update_item,
+    EntityItem, EntityQuery, ItemError, PutMode, delete_item, get_item, move_item, put_item, query_page, update_item,
 };
 use sortkey_core::{Entity, KeyCondition, SortKey, TableDefinition};
 use sortkey_sim::MemoryDynamo;
@@ -97,6 +97,27 @@ fn pages(mut pages: Vec<Vec<Run>>) -> Vec<Vec<Run>> {
 }
 
 /// One step against one server, its outcome as text.
+/// Every page of `query`, `limit` items a page, by its cursor to the end: each page's entities.
+async fn all_pages<Q: EntityQuery>(
+    client: &Client,
+    table: &str,
+    query: &Q,
+    limit: i32,
+) -> Result<Vec<Vec<Q::Entity>>, ItemError>
+where
+    Q::Entity: serde::de::DeserializeOwned,
+{
+    let (mut all, mut start) = (Vec::new(), None);
+    loop {
+        let page = query_page(client, table, query, start.as_ref(), limit).await?;
+        all.push(page.entities);
+        match page.next {
+            Some(next) => start = Some(next),
+            None => return Ok(all),
+        }
+    }
+}
+
 async fn step(client: &Client, table: &str, op: u64, rng: &mut Rng) -> String {
     match op {
         0 => outcome(put_item(client, table, &run(rng), PutMode::Create).await),
@@ -118,39 +139,19 @@ async fn step(client: &Client, table: &str, op: u64, rng: &mut Rng) -> String {
                 query = query.sort(c);
             }
             let limit = 1 + rng.below(6) as i32;
-            let (mut all, mut start) = (Vec::new(), None);
-            loop {
-                match query_page(client, table, &query, start.as_ref(), limit).await {
-                    Ok(page) => {
-                        all.push(page.entities);
-                        match page.next {
-                            Some(next) => start = Some(next),
-                            None => break,
-                        }
-                    }
-                    Err(e) => return outcome::<()>(Err(e)),
-                }
+            match all_pages(client, table, &query, limit).await {
+                Ok(all) => format!("pages {:?}", pages(all)),
+                Err(e) => outcome::<()>(Err(e)),
             }
-            format!("pages {:?}", pages(all))
         }
         9 => {
             let player = format!("p_{}", rng.below(4));
             let query = Run::by_player(&RunByPlayerPk { player }).unwrap();
             let limit = 1 + rng.below(4) as i32;
-            let (mut all, mut start) = (Vec::new(), None);
-            loop {
-                match query_page(client, table, &query, start.as_ref(), limit).await {
-                    Ok(page) => {
-                        all.push(page.entities);
-                        match page.next {
-                            Some(next) => start = Some(next),
-                            None => break,
-                        }
-                    }
-                    Err(e) => return outcome::<()>(Err(e)),
-                }
+            match all_pages(client, table, &query, limit).await {
+                Ok(all) => format!("index pages {:?}", pages(all)),
+                Err(e) => outcome::<()>(Err(e)),
             }
-            format!("index pages {:?}", pages(all))
         }
         10 => {
             // A transaction of a create and a conditional delete: all or nothing, the reasons.

@@ -9,7 +9,7 @@ use sortkey_sim::{Faults, Sim, run_seeds, seeds, shrink};
 
 #[test]
 fn a_migration_with_writers_kills_and_faults_loses_nothing() {
-    let failed = run_seeds(&seeds(32), |seed| {
+    let failed = run_seeds(&seeds(200), |seed| {
         let (outcome, trace) = Sim::run(seed, Faults::SOME, migration::run);
         if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
             eprintln!("{}", trace.join("\n"));

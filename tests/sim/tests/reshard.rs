@@ -9,7 +9,7 @@ use sortkey_sim::{Faults, Sim, run_seeds, seeds};
 
 #[test]
 fn a_shard_count_move_with_writers_and_readers_loses_nothing_and_reads_nothing_twice() {
-    let failed = run_seeds(&seeds(24), |seed| Sim::run(seed, Faults::SOME, migration::reshard).0);
+    let failed = run_seeds(&seeds(100), |seed| Sim::run(seed, Faults::SOME, migration::reshard).0);
     if let Some((seed, broken)) = failed {
         panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test reshard");
     }

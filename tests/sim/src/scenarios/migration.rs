@@ -29,13 +29,13 @@ use sortkey_core::dynamodb::{
     Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress, SegmentCursor, ShardedQuery, TableCheckpoint,
     VersionsQuery,
 };
-use sortkey_core::query::{Comparison, MergeCursor};
+use sortkey_core::query::Comparison;
 use sortkey_core::{
-    DynMigration, DynValue, FieldCondition, KeyExpression, KeyNames, KeyRole, LiveKey, LiveLayouts, LockFile,
-    ShardRule, Shards, VerdictAudit,
+    DynMigration, DynValue, FieldCondition, KeyNames, KeyRole, LiveKey, LiveLayouts, LockFile, ShardRule, Shards,
+    VerdictAudit,
 };
 
-use super::{Outcome, create_table};
+use super::{Outcome, create_table, merged_sort_keys};
 use crate::Sim;
 
 const ITEMS: u64 = 32;
@@ -177,19 +177,21 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
     counted
 }
 
-/// What the checkpoints did, in the order it happened: each load and save that succeeded, by
-/// worker and segment, and when each save was sent.
+/// What the checkpoints did, in the order it happened: each load that succeeded, by worker and
+/// segment, when it was sent and when its answer came, and the first break of the fencing.
 #[derive(Debug, Default)]
 struct Leases {
     seq: u64,
-    /// (segment, owner, completed at) of each load that succeeded.
-    loads: Vec<(i32, String, u64)>,
+    /// (segment, owner, sent at, answered at) of each load that succeeded.
+    loads: Vec<(i32, String, u64, u64)>,
     broken: Option<String>,
 }
 
 /// A worker's checkpoint, watched: a save that succeeds though another worker took the segment
-/// (its load completed) after this worker's own last load and before the save was sent breaks
-/// the fencing.
+/// between this worker's last load and the save breaks the fencing. A request is applied at some
+/// moment between its sending and its answer, so "between" is only what is certain: the other
+/// load sent after this worker's last load was answered, and answered before the save was sent
+/// (answers arrive in another order than the requests were applied: no false alarm from that).
 #[derive(Debug, Clone)]
 struct Watched {
     inner: TableCheckpoint,
@@ -197,34 +199,37 @@ struct Watched {
     leases: Arc<Mutex<Leases>>,
 }
 
+impl Watched {
+    fn tick(&self) -> u64 {
+        let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
+        leases.seq += 1;
+        leases.seq
+    }
+}
+
 impl Checkpoint for Watched {
     async fn load(&mut self, segment: i32, total: i32) -> Result<(SegmentCursor, Progress), CheckpointError> {
+        let sent = self.tick();
         let loaded = self.inner.load(segment, total).await;
         if loaded.is_ok() {
+            let answered = self.tick();
             let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
-            leases.seq += 1;
-            let at = leases.seq;
-            leases.loads.push((segment, self.owner.clone(), at));
+            leases.loads.push((segment, self.owner.clone(), sent, answered));
         }
         loaded
     }
 
     async fn save(&mut self, cursor: &SegmentCursor, progress: &Progress) -> Result<(), CheckpointError> {
-        let sent = {
-            let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
-            leases.seq += 1;
-            leases.seq
-        };
+        let sent = self.tick();
         let saved = self.inner.save(cursor, progress).await;
         if saved.is_ok() {
             let mut leases = self.leases.lock().unwrap_or_else(|p| p.into_inner());
             let segment = cursor.segment;
-            let mine = leases.loads.iter().filter(|(s, o, _)| *s == segment && *o == self.owner).map(|l| l.2).max();
-            let stolen = leases
-                .loads
-                .iter()
-                .find(|(s, o, at)| *s == segment && *o != self.owner && *at < sent && mine.is_none_or(|m| *at > m));
-            if let Some((_, thief, _)) = stolen
+            let mine = leases.loads.iter().filter(|l| l.0 == segment && l.1 == self.owner).map(|l| l.3).max();
+            let stolen = leases.loads.iter().find(|(s, o, other_sent, other_answered)| {
+                *s == segment && *o != self.owner && mine.is_none_or(|m| *other_sent > m) && *other_answered < sent
+            });
+            if let Some((_, thief, _, _)) = stolen
                 && leases.broken.is_none()
             {
                 leases.broken = Some(format!(
@@ -371,33 +376,9 @@ pub async fn reshard_sized(sim: Sim, size: Size) -> Outcome {
 /// in order with no item twice. Returns the reads made, or what broke.
 async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
     let client = sim.client();
-    let partitions: Vec<String> = (0..16u16)
-        .map(|s| format!("SEASON#2026#{s:02}"))
-        .chain((0..4u16).map(|s| format!("SEASON#2026#{s}")))
-        .collect();
     let mut reads = 0;
     while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
-        let query = ShardedQuery {
-            table: "runs",
-            partitions: &partitions,
-            partition_attribute: "pk",
-            sort_attribute: "sk",
-            forward: true,
-            limit: 1 + sim.below(30) as usize,
-            ties: false,
-            copies: true,
-        };
-        let (mut keys, mut after): (Vec<String>, Option<MergeCursor>) = (Vec::new(), None);
-        loop {
-            let Ok(page) = query.run(&client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await else {
-                continue;
-            };
-            keys.extend(page.items.iter().filter_map(|(_, item)| item.get("sk").and_then(|v| v.as_s().ok()).cloned()));
-            match page.next {
-                Some(next) => after = Some(next),
-                None => break,
-            }
-        }
+        let keys = season_merged(&client, 1 + sim.below(30) as usize).await;
         if let Some(w) = keys.windows(2).find(|w| w[0] >= w[1]) {
             return Err(format!(
                 "a merged read during the move returned {} then {}: twice, or out of order",
@@ -408,6 +389,26 @@ async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
         tokio::time::sleep(Duration::from_millis(100 + sim.below(200))).await;
     }
     Ok(reads)
+}
+
+/// The season's sort keys, read merged over the 16 new shards and the 4 old ones (an item in
+/// both is one item's copies), `limit` a page, to the end.
+async fn season_merged(client: &Client, limit: usize) -> Vec<String> {
+    let partitions: Vec<String> = (0..16u16)
+        .map(|s| format!("SEASON#2026#{s:02}"))
+        .chain((0..4u16).map(|s| format!("SEASON#2026#{s}")))
+        .collect();
+    let query = ShardedQuery {
+        table: "runs",
+        partitions: &partitions,
+        partition_attribute: "pk",
+        sort_attribute: "sk",
+        forward: true,
+        limit,
+        ties: false,
+        copies: true,
+    };
+    merged_sort_keys(client, &query).await
 }
 
 /// A reader of the table across the sort key's two layouts during the widening, until `stop`:
@@ -533,7 +534,7 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
     }
     if kind == Kind::Reshard {
         // After the move, one more read over both counts: every run, once, in order.
-        let read = final_read(sim.clone()).await;
+        let read = season_merged(&sim.client(), 7).await;
         let mut want: Vec<String> = (0..ITEMS).map(|i| keys(kind, i).1.1).collect();
         want.sort();
         if read != want {
@@ -571,36 +572,6 @@ fn verdict_holds(kind: Kind, items: &[(String, String, u64)]) -> Outcome {
         }
     }
     Ok(())
-}
-
-/// The season read merged over both counts, 7 a page, through faults: its sort keys.
-async fn final_read(sim: Sim) -> Vec<String> {
-    let client = sim.client();
-    let partitions: Vec<String> = (0..16u16)
-        .map(|s| format!("SEASON#2026#{s:02}"))
-        .chain((0..4u16).map(|s| format!("SEASON#2026#{s}")))
-        .collect();
-    let query = ShardedQuery {
-        table: "runs",
-        partitions: &partitions,
-        partition_attribute: "pk",
-        sort_attribute: "sk",
-        forward: true,
-        limit: 7,
-        ties: false,
-        copies: true,
-    };
-    let (mut keys, mut after): (Vec<String>, Option<MergeCursor>) = (Vec::new(), None);
-    loop {
-        let Ok(page) = query.run(&client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await else {
-            continue;
-        };
-        keys.extend(page.items.iter().filter_map(|(_, item)| item.get("sk").and_then(|v| v.as_s().ok()).cloned()));
-        match page.next {
-            Some(next) => after = Some(next),
-            None => return keys,
-        }
-    }
 }
 
 /// The end: every item once, in the new layout, with every increment acknowledged.

@@ -7,7 +7,9 @@ pub mod migration;
 pub mod sharded;
 
 use aws_sdk_dynamodb::Client;
-use sortkey_core::{KeyNames, TableDefinition};
+use sortkey_core::dynamodb::ShardedQuery;
+use sortkey_core::query::MergeCursor;
+use sortkey_core::{KeyExpression, KeyNames, TableDefinition};
 
 /// Creates table `name` with string key attributes `pk` and `sk`.
 pub(crate) async fn create_table(client: &Client, name: &str) {
@@ -18,3 +20,20 @@ pub(crate) async fn create_table(client: &Client, name: &str) {
 
 /// A run's verdict: `Err` with the first invariant it broke.
 pub type Outcome = Result<(), String>;
+
+/// The sort keys (attribute `sk`) a merged read of partitions (attribute `pk`) returns, page by
+/// page by its cursor to the end; a page whose request fails (throttled, its answer lost) is
+/// read again from the same cursor.
+pub(crate) async fn merged_sort_keys(client: &Client, query: &ShardedQuery<'_>) -> Vec<String> {
+    let (mut keys, mut after): (Vec<String>, Option<MergeCursor>) = (Vec::new(), None);
+    loop {
+        let Ok(page) = query.run(client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await else {
+            continue;
+        };
+        keys.extend(page.items.iter().filter_map(|(_, item)| item.get("sk").and_then(|v| v.as_s().ok()).cloned()));
+        match page.next {
+            Some(next) => after = Some(next),
+            None => return keys,
+        }
+    }
+}

@@ -6,10 +6,9 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::dynamodb::ShardedQuery;
-use sortkey_core::query::MergeCursor;
-use sortkey_core::{KeyExpression, ShardRule, Shards};
+use sortkey_core::{ShardRule, Shards};
 
-use super::{Outcome, create_table};
+use super::{Outcome, create_table, merged_sort_keys};
 use crate::Sim;
 
 const SHARDS: u16 = 8;
@@ -28,19 +27,7 @@ async fn reader(sim: Sim, partitions: Vec<String>, limit: usize, forward: bool) 
         ties: false,
         copies: false,
     };
-    let (mut keys, mut after): (Vec<String>, Option<MergeCursor>) = (Vec::new(), None);
-    loop {
-        let page = match query.run(&client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await {
-            Ok(page) => page,
-            // A request failed (throttled, or its answer lost): the page again, from the same cursor.
-            Err(_) => continue,
-        };
-        keys.extend(page.items.iter().filter_map(|(_, item)| item.get("sk").and_then(|v| v.as_s().ok()).cloned()));
-        match page.next {
-            Some(next) => after = Some(next),
-            None => return keys,
-        }
-    }
+    merged_sort_keys(&client, &query).await
 }
 
 /// One run of the scenario.
