@@ -27,7 +27,7 @@ use serde_core::ser::{self, SerializeMap, SerializeSeq};
 use serde_core::{Deserializer, Serialize, Serializer};
 
 use crate::dynamic::exact;
-use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
+use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynValue, DynVariant};
 use crate::encoding::impls::time::{self, MAX_NANOS, parse_rfc3339_any, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
 
@@ -122,6 +122,23 @@ impl DynLayout {
     /// ```
     pub fn value_seed(&self) -> ValueSeed<'_> {
         ValueSeed(Target::Key(&self.key))
+    }
+}
+
+impl DynField {
+    /// Reads a value of this field alone (what a query builder's `fix` or `compare` takes), as
+    /// [`DynLayout::value_seed`] reads it inside a key's object.
+    ///
+    /// ```
+    /// # use serde_core::de::DeserializeSeed;
+    /// let layout = sortkey_core::DynLayout::parse("RUN#{score:u64 width=10 desc}#{player:text}")?;
+    /// let (_, score) = &layout.field_paths()[0];
+    /// let value = score.value_seed().deserialize(&mut serde_json::Deserializer::from_str("1500"))?;
+    /// assert_eq!(value, sortkey_core::DynValue::Unsigned(1500));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn value_seed(&self) -> ValueSeed<'_> {
+        ValueSeed(Target::Type(&self.ty))
     }
 }
 

@@ -1,0 +1,596 @@
+//! The vectors of the key format's spec (spec/SPEC.md), for readers in other languages: made here
+//! from the corpus below through the runtime layouts (`DynLayout`, `LockFile`, the shard rule),
+//! each naming the requirements it covers, and written to spec/vectors/v1/*.json.
+//!
+//! - Every requirement of SPEC.md has a vector, and every vector names requirements SPEC.md has.
+//! - The files on disk are what this corpus makes: a vector changed by a change of the code is a
+//!   change of the format, which fails here. While the version's directory holds no `FROZEN`
+//!   file, `UPDATE_SPEC=1 cargo test -p sortkey-tests --test spec` writes them; once frozen,
+//!   never (a new format version gets a new directory).
+//! - Every vector on disk is run again through the library (the Rust reader), and its results are
+//!   written to target/spec/rust.json for spec/coverage.py's table.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeSeed;
+use serde_json::{Value, json};
+use sortkey_core::query::Comparison;
+use sortkey_core::{DynLayout, DynValue, FieldCondition, KeyCondition, LiveLayouts, LockFile, fnv1a64};
+
+/// The format's version: the directory of its vectors.
+const FORMAT: u32 = 1;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("spec").join("vectors").join(format!("v{FORMAT}"))
+}
+
+const RANK: &str = "RUN#{score:u64 width=10 desc}#{timestamp:u64 width=16}#{player_id:text}";
+const PRICE: &str = "PRICE#{delta:i32 width=11 desc}#{price:f64}#{stock:option<u16> width=5}#{name:text}";
+const CENTS: &str = "CENTS#{price:decimal width=9 scale=2}#{name:text}";
+const SMALL: &str = "T#{a:u8}#{b:i8}#{c:bool desc}#{d:char}#{e:enum(Gold|Silver)}#{f:text}";
+const HEX: &str = "H#{x:f64 format=hex}#{y:f32 format=hex desc}";
+const FLOATS: &str = "F#{x:f32}#{y:f64 desc}#{z:text}";
+const TIMES: &str = "E#{at:timestamp unit=ms format=rfc3339}#{id:uuid}#{u:ulid}";
+const UNIX: &str = "M#{n:u32 width=6 max=500000}#{t:timestamp unit=us width=18 desc}#{s:timestamp}";
+const NESTED: &str = "N#{inner:key(A#{x:u8}#{y:text})}#{z:text}";
+const CUSTOM: &str = "C#{custom}";
+const OPTIONS: &str = "O#{o:option<option<u8>>}#{p:option<text>}";
+const PIPE: &str = "P|{a:text}|{b:u16 width=3}";
+const FAMILY: &str =
+    "family(PROFILE | ORDER#{placed:timestamp width=13 desc unit=ms}#{order_id:text} | ADDR#{n:u16 width=3})";
+const SEASON: &str = "partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}";
+const SHORT: &str = "S#{a:text}#{b:text} max_len=12";
+
+/// Layout texts, read or refused.
+fn layouts() -> Vec<(&'static [&'static str], &'static str)> {
+    vec![
+        (&["SK-LAY-001", "SK-LAY-002", "SK-LAY-003", "SK-LAY-006"], RANK),
+        (&["SK-LAY-003", "SK-LAY-006"], PRICE),
+        (&["SK-LAY-003", "SK-LAY-006"], SMALL),
+        (&["SK-LAY-003", "SK-LAY-006"], TIMES),
+        (&["SK-LAY-003", "SK-LAY-006"], NESTED),
+        (&["SK-LAY-002", "SK-LAY-006"], CUSTOM),
+        (&["SK-LAY-002", "SK-LAY-006"], PIPE),
+        (&["SK-LAY-002", "SK-LAY-006"], FAMILY),
+        (&["SK-LAY-001", "SK-LAY-006"], SEASON),
+        (&["SK-LAY-001", "SK-LAY-006"], SHORT),
+        (&["SK-LAY-003", "SK-LAY-006"], "K#{a:u8}#{b:i16}#{c:u128}#{d:isize}#{e:timestamp unit=ns}#{f:decimal}"),
+        (&["SK-LAY-005"], "RUN#{score:u65}"),
+        (&["SK-LAY-005"], "RUN{score:u64}"),
+        (&["SK-LAY-005"], "RUN#{score:u64 unit=h}"),
+        (&["SK-LAY-005"], "RUN#{at:timestamp format=rfc3339 width=12}"),
+        (&["SK-LAY-005"], "partition S#{shard:u16 shards=20000 by=p}"),
+        (&["SK-LAY-005"], "partition S#{shard:u8 shards=4 by=p}"),
+        (&["SK-LAY-005"], "partition S#{shard:u16 shards=4}"),
+        (&["SK-LAY-005"], "family(A | )"),
+        (&["SK-LAY-005"], "RUN#{a:u8}#{b:u8}|{c:u8}"),
+        (&["SK-LAY-005"], "RUN#{score:u64 width=4 width=5}"),
+        (&["SK-LAY-005"], "RUN#{score:u64 color=red}"),
+        (&["SK-LAY-005"], "RUN#{shard:u16 shards=4 by=player}#{player:text}"),
+        (&["SK-LAY-005", "SK-LAY-001"], "RUN#{score:u64} trailing"),
+        (&["SK-LAY-005"], "RUN#{score:u64"),
+    ]
+}
+
+/// Values (JSON, SK-DEC-004) of a layout, encoded or refused.
+fn encodes() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
+    vec![
+        (
+            &["SK-ENC-001", "SK-ENC-002", "SK-ENC-007"],
+            RANK,
+            r#"{"score": 1500, "timestamp": 1719100800, "player_id": "p_8842"}"#,
+        ),
+        (&["SK-ENC-002"], RANK, r#"{"score": 0, "timestamp": 0, "player_id": ""}"#),
+        (&["SK-ENC-002"], RANK, r#"{"score": 9999999999, "timestamp": 9999999999999999, "player_id": "a#b"}"#),
+        (&["SK-ENC-003"], RANK, r#"{"score": 10000000000, "timestamp": 1, "player_id": "p"}"#),
+        (&["SK-ENC-003"], RANK, r#"{"score": "18446744073709551615", "timestamp": 1, "player_id": "p"}"#),
+        (&["SK-ENC-007"], RANK, r#"{"score": 1, "timestamp": 1, "player_id": "é\u0000\uffff"}"#),
+        (&["SK-ENC-004"], PRICE, r#"{"delta": -1, "price": 9.99, "stock": 3, "name": "lamp"}"#),
+        (&["SK-ENC-004"], PRICE, r#"{"delta": -2147483648, "price": -2.5, "stock": null, "name": ""}"#),
+        (&["SK-ENC-004"], PRICE, r#"{"delta": 2147483647, "price": 0.0, "stock": 65535, "name": "a|b#c"}"#),
+        (&["SK-ENC-004", "SK-ENC-011"], PRICE, r#"{"delta": 0, "price": -0.0, "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-011"], PRICE, r#"{"delta": 0, "price": 1e-300, "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-011"], PRICE, r#"{"delta": 0, "price": "inf", "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-011"], PRICE, r#"{"delta": 0, "price": "-inf", "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-011"], PRICE, r#"{"delta": 0, "price": -1.55, "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-011"], PRICE, r#"{"delta": 0, "price": 1.7976931348623157e308, "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-011"], PRICE, r#"{"delta": 0, "price": 5e-324, "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-013"], PRICE, r#"{"delta": 0, "price": "NaN", "stock": 0, "name": "x"}"#),
+        (&["SK-ENC-010"], PRICE, r#"{"delta": 5, "price": 1.5, "stock": null, "name": "x"}"#),
+        (&["SK-ENC-014"], CENTS, r#"{"price": "0.00", "name": "lamp"}"#),
+        (&["SK-ENC-014"], CENTS, r#"{"price": "-2.25", "name": "lamp"}"#),
+        (&["SK-ENC-014"], CENTS, r#"{"price": "999999.99", "name": ""}"#),
+        (&["SK-ENC-014"], CENTS, r#"{"price": "-999999.99", "name": ""}"#),
+        (&["SK-ENC-014"], CENTS, r#"{"price": "1000000.00", "name": ""}"#),
+        (&["SK-ENC-014"], CENTS, r#"{"price": "0.001", "name": ""}"#),
+        (&["SK-ENC-005", "SK-LAY-004"], SMALL, r#"{"a": 255, "b": -128, "c": true, "d": "x", "e": "Gold", "f": "t"}"#),
+        (
+            &["SK-ENC-006", "SK-ENC-008", "SK-ENC-009"],
+            SMALL,
+            r#"{"a": 0, "b": 127, "c": false, "d": "é", "e": "Silver", "f": ""}"#,
+        ),
+        (&["SK-ENC-008"], SMALL, r##"{"a": 0, "b": 0, "c": false, "d": "#", "e": "Silver", "f": ""}"##),
+        (
+            &["SK-ENC-007"],
+            SMALL,
+            r#"{"a": 0, "b": 0, "c": false, "d": "x", "e": "Gold", "f": " any text, \u0001 even"}"#,
+        ),
+        (&["SK-ENC-012"], HEX, r#"{"x": 1.5, "y": 1.5}"#),
+        (&["SK-ENC-012"], HEX, r#"{"x": -1.5, "y": -0.0}"#),
+        (&["SK-ENC-012", "SK-ENC-013"], HEX, r#"{"x": "NaN", "y": 0.0}"#),
+        (&["SK-ENC-011"], FLOATS, r#"{"x": 1.5, "y": 1.5, "z": ""}"#),
+        (&["SK-ENC-011"], FLOATS, r#"{"x": 0.1, "y": -1e300, "z": ""}"#),
+        (
+            &["SK-ENC-016", "SK-ENC-018"],
+            TIMES,
+            r#"{"at": "2024-06-23T00:00:00.123Z", "id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "u": "01ARZ3NDEKTSV4RRFFQ69G5FAV"}"#,
+        ),
+        (
+            &["SK-ENC-016"],
+            TIMES,
+            r#"{"at": "1970-01-01T00:00:00Z", "id": "00000000-0000-0000-0000-000000000000", "u": "00000000000000000000000000"}"#,
+        ),
+        (
+            &["SK-ENC-015", "SK-LAY-004"],
+            UNIX,
+            r#"{"n": 500000, "t": "2024-06-23T00:00:00.123456Z", "s": "2024-06-23T00:00:00.999Z"}"#,
+        ),
+        (&["SK-ENC-003"], UNIX, r#"{"n": 500001, "t": "2024-06-23T00:00:00Z", "s": "2024-06-23T00:00:00Z"}"#),
+        (&["SK-ENC-017"], UNIX, r#"{"n": 1, "t": "9999-12-31T23:59:59.999999999Z", "s": "9999-12-31T23:59:59Z"}"#),
+        (&["SK-ENC-019"], NESTED, r#"{"inner": {"x": 7, "y": "in"}, "z": "out"}"#),
+        (&["SK-ENC-019", "SK-ENC-007"], NESTED, r##"{"inner": {"x": 7, "y": "in#side"}, "z": "out"}"##),
+        (&["SK-ENC-021"], CUSTOM, r#""anything at all, even #""#),
+        (&["SK-ENC-010"], OPTIONS, r#"{"o": null, "p": null}"#),
+        (&["SK-ENC-010"], OPTIONS, r#"{"o": [null], "p": "x"}"#),
+        (&["SK-ENC-010"], OPTIONS, r#"{"o": [5], "p": ""}"#),
+        (&["SK-ENC-001", "SK-ENC-007"], PIPE, r##"{"a": "a#b", "b": 7}"##),
+        (&["SK-ENC-007"], PIPE, r#"{"a": "a|b", "b": 7}"#),
+        (&["SK-ENC-020"], FAMILY, r#""PROFILE""#),
+        (
+            &["SK-ENC-020", "SK-ENC-015"],
+            FAMILY,
+            r#"{"ORDER": {"placed": "2024-06-23T00:00:00.123Z", "order_id": "o-1"}}"#,
+        ),
+        (&["SK-ENC-020"], FAMILY, r#"{"ADDR": {"n": 7}}"#),
+        (&["SK-ENC-023"], SEASON, r#"{"season": 2026, "shard": 15}"#),
+        (&["SK-ENC-023"], SEASON, r#"{"season": 2026, "shard": 16}"#),
+        (&["SK-ENC-022"], SHORT, r#"{"a": "ab", "b": "cdefgh"}"#),
+        (&["SK-ENC-022"], SHORT, r#"{"a": "ab", "b": "cdefghij"}"#),
+        (&["SK-ENC-022"], CUSTOM, r#""""#),
+    ]
+}
+
+/// Keys of a layout, decoded or refused.
+fn decodes() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
+    vec![
+        (&["SK-DEC-001", "SK-DEC-002"], RANK, "RUN#9999998499#0000001719100800#p_8842"),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#999999849#0000001719100800#p"),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#99999984990#0000001719100800#p"),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#99999x8499#0000001719100800#p"),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, "RAN#9999998499#0000001719100800#p"),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#9999998499"),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, ""),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#+999998499#0000001719100800#p"),
+        (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#９999998499#0000001719100800#p"),
+        (&["SK-DEC-001", "SK-DEC-004"], PRICE, "PRICE#-9999999998#P50015#100003#lamp"),
+        (&["SK-DEC-001", "SK-DEC-003"], PRICE, "PRICE#-9999999999#P50015#0#lamp"),
+        (&["SK-DEC-001", "SK-DEC-003"], PRICE, "PRICE#+0000000001#P50015#0#lamp"),
+        (&["SK-DEC-001", "SK-DEC-003"], PRICE, "PRICE#00000000001#P50015#2#lamp"),
+        (&["SK-DEC-002", "SK-DEC-003"], PRICE, "PRICE#00000000001#P50014999999999999999#0#lamp"),
+        (&["SK-DEC-002", "SK-DEC-003"], PRICE, "PRICE#00000000001#P500150#0#lamp"),
+        (&["SK-DEC-001", "SK-DEC-004"], SMALL, "T#255#-127#0#x#Gold#t"),
+        (&["SK-DEC-001", "SK-DEC-003"], SMALL, "T#256#0000#0#x#Gold#t"),
+        (&["SK-DEC-001", "SK-DEC-003"], SMALL, "T#001#0000#2#x#Gold#t"),
+        (&["SK-DEC-001", "SK-DEC-003"], SMALL, "T#001#0000#0#x#Bronze#t"),
+        (&["SK-DEC-001", "SK-DEC-003"], SMALL, "T#001#0000#0#xy#Gold#t"),
+        (&["SK-DEC-002", "SK-DEC-003"], HEX, "H#BFF8000000000000#40400000"),
+        (&["SK-DEC-001", "SK-DEC-004"], HEX, "H#bff8000000000000#40400000"),
+        (
+            &["SK-DEC-001", "SK-DEC-003"],
+            TIMES,
+            "E#2024-06-23T00:00:00.12Z#67e55044-10b1-426f-9247-bb680e5fe0c8#01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        ),
+        (
+            &["SK-DEC-001", "SK-DEC-003"],
+            TIMES,
+            "E#2024-06-23T00:00:00.123Z#67E55044-10B1-426F-9247-BB680E5FE0C8#01ARZ3NDEKTSV4RRFFQ69G5FAV",
+        ),
+        (&["SK-DEC-001", "SK-DEC-003"], UNIX, "M#500001#998281090399876543#001719100800"),
+        (&["SK-DEC-001", "SK-DEC-004"], NESTED, "N#A#007#in#out"),
+        (&["SK-DEC-001", "SK-DEC-003"], NESTED, "N#B#007#in#out"),
+        (&["SK-DEC-001", "SK-DEC-004"], OPTIONS, "O#10#1"),
+        (&["SK-DEC-001", "SK-DEC-003"], OPTIONS, "O#2#0"),
+        (&["SK-DEC-001", "SK-DEC-004"], FAMILY, "ORDER#8280899199876#o-1"),
+        (&["SK-DEC-001", "SK-DEC-003"], FAMILY, "INVOICE#1"),
+        (&["SK-DEC-001", "SK-DEC-003"], FAMILY, "PROFILE#x"),
+        (&["SK-DEC-001", "SK-DEC-003"], SEASON, "SEASON#2026#16"),
+        (&["SK-DEC-001", "SK-DEC-003"], SHORT, "S#ab#cdefghij"),
+        (&["SK-DEC-001", "SK-DEC-004"], CUSTOM, "C#anything#at all"),
+    ]
+}
+
+/// Query builder calls on a layout: `[op, args...]` steps, made or refused.
+fn queries() -> Vec<(&'static [&'static str], &'static str, Value)> {
+    vec![
+        (&["SK-QRY-001", "SK-QRY-004", "SK-QRY-007"], RANK, json!([["compare", "score", ">=", 1500]])),
+        (&["SK-QRY-001", "SK-QRY-004"], RANK, json!([["compare", "score", "<", 1500]])),
+        (&["SK-QRY-001", "SK-QRY-004"], RANK, json!([["compare", "score", ">", 1500]])),
+        (&["SK-QRY-001", "SK-QRY-004"], RANK, json!([["compare", "score", "<=", 1500]])),
+        (&["SK-QRY-002", "SK-QRY-003"], RANK, json!([["fix", "score", 1500], ["begins_with"]])),
+        (&["SK-QRY-002", "SK-QRY-003", "SK-QRY-004"], RANK, json!([["between", "score", 1000, 2000]])),
+        (
+            &["SK-QRY-002"],
+            RANK,
+            json!([["fix", "score", 1500], ["fix", "timestamp", 1], ["text_begins_with", "player_id", "p_8"]]),
+        ),
+        (
+            &["SK-QRY-001", "SK-QRY-002"],
+            RANK,
+            json!([["fix", "score", 1500], ["fix", "timestamp", 1], ["fix", "player_id", "p"], ["eq"]]),
+        ),
+        (&["SK-QRY-002"], RANK, json!([["fix", "timestamp", 1], ["begins_with"]])),
+        (&["SK-QRY-005"], RANK, json!([["compare", "score", ">=", 0]])),
+        (&["SK-QRY-005"], RANK, json!([["between", "score", 2000, 1000]])),
+        (&["SK-QRY-005"], RANK, json!([["compare", "score", ">=", 10000000000u64]])),
+        (&["SK-QRY-005"], SEASON, json!([["compare", "season", ">=", 2026]])),
+        (&["SK-QRY-001", "SK-QRY-002", "SK-QRY-004"], PRICE, json!([["compare", "delta", ">", -5]])),
+        (&["SK-QRY-002"], PRICE, json!([["fix", "delta", 1], ["compare", "price", ">=", 9.99]])),
+        (&["SK-QRY-002", "SK-QRY-003"], PIPE, json!([["fix", "a", "x"], ["begins_with"]])),
+        (&["SK-QRY-002"], FAMILY, json!([["variant", "ORDER"], ["begins_with"]])),
+        (
+            &["SK-QRY-002", "SK-QRY-004"],
+            FAMILY,
+            json!([["variant", "ORDER"], ["compare", "placed", ">=", "2024-06-23T00:00:00Z"]]),
+        ),
+        (&["SK-QRY-006"], "S#{a:text}#{b:text}", json!([["fix", "a", "a".repeat(1100)], ["begins_with"]])),
+    ]
+}
+
+const LOCK: &str = "Rank = RUN#{score:u64 width=12 desc}#{player:text}\n\
+                    Rank@v2 = RUN#{score:u64 width=10 desc}#{player:text}\n\
+                    Rank@v1 = SCORE#{score:u32 width=8}#{player:text}\n\
+                    Rank > Rank@v2 > Rank@v1\n\
+                    table Runs sk: Rank, Rank@v2, Rank@v1\n";
+
+/// Keys of a lock's key with versions, read by its live layouts; and conditions on them all.
+fn versions() -> Vec<(&'static [&'static str], &'static str, &'static str, Value)> {
+    vec![
+        (&["SK-LCK-001", "SK-LCK-002"], LOCK, "Rank", json!({"key": "RUN#999999998499#p_1"})),
+        (&["SK-LCK-002"], LOCK, "Rank", json!({"key": "RUN#9999998499#p_1"})),
+        (&["SK-LCK-002"], LOCK, "Rank", json!({"key": "SCORE#00001500#p_1"})),
+        (&["SK-LCK-002"], LOCK, "Rank", json!({"key": "RUN#99999984#p_1"})),
+        (&["SK-LCK-003"], LOCK, "Rank", json!({"condition": [["compare", "score", ">=", 1500]]})),
+        (&["SK-LCK-003"], LOCK, "Rank", json!({"condition": [["compare", "score", ">=", 100000000000u64]]})),
+        (&["SK-LCK-003"], LOCK, "Rank", json!({"condition": [["between", "score", 10, 5000000000u64]]})),
+        (
+            &["SK-LCK-004"],
+            LOCK,
+            "Rank",
+            json!({"condition": [["compare", "score", ">=", 1500]], "merge": [
+                ["RUN#999999998499#p_1", "RUN#999999997999#p_2"],
+                ["RUN#9999998499#p_1", "RUN#9999999999#p_0", "RUN#999999998499#p_1"],
+                ["SCORE#00001600#p_3", "SCORE#00001000#p_4"]
+            ]}),
+        ),
+        (&["SK-LCK-001"], "Rank = RUN#{score:u64}\nRank > Nope\n", "Rank", json!({"key": "RUN#1"})),
+        (&["SK-LCK-001"], "Rank = RUN#{score:u64}\nthis is no line\n", "Rank", json!({"key": "RUN#1"})),
+    ]
+}
+
+/// Values and the shards of a count they go to; and a partition key's shard from a sort key.
+fn shards() -> Vec<(&'static [&'static str], Value)> {
+    let mut out: Vec<(&'static [&'static str], Value)> = Vec::new();
+    for value in ["", "p_1", "p_8842", "é", "player#with#separators"] {
+        for count in [1u16, 2, 7, 16, 1000] {
+            out.push((&["SK-SHD-001"], json!({"bytes": value, "count": count})));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the library gives for each vector's input: the vector's outputs.
+
+/// An error kind's name, from its `Debug` form (`TooWide { .. }` is `TooWide`).
+fn kind_name(debug: &str) -> String {
+    debug.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default().to_owned()
+}
+
+fn layout(text: &str) -> DynLayout {
+    DynLayout::parse(text).unwrap_or_else(|e| panic!("a corpus layout: {text}: {e}"))
+}
+
+/// The field `name` of a layout (a family's variant's fields too).
+fn field_value(layout: &DynLayout, name: &str, json: &Value) -> DynValue {
+    let paths = layout.field_paths();
+    let (_, field) = paths
+        .iter()
+        .find(|(path, _)| path == name || path.ends_with(&format!(".{name}")))
+        .unwrap_or_else(|| panic!("no field {name} in {layout}"));
+    field.value_seed().deserialize(json).unwrap_or_else(|e| panic!("{name}: {json}: {e}"))
+}
+
+fn comparison(op: &str) -> Comparison {
+    match op {
+        "<" => Comparison::Lt,
+        "<=" => Comparison::Le,
+        ">" => Comparison::Gt,
+        ">=" => Comparison::Ge,
+        _ => panic!("no comparison {op}"),
+    }
+}
+
+/// A condition as the vectors give it: its shape, its values, and its expression.
+fn condition_json(c: &KeyCondition) -> Value {
+    let (op, values) = match c {
+        KeyCondition::Eq(v) => ("=", vec![v]),
+        KeyCondition::Lt(v) => ("<", vec![v]),
+        KeyCondition::Le(v) => ("<=", vec![v]),
+        KeyCondition::Gt(v) => (">", vec![v]),
+        KeyCondition::Ge(v) => (">=", vec![v]),
+        KeyCondition::Between(lo, hi) => ("between", vec![lo, hi]),
+        KeyCondition::BeginsWith(p) => ("begins_with", vec![p]),
+    };
+    let e = c.with_partition_key("pk", "P", "sk");
+    json!({
+        "op": op,
+        "values": values,
+        "expression": e.expression,
+        "names": e.names.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "expression_values": e.values.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+    })
+}
+
+fn parse_output(input: &Value) -> Value {
+    match DynLayout::parse(input["text"].as_str().unwrap()) {
+        Ok(l) => json!({"printed": l.to_string()}),
+        Err(e) => json!({"error": {"offset": e.offset}}),
+    }
+}
+
+fn encode_output(input: &Value) -> Value {
+    let layout = layout(input["layout"].as_str().unwrap());
+    let value = layout.value_seed().deserialize(&input["fields"]).unwrap_or_else(|e| panic!("{input}: {e}"));
+    match layout.encode(&value) {
+        Ok(key) => json!({"key": key}),
+        Err(e) => json!({"error": {"kind": kind_name(&format!("{:?}", e.kind())), "field": e.field()}}),
+    }
+}
+
+fn decode_output(input: &Value) -> Value {
+    let layout = layout(input["layout"].as_str().unwrap());
+    match layout.decode(input["key"].as_str().unwrap()) {
+        Ok(value) => json!({"fields": serde_json::to_value(&value).unwrap()}),
+        Err(e) => json!({"error": {"kind": e.kind().name(), "field": e.field(), "offset": e.offset()}}),
+    }
+}
+
+fn query_output(input: &Value) -> Value {
+    let layout = layout(input["layout"].as_str().unwrap());
+    let mut q = layout.query();
+    let mut made = None;
+    for step in input["steps"].as_array().unwrap() {
+        let s = |i: usize| step[i].as_str().unwrap();
+        match s(0) {
+            "variant" => q = q.variant(s(1)),
+            "fix" => q = q.fix(s(1), &field_value(&layout, s(1), &step[2])),
+            "compare" => made = Some(q.clone().compare(s(1), comparison(s(2)), &field_value(&layout, s(1), &step[3]))),
+            "between" => {
+                let (lo, hi) = (field_value(&layout, s(1), &step[2]), field_value(&layout, s(1), &step[3]));
+                made = Some(q.clone().between(s(1), &lo, &hi));
+            }
+            "text_begins_with" => made = Some(q.clone().text_begins_with(s(1), s(2))),
+            "begins_with" => made = Some(q.clone().begins_with()),
+            "eq" => made = Some(q.clone().eq()),
+            other => panic!("no step {other}"),
+        }
+    }
+    match made.expect("a query ends with a condition") {
+        Ok(c) => json!({"condition": condition_json(&c)}),
+        Err(e) => {
+            let kind = match e.kind() {
+                sortkey_core::QueryErrorKind::Encode(k) => format!("Encode:{}", kind_name(&format!("{k:?}"))),
+                k => kind_name(&format!("{k:?}")),
+            };
+            json!({"error": {"kind": kind, "field": e.field()}})
+        }
+    }
+}
+
+/// A field condition by name from steps, on the current layout's fields.
+fn field_condition(current: &DynLayout, steps: &Value) -> FieldCondition {
+    let mut c = FieldCondition::new();
+    for step in steps.as_array().unwrap() {
+        let s = |i: usize| step[i].as_str().unwrap();
+        c = match s(0) {
+            "fix" => c.fix(s(1), field_value(current, s(1), &step[2])),
+            "compare" => c.compare(s(1), comparison(s(2)), field_value(current, s(1), &step[3])),
+            "between" => c.between(s(1), field_value(current, s(1), &step[2]), field_value(current, s(1), &step[3])),
+            other => panic!("no step {other}"),
+        };
+    }
+    c
+}
+
+fn versions_output(input: &Value) -> Value {
+    let lock = match LockFile::parse(input["lock"].as_str().unwrap()) {
+        Ok(lock) => lock,
+        Err(e) => return json!({"error": {"line": e.line}}),
+    };
+    let name = input["name"].as_str().unwrap();
+    let live = LiveLayouts::new(lock.live(name));
+    let names: Vec<&str> = live.layouts().iter().map(|(n, _)| *n).collect();
+    if let Some(key) = input["key"].as_str() {
+        let read = live.layouts().iter().enumerate().find_map(|(v, (_, l))| l.decode(key).ok().map(|value| (v, value)));
+        return match read {
+            Some((version, value)) => {
+                json!({"version": version, "layout": names[version], "fields": serde_json::to_value(&value).unwrap()})
+            }
+            None => {
+                let e = live.layouts()[0].1.decode(key).unwrap_err();
+                json!({"error": {"kind": e.kind().name(), "field": e.field(), "offset": e.offset()}})
+            }
+        };
+    }
+    let current = live.layouts()[0].1;
+    let conditions = live.conditions(&field_condition(current, &input["condition"])).unwrap();
+    let per_version: Vec<Value> = conditions.iter().map(|c| c.as_ref().map_or(Value::Null, condition_json)).collect();
+    let Some(pages) = input["merge"].as_array() else { return json!({"conditions": per_version}) };
+    let pages: Vec<Vec<(String, ())>> = pages
+        .iter()
+        .map(|p| p.as_array().unwrap().iter().map(|k| (k.as_str().unwrap().to_owned(), ())).collect())
+        .collect();
+    let merged = live.merge(&conditions, pages, true);
+    let results: Vec<Value> = merged
+        .results
+        .iter()
+        .map(|r| json!({"key": r.key, "version": r.version, "current_key": r.current_key}))
+        .collect();
+    json!({"conditions": per_version, "results": results})
+}
+
+fn shard_output(input: &Value) -> Value {
+    let bytes = input["bytes"].as_str().unwrap().as_bytes();
+    let count = std::num::NonZeroU16::new(input["count"].as_u64().unwrap() as u16).unwrap();
+    json!({"fnv1a64": format!("{:016x}", fnv1a64(bytes)), "shard": sortkey_core::shard_of(bytes, count)})
+}
+
+// ---------------------------------------------------------------------------------------------
+// The files.
+
+/// One file of vectors: its kind, the input keys of its vectors, and how the library answers.
+struct Kind {
+    name: &'static str,
+    inputs: &'static [&'static str],
+    output: fn(&Value) -> Value,
+}
+
+const KINDS: [Kind; 6] = [
+    Kind { name: "layouts", inputs: &["text"], output: parse_output },
+    Kind { name: "encode", inputs: &["layout", "fields"], output: encode_output },
+    Kind { name: "decode", inputs: &["layout", "key"], output: decode_output },
+    Kind { name: "conditions", inputs: &["layout", "steps"], output: query_output },
+    Kind { name: "versions", inputs: &["lock", "name", "key", "condition", "merge"], output: versions_output },
+    Kind { name: "shards", inputs: &["bytes", "count"], output: shard_output },
+];
+
+/// The corpus's inputs of each kind, with what they cover.
+fn inputs(kind: &str) -> Vec<(&'static [&'static str], Value)> {
+    match kind {
+        "layouts" => layouts().into_iter().map(|(c, t)| (c, json!({"text": t}))).collect(),
+        "encode" => encodes()
+            .into_iter()
+            .map(|(c, l, f)| (c, json!({"layout": l, "fields": serde_json::from_str::<Value>(f).unwrap()})))
+            .collect(),
+        "decode" => decodes().into_iter().map(|(c, l, k)| (c, json!({"layout": l, "key": k}))).collect(),
+        "conditions" => queries().into_iter().map(|(c, l, s)| (c, json!({"layout": l, "steps": s}))).collect(),
+        "versions" => versions()
+            .into_iter()
+            .map(|(c, lock, name, rest)| {
+                let mut v = json!({"lock": lock, "name": name});
+                v.as_object_mut().unwrap().extend(rest.as_object().unwrap().clone());
+                (c, v)
+            })
+            .collect(),
+        "shards" => shards(),
+        _ => unreachable!(),
+    }
+}
+
+/// The vectors file of `kind`, as the corpus and the library make it.
+fn make(kind: &Kind) -> Value {
+    let vectors: Vec<Value> = inputs(kind.name)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (covers, input))| {
+            let mut v = json!({"id": format!("{}-{:03}", kind.name, i + 1), "covers": covers});
+            let object = v.as_object_mut().unwrap();
+            object.extend(input.as_object().unwrap().clone());
+            object.extend((kind.output)(&input).as_object().unwrap().clone());
+            v
+        })
+        .collect();
+    json!({"format": FORMAT, "kind": kind.name, "vectors": vectors})
+}
+
+fn text(doc: &Value) -> String {
+    serde_json::to_string_pretty(doc).unwrap() + "\n"
+}
+
+/// The requirement numbers of SPEC.md, in order.
+fn requirements() -> Vec<String> {
+    let spec = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/SPEC.md")).unwrap();
+    spec.lines().filter_map(|l| l.strip_prefix("### ")).filter_map(|l| l.split(' ').next()).map(str::to_owned).collect()
+}
+
+#[test]
+fn every_requirement_has_a_vector_and_every_vector_a_requirement() {
+    let required = requirements();
+    assert!(required.len() > 40, "SPEC.md's requirements: {required:?}");
+    let mut covered = BTreeSet::new();
+    for kind in &KINDS {
+        for (covers, _) in inputs(kind.name) {
+            for c in covers {
+                assert!(required.iter().any(|r| r == c), "a {} vector covers {c}, which SPEC.md has not", kind.name);
+                covered.insert(*c);
+            }
+        }
+    }
+    let missing: Vec<&String> = required.iter().filter(|r| !covered.contains(r.as_str())).collect();
+    assert!(missing.is_empty(), "requirements of SPEC.md without a vector: {missing:?}");
+}
+
+#[test]
+fn the_vectors_on_disk_are_the_corpus_and_the_library_still_gives_them() {
+    let dir = dir();
+    let frozen = dir.join("FROZEN").exists();
+    let update = std::env::var_os("UPDATE_SPEC").is_some();
+    if update && frozen {
+        panic!(
+            "the vectors of format {FORMAT} are frozen ({}): a change of the format is a new version",
+            dir.display()
+        );
+    }
+    let mut results = serde_json::Map::new();
+    let mut stale = Vec::new();
+    for kind in &KINDS {
+        let made = make(kind);
+        let path = dir.join(format!("{}.json", kind.name));
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, text(&made)).unwrap();
+            continue;
+        }
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        if on_disk != text(&made) {
+            stale.push(path.display().to_string());
+        }
+        // The Rust reader: each vector on disk, its inputs answered again by the library.
+        let doc: Value = serde_json::from_str(&on_disk).unwrap_or(json!({"vectors": []}));
+        for v in doc["vectors"].as_array().unwrap() {
+            let input: serde_json::Map<String, Value> =
+                kind.inputs.iter().filter_map(|k| v.get(*k).map(|x| ((*k).to_owned(), x.clone()))).collect();
+            let answer = (kind.output)(&Value::Object(input));
+            let pass = answer.as_object().unwrap().iter().all(|(k, x)| v.get(k) == Some(x));
+            results.insert(v["id"].as_str().unwrap().to_owned(), json!(pass));
+        }
+    }
+    if update {
+        return;
+    }
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/spec");
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::write(target.join("rust.json"), text(&Value::Object(results.clone()))).unwrap();
+    assert!(
+        stale.is_empty(),
+        "the vectors differ from what the library makes: {stale:?}. {}",
+        if frozen {
+            "They are frozen: the library's format changed, which a format version must say."
+        } else {
+            "Not frozen yet: UPDATE_SPEC=1 cargo test -p sortkey-tests --test spec writes them."
+        }
+    );
+    let failed: Vec<&String> = results.iter().filter(|(_, p)| **p != json!(true)).map(|(id, _)| id).collect();
+    assert!(failed.is_empty(), "vectors the library no longer gives: {failed:?}");
+}
