@@ -479,9 +479,14 @@ const KINDS: [Kind; 6] = [
 fn inputs(kind: &str) -> Vec<(&'static [&'static str], Value)> {
     match kind {
         "layouts" => layouts().into_iter().map(|(c, t)| (c, json!({"text": t}))).collect(),
+        // The fields as SK-DEC-004 writes them (integers beyond 2^53 as strings of digits).
         "encode" => encodes()
             .into_iter()
-            .map(|(c, l, f)| (c, json!({"layout": l, "fields": serde_json::from_str::<Value>(f).unwrap()})))
+            .map(|(c, l, f)| {
+                let given: Value = serde_json::from_str(f).unwrap();
+                let value = layout(l).value_seed().deserialize(&given).unwrap_or_else(|e| panic!("{f}: {e}"));
+                (c, json!({"layout": l, "fields": serde_json::to_value(&value).unwrap()}))
+            })
             .collect(),
         "decode" => decodes().into_iter().map(|(c, l, k)| (c, json!({"layout": l, "key": k}))).collect(),
         "conditions" => queries().into_iter().map(|(c, l, s)| (c, json!({"layout": l, "steps": s}))).collect(),
