@@ -289,6 +289,75 @@ fn shards() -> Vec<(&'static [&'static str], Value)> {
     out
 }
 
+/// Vector inputs, each with the requirements it covers.
+type Inputs = Vec<(&'static [&'static str], Value)>;
+
+/// Vectors drawn at random, by proptest's deterministic runner, from the test suite's generators
+/// (random layout texts of every field type and option, values biased to the ends of their
+/// ranges, mutated keys, query asks): the inputs of `RANDOM_LAYOUTS` layouts, by kind. Drawn
+/// once, by `UPDATE_SPEC=1`: afterwards the files hold the inputs, and the library is held to
+/// their answers (a new proptest could draw others).
+fn random_inputs() -> [(&'static str, Inputs); 3] {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    use sortkey_tests::texts::{self, AskEnd};
+    const RANDOM_LAYOUTS: usize = 80;
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let (mut enc, mut dec, mut qry) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..RANDOM_LAYOUTS {
+        let layout: DynLayout = texts::layout().new_tree(&mut runner).unwrap().current();
+        let text = layout.to_string();
+        let values = texts::values(&layout, 6).new_tree(&mut runner).unwrap().current();
+        let mut keys = Vec::new();
+        for value in &values {
+            // A value JSON cannot write (an instant after year 9999) is no vector.
+            let Ok(fields) = serde_json::to_value(value) else { continue };
+            enc.push((&["SK-ENC-001"][..], json!({"layout": text, "fields": fields})));
+            if let Ok(key) = layout.encode(value) {
+                keys.push(key);
+            }
+        }
+        for key in &keys {
+            dec.push((&["SK-DEC-001", "SK-DEC-002"][..], json!({"layout": text, "key": key})));
+            let mutation = sortkey_tests::mutation(layout.key.separator).new_tree(&mut runner).unwrap().current();
+            if let Some(mutated) = mutation.apply(key).filter(|m| m != key) {
+                dec.push((&["SK-DEC-001", "SK-DEC-003"][..], json!({"layout": text, "key": mutated})));
+            }
+        }
+        let sortkey_core::DynBody::Fields(fields) = &layout.key.body else { continue };
+        if values.is_empty() {
+            continue;
+        }
+        for _ in 0..3 {
+            let ask = texts::asks(&layout, values.clone()).new_tree(&mut runner).unwrap().current();
+            let json_of = |v: &DynValue| serde_json::to_value(v).unwrap_or(Value::Null);
+            if serde_json::to_value(&ask.fixed).is_err() {
+                continue;
+            }
+            let mut steps: Vec<Value> = fields[..ask.k]
+                .iter()
+                .map(|f| json!(["fix", f.name, json_of(ask.fixed.field(f.name).unwrap())]))
+                .collect();
+            let name = fields.get(ask.k).map_or("", |f| f.name);
+            let op = |c: Comparison| match c {
+                Comparison::Lt => "<",
+                Comparison::Le => "<=",
+                Comparison::Gt => ">",
+                Comparison::Ge => ">=",
+            };
+            steps.push(match &ask.end {
+                AskEnd::BeginsWith => json!(["begins_with"]),
+                AskEnd::Eq => json!(["eq"]),
+                AskEnd::Cmp(c, v) => json!(["compare", name, op(*c), json_of(v)]),
+                AskEnd::Between(a, b) => json!(["between", name, json_of(a), json_of(b)]),
+                AskEnd::Prefix(p) => json!(["text_begins_with", name, p]),
+            });
+            qry.push((&["SK-QRY-001", "SK-QRY-002"][..], json!({"layout": text, "steps": steps})));
+        }
+    }
+    [("encode", enc), ("decode", dec), ("conditions", qry)]
+}
+
 // ---------------------------------------------------------------------------------------------
 // What the library gives for each vector's input: the vector's outputs.
 
@@ -476,7 +545,7 @@ const KINDS: [Kind; 6] = [
 ];
 
 /// The corpus's inputs of each kind, with what they cover.
-fn inputs(kind: &str) -> Vec<(&'static [&'static str], Value)> {
+fn inputs(kind: &str) -> Inputs {
     match kind {
         "layouts" => layouts().into_iter().map(|(c, t)| (c, json!({"text": t}))).collect(),
         // The fields as SK-DEC-004 writes them (integers beyond 2^53 as strings of digits).
@@ -505,11 +574,16 @@ fn inputs(kind: &str) -> Vec<(&'static [&'static str], Value)> {
 
 /// The vectors file of `kind`, as the corpus and the library make it.
 fn make(kind: &Kind) -> Value {
-    let vectors: Vec<Value> = inputs(kind.name)
+    make_from(kind, kind.name, inputs(kind.name))
+}
+
+/// A vectors file of `kind` whose ids start with `prefix`, from `inputs` and the library's answers.
+fn make_from(kind: &Kind, prefix: &str, inputs: Inputs) -> Value {
+    let vectors: Vec<Value> = inputs
         .into_iter()
         .enumerate()
         .map(|(i, (covers, input))| {
-            let mut v = json!({"id": format!("{}-{:03}", kind.name, i + 1), "covers": covers});
+            let mut v = json!({"id": format!("{prefix}-{:03}", i + 1), "covers": covers});
             let object = v.as_object_mut().unwrap();
             object.extend(input.as_object().unwrap().clone());
             object.extend((kind.output)(&input).as_object().unwrap().clone());
@@ -527,6 +601,18 @@ fn text(doc: &Value) -> String {
 fn requirements() -> Vec<String> {
     let spec = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/SPEC.md")).unwrap();
     spec.lines().filter_map(|l| l.strip_prefix("### ")).filter_map(|l| l.split(' ').next()).map(str::to_owned).collect()
+}
+
+/// Each vector of `doc` answered again by the library from its inputs: whether the answer is the
+/// vector's, by id, into `results`.
+fn check_answers(kind: &Kind, doc: &Value, results: &mut serde_json::Map<String, Value>) {
+    for v in doc["vectors"].as_array().unwrap() {
+        let input: serde_json::Map<String, Value> =
+            kind.inputs.iter().filter_map(|k| v.get(*k).map(|x| ((*k).to_owned(), x.clone()))).collect();
+        let answer = (kind.output)(&Value::Object(input));
+        let pass = answer.as_object().unwrap().iter().all(|(k, x)| v.get(k) == Some(x));
+        results.insert(v["id"].as_str().unwrap().to_owned(), json!(pass));
+    }
 }
 
 #[test]
@@ -573,13 +659,21 @@ fn the_vectors_on_disk_are_the_corpus_and_the_library_still_gives_them() {
         }
         // The Rust reader: each vector on disk, its inputs answered again by the library.
         let doc: Value = serde_json::from_str(&on_disk).unwrap_or(json!({"vectors": []}));
-        for v in doc["vectors"].as_array().unwrap() {
-            let input: serde_json::Map<String, Value> =
-                kind.inputs.iter().filter_map(|k| v.get(*k).map(|x| ((*k).to_owned(), x.clone()))).collect();
-            let answer = (kind.output)(&Value::Object(input));
-            let pass = answer.as_object().unwrap().iter().all(|(k, x)| v.get(k) == Some(x));
-            results.insert(v["id"].as_str().unwrap().to_owned(), json!(pass));
+        check_answers(kind, &doc, &mut results);
+    }
+    // The random vectors: drawn only when updating; otherwise the library is held to them.
+    let random = if update { Some(random_inputs()) } else { None };
+    for name in ["encode", "decode", "conditions"] {
+        let kind = KINDS.iter().find(|k| k.name == name).unwrap();
+        let path = dir.join(format!("random-{name}.json"));
+        if let Some(random) = &random {
+            let (_, inputs) = random.iter().find(|(n, _)| *n == name).unwrap();
+            std::fs::write(&path, text(&make_from(kind, &format!("random-{name}"), inputs.clone()))).unwrap();
+            continue;
         }
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_default())
+            .unwrap_or_else(|_| panic!("{} is missing: UPDATE_SPEC=1 draws it", path.display()));
+        check_answers(kind, &doc, &mut results);
     }
     if update {
         return;
