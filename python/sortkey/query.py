@@ -32,6 +32,15 @@ class KeyCondition:
             "between": lambda: v[0] <= k <= v[1], "begins_with": lambda: k.startswith(v[0]),
         }[self.op]()
 
+    def __str__(self) -> str:
+        """As the Rust crates show it: `sk BETWEEN "low" AND "high"`, `begins_with(sk, "RUN#")`."""
+        q = [_quoted(v) for v in self.values]
+        if self.op == "between":
+            return f"sk BETWEEN {q[0]} AND {q[1]}"
+        if self.op == "begins_with":
+            return f"begins_with(sk, {q[0]})"
+        return f"sk {self.op} {q[0]}"
+
     def expression(self, partition_attribute: str, partition_value: str, sort_attribute: str) -> Dict[str, Any]:
         """The Query's `KeyConditionExpression`, `ExpressionAttributeNames` and
         `ExpressionAttributeValues` (in the low-level client's form), ready for boto3:
@@ -47,6 +56,27 @@ class KeyCondition:
             "ExpressionAttributeNames": {"#pk": partition_attribute, "#sk": sort_attribute},
             "ExpressionAttributeValues": values,
         }
+
+
+def _quoted(s: str) -> str:
+    """`s` quoted as Rust's `{:?}` quotes a string (escapes for quotes, backslashes and controls)."""
+    out = ['"']
+    for c in s:
+        if c in ('"', "\\"):
+            out.append("\\" + c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\0":
+            out.append("\\0")
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{{{ord(c):x}}}")
+        else:
+            out.append(c)
+    return "".join(out) + '"'
 
 
 def _utf8_len(s: str) -> int:

@@ -49,6 +49,14 @@ export class KeyCondition {
     }
   }
 
+  /** As the Rust crates show it: `sk BETWEEN "low" AND "high"`, `begins_with(sk, "RUN#")`. */
+  toString(): string {
+    const q = this.values.map(quoted);
+    if (this.op === "between") return `sk BETWEEN ${q[0]} AND ${q[1]}`;
+    if (this.op === "begins_with") return `begins_with(sk, ${q[0]})`;
+    return `sk ${this.op} ${q[0]}`;
+  }
+
   /**
    * The Query's key condition on partition `partitionValue` of attribute `partitionAttribute` and
    * this condition on `sortAttribute`: `new QueryCommand({ TableName, ...condition.expression("pk", "SEASON#7", "sk") })`.
@@ -66,6 +74,22 @@ export class KeyCondition {
       ExpressionAttributeValues: values,
     };
   }
+}
+
+/** `s` quoted as Rust's `{:?}` quotes a string (escapes for quotes, backslashes and controls). */
+function quoted(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    const code = c.codePointAt(0)!;
+    if (c === '"' || c === "\\") out += "\\" + c;
+    else if (c === "\n") out += "\\n";
+    else if (c === "\r") out += "\\r";
+    else if (c === "\t") out += "\\t";
+    else if (c === "\0") out += "\\0";
+    else if (code < 0x20 || code === 0x7f) out += `\\u{${code.toString(16)}}`;
+    else out += c;
+  }
+  return out + '"';
 }
 
 function pushGreatest(n: number): string {
