@@ -2,13 +2,15 @@
 """The coverage table of the key format's spec: each requirement of spec/SPEC.md, its vectors,
 and how each reader does on them.
 
-    python3 spec/coverage.py [--require rust,python,typescript] [--markdown FILE]
+    python3 spec/coverage.py [--require rust,python,typescript] [--markdown FILE] [--check FILE]
 
 Each reader's run of the vectors writes target/spec/<reader>.json, an object of vector id to
 true (passed) or false (failed): the Rust one by `cargo test -p sortkey-tests --test spec`, the
 Python one by `pytest python/tests`, the TypeScript one by `npm test` in typescript/. The run
 fails (exit 1) when a requirement has no vector, a vector names a requirement SPEC.md has not,
-a reader fails a vector, or a reader named by --require has no results.
+a reader fails a vector, a reader named by --require has no results, or (--check) the table
+differs from the one FILE holds (spec/COVERAGE.md, which the spec links: rewrite it with
+--markdown).
 """
 
 import json
@@ -17,6 +19,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+HEADER = """# Coverage of the spec
+
+Each requirement of [SPEC.md](SPEC.md), its vectors in `vectors/v1`, and the readers that pass
+them, as `python3 spec/coverage.py` prints it in CI (which fails when this file is not its table).
+
+"""
 READERS = ["rust", "python", "typescript"]
 
 
@@ -51,6 +59,7 @@ def main(argv):
         required = argv[argv.index("--require") + 1].split(",")
     if "--markdown" in argv:
         markdown = argv[argv.index("--markdown") + 1]
+    check = argv[argv.index("--check") + 1] if "--check" in argv else None
     reqs = requirements()
     vecs = vectors(1)
     known = {r[0] for r in reqs}
@@ -88,8 +97,11 @@ def main(argv):
         lines.append(f"| {number} {title} | {level} | {len(ids)} | " + " | ".join(cells) + " |")
     table = "\n".join(lines)
     print(table)
+    document = HEADER + table + "\n"
     if markdown:
-        Path(markdown).write_text(table + "\n", encoding="utf-8")
+        Path(markdown).write_text(document, encoding="utf-8")
+    if check and Path(check).read_text(encoding="utf-8") != document:
+        problems.append(f"{check} is not this table: python3 spec/coverage.py --markdown {check} rewrites it")
     print()
     print(f"{len(reqs)} requirements, {len(vecs)} vectors; readers with results: "
           + ", ".join(r for r in READERS if runs[r] is not None))

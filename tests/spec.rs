@@ -5,8 +5,9 @@
 //! - Every requirement of SPEC.md has a vector, and every vector names requirements SPEC.md has.
 //! - The files on disk are what this corpus makes: a vector changed by a change of the code is a
 //!   change of the format, which fails here. While the version's directory holds no `FROZEN`
-//!   file, `UPDATE_SPEC=1 cargo test -p sortkey-tests --test spec` writes them; once frozen,
-//!   never (a new format version gets a new directory).
+//!   file, `UPDATE_SPEC=1 cargo test -p sortkey-tests --test spec` writes them, and
+//!   `UPDATE_SPEC=freeze` writes them a last time and freezes them; once frozen, never: `FROZEN` lists each file's SHA-256, and a file that differs from its digest (edited
+//!   by hand, or added) fails here. A change of the format is a new version, in a new directory.
 //! - Every vector on disk is run again through the library (the Rust reader), and its results are
 //!   written to target/spec/rust.json for spec/coverage.py's table.
 
@@ -60,7 +61,8 @@ fn layouts() -> Vec<(&'static [&'static str], &'static str)> {
         (&["SK-LAY-005"], "RUN{score:u64}"),
         (&["SK-LAY-005"], "RUN#{score:u64 unit=h}"),
         (&["SK-LAY-005"], "RUN#{at:timestamp format=rfc3339 width=12}"),
-        (&["SK-LAY-005"], "partition S#{shard:u16 shards=20000 by=p}"),
+        (&["SK-LAY-005"], "partition S#{shard:u16 shards=1001 by=p}"),
+        (&["SK-LAY-005", "SK-LAY-006"], "partition S#{shard:u16 width=3 shards=1000 by=p}"),
         (&["SK-LAY-005"], "partition S#{shard:u8 shards=4 by=p}"),
         (&["SK-LAY-005"], "partition S#{shard:u16 shards=4}"),
         (&["SK-LAY-005"], "family(A | )"),
@@ -278,7 +280,30 @@ fn versions() -> Vec<(&'static [&'static str], &'static str, &'static str, Value
     ]
 }
 
-/// Values and the shards of a count they go to; and a partition key's shard from a sort key.
+const RUN_SK: &str = "RUN#{score:u64 width=10 desc}#{player:text}";
+const NARROW_SK: &str = "RUN#{score:u32 width=4}#{player:u16 width=3}";
+
+/// An item's partition key (its partition fields, the shard from its sort key): a partition
+/// layout, a sort layout, the partition fields but the shard, and the item's sort key.
+fn partitions() -> Vec<(&'static [&'static str], Value)> {
+    let mut out: Vec<(&'static [&'static str], Value)> = Vec::new();
+    for sk in ["RUN#9999998499#p_8842", "RUN#9999999999#p_1", "RUN#0000000000#", "RUN#9999998499#é#x"] {
+        out.push((
+            &["SK-SHD-001", "SK-SHD-002"],
+            json!({"partition": SEASON, "sort": RUN_SK, "fields": {"season": 2026}, "sort_key": sk}),
+        ));
+    }
+    for sk in ["RUN#1500#007", "RUN#0000#000", "RUN#9999#655"] {
+        out.push((&["SK-SHD-002"], json!({"partition": "partition S#{season:u16 width=4}#{shard:u16 shards=7 by=player}", "sort": NARROW_SK, "fields": {"season": 9}, "sort_key": sk})));
+    }
+    out.push((
+        &["SK-SHD-002"],
+        json!({"partition": SEASON, "sort": RUN_SK, "fields": {"season": 2026}, "sort_key": "RUN#999999849#p"}),
+    ));
+    out
+}
+
+/// Values and the shards of a count they go to.
 fn shards() -> Vec<(&'static [&'static str], Value)> {
     let mut out: Vec<(&'static [&'static str], Value)> = Vec::new();
     for value in ["", "p_1", "p_8842", "é", "player#with#separators"] {
@@ -519,6 +544,29 @@ fn versions_output(input: &Value) -> Value {
     json!({"conditions": per_version, "results": results})
 }
 
+fn partition_output(input: &Value) -> Value {
+    let partition = layout(input["partition"].as_str().unwrap());
+    let sort = layout(input["sort"].as_str().unwrap());
+    let sort_value = match sort.decode(input["sort_key"].as_str().unwrap()) {
+        Ok(v) => v,
+        Err(e) => return json!({"error": {"kind": e.kind().name(), "field": e.field(), "offset": e.offset()}}),
+    };
+    let sortkey_core::DynBody::Fields(fields) = &partition.key.body else { panic!("a partition key of fields") };
+    let mut values = Vec::new();
+    for f in fields {
+        let value = match f.shards {
+            Some(shards) => {
+                let sortkey_core::ShardRule::By(by) = shards.rule() else { panic!("a shard by a field") };
+                let segment = sort.field_segment(&sort_value, by).expect("the sort key has the field").unwrap();
+                DynValue::Unsigned(u128::from(shards.of(segment.as_bytes())))
+            }
+            None => f.value_seed().deserialize(&input["fields"][f.name]).unwrap(),
+        };
+        values.push((f.name, value));
+    }
+    json!({"key": partition.encode(&DynValue::Key(values)).unwrap()})
+}
+
 fn shard_output(input: &Value) -> Value {
     let bytes = input["bytes"].as_str().unwrap().as_bytes();
     let count = std::num::NonZeroU16::new(input["count"].as_u64().unwrap() as u16).unwrap();
@@ -535,13 +583,14 @@ struct Kind {
     output: fn(&Value) -> Value,
 }
 
-const KINDS: [Kind; 6] = [
+const KINDS: [Kind; 7] = [
     Kind { name: "layouts", inputs: &["text"], output: parse_output },
     Kind { name: "encode", inputs: &["layout", "fields"], output: encode_output },
     Kind { name: "decode", inputs: &["layout", "key"], output: decode_output },
     Kind { name: "conditions", inputs: &["layout", "steps"], output: query_output },
     Kind { name: "versions", inputs: &["lock", "name", "key", "condition", "merge"], output: versions_output },
     Kind { name: "shards", inputs: &["bytes", "count"], output: shard_output },
+    Kind { name: "partitions", inputs: &["partition", "sort", "fields", "sort_key"], output: partition_output },
 ];
 
 /// The corpus's inputs of each kind, with what they cover.
@@ -568,6 +617,7 @@ fn inputs(kind: &str) -> Inputs {
             })
             .collect(),
         "shards" => shards(),
+        "partitions" => partitions(),
         _ => unreachable!(),
     }
 }
@@ -601,6 +651,39 @@ fn text(doc: &Value) -> String {
 fn requirements() -> Vec<String> {
     let spec = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/SPEC.md")).unwrap();
     spec.lines().filter_map(|l| l.strip_prefix("### ")).filter_map(|l| l.split(' ').next()).map(str::to_owned).collect()
+}
+
+/// The SHA-256 of each vectors file of `dir`, as `FROZEN` lists them: `<hex digest>  <file>`.
+fn digests(dir: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let digest = Sha256::digest(std::fs::read(p).unwrap());
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            format!("{hex}  {}\n", p.file_name().unwrap().to_string_lossy())
+        })
+        .collect()
+}
+
+/// A frozen version's files are exactly those its `FROZEN` lists, byte for byte.
+fn check_digests(dir: &Path) {
+    let listed = std::fs::read_to_string(dir.join("FROZEN")).unwrap();
+    let listed: String =
+        listed.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| format!("{l}\n")).collect();
+    assert_eq!(
+        digests(dir),
+        listed,
+        "the vectors of format {FORMAT} are frozen ({}): a file changed, was added or was removed. A change of the \
+         format is a new version",
+        dir.display()
+    );
 }
 
 /// Each vector of `doc` answered again by the library from its inputs: whether the answer is the
@@ -643,6 +726,9 @@ fn the_vectors_on_disk_are_the_corpus_and_the_library_still_gives_them() {
             dir.display()
         );
     }
+    if frozen {
+        check_digests(&dir);
+    }
     let mut results = serde_json::Map::new();
     let mut stale = Vec::new();
     for kind in &KINDS {
@@ -676,6 +762,13 @@ fn the_vectors_on_disk_are_the_corpus_and_the_library_still_gives_them() {
         check_answers(kind, &doc, &mut results);
     }
     if update {
+        // `UPDATE_SPEC=freeze`: the files written are the version's last; FROZEN keeps their digests.
+        if std::env::var("UPDATE_SPEC").is_ok_and(|v| v == "freeze") {
+            let note = format!(
+                "# The vectors of format {FORMAT}, frozen: each file's SHA-256. A change of the format is a new version.\n"
+            );
+            std::fs::write(dir.join("FROZEN"), note + &digests(&dir)).unwrap();
+        }
         return;
     }
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/spec");

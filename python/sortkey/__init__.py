@@ -16,6 +16,7 @@ from .errors import DecodeError, EncodeError, LayoutError, LockError, QueryError
 from .layout import Field, Key, Layout, Type, parse
 from .lock import FieldCondition, Live, Lock, Read
 from .query import KeyCondition, Query
+from .sharded import partition_key
 from .shards import fnv1a64, shard_of
 
 FORMAT_VERSION = 1
@@ -23,5 +24,5 @@ FORMAT_VERSION = 1
 __all__ = [
     "FORMAT_VERSION", "DecodeError", "EncodeError", "Field", "FieldCondition", "Key", "KeyCondition", "Layout",
     "LayoutError", "Live", "Lock", "LockError", "Query", "QueryError", "Read", "SortKeyError", "Type", "decode",
-    "encode", "fnv1a64", "parse", "shard_of",
+    "encode", "fnv1a64", "parse", "partition_key", "shard_of",
 ]

@@ -775,17 +775,3 @@ def _check_length(data: bytes, name: str, limit: int) -> None:
 def _expect_end(c: Cursor) -> None:
     if c.pos != len(c.key):
         raise c.error(c.pos, None, "TrailingInput", "end of key")
-
-
-def field_segments(layout: Layout, value: Dict[str, Any]) -> List[Tuple[str, str]]:
-    """Each top-level field's name and the segment it is written as (what a shard `by` the field
-    is calculated from, SK-SHD-001)."""
-    whole = Spec(layout.name, "", "#", 0, False, None, "s", False, False, 0, True)
-    out = []
-    fields = layout.key.fields
-    for i, f in enumerate(fields):
-        if f.name in value:
-            spec = _spec(layout.name, f, layout.key.separator, i + 1 == len(fields))
-            out.append((f.name, encode_type(value[f.name], f.type, spec)))
-    del whole
-    return out

@@ -19,7 +19,7 @@ NUMBERS = {
 }
 NAMED = ("bool", "char", "text", "timestamp", "uuid", "ulid", "decimal", "custom")
 UNITS = ("s", "ms", "us", "ns")
-SHARDS_MAX = 10_000
+SHARDS_MAX = 1000
 SORT_LIMIT, PARTITION_LIMIT = 1024, 2048
 
 

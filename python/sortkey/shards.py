@@ -21,8 +21,8 @@ def fnv1a64(data: Union[bytes, str]) -> int:
 def shard_of(data: Union[bytes, str], count: int) -> int:
     """The shard, of `count`, that the segment `data` (the bytes a sort key's field is encoded
     to) goes to: FNV-1a, MurmurHash3's 64-bit finalizer, modulo `count`."""
-    if not 1 <= count <= 10_000:
-        raise ValueError(f"a shard count of 1 to 10000, not {count}")
+    if not 1 <= count <= 65535:
+        raise ValueError(f"a shard count of 1 to 65535, not {count}")
     x = fnv1a64(data)
     x ^= x >> 33
     x = (x * 0xFF51AFD7ED558CCD) & MASK

@@ -122,6 +122,12 @@ def answer(kind, v):
             merged = live.merge(conditions, v["merge"])
             out["results"] = [{"key": k, "version": ver, "current_key": cur} for k, ver, cur in merged]
         return out
+    if kind == "partitions":
+        try:
+            key = sortkey.partition_key(sortkey.parse(v["partition"]), sortkey.parse(v["sort"]), v["fields"], v["sort_key"])
+        except sortkey.DecodeError as e:
+            return {"error": {"kind": e.kind, "field": e.field, "offset": e.offset}}
+        return {"key": key}
     if kind == "shards":
         return {"fnv1a64": f"{sortkey.fnv1a64(v['bytes']):016x}", "shard": sortkey.shard_of(v["bytes"], v["count"])}
     raise AssertionError(kind)
@@ -134,6 +140,7 @@ OUTPUTS = {
     "conditions": ("condition", "error"),
     "versions": ("version", "layout", "fields", "error", "conditions", "results"),
     "shards": ("fnv1a64", "shard"),
+    "partitions": ("key", "error"),
 }
 
 

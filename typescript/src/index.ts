@@ -23,6 +23,7 @@ export { FieldCondition, Live, Lock } from "./lock.js";
 export type { Merged, Read } from "./lock.js";
 export { KeyCondition, Query } from "./query.js";
 export type { KeyConditionInput, Op } from "./query.js";
+export { partitionKey } from "./sharded.js";
 export { fnv1a64, shardOf } from "./shards.js";
 
 /** The version of the key format this package reads and writes. */

@@ -61,7 +61,7 @@ const NAMED = ["bool", "char", "text", "timestamp", "uuid", "ulid", "decimal", "
 const UNITS = ["s", "ms", "us", "ns"];
 export const SORT_LIMIT = 1024;
 export const PARTITION_LIMIT = 2048;
-const SHARDS_MAX = 10_000;
+const SHARDS_MAX = 1000;
 
 const utf8 = new TextEncoder();
 /** The length of `s` in UTF-8 bytes. */

@@ -19,7 +19,7 @@ export function fnv1a64(data: Uint8Array | string): bigint {
  * goes to: FNV-1a, MurmurHash3's 64-bit finalizer, modulo `count`.
  */
 export function shardOf(data: Uint8Array | string, count: number): number {
-  if (!Number.isInteger(count) || count < 1 || count > 10_000) throw new RangeError(`a shard count of 1 to 10000, not ${count}`);
+  if (!Number.isInteger(count) || count < 1 || count > 65535) throw new RangeError(`a shard count of 1 to 65535, not ${count}`);
   let x = fnv1a64(data);
   x ^= x >> 33n;
   x = (x * 0xff51afd7ed558ccdn) & MASK;

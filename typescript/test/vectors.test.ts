@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 
 import {
   DecodeError, EncodeError, FieldCondition, KeyCondition, LayoutError, Lock, LockError, Query, QueryError,
-  decode, encode, fnv1a64, layoutText, parse, shardOf,
+  decode, encode, fnv1a64, layoutText, parse, partitionKey, shardOf,
 } from "../src/index.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -28,6 +28,7 @@ const OUTPUTS: Record<string, string[]> = {
   conditions: ["condition", "error"],
   versions: ["version", "layout", "fields", "error", "conditions", "results"],
   shards: ["fnv1a64", "shard"],
+  partitions: ["key", "error"],
 };
 
 /** Values compared as JSON values: integers by value (bigint, number or digits), floats by their bits. */
@@ -132,6 +133,13 @@ function answer(kind: string, v: Vector): unknown {
       }
       return out;
     }
+    case "partitions":
+      try {
+        return { key: partitionKey(parse(v.partition as string), parse(v.sort as string), v.fields as Record<string, unknown>, v.sort_key as string) };
+      } catch (e) {
+        if (e instanceof DecodeError) return { error: { kind: e.kind, field: e.field, offset: e.offset } };
+        throw e;
+      }
     case "shards":
       return { fnv1a64: fnv1a64(v.bytes as string).toString(16).padStart(16, "0"), shard: shardOf(v.bytes as string, v.count as number) };
   }
