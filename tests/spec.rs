@@ -112,6 +112,8 @@ fn encodes() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
             SMALL,
             r#"{"a": 0, "b": 127, "c": false, "d": "é", "e": "Silver", "f": ""}"#,
         ),
+        (&["SK-ENC-003"], SMALL, r#"{"a": 256, "b": 0, "c": true, "d": "x", "e": "Gold", "f": "t"}"#),
+        (&["SK-ENC-005"], SMALL, r#"{"a": 0, "b": -129, "c": true, "d": "x", "e": "Gold", "f": "t"}"#),
         (&["SK-ENC-008"], SMALL, r##"{"a": 0, "b": 0, "c": false, "d": "#", "e": "Silver", "f": ""}"##),
         (
             &["SK-ENC-007"],
