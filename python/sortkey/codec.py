@@ -158,15 +158,18 @@ def encode_signed(v: int, spec: Spec) -> str:
 
 
 def _float_bits(v: float, bits: int) -> int:
-    return struct.unpack("<Q" if bits == 64 else "<I", struct.pack("<d" if bits == 64 else "<f", v))[0]
+    raw: int = struct.unpack("<Q" if bits == 64 else "<I", struct.pack("<d" if bits == 64 else "<f", v))[0]
+    return raw
 
 
 def _from_bits(raw: int, bits: int) -> float:
-    return struct.unpack("<d" if bits == 64 else "<f", struct.pack("<Q" if bits == 64 else "<I", raw))[0]
+    v: float = struct.unpack("<d" if bits == 64 else "<f", struct.pack("<Q" if bits == 64 else "<I", raw))[0]
+    return v
 
 
 def _f32(v: float) -> float:
-    return struct.unpack("<f", struct.pack("<f", v))[0]
+    rounded: float = struct.unpack("<f", struct.pack("<f", v))[0]
+    return rounded
 
 
 def shortest_digits(v: float, bits: int) -> Tuple[str, int]:

@@ -7,7 +7,7 @@ allow is a :class:`LayoutError` at the byte where it leaves the grammar.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .errors import LayoutError
 
@@ -287,7 +287,7 @@ class _Parser:
         self.expect("}")
         return f
 
-    def shard_option(self, shards: dict) -> bool:
+    def shard_option(self, shards: Dict[str, Any]) -> bool:
         start = self.at
 
         def twice(what: str) -> LayoutError:
@@ -313,7 +313,7 @@ class _Parser:
             return False
         return True
 
-    def shards(self, f: Field, shards: dict, width_at: Optional[int]) -> None:
+    def shards(self, f: Field, shards: Dict[str, Any], width_at: Optional[int]) -> None:
         if shards["count"] is None:
             if shards["by"] is not None or shards["random"]:
                 raise self.error("`shards=N` before `by=` or `random` (a field with a rule is a shard)")

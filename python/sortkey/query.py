@@ -148,7 +148,8 @@ class _Head:
     def open_head(self) -> str:
         if isinstance(self.head, EncodeError):
             raise _encode_error(self.head)
-        return self.head + (self.sep if self.segments > 0 else "")
+        head: str = self.head
+        return head + (self.sep if self.segments > 0 else "")
 
     def succ_sep(self) -> str:
         return chr(ord(self.sep) + 1)
