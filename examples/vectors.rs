@@ -1,8 +1,9 @@
 //! Test vectors for other languages: `cargo run --example vectors -- RankKey` prints a JSON file
 //! of values and the keys they encode to (or the error they are refused with), with the key
 //! type's layout, so that a Python or TypeScript service can check its own encoder against this
-//! one. `tests/vectors/check_layout.py` is such a check, written in Python from the layout text
-//! alone: it encodes and decodes the values of any key type's file; CI runs it on every one.
+//! one. `tests/vectors/check_layout.py` is such a check, by the Python package of the spec
+//! (python/), which reads the layout text alone: it encodes and decodes the values of any key
+//! type's file; CI runs it on every one.
 //!
 //! `-- PriceKey` for signed, float and optional fields, `-- CentsKey` for a decimal,
 //! `-- CustomerItem` for a family with timestamps; `--out FILE` writes the file.

@@ -645,8 +645,21 @@ fn make_from(kind: &Kind, prefix: &str, inputs: Inputs) -> Value {
     json!({"format": FORMAT, "kind": kind.name, "vectors": vectors})
 }
 
+/// A vectors file's text: pretty JSON, every object's keys in sorted order (whether or not
+/// serde_json keeps insertion order, which another crate of the build may switch on).
 fn text(doc: &Value) -> String {
-    serde_json::to_string_pretty(doc).unwrap() + "\n"
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&map[k]))).collect())
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    serde_json::to_string_pretty(&sorted(doc)).unwrap() + "\n"
 }
 
 /// The requirement numbers of SPEC.md, in order.

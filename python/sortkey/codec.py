@@ -104,6 +104,17 @@ def effective_width(f: Field) -> int:
     return 0
 
 
+def _specs(key: Key, outer: Spec) -> List[Spec]:
+    """The specs of a key's fields as a key named `outer.key`, last when `outer` is: worked out
+    once and kept on the key (a layout's fields do not change once parsed)."""
+    cached = key.specs.get((outer.key, outer.last))
+    if cached is None:
+        n = len(key.fields)
+        cached = [_spec(outer.key, f, key.separator, i + 1 == n and outer.last) for i, f in enumerate(key.fields)]
+        key.specs[(outer.key, outer.last)] = cached
+    return cached
+
+
 def _spec(key_name: str, f: Field, sep: str, last: bool) -> Spec:
     return Spec(key_name, f.name, sep, effective_width(f), f.desc, f.max, f.unit or "s", f.rfc3339, f.hex,
                 f.scale or 0, last)
@@ -407,9 +418,7 @@ def encode_key(value: Any, key: Key, outer: Spec) -> str:
         if name not in names:
             raise _mismatch(outer, "the key's fields " + ", ".join(names), name)
     parts = []
-    for i, f in enumerate(key.fields):
-        last = i + 1 == len(key.fields)
-        spec = _spec(outer.key, f, sep, last and outer.last)
+    for f, spec in zip(key.fields, _specs(key, outer)):
         if f.name not in value:
             raise _mismatch(spec, f"a value of field {f.name}", None)
         parts.append(encode_type(value[f.name], f.type, spec))
@@ -723,11 +732,10 @@ def decode_key(c: Cursor, key: Key, outer: Spec) -> Any:
     if key.custom:
         return c.take_text(outer)
     value: Dict[str, Any] = {}
-    for i, f in enumerate(key.fields):
-        last = i + 1 == len(key.fields)
-        spec = _spec(outer.key, f, sep, last and outer.last)
+    n = len(key.fields)
+    for i, (f, spec) in enumerate(zip(key.fields, _specs(key, outer))):
         value[f.name] = decode_type(c, f.type, spec)
-        if not last:
+        if i + 1 < n:
             try:
                 c.expect(sep, "MissingSeparator", spec, "the separator after it,")
             except DecodeError as e:

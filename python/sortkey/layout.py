@@ -111,6 +111,8 @@ class Key:
     fields: List[Field] = field(default_factory=list)
     variants: Optional[List[Variant]] = None
     custom: bool = False
+    # The fields' segment specs, worked out once per (key name, last) by the codec.
+    specs: Dict[Tuple[str, bool], List[Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def __str__(self) -> str:
         if self.variants is not None:

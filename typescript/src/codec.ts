@@ -100,6 +100,19 @@ export function specOf(keyName: string, f: Field, sep: string, last: boolean): S
   };
 }
 
+/** The specs of a key's fields inside `outer`: worked out once and kept on the key. */
+function specsOf(key: Key, outer: Spec): Spec[] {
+  key.specs ??= new Map();
+  const id = `${outer.last ? 1 : 0}${outer.key}`;
+  let specs = key.specs.get(id) as Spec[] | undefined;
+  if (specs === undefined) {
+    const n = key.fields.length;
+    specs = key.fields.map((f, i) => specOf(outer.key, f, key.separator, i + 1 === n && outer.last));
+    key.specs.set(id, specs);
+  }
+  return specs;
+}
+
 function wholeKey(name: string): Spec {
   return { key: name, name: "", sep: "#", width: 0, desc: false, max: null, unit: "s", rfc3339: false, hex: false, scale: 0, last: true };
 }
@@ -386,8 +399,9 @@ function encodeKey(value: unknown, key: Key, outer: Spec): string {
   if (!isObject(value)) throw mismatch(outer, "an object of the key's fields", value);
   const names = key.fields.map((f) => f.name);
   for (const name of Object.keys(value)) if (!names.includes(name)) throw mismatch(outer, `the key's fields ${names.join(", ")}`, name);
+  const specs = specsOf(key, outer);
   const parts = key.fields.map((f, i) => {
-    const spec = specOf(outer.key, f, sep, i + 1 === key.fields.length && outer.last);
+    const spec = specs[i]!;
     if (!(f.name in value)) throw mismatch(spec, `a value of field ${f.name}`, undefined);
     return encodeType(value[f.name], f.type, spec);
   });
@@ -687,9 +701,10 @@ function decodeKey(c: Cursor, key: Key, outer: Spec): Value {
   if (key.prefix !== null) expectKeyPrefix(c, key.prefix, sep);
   if (key.custom) return c.takeText(outer);
   const value: { [name: string]: Value } = {};
+  const specs = specsOf(key, outer);
   key.fields.forEach((f, i) => {
     const last = i + 1 === key.fields.length;
-    const spec = specOf(outer.key, f, sep, last && outer.last);
+    const spec = specs[i]!;
     value[f.name] = decodeType(c, f.type, spec);
     if (!last) {
       try {

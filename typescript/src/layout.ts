@@ -41,6 +41,8 @@ export interface Key {
   fields: Field[];
   variants: (string | Key)[] | null;
   custom: boolean;
+  /** The fields' segment specs, worked out once per key name and place by the codec. */
+  specs?: Map<string, unknown[]>;
 }
 
 /** A parsed layout: its role, its longest key in bytes, its key, and the name its errors give it. */
