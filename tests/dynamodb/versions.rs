@@ -97,5 +97,17 @@ fn a_read_across_versions_pages_exactly() {
             }
         }
         assert_eq!(checked, 24);
+        // A page of nothing is no page: refused before any request.
+        let none = VersionsQuery {
+            table: "runs_versions",
+            partition: "SEASON#7",
+            partition_attribute: "pk",
+            sort_attribute: "sk",
+            forward: true,
+            limit: 0,
+        };
+        let conditions = live.conditions(&FieldCondition::new()).unwrap();
+        let refused = none.run(&client, &live, &conditions, None).await.unwrap_err();
+        assert!(refused.contains("at least one result"), "{refused}");
     });
 }

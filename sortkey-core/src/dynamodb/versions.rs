@@ -56,7 +56,11 @@ impl VersionsQuery<'_> {
     /// [`LiveLayouts::conditions`] gives them for `live`). A version whose keys sort as the
     /// current layout's is read until it gives a page of its own results; another to its end.
     /// A request that fails is the error, in one line; a cursor the current layout does not read
-    /// is refused.
+    /// is refused, and so is a limit of 0.
+    ///
+    /// Each version's start is the cursor's value as that version writes it, which its condition
+    /// (the same condition on the values, clipped to what the version holds) selects: DynamoDB
+    /// refuses an `ExclusiveStartKey` outside a Query's key condition, and this one never is.
     pub async fn run(
         &self,
         client: &Client,
@@ -64,6 +68,9 @@ impl VersionsQuery<'_> {
         conditions: &[Option<KeyCondition>],
         cursor: Option<&str>,
     ) -> Result<VersionsPage, String> {
+        if self.limit == 0 {
+            return Err(format!("a page of {} reads at least one result, not 0", self.table));
+        }
         let starts = match cursor {
             Some(c) => live.starts(c)?,
             None => vec![None; live.layouts().len()],
