@@ -8,10 +8,10 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sortkey_core::dynamodb::sdk_error_line;
+use sortkey_core::dynamodb::{VersionsQuery, sdk_error_line};
 use sortkey_core::{
-    DynLayout, DynValue, FieldCondition, KeyAudit, KeyExpression, KeyRole, LiveLayouts, LockFile, Outside,
-    read_furthest,
+    DynLayout, DynValue, FieldCondition, KeyAudit, KeyExpression, KeyRole, LiveKey, LiveLayouts, LiveResults, LockFile,
+    Outside, read_furthest,
 };
 
 use crate::ask::{AskError, BrowseAsk, CommandLine, Context};
@@ -407,24 +407,63 @@ pub(crate) async fn query_versions(
         }
     };
     let target = &Target { pk: &one, ..*target };
-    let (mut pages, mut read_units, mut items_read) = (Vec::new(), 0.0, 0u64);
-    let mut read_per_version = vec![0u64; conditions.len()];
-    for (version, c) in conditions.iter().enumerate() {
-        let Some(c) = c else {
-            pages.push(Vec::new());
-            continue;
-        };
-        let expression = |pk: &str, sk: &str| c.with_partition_key(pk, target.pk, sk);
-        let mine = |key: &str| live.read(key, &conditions).is_ok_and(|(v, _)| v == version);
-        let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
-        let read = query(client, target, expression, (limit, false), mine).await?;
-        read_units += read.read_units;
-        items_read += read.items;
-        read_per_version[version] = read.items;
-        pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
-    }
-    let mut merged = live.merge(&conditions, pages, true);
-    merged.results.truncate(limit);
+    let (merged, read_per_version, read, next) = match target.index {
+        // The table's own key: paged by VersionsQuery, each version's Query started after the
+        // cursor as its own layout writes it.
+        None => {
+            let (pk_attr, sk_attr) = key_names(client, target.table, None).await?;
+            let sk_attr =
+                sk_attr.ok_or_else(|| Failure(format!("table {} has no sort key to browse", target.table)))?;
+            let cursor = target.after.map(|after| current_key(&live, layout, after)).transpose()?;
+            let query = VersionsQuery {
+                table: target.table,
+                partition: target.pk,
+                partition_attribute: &pk_attr,
+                sort_attribute: &sk_attr,
+                forward: true,
+                limit,
+            };
+            let page = query.run(client, &live, &conditions, cursor.as_deref()).await?;
+            let read = ReadCost { items: page.read as u64, read_units: page.read_units };
+            let results = LiveResults {
+                results: (page.results.results.into_iter())
+                    .map(|r| LiveKey {
+                        key: r.key,
+                        version: r.version,
+                        value: r.value,
+                        current_key: r.current_key,
+                        item: (),
+                    })
+                    .collect(),
+                outside: page.results.outside,
+                per_version: page.results.per_version,
+            };
+            (results, page.read_per_version, read, page.next)
+        }
+        // An index: each version read to `limit` results (to its end when its keys sort otherwise).
+        Some(_) => {
+            let (mut pages, mut read_units, mut items_read) = (Vec::new(), 0.0, 0u64);
+            let mut read_per_version = vec![0u64; conditions.len()];
+            for (version, c) in conditions.iter().enumerate() {
+                let Some(c) = c else {
+                    pages.push(Vec::new());
+                    continue;
+                };
+                let expression = |pk: &str, sk: &str| c.with_partition_key(pk, target.pk, sk);
+                let mine = |key: &str| live.read(key, &conditions).is_ok_and(|(v, _)| v == version);
+                let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
+                let read = query(client, target, expression, (limit, false), mine).await?;
+                read_units += read.read_units;
+                items_read += read.items;
+                read_per_version[version] = read.items;
+                pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
+            }
+            let mut merged = live.merge(&conditions, pages, true);
+            merged.page(None, true, limit);
+            (merged, read_per_version, ReadCost { items: items_read, read_units }, None)
+        }
+    };
+    let read_units = read.read_units;
     let names: Vec<&str> = live.layouts().iter().map(|(n, _)| *n).collect();
     let items = merged
         .results
@@ -435,18 +474,18 @@ pub(crate) async fn query_versions(
         })
         .collect();
     // The results shown, per version (those read beyond the limit are not counted).
-    let count = |v: usize| merged.results.iter().filter(|r| r.version == v).count() as u64;
     let versions = names
         .iter()
         .enumerate()
         .map(|(v, name)| VersionCount {
             layout: (*name).to_owned(),
-            items: count(v),
+            items: merged.per_version.get(v).copied().unwrap_or_default(),
             read: read_per_version.get(v).copied().unwrap_or_default(),
         })
         .collect();
-    let keys = merged.outside.len() as u64;
-    merged.outside.truncate(OUTSIDE_SAMPLES);
+    let mut outside = merged.outside;
+    let keys = outside.len() as u64;
+    outside.truncate(OUTSIDE_SAMPLES);
     let doc = BrowseDocument {
         format: BrowseFormat,
         table: target.table.to_owned(),
@@ -455,14 +494,27 @@ pub(crate) async fn query_versions(
         condition: conditions.first().and_then(|c| c.as_ref()).map(ToString::to_string),
         items,
         versions,
-        outside: OutsideReport { keys, samples: merged.outside },
-        read: ReadCost { items: items_read, read_units },
+        outside: OutsideReport { keys, samples: outside },
+        read,
         command: Vec::new(),
         shards: None,
-        next: None,
+        next,
         merged: false,
     };
     Ok((doc.in_shard(shard, shards), read_units))
+}
+
+/// `--after` of a read across `layout`'s versions as the current layout's key (what the pages'
+/// `next` gives): a key of an older version is read by it and written in the current layout.
+fn current_key(live: &LiveLayouts<'_>, layout: &str, after: &str) -> Result<String, Failure> {
+    let read = live.layouts().iter().enumerate().find_map(|(v, (_, l))| l.decode(after).ok().map(|value| (v, value)));
+    match read {
+        Some((0, _)) => Ok(after.to_owned()),
+        Some((_, value)) => live.layouts()[0].1.encode(&value).map_err(|e| {
+            Failure(format!("--after {after:?}: its value has no key in the current layout of {layout}: {e}"))
+        }),
+        None => Err(Failure(format!("--after {after:?}: no live version of {layout} reads it"))),
+    }
 }
 
 /// A key read by the layout `layout` (an older version of `older_of`) as `value`.

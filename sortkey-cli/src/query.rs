@@ -58,7 +58,8 @@ pub(crate) async fn answer(
     doc.aws_command = aws_command_line(ctx, ask.table.as_deref(), &doc).argv;
     let mut answered = QueryAnswer { condition: doc, items: None, read_units: 0.0 };
     if let (Some(table), Some(client)) = (&ask.table, client) {
-        let target = Target { table, index: ask.index.as_deref(), pk: &ask.pk, after: None, shard: ask.shard };
+        let after = ask.after.as_deref();
+        let target = Target { table, index: ask.index.as_deref(), pk: &ask.pk, after, shard: ask.shard };
         let (doc, units) = browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, ask.limit)
             .await
             .map_err(|Failure(message)| AskError::from_dynamodb(message))?;

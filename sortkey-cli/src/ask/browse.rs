@@ -30,8 +30,9 @@ pub(crate) struct BrowseAsk {
     #[arg(long)]
     pub(crate) reverse: bool,
     /// Starts after this sort key (the last of a page, for the next one; with --reverse, the
-    /// first, for the one before); the table's own key, not an index's.
-    #[arg(long, value_name = "SORT_KEY", conflicts_with = "layout")]
+    /// first, for the one before); the table's own key, not an index's. With --layout, a
+    /// page's `next`: a key in the current layout (an older version's is read as its value's).
+    #[arg(long, value_name = "SORT_KEY")]
     pub(crate) after: Option<String>,
     /// One shard of a sharded partition (the lock's layout of the partition key says
     /// `shards=N`): by default a partition given without its shard is read merged over all.
@@ -61,8 +62,8 @@ impl BrowseAsk {
         ctx.limit(self.limit)?;
         if let Some(layout) = &self.layout {
             ctx.layout(layout)?;
-            if self.reverse || self.after.is_some() {
-                return Err(AskError::bad("a browse of one layout's versions reads from the start, forward only"));
+            if self.reverse {
+                return Err(AskError::bad("a browse of one layout's versions reads forward only"));
             }
         }
         if let (Some(_), Some(index)) = (&self.after, &self.index) {

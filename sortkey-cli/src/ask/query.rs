@@ -45,6 +45,10 @@ pub(crate) struct QueryAsk {
     #[arg(long, default_value_t = DEFAULT_ITEMS)]
     #[serde(default = "default_limit")]
     pub(crate) limit: usize,
+    /// With `--table`: starts after this key, a page's `next` (the last result's key in the
+    /// current layout; a key of an older version is read as its value's key in the current one).
+    #[arg(long, value_name = "SORT_KEY", requires = "table")]
+    pub(crate) after: Option<String>,
     /// Conditions in field order: `field=value` fixes a field; the last may instead be a range,
     /// `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, or a text prefix
     /// `field^=prefix`. None: every key of the layout (its prefix).
@@ -134,6 +138,7 @@ impl QueryAsk {
             index: None,
             shard: form.get("shard").and_then(|s| s.parse().ok()),
             limit,
+            after: form.get("after").filter(|a| !a.is_empty()).cloned(),
             conditions,
         })
     }
@@ -150,6 +155,9 @@ impl QueryAsk {
         if let Some(table) = &self.table {
             ctx.may_read(table)?;
             ctx.limit(self.limit)?;
+        }
+        if let (Some(_), Some(index)) = (&self.after, &self.index) {
+            return Err(AskError::bad(format!("after starts a page of the table, not of the index {index}")));
         }
         let layout = ctx.layout(&self.layout)?;
         let mut query = layout.query();
@@ -209,6 +217,7 @@ impl QueryAsk {
             line.option("--table", table).option_if("--index", self.index.as_deref());
             line.option_if("--shard", self.shard.map(|s| s.to_string()).as_deref());
             line.option("--limit", self.limit.to_string());
+            line.option_if("--after", self.after.as_deref());
         }
         if self.conditions.iter().any(|c| c.starts_with('-')) {
             // The conditions are positional: `--` keeps one that starts with `-` one.

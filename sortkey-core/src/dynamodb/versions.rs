@@ -45,6 +45,8 @@ pub struct VersionsPage {
     pub next: Option<String>,
     /// The items the Queries returned, those beyond the page included: what the page cost.
     pub read: usize,
+    /// Of those, the items each version's Query returned (current version first).
+    pub read_per_version: Vec<u64>,
     /// The Query requests made.
     pub requests: usize,
     /// The read units they consumed (`ConsumedCapacity`).
@@ -93,6 +95,7 @@ impl VersionsQuery<'_> {
         };
         let (mut pages, mut more) = (vec![Vec::new(); conditions.len()], false);
         let (mut read, mut requests, mut read_units) = (0, 0, 0.0);
+        let mut read_per_version = vec![0u64; conditions.len()];
         for version in (0..conditions.len()).rev() {
             let Some(condition) = &conditions[version] else { continue };
             let whole = !live.sorts_as_current(version);
@@ -115,6 +118,7 @@ impl VersionsQuery<'_> {
                     .map_err(|e| format!("cannot query {}: {}", self.table, sdk_error_line(&e)))?;
                 requests += 1;
                 read += page.items().len();
+                read_per_version[version] += page.items().len() as u64;
                 read_units += page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
                 for item in page.items() {
                     let Some(sk) = item.get(self.sort_attribute).and_then(|v| v.as_s().ok()) else { continue };
@@ -135,7 +139,7 @@ impl VersionsQuery<'_> {
         let mut results = live.merge(conditions, pages, self.forward);
         more |= results.page(cursor, self.forward, self.limit);
         let next = if more { results.results.last().map(|r| r.current_key.clone()) } else { None };
-        Ok(VersionsPage { results, next, read, requests, read_units })
+        Ok(VersionsPage { results, next, read, read_per_version, requests, read_units })
     }
 
     /// The primary key of sort key `sk` in the partition: an `ExclusiveStartKey`.
