@@ -30,6 +30,9 @@ UNSIGNED_DEFAULT = {8: 3, 16: 5, 32: 10, 64: 20, 128: 39, 0: 20}
 SIGNED_DEFAULT = {8: 4, 16: 6, 32: 11, 64: 20, 128: 40, 0: 20}
 UNIX_DEFAULT = {"s": 12, "ms": 15, "us": 18, "ns": 21}
 DIGITS = b"0123456789"
+# The one spelling of a UUID and of a ULID in a key (SK-ENC-018).
+UUID_TEXT = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+ULID_TEXT = r"[0-7][0-9A-HJKMNP-TV-Z]{25}"
 
 
 @dataclass
@@ -386,11 +389,11 @@ def encode_type(value: Any, t: Type, spec: Spec) -> str:
     if k == "decimal":
         return encode_decimal(value, spec)
     if k == "uuid":
-        if not isinstance(value, str) or not re.fullmatch(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", value):
+        if not isinstance(value, str) or not re.fullmatch(UUID_TEXT, value.lower()):
             raise _mismatch(spec, "a UUID", value)
         return value.lower()
     if k == "ulid":
-        if not isinstance(value, str) or not re.fullmatch(r"[0-7][0-9A-HJKMNP-TV-Z]{25}", value.upper()):
+        if not isinstance(value, str) or not re.fullmatch(ULID_TEXT, value.upper()):
             raise _mismatch(spec, "a ULID", value)
         return value.upper()
     if k == "key":
@@ -479,6 +482,15 @@ class Cursor:
             self.pos += n
             return run.decode("ascii")
         raise self.error_here(spec, "InvalidText", expected)
+
+    def take_matching(self, n: int, spec: Spec, pattern: str, expected: str) -> str:
+        """The next `n` ASCII characters, which must be all of `pattern` (a fixed-width segment's
+        one spelling: a UUID's, a ULID's); refused at the segment's start otherwise."""
+        start = self.pos
+        text = self.take_ascii(n, spec, expected)
+        if not re.fullmatch(pattern, text):
+            raise self.error(start, spec, "InvalidText", expected)
+        return text
 
     def take_text(self, spec: Spec) -> str:
         rest = self.rest()
@@ -670,17 +682,9 @@ def decode_type(c: Cursor, t: Type, spec: Spec) -> Any:
             text = f"{Decimal(v).scaleb(-spec.scale):.{spec.scale}f}"
         return text
     if k == "uuid":
-        start = c.pos
-        text = c.take_ascii(36, spec, "a lowercase hyphenated UUID")
-        if not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", text):
-            raise c.error(start, spec, "InvalidText", "a lowercase hyphenated UUID")
-        return text
+        return c.take_matching(36, spec, UUID_TEXT, "a lowercase hyphenated UUID")
     if k == "ulid":
-        start = c.pos
-        text = c.take_ascii(26, spec, "a ULID of 26 uppercase Crockford base32 characters")
-        if not re.fullmatch(r"[0-7][0-9A-HJKMNP-TV-Z]{25}", text):
-            raise c.error(start, spec, "InvalidText", "a ULID of 26 uppercase Crockford base32 characters")
-        return text
+        return c.take_matching(26, spec, ULID_TEXT, "a ULID of 26 uppercase Crockford base32 characters")
     if k == "option":
         tag = c.key[c.pos:c.pos + 1]
         if tag == b"0":

@@ -26,6 +26,10 @@ const UNSIGNED_DEFAULT: Record<number, number> = { 8: 3, 16: 5, 32: 10, 64: 20, 
 const SIGNED_DEFAULT: Record<number, number> = { 8: 4, 16: 6, 32: 11, 64: 20, 128: 40, 0: 20 };
 const UNIX_DEFAULT: Record<string, number> = { s: 12, ms: 15, us: 18, ns: 21 };
 
+/** The one spelling of a UUID and of a ULID in a key (SK-ENC-018). */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ULID_TEXT = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
@@ -364,12 +368,10 @@ export function encodeType(value: unknown, t: Type, spec: Spec): string {
     case "decimal":
       return encodeDecimal(value, spec);
     case "uuid":
-      if (typeof value !== "string" || !/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value)) {
-        throw mismatch(spec, "a UUID", value);
-      }
+      if (typeof value !== "string" || !UUID_TEXT.test(value.toLowerCase())) throw mismatch(spec, "a UUID", value);
       return value.toLowerCase();
     case "ulid":
-      if (typeof value !== "string" || !/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(value.toUpperCase())) throw mismatch(spec, "a ULID", value);
+      if (typeof value !== "string" || !ULID_TEXT.test(value.toUpperCase())) throw mismatch(spec, "a ULID", value);
       return value.toUpperCase();
     case "key":
       return encodeKey(value, t.key!, spec);
@@ -458,6 +460,13 @@ class Cursor {
       return decoder.decode(run);
     }
     throw this.errorHere(spec, "InvalidText", expected);
+  }
+  /** The next `n` ASCII characters, all of `pattern` (a fixed-width segment's one spelling); refused at its start otherwise. */
+  takeMatching(n: number, spec: Spec, pattern: RegExp, expected: string): string {
+    const start = this.pos;
+    const text = this.takeAscii(n, spec, expected);
+    if (!pattern.test(text)) throw this.error(start, spec, "InvalidText", expected);
+    return text;
   }
   takeText(spec: Spec): string {
     const rest = this.rest();
@@ -636,18 +645,10 @@ function decodeType(c: Cursor, t: Type, spec: Spec): Value {
       if (spec.scale > 28) throw c.error(start, spec, "OutOfRange", "a scale of at most 28");
       return decimalText(v, spec.scale);
     }
-    case "uuid": {
-      const start = c.pos;
-      const text = c.takeAscii(36, spec, "a lowercase hyphenated UUID");
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(text)) throw c.error(start, spec, "InvalidText", "a lowercase hyphenated UUID");
-      return text;
-    }
-    case "ulid": {
-      const start = c.pos;
-      const text = c.takeAscii(26, spec, "a ULID of 26 uppercase Crockford base32 characters");
-      if (!/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(text)) throw c.error(start, spec, "InvalidText", "a ULID of 26 uppercase Crockford base32 characters");
-      return text;
-    }
+    case "uuid":
+      return c.takeMatching(36, spec, UUID_TEXT, "a lowercase hyphenated UUID");
+    case "ulid":
+      return c.takeMatching(26, spec, ULID_TEXT, "a ULID of 26 uppercase Crockford base32 characters");
     case "option": {
       const tag = c.key[c.pos];
       if (tag === 0x30) {
