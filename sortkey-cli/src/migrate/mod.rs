@@ -5,8 +5,9 @@
 //! application is lost. Each segment's place is saved after every page ([`checkpoints`]: files
 //! in a folder per pass, or leases in a table); a killed migration resumes where it saved. After
 //! each pass a
-//! read of the whole table classifies every key again ([`verdict`]). Items that changed while
-//! being moved are left for the next pass, up to `--passes`.
+//! read of the whole table classifies every key again ([`verdict`]). An item that changed while
+//! being moved is read again and moved as it is now; one that keeps changing is left for the
+//! next pass, up to `--passes`.
 
 mod checkpoints;
 pub(crate) mod status;

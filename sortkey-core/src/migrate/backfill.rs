@@ -167,18 +167,18 @@ pub struct Verdict {
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let last = self.passes.last().copied().unwrap_or_default();
+        let passes = match self.passes.len() {
+            1 => "1 pass".to_owned(),
+            n => format!("{n} passes"),
+        };
         match self.complete {
-            true => write!(
-                f,
-                "complete after {} passes: the last read {} items, all in the current layout",
-                self.passes.len(),
-                last.scanned
-            ),
+            true => {
+                write!(f, "complete after {passes}: the last read {} items, all in the current layout", last.scanned)
+            }
             false => write!(
                 f,
-                "not complete after {} passes: the last rewrote {}, found {} superseded and left {} in an older \
+                "not complete after {passes}: the last rewrote {}, found {} superseded and left {} in an older \
                  layout (changed while being moved); run again",
-                self.passes.len(),
                 last.rewritten,
                 last.superseded,
                 last.old_left()
@@ -585,37 +585,68 @@ impl<'c> Backfill<'c> {
     }
 
     /// One old-layout item: moved to its current keys `to`, or deleted as stale when those
-    /// exist (`found`).
+    /// exist (`found`). A move refused because the item changed since it was read (a writer
+    /// got there first) reads the item again, consistently, and moves it as it is now, up to
+    /// [`MOVE_ATTEMPTS`] times: an item a writer updates often would otherwise lose that race
+    /// on every pass. One still changing after that, or gone, is counted `changed` and left for
+    /// the next pass.
     async fn rewrite(&self, item: &Attributes, to: Target, found: bool, done: &mut Progress) -> Result<(), Failure> {
         if found {
             return self.delete_stale(self.unchanged_delete(item)?, done).await;
         }
-        let (put, delete) = self.move_actions(item, to)?;
-        if planted_bug!(DeleteOutsideTransaction) {
-            return self.put_then_delete(put, delete, done).await;
-        }
-        let both = vec![
-            TransactWriteItem::builder().put(put).build(),
-            TransactWriteItem::builder().delete(delete.clone()).build(),
-        ];
-        match self.client.transact_write_items().set_transact_items(Some(both)).send().await {
-            Ok(_) => done.rewritten += 1,
-            Err(e) => {
-                let Some(reasons) = cancelled(&e) else { return Err(Failure::sdk("TransactWriteItems", e)) };
-                if let Some(failure) = Failure::cancelled(&reasons) {
-                    return Err(failure);
+        let mut item = std::borrow::Cow::Borrowed(item);
+        for attempt in 1..=MOVE_ATTEMPTS {
+            let (put, delete) = self.move_actions(&item, to.clone())?;
+            if planted_bug!(DeleteOutsideTransaction) {
+                return self.put_then_delete(put, delete, done).await;
+            }
+            let both = vec![
+                TransactWriteItem::builder().put(put).build(),
+                TransactWriteItem::builder().delete(delete.clone()).build(),
+            ];
+            match self.client.transact_write_items().set_transact_items(Some(both)).send().await {
+                Ok(_) => {
+                    done.rewritten += 1;
+                    return Ok(());
                 }
-                match (reasons.first().map(String::as_str), reasons.get(1).map(String::as_str)) {
+                Err(e) => {
+                    let Some(reasons) = cancelled(&e) else { return Err(Failure::sdk("TransactWriteItems", e)) };
+                    if let Some(failure) = Failure::cancelled(&reasons) {
+                        return Err(failure);
+                    }
                     // The current key was written since the look: the old item is stale.
-                    (Some("ConditionalCheckFailed"), Some("None") | None) => {
+                    if let (Some("ConditionalCheckFailed"), Some("None") | None) =
+                        (reasons.first().map(String::as_str), reasons.get(1).map(String::as_str))
+                    {
                         return self.delete_stale(delete, done).await;
                     }
-                    // The old item changed since the Scan (or is gone): the next run sees it.
-                    _ => done.changed += 1,
                 }
             }
+            // The old item changed since it was read (or is gone): read it as it is now.
+            if attempt == MOVE_ATTEMPTS {
+                break;
+            }
+            match self.read_again(&item).await? {
+                Some(now) => item = std::borrow::Cow::Owned(now),
+                None => break,
+            }
         }
+        done.changed += 1;
         Ok(())
+    }
+
+    /// The item under `item`'s keys as it is now, read consistently; `None` when it is gone.
+    async fn read_again(&self, item: &Attributes) -> Result<Option<Attributes>, Failure> {
+        let got = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(self.key_in(item)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| Failure::sdk("GetItem", e))?;
+        Ok(got.item)
     }
 
     /// The planted bug `DeleteOutsideTransaction`: the move's Put, then its Delete, as two
@@ -700,10 +731,8 @@ impl<'c> Backfill<'c> {
     /// A Delete of `item` that applies only while the item is the one the Scan read, as the
     /// move check says.
     fn unchanged_delete(&self, item: &Attributes) -> Result<Delete, Failure> {
-        let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
-        let key: HashMap<String, AttributeValue> =
-            item.iter().filter(|(n, _)| *n == pk_name || *n == sk_name).map(|(n, v)| (n.clone(), v.clone())).collect();
-        let mut delete = Delete::builder().table_name(&self.table).set_key(Some(key));
+        let pk_name = self.keys.partition();
+        let mut delete = Delete::builder().table_name(&self.table).set_key(Some(self.key_in(item)));
         let mut conditions = Vec::new();
         let mut name = |i: usize, attribute: &str| {
             delete = std::mem::take(&mut delete).expression_attribute_names(format!("#u{i}"), attribute);
@@ -757,6 +786,12 @@ impl<'c> Backfill<'c> {
         self.key_of(AttributeValue::S(pk), AttributeValue::S(sk))
     }
 
+    /// The primary key attributes of `item`.
+    fn key_in(&self, item: &Attributes) -> Attributes {
+        let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
+        item.iter().filter(|(n, _)| *n == pk_name || *n == sk_name).map(|(n, v)| (n.clone(), v.clone())).collect()
+    }
+
     fn key_of(&self, pk: AttributeValue, sk: AttributeValue) -> Attributes {
         HashMap::from([(self.keys.partition().to_owned(), pk), (self.sort_name().to_owned(), sk)])
     }
@@ -769,6 +804,10 @@ impl<'c> Backfill<'c> {
 
 /// Where an item moves: its new partition key and sort key.
 type Target = (AttributeValue, AttributeValue);
+
+/// How many times one item's move is tried, each after reading the item again, before an item
+/// that keeps changing is left for the next pass.
+const MOVE_ATTEMPTS: u32 = 4;
 
 /// The moves of one batched transaction: 100 actions, DynamoDB's limit.
 const MOVES_PER_TRANSACTION: usize = 50;

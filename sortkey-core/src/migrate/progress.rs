@@ -40,7 +40,8 @@ pub struct Progress {
     /// Old items whose current key someone else had written meanwhile: that item was kept and
     /// the old one deleted.
     pub superseded: u64,
-    /// Old items that changed between the Scan and the write: left for the next run.
+    /// Old items that kept changing between their reads and the write (each read again and
+    /// tried several times), or went away meanwhile: left for the next run.
     pub changed: u64,
     /// Items in no layout the migration moves from (another entity's keys in the same table),
     /// left alone: a [`DynMigration`](crate::DynMigration)'s; a key type's backfill stops at
