@@ -154,13 +154,7 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     let test = "a_query_across_versions_returns_exactly_the_keys_the_condition_selects";
     let Some(server) = server_or_skip(test) else { return };
     let pk = "SEASON#2025";
-    let mut keys: Vec<(String, String)> =
-        (0..30u64).map(|i| (pk.to_owned(), format!("RUN#{:010}#new_{i}", 9_999_999_999 - i * 400_000))).collect();
-    keys.extend((0..20u64).map(|i| (pk.to_owned(), format!("RUN#{:08}#old_{i}", 99_999_999 - i * 5_000_000))));
-    // In the current layout's byte range, but an old key below the bound; and a key of no version.
-    keys.push((pk.to_owned(), format!("RUN#{:08}#old_low", 99_999_999 - 1_000_000)));
-    keys.push((pk.to_owned(), "RUN#0garbage".to_owned()));
-    runtime().block_on(table(&client(&server.endpoint), "Versions", &keys));
+    runtime().block_on(table(&client(&server.endpoint), "Versions", &versioned_keys(pk)));
     let lock = lock_file_of("versions", VERSIONED_LOCK);
     let args = ["query", "--table", "Versions", "--layout", "RankKey", "--pk", pk, "score>=5000000", "-o", "json"];
     let out = sortkey(&server.endpoint, &lock, &args).assert().code(0);
@@ -267,6 +261,69 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
         .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     snapshot("audit_versions.txt", &text.replace(&lock_path, "LOCK").replace(endpoint, "ENDPOINT"));
+}
+
+/// A partition holding two versions of `RankKey`: 30 current keys (scores 0 to 11,600,000 by
+/// 400,000), 20 keys of `RankKeyV1` (0 to 95,000,000 by 5,000,000), an old key of 1,000,000
+/// and a key of no version.
+fn versioned_keys(pk: &str) -> Vec<(String, String)> {
+    let mut keys: Vec<(String, String)> =
+        (0..30u64).map(|i| (pk.to_owned(), format!("RUN#{:010}#new_{i}", 9_999_999_999 - i * 400_000))).collect();
+    keys.extend((0..20u64).map(|i| (pk.to_owned(), format!("RUN#{:08}#old_{i}", 99_999_999 - i * 5_000_000))));
+    // In the current layout's byte range, but an old key below the bound; and a key of no version.
+    keys.push((pk.to_owned(), format!("RUN#{:08}#old_low", 99_999_999 - 1_000_000)));
+    keys.push((pk.to_owned(), "RUN#0garbage".to_owned()));
+    keys
+}
+
+/// The web view pages across a layout's versions as the command does: the browse page of one
+/// layout and the query page on a table each link their next page (the layout, the condition and
+/// the limit kept, `after` the document's `next`), and the pages end to end are the command's
+/// whole answer, each result once, in order.
+#[test]
+fn the_pages_page_across_versions_by_their_next_links() {
+    let Some(server) = server_or_skip("the_pages_page_across_versions_by_their_next_links") else { return };
+    let pk = "SEASON#2025";
+    runtime().block_on(table(&client(&server.endpoint), "VersionsWeb", &versioned_keys(pk)));
+    let lock = lock_file_of("versions-web", VERSIONED_LOCK);
+    let (child, address, cookie) = serve(&server.endpoint, &lock, &[]);
+    let (address, cookie) = (address.as_str(), cookie.as_str());
+    let scores = |doc: &serde_json::Value| -> Vec<u64> {
+        doc["items"].as_array().unwrap().iter().map(|i| i["fields"]["score"].as_u64().unwrap()).collect()
+    };
+    // Each page's results (its JSON) and the address of its next page (its HTML's link).
+    let walk = |first: &str| {
+        let (mut all, mut at, mut pages) = (Vec::new(), Some(first.to_owned()), 0);
+        while let Some(page) = at.take() {
+            let (code, _, body) = http_get(address, &format!("{page}&format=json"), Some(cookie));
+            assert_eq!(code, 200, "{page}: {body}");
+            all.extend(scores(&serde_json::from_str(&body).unwrap()));
+            let (code, _, html) = http_get(address, &page, Some(cookie));
+            assert_eq!(code, 200, "{page}: {html}");
+            at = html
+                .split("<a href=\"")
+                .filter_map(|a| a.split_once("\">next page →</a>"))
+                .map(|(h, _)| unescaped(h))
+                .next();
+            pages += 1;
+            assert!(pages <= 60, "the pages do not end: {page}");
+        }
+        (all, pages)
+    };
+    let whole = |args: &[&str]| {
+        let out = sortkey(&server.endpoint, &lock, args).args(["--limit", "1000", "-o", "json"]).assert().code(0);
+        scores(&serde_json::from_slice(&out.get_output().stdout).unwrap())
+    };
+    let browse = ["browse", "--table", "VersionsWeb", "--pk", pk, "--layout", "RankKey"];
+    let (paged, pages) = walk("/browse?table=VersionsWeb&pk=SEASON%232025&layout=RankKey&limit=7");
+    assert_eq!(paged, whole(&browse), "the browse pages end to end, {pages} pages");
+    assert!(pages >= 8, "{pages} pages of 7 of 51 keys");
+    let query = ["query", "--table", "VersionsWeb", "--layout", "RankKey", "--pk", pk, "score>=5000000"];
+    let first = "/query?layout=RankKey&table=VersionsWeb&pk=SEASON%232025&op_score=%3E%3D&v_score=5000000&limit=4";
+    let (paged, pages) = walk(first);
+    assert_eq!(paged, whole(&query), "the query pages end to end, {pages} pages");
+    assert!(pages >= 9, "{pages} pages of 4 of 36 results");
+    drop(child);
 }
 
 /// A plain browse flags each key as the audit would: an older version of the current layout,

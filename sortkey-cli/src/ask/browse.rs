@@ -1,12 +1,13 @@
 //! What `sortkey browse` and the browse page ask: a page of a table's partition.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS};
 
 /// A page of one partition, in the order DynamoDB returns it: from the command line (`sortkey
-/// browse`) or a page's query string (`/browse?table=T&pk=P&limit=10&after=K`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args, Deserialize)]
+/// browse`) or a page's query string (`/browse?table=T&pk=P&limit=10&after=K`), which is also
+/// what it serializes to (a page's links to its next and previous pages: every field kept).
+#[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct BrowseAsk {
     /// The table.
@@ -14,6 +15,7 @@ pub(crate) struct BrowseAsk {
     pub(crate) table: String,
     /// A global secondary index of the table to read instead.
     #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) index: Option<String>,
     /// The partition key's value, as stored (its encoded key).
     #[arg(long, value_name = "VALUE")]
@@ -21,6 +23,7 @@ pub(crate) struct BrowseAsk {
     /// Only the keys of this layout of the lock and of its other versions (its `Current > Older`
     /// line): one Query per version, merged in the current layout's order.
     #[arg(long, value_name = "LAYOUT", conflicts_with = "reverse")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) layout: Option<String>,
     /// At most this many items (1 to 1000).
     #[arg(long, default_value_t = DEFAULT_ITEMS)]
@@ -28,22 +31,27 @@ pub(crate) struct BrowseAsk {
     pub(crate) limit: usize,
     /// Highest sort key first.
     #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) reverse: bool,
     /// Starts after this sort key (the last of a page, for the next one; with --reverse, the
     /// first, for the one before); the table's own key, not an index's. With --layout, a
     /// page's `next`: a key in the current layout (an older version's is read as its value's).
     #[arg(long, value_name = "SORT_KEY")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) after: Option<String>,
     /// One shard of a sharded partition (the lock's layout of the partition key says
     /// `shards=N`): by default a partition given without its shard is read merged over all.
     #[arg(long, value_name = "I")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) shard: Option<u16>,
     /// One table per layout (a family's variant each apart), instead of one table in the
     /// partition's order with the layout as a column.
     #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) group: bool,
     /// The page's own parameter: its JSON instead of HTML.
     #[arg(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) format: Option<String>,
 }
 

@@ -268,7 +268,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
     let json = wants_json(&Format { format: json_format }, &headers);
     let asked = read.clone().unwrap_or_default();
     let mut frame = Frame::new(&app, "browse", String::new(), "/browse");
-    frame.json_link = format!("/browse?{}", with_format_json(&raw));
+    frame.json_link = format!("/browse?{}", with_param(&raw, "format", Some("json")));
     let ask = match read {
         // No partition asked for yet: the form alone.
         Ok(ask) if ask.table.is_empty() && ask.pk.is_empty() && !json => {
@@ -306,9 +306,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
     let items = shown.items.as_slice();
     let full = items.len() == ask.limit;
     let link = |after: &str, reverse: bool| {
-        let mut next = BrowseAsk { after: Some(after.to_owned()), reverse, format: None, ..ask.clone() };
-        next.layout = None;
-        browse_link(&next)
+        browse_link(&BrowseAsk { after: Some(after.to_owned()), reverse, format: None, ..ask.clone() })
     };
     // A merged read of a sharded partition pages by its cursor, `<shard>:<sort key>`.
     let merged = shown.shards.is_some() && ask.shard.is_none() && shown.next.as_deref().is_none_or(|n| n.contains(':'));
@@ -316,8 +314,15 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         (true, Some(shard)) => format!("{shard}:{}", i.sk),
         _ => i.sk.clone(),
     };
-    let next = items.last().filter(|_| full || ask.reverse).map(|i| link(&after_of(i), false));
-    let previous = items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true));
+    let (next, previous) = match ask.layout {
+        // A read across a layout's versions pages forward by its document's cursor (a key in the
+        // current layout), the layout kept.
+        Some(_) => (shown.next.as_deref().map(|n| link(n, false)), None),
+        None => (
+            items.last().filter(|_| full || ask.reverse).map(|i| link(&after_of(i), false)),
+            items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true)),
+        ),
+    };
     let page = BrowsePage {
         frame,
         table: &ask.table,
@@ -335,33 +340,18 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
     answer(false, &(), &page)
 }
 
-/// The page's query string with `format=json` in place of any `format`.
-fn with_format_json(raw: &str) -> String {
+/// The query string `raw` with `key` set to `value` in place of any value it had (removed for
+/// `None`): a page's links to its JSON and to its next page, every other parameter kept.
+pub(crate) fn with_param(raw: &str, key: &str, value: Option<&str>) -> String {
     let mut pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw).unwrap_or_default();
-    pairs.retain(|(k, _)| k != "format");
-    pairs.push(("format".to_owned(), "json".to_owned()));
+    pairs.retain(|(k, _)| k != key);
+    pairs.extend(value.map(|v| (key.to_owned(), v.to_owned())));
     serde_urlencoded::to_string(pairs).unwrap_or_default()
 }
 
-/// The address of the browse page of `ask`.
-fn browse_link(ask: &BrowseAsk) -> String {
-    let mut pairs = vec![("table", ask.table.clone()), ("pk", ask.pk.clone()), ("limit", ask.limit.to_string())];
-    if let Some(index) = &ask.index {
-        pairs.push(("index", index.clone()));
-    }
-    if let Some(after) = &ask.after {
-        pairs.push(("after", after.clone()));
-    }
-    if ask.reverse {
-        pairs.push(("reverse", "true".to_owned()));
-    }
-    if let Some(shard) = ask.shard {
-        pairs.push(("shard", shard.to_string()));
-    }
-    if ask.group {
-        pairs.push(("group", "true".to_owned()));
-    }
-    format!("/browse?{}", serde_urlencoded::to_string(pairs).unwrap_or_default())
+/// The address of the browse page of `ask`: the ask itself as the page's query string.
+pub(crate) fn browse_link(ask: &BrowseAsk) -> String {
+    format!("/browse?{}", serde_urlencoded::to_string(ask).unwrap_or_default())
 }
 
 /// The status a refused ask is answered with: 400 for input the command does not read, 403 for

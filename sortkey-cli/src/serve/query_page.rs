@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use crate::ask::QueryAsk;
 use crate::browse::BrowseDocument;
 use crate::query::{self, QueryDocument};
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, refusal, status_of, wants_json};
+use crate::serve::pages::{EmptyPage, Format, Frame, answer, refusal, status_of, wants_json, with_param};
 use crate::serve::{App, filters};
 
 /// One field of the builder.
@@ -38,6 +38,8 @@ struct QueryPage {
     fields: Vec<FieldRow>,
     doc: Option<QueryDocument>,
     items: Option<BrowseDocument>,
+    /// The next page of the matching items: this page's address after its last result.
+    next: Option<String>,
     aws: String,
     error: Option<String>,
 }
@@ -58,7 +60,8 @@ pub(crate) async fn query(
     let (table, pk) = (get("table"), get("pk"));
     let fields = field_rows(&app, &layout, &form);
     let mut frame = Frame::new(&app, "query", String::new(), "/query");
-    frame.json_link = format!("/query?{}&format=json", raw.unwrap_or_default());
+    let raw = raw.unwrap_or_default();
+    frame.json_link = format!("/query?{}", with_param(&raw, "format", Some("json")));
     let answered = match QueryAsk::from_form(&ctx, &form) {
         Ok(ask) => {
             frame.command = ask.command_line(&ctx).to_string();
@@ -86,7 +89,11 @@ pub(crate) async fn query(
     let status = error.as_ref().map_or(StatusCode::OK, status_of);
     let layouts = app.lock.entries.iter().map(|(n, _)| n.clone()).collect();
     let error = error.map(|e| e.message);
-    let page = QueryPage { frame, layouts, layout, table, pk, fields, doc, items, aws, error };
+    let next = items.as_ref().and_then(|found| found.next.as_deref()).map(|after| {
+        let html = with_param(&raw, "format", None);
+        format!("/query?{}", with_param(&html, "after", Some(after)))
+    });
+    let page = QueryPage { frame, layouts, layout, table, pk, fields, doc, items, next, aws, error };
     (status, answer(false, &(), &page)).into_response()
 }
 
