@@ -43,6 +43,18 @@ class FieldCondition:
         self.end = ("eq",)
         return self
 
+    def widest_on(self, layout: Layout) -> Optional[KeyCondition]:
+        """The widest condition `layout` can express of this one (SK-LCK-003): its variant and the
+        longest run of the fixed fields it puts first, then every key with them; `None` when it can
+        express none or none of its keys can match."""
+        for n in range(len(self.fixed), -1, -1):
+            wider = FieldCondition(self.variant, list(self.fixed[:n]), ("prefix",))
+            try:
+                return wider.on(layout)
+            except (QueryError, LayoutError):
+                continue
+        return None
+
     def on(self, layout: Layout) -> Optional[KeyCondition]:
         """The condition on `layout` (SK-LCK-003): a bound the layout cannot hold clipped to
         what it holds; `None` when none of its keys can match."""
@@ -231,7 +243,9 @@ class Live:
         raise AssertionError("unreachable")
 
     def conditions(self, condition: FieldCondition) -> List[Optional[KeyCondition]]:
-        """`condition` on each layout; `None` for one none of whose keys can match."""
+        """`condition` on each layout; `None` for one none of whose keys can match. An older
+        layout that refuses it (its fields in another order) gets the widest condition it can
+        express, and its keys are held to the current condition in `merge`."""
         out: List[Optional[KeyCondition]] = []
         for i, (_, layout) in enumerate(self.layouts):
             try:
@@ -239,7 +253,7 @@ class Live:
             except QueryError:
                 if i == 0:
                     raise
-                out.append(None)
+                out.append(condition.widest_on(layout))
         return out
 
     def merge(self, conditions: Sequence[Optional[KeyCondition]], pages: Sequence[Sequence[str]],
@@ -259,6 +273,9 @@ class Live:
                 try:
                     current = key if read.version == 0 else encode(self.layouts[0][1], read.value)
                 except Exception:
+                    continue
+                # An older key is also held to the current condition, through its current key.
+                if read.version > 0 and (conditions[0] is None or not conditions[0].matches(current)):
                     continue
                 results.append((key, read.version, current))
         results.sort(key=lambda r: (r[2].encode("utf-8"), r[1]))

@@ -1,8 +1,10 @@
 //! The paged read across a key's layout versions through the server: a season's runs written in
-//! three layouts (the current one, a narrower one that sorts the same, and an oldest one whose
-//! keys sort the other way up, read whole), some copied into the current layout and not yet deleted, read page by
-//! page by `VersionsQuery` with several conditions, limits and both directions, and compared
-//! with the oracle: every run the condition selects, once, in the current layout's order.
+//! four layouts (the current one, a narrower one that sorts the same, one whose keys sort the
+//! other way up, read whole, and an oldest one with its fields in the other order, which no
+//! condition on the score can be said of: read whole by the widest condition it can express),
+//! some copied into the current layout and not yet deleted, read page by page by `VersionsQuery`
+//! with several conditions, limits and both directions, and compared with the oracle: every run
+//! the condition selects, once, in the current layout's order.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::dynamodb::VersionsQuery;
@@ -13,7 +15,8 @@ use sortkey_tests::server::{client, runtime, server_or_skip};
 const LOCK: &str = "Rank = RUN#{score:u64 width=12 desc}#{player:text}\n\
                     Rank@v2 = RUN#{score:u64 width=8 desc}#{player:text}\n\
                     Rank@v1 = RUN#{score:u64 width=7}#{player:text}\n\
-                    Rank > Rank@v2 > Rank@v1\n";
+                    Rank@v0 = BY#{player:text}#{score:u64 width=7}\n\
+                    Rank > Rank@v2 > Rank@v1 > Rank@v0\n";
 
 /// A run's value: its score and player.
 fn value(score: u64, player: &str) -> DynValue {
@@ -30,13 +33,13 @@ fn a_read_across_versions_pages_exactly() {
     let def = TableDefinition::new("runs_versions", KeyNames::DEFAULT);
     runtime().block_on(async {
         super::create(&client, &def).await;
-        // 90 runs of 90 players, a third in each layout; every tenth also copied into the current
-        // layout (a migration's move not yet finished). Scores collide, so ties order by player.
+        // 90 runs of 90 players, a quarter in each layout; every tenth also copied into the
+        // current layout (a migration's move not yet finished).
         let runs: Vec<(u64, String)> = (0..90u64).map(|i| ((i * 37) % 500 * 1000, format!("p_{i:02}"))).collect();
         for (i, (score, player)) in runs.iter().enumerate() {
             let value = value(*score, player);
-            let mut names = vec![["Rank", "Rank@v2", "Rank@v1"][i % 3]];
-            if i % 10 == 0 && i % 3 != 0 {
+            let mut names = vec![["Rank", "Rank@v2", "Rank@v1", "Rank@v0"][i % 4]];
+            if i % 10 == 0 && i % 4 != 0 {
                 names.push("Rank");
             }
             for name in names {
@@ -53,6 +56,10 @@ fn a_read_across_versions_pages_exactly() {
                 "between",
                 FieldCondition::new().between("score", DynValue::Unsigned(120_000), DynValue::Unsigned(340_000)),
             ),
+            (
+                "score = 111000, player ^= p_0 (a run of the oldest layout)",
+                FieldCondition::new().fix("score", DynValue::Unsigned(111_000)).text_begins_with("player", "p_0"),
+            ),
         ];
         let mut checked = 0;
         for (name, condition) in &conditions {
@@ -64,6 +71,7 @@ fn a_read_across_versions_pages_exactly() {
                 .filter(|k| per_version[0].as_ref().is_some_and(|c| c.matches(k)))
                 .collect();
             want.sort();
+            assert!(!want.is_empty(), "{name}: the condition selects some runs");
             for forward in [true, false] {
                 if !forward {
                     want.reverse();
@@ -96,7 +104,7 @@ fn a_read_across_versions_pages_exactly() {
                 }
             }
         }
-        assert_eq!(checked, 24);
+        assert_eq!(checked, 32);
         // A page of nothing is no page: refused before any request.
         let none = VersionsQuery {
             table: "runs_versions",

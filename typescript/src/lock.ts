@@ -48,6 +48,25 @@ export class FieldCondition {
     return this;
   }
 
+  /**
+   * The widest condition `layout` can express of this one (SK-LCK-003): its variant and the longest
+   * run of the fixed fields it puts first, then every key with them; `null` when it can express
+   * none or none of its keys can match.
+   */
+  widestOn(layout: Layout): KeyCondition | null {
+    for (let n = this.fixed.length; n >= 0; n--) {
+      const wider = new FieldCondition();
+      wider.variant = this.variant;
+      wider.fixed = this.fixed.slice(0, n);
+      try {
+        return wider.on(layout);
+      } catch {
+        continue;
+      }
+    }
+    return null;
+  }
+
   /** The condition on `layout` (SK-LCK-003): a bound it cannot hold clipped; `null` when none of its keys can match. */
   on(layout: Layout): KeyCondition | null {
     let q = new Query(layout);
@@ -159,14 +178,18 @@ export class Live {
     throw new Error("unreachable");
   }
 
-  /** `condition` on each layout; `null` for one none of whose keys can match. */
+  /**
+   * `condition` on each layout; `null` for one none of whose keys can match. An older layout that
+   * refuses it (its fields in another order) gets the widest condition it can express, and its keys
+   * are held to the current condition in {@link Live.merge}.
+   */
   conditions(condition: FieldCondition): (KeyCondition | null)[] {
     return this.layouts.map(([, layout], i) => {
       try {
         return condition.on(layout);
       } catch (e) {
         if (i === 0 || !(e instanceof QueryError)) throw e;
-        return null;
+        return condition.widestOn(layout);
       }
     });
   }
@@ -190,6 +213,9 @@ export class Live {
         } catch {
           continue;
         }
+        // An older key is also held to the current condition, through its current key.
+        const current = conditions[0] ?? null;
+        if (read.version > 0 && (current === null || !current.matches(currentKey))) continue;
         results.push({ key, version: read.version, currentKey });
       }
     }

@@ -134,6 +134,20 @@ impl FieldCondition {
         }
     }
 
+    /// The widest condition `layout` can express of this one: its variant and the longest run
+    /// of the fixed fields that it puts first, in this order, then every key with them; `None`
+    /// when it can express none (no such variant) or none of its keys can match.
+    pub fn widest_on(&self, layout: &DynLayout) -> Option<KeyCondition> {
+        (0..=self.fixed.len()).rev().find_map(|n| {
+            let wider = FieldCondition {
+                variant: self.variant.clone(),
+                fixed: self.fixed[..n].to_vec(),
+                end: ConditionEnd::Prefix,
+            };
+            wider.on(layout).ok()
+        })?
+    }
+
     /// The condition on each live layout of `K`: the current one first (version 0), then each
     /// older one (`#[key(legacy = ...)]`, version 1, 2, ...), each `None` when none of its keys
     /// can match. Run one query per `Some`, and merge their pages with
@@ -293,15 +307,17 @@ impl<'l> LiveLayouts<'l> {
     }
 
     /// `condition` on each layout, `None` for one none of whose keys can match. An error is the
-    /// current layout's refusal; an older layout's refusal (a field it does not have) leaves it
-    /// out.
+    /// current layout's refusal. An older layout that refuses it (its fields in another order)
+    /// gets the widest condition it can express (its variant and the fixed fields it puts first,
+    /// every key with them): its keys are then results only when their key in the current
+    /// layout meets the current condition ([`read`](Self::read)), so none is missed.
     pub fn conditions(&self, condition: &FieldCondition) -> Result<Vec<Option<KeyCondition>>, QueryError> {
         let mut out = Vec::with_capacity(self.layouts.len());
         for (i, (_, layout)) in self.layouts.iter().enumerate() {
             match condition.on(layout) {
                 Ok(c) => out.push(c),
                 Err(e) if i == 0 => return Err(e),
-                Err(_) => out.push(None),
+                Err(_) => out.push(condition.widest_on(layout)),
             }
         }
         Ok(out)
@@ -356,9 +372,19 @@ impl<'l> LiveLayouts<'l> {
             return Err(outside(None, format!("no version of the layout reads it ({})", names.join(", "))));
         };
         let name = self.layouts[version].0;
-        match conditions.get(version) {
-            Some(Some(c)) if c.matches(key) => Ok((version, value)),
-            _ => Err(outside(Some(name), format!("it is a `{name}` key outside the condition"))),
+        let selected = conditions.get(version).and_then(Option::as_ref).is_some_and(|c| c.matches(key));
+        // An older key is also held to the current condition, through its key in the current
+        // layout: what its own layout's condition could not say (a widest condition) is said
+        // there. A value with no current key is [`merge`](Self::merge)'s to report.
+        let current = conditions.first().and_then(Option::as_ref);
+        let within = version == 0
+            || match self.current_key(version, key, &value) {
+                Ok(current_key) => current.is_some_and(|c| c.matches(&current_key)),
+                Err(_) => true,
+            };
+        match selected && within {
+            true => Ok((version, value)),
+            false => Err(outside(Some(name), format!("it is a `{name}` key outside the condition"))),
         }
     }
 
