@@ -1,10 +1,11 @@
 //! A migration by three backfill workers sharing the segments through leases in the table, two
 //! of them killed at random moments and replaced, while two writers update the items under
-//! whichever key they have; then passes until no key is left in the old layout. Two moves: a
-//! table's sort keys widened (`RankKeyV1` to `RankKey`, the lock's two layouts: [`run`]), and a
-//! season's partition moved from 4 shards to 16 (`RunPk@v1` to `RunPk`, each run's new shard
-//! calculated from its player: [`reshard`]), during which readers read the season merged over
-//! both counts. What must hold:
+//! whichever key they have; then passes until no key is left in the old layout. Three moves: a
+//! table's sort keys widened (`RankKeyV1` to `RankKey`, the lock's two layouts: [`run`]); sort
+//! keys whose fields change order (`Ranked@v1`, the player first and the score ascending, to
+//! `Ranked`, the score first and descending: [`reorder`]); and a season's partition moved from
+//! 4 shards to 16 (`RunPk@v1` to `RunPk`, each run's new shard calculated from its player:
+//! [`reshard`]), during which readers read the season merged over both counts. What must hold:
 //!
 //! - no acknowledged write lost: each item's counter holds at least the increments a writer was
 //!   told were written, and at most those plus the ones whose answers were lost;
@@ -14,8 +15,9 @@
 //! - the leases fence: a save of a segment succeeds only for the worker that took it last;
 //! - during a shard-count move, no merged read returns an item twice or out of order, and the
 //!   read after the move returns every item;
-//! - during the widening, every paged read across the sort key's two layouts (`VersionsQuery`:
-//!   one Query each a page, merged by `LiveLayouts`) holds exactly the items its condition
+//! - during the widening and the reordering, every paged read across the sort key's two layouts
+//!   (`VersionsQuery`: one Query each a page, merged by `LiveLayouts`; the reordered old layout
+//!   read by the widest condition it can express) holds exactly the items its condition
 //!   selects, each once, in order;
 //! - after each pass the migration's verdict is true: complete exactly when no item is left in
 //!   the old layout, and then no item in two layouts.
@@ -49,6 +51,8 @@ enum Kind {
     Widen,
     /// The partition moved from 4 shards to 16.
     Reshard,
+    /// The sort key's fields in another order: the player first, then the score first.
+    Reorder,
 }
 
 const OLD_SHARDS: Shards = Shards::new(4, ShardRule::By("player"));
@@ -68,12 +72,19 @@ fn keys(kind: Kind, i: u64) -> ((String, String), (String, String)) {
             let new = format!("SEASON#2026#{:02}", NEW_SHARDS.of(player.as_bytes()));
             ((old, sk.clone()), (new, sk))
         }
+        Kind::Reorder => (
+            ("SEASON#7".to_owned(), format!("BY#p_{i}#{:010}", i * 1000)),
+            ("SEASON#7".to_owned(), format!("RANK#{:012}#p_{i}", 999_999_999_999 - i * 1000)),
+        ),
     }
 }
 
 /// The item of a key, and whether the key is its old one.
 fn item_of(kind: Kind, pk: &str, sk: &str) -> Option<(u64, bool)> {
-    let i: u64 = sk.rsplit_once("#p_")?.1.parse().ok()?;
+    let i: u64 = match sk.strip_prefix("BY#p_") {
+        Some(rest) => rest.split_once('#')?.0.parse().ok()?,
+        None => sk.rsplit_once("#p_")?.1.parse().ok()?,
+    };
     let (old, new) = keys(kind, i);
     match (pk, sk) {
         _ if (pk, sk) == (old.0.as_str(), old.1.as_str()) => Some((i, true)),
@@ -87,7 +98,10 @@ const LOCK: &str = "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\n\
                     RunPk = partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}\n\
                     RunPk@v1 = partition SEASON#{season:u16 width=4}#{shard:u16 width=1 shards=4 by=player}\n\
                     RunSk = RUN#{score:u32 width=4 desc}#{player:text}\n\
+                    Ranked = RANK#{score:u64 width=12 desc}#{player:text}\n\
+                    Ranked@v1 = BY#{player:text}#{score:u64 width=10}\n\
                     RankKey > RankKeyV1\n\
+                    Ranked > Ranked@v1\n\
                     RunPk > RunPk@v1\n";
 
 fn migration(kind: Kind) -> DynMigration {
@@ -95,6 +109,7 @@ fn migration(kind: Kind) -> DynMigration {
     let entry = |n: &str| (n.to_owned(), lock.get(n).cloned().unwrap_or_else(|| panic!("{n}")));
     let made = match kind {
         Kind::Widen => DynMigration::new(entry("RankKeyV1"), entry("RankKey")),
+        Kind::Reorder => DynMigration::new(entry("Ranked@v1"), entry("Ranked")),
         Kind::Reshard => DynMigration::new(entry("RunPk@v1"), entry("RunPk"))
             .map(|m| m.reading_sort_keys([("RunSk", lock.get("RunSk").unwrap_or_else(|| panic!("RunSk")))])),
     };
@@ -119,6 +134,7 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
     let layouts: Vec<&sortkey_core::DynLayout> = match kind {
         Kind::Widen => ["RankKey", "RankKeyV1"].iter().filter_map(|n| lock.get(n)).collect(),
         Kind::Reshard => ["RunPk", "RunPk@v1"].iter().filter_map(|n| lock.get(n)).collect(),
+        Kind::Reorder => ["Ranked", "Ranked@v1"].iter().filter_map(|n| lock.get(n)).collect(),
     };
     let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
     for _ in 0..steps {
@@ -144,7 +160,7 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
             }
             // In neither (moved between the two reads): read again.
             let Some((pk, sk, version)) = read else { continue 'item };
-            let moved = if kind == Kind::Widen { &sk } else { &pk };
+            let moved = if kind == Kind::Reshard { &pk } else { &sk };
             if !layouts.iter().any(|l| l.decode(moved).is_ok()) {
                 panic!("a writer read a key no live layout reads: {moved}");
             }
@@ -361,6 +377,12 @@ pub async fn run_sized(sim: Sim, size: Size) -> Outcome {
     run_kind(sim, Kind::Widen, size).await
 }
 
+/// One run of the scenario: sort keys whose fields change order, read across both layouts
+/// throughout, at the size of [`Size::from_env`].
+pub async fn reorder(sim: Sim) -> Outcome {
+    run_kind(sim, Kind::Reorder, Size::from_env()).await
+}
+
 /// One run of the scenario: a season moved from 4 shards to 16, read merged throughout.
 pub async fn reshard(sim: Sim) -> Outcome {
     run_kind(sim, Kind::Reshard, Size::from_env()).await
@@ -411,16 +433,17 @@ async fn season_merged(client: &Client, limit: usize) -> Vec<String> {
     merged_sort_keys(client, &query).await
 }
 
-/// A reader of the table across the sort key's two layouts during the widening, until `stop`:
+/// A reader of the table across the two layouts of the sort key `key` (the lock's name of the
+/// current one) during the widening or the reordering, until `stop`:
 /// the runs of score at least a drawn threshold, read a drawn number a page by `VersionsQuery`
 /// (one Query per layout, the old layout first, so that a run moving meanwhile is seen in one or
 /// both; each version's Query of the next page started after the cursor as its own layout writes
 /// it): every read must hold exactly the runs the threshold selects, each once, in order.
 /// Returns the reads made, or what broke.
-async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
+async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>, key: &str) -> Result<usize, String> {
     let client = sim.client();
     let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
-    let live = LiveLayouts::new(lock.live("RankKey"));
+    let live = LiveLayouts::new(lock.live(key));
     let mut reads = 0;
     while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
         let threshold = sim.below(ITEMS) * 1000;
@@ -439,7 +462,7 @@ async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, Stri
         loop {
             // A request that fails (throttled, its answer lost) is made again from the same cursor.
             let Ok(page) = query.run(&client, &live, &conditions, cursor.as_deref()).await else { continue };
-            let player = |r: &LiveKey<_>| r.key.rsplit_once("#p_").and_then(|(_, i)| i.parse::<u64>().ok());
+            let player = |r: &LiveKey<_>| r.current_key.rsplit_once("#p_").and_then(|(_, i)| i.parse::<u64>().ok());
             players.extend(page.results.results.iter().filter_map(player));
             match page.next {
                 Some(next) => cursor = Some(next),
@@ -472,7 +495,8 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
     let stop = Arc::new(Mutex::new(false));
     let readers: Vec<_> = match kind {
         Kind::Reshard => vec![tokio::task::spawn_local(reader(sim.clone(), stop.clone()))],
-        Kind::Widen => vec![tokio::task::spawn_local(versions_reader(sim.clone(), stop.clone()))],
+        Kind::Widen => vec![tokio::task::spawn_local(versions_reader(sim.clone(), stop.clone(), "RankKey"))],
+        Kind::Reorder => vec![tokio::task::spawn_local(versions_reader(sim.clone(), stop.clone(), "Ranked"))],
     };
     let steps = size.writer_steps;
     let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), kind, steps))).collect();
