@@ -329,3 +329,51 @@ fn a_family_reads_its_older_layout_and_locks_it_as_a_version() {
     let lock = sortkey_core::lock_text(&[("CustomerItem", CustomerItem::LAYOUT)]);
     assert!(lock.contains("CustomerItem > CustomerItem@v1\n"), "{lock}");
 }
+
+/// The score first, descending: the current layout of a key whose older layout put the player
+/// first.
+#[derive(SortKey, Debug, PartialEq)]
+#[key(prefix = "RANK", legacy = ByPlayerV1)]
+struct Ranked {
+    #[key(width = 12, desc)]
+    score: u64,
+    player: String,
+}
+
+/// The older layout: the player first, the score ascending.
+#[derive(SortKey, Debug, PartialEq)]
+#[key(prefix = "BY")]
+struct ByPlayerV1 {
+    player: String,
+    #[key(width = 10)]
+    score: u64,
+}
+
+impl From<ByPlayerV1> for Ranked {
+    fn from(old: ByPlayerV1) -> Self {
+        Ranked { score: old.score, player: old.player }
+    }
+}
+
+/// A condition on the score cannot be said of the older layout's keys (the player comes first):
+/// `on_versions` refuses it, naming the older layout, rather than give a range that would miss
+/// or wrongly include its keys; the lock's `LiveLayouts` reads such a layout whole instead.
+#[test]
+fn a_condition_an_older_layout_cannot_say_is_refused_by_name() {
+    use sortkey_core::query::Comparison;
+    use sortkey_core::{DynValue, FieldCondition};
+    let condition = FieldCondition::new().compare("score", Comparison::Ge, DynValue::Unsigned(1500));
+    let e = condition.on_versions::<Ranked>().unwrap_err();
+    assert_eq!((e.key(), e.field()), ("Ranked", Some("score")));
+    let sortkey_core::QueryErrorKind::OlderLayout { version, layout, reason } = e.kind() else { panic!("{e:?}") };
+    assert_eq!((*version, layout.as_str()), (1, "BY#{player:text}#{score:u64 width=10}"));
+    assert!(matches!(**reason, sortkey_core::QueryErrorKind::OutOfOrder { .. }), "{reason:?}");
+    let text = e.to_string();
+    assert!(text.starts_with("cannot query `Ranked`: field `score`: its older layout 1 (`BY#"), "{text}");
+    assert!(text.contains("expected field `player` next") && text.contains("LiveLayouts"), "{text}");
+    // What the current layout refuses stays its own refusal, under the type's name.
+    let e = FieldCondition::new().compare("player", Comparison::Ge, DynValue::Text("p".into()));
+    let e = e.on_versions::<Ranked>().unwrap_err();
+    assert!(matches!(e.kind(), sortkey_core::QueryErrorKind::OutOfOrder { .. }), "{e:?}");
+    assert!(e.to_string().starts_with("cannot query `Ranked`: field `player`: expected field `score`"), "{e}");
+}

@@ -229,6 +229,49 @@ pub enum QueryErrorKind {
     /// A range or prefix condition on a partition key, which DynamoDB compares by equality
     /// only. A derived partition key's builder has no such method.
     NotASortKey,
+    /// A condition by field names
+    /// ([`FieldCondition::on_versions`](crate::FieldCondition::on_versions)) that an older
+    /// layout of the key cannot say (it orders the fields otherwise): a range on that layout's
+    /// bytes would miss or wrongly include its keys. The lock's
+    /// [`LiveLayouts`](crate::LiveLayouts) reads such a layout by the widest condition it can
+    /// express and holds its keys to the condition.
+    OlderLayout {
+        /// Its version: 1 for the newest older layout, 2 for the one before, ...
+        version: usize,
+        /// Its layout text.
+        layout: String,
+        /// Why it cannot say the condition.
+        reason: Box<QueryErrorKind>,
+    },
+}
+
+impl fmt::Display for QueryErrorKind {
+    /// What went wrong, after the subject (`cannot query `K`: field `f``) a [`QueryError`]
+    /// names.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryErrorKind::Encode(kind) => write!(f, "{kind}"),
+            QueryErrorKind::MatchesEverything => f.write_str(
+                "the condition matches every key, which has no sort key condition; expected a query on the \
+                 partition key alone",
+            ),
+            QueryErrorKind::EmptyRange => f.write_str(
+                "the range is empty, no key can be in it; expected a range with low <= high within the least \
+                     and greatest values the field holds",
+            ),
+            QueryErrorKind::OutOfOrder { expected, found } => write!(f, "expected {expected}, found {found}"),
+            QueryErrorKind::NotASortKey => f.write_str(
+                "a partition key is compared by equality only; expected every field fixed and `eq`, found a range \
+                 or a prefix",
+            ),
+            QueryErrorKind::OlderLayout { version, layout, reason } => write!(
+                f,
+                "its older layout {version} (`{layout}`) cannot say the condition ({reason}); expected older layouts \
+                 that take the fields in the same order, or a read through the lock's `LiveLayouts`, which reads \
+                 such a layout by the widest condition it can express"
+            ),
+        }
+    }
 }
 
 impl QueryError {
@@ -278,22 +321,7 @@ impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let verb = if matches!(self.0.kind, QueryErrorKind::Encode(_)) { "encode" } else { "query" };
         write_subject(f, verb, self.0.key, self.0.field)?;
-        match &self.0.kind {
-            QueryErrorKind::Encode(kind) => write!(f, ": {kind}"),
-            QueryErrorKind::MatchesEverything => f.write_str(
-                ": the condition matches every key, which has no sort key condition; expected a query on the \
-                 partition key alone",
-            ),
-            QueryErrorKind::EmptyRange => f.write_str(
-                ": the range is empty, no key can be in it; expected a range with low <= high within the least \
-                     and greatest values the field holds",
-            ),
-            QueryErrorKind::OutOfOrder { expected, found } => write!(f, ": expected {expected}, found {found}"),
-            QueryErrorKind::NotASortKey => f.write_str(
-                ": a partition key is compared by equality only; expected every field fixed and `eq`, found a range \
-                 or a prefix",
-            ),
-        }
+        write!(f, ": {}", self.0.kind)
     }
 }
 

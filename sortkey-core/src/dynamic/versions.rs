@@ -151,10 +151,30 @@ impl FieldCondition {
     /// The condition on each live layout of `K`: the current one first (version 0), then each
     /// older one (`#[key(legacy = ...)]`, version 1, 2, ...), each `None` when none of its keys
     /// can match. Run one query per `Some`, and merge their pages with
-    /// [`merge_layouts`](crate::merge_layouts).
+    /// [`merge_layouts`](crate::merge_layouts). An older layout that cannot say the condition
+    /// (it orders the fields otherwise) is refused
+    /// ([`QueryErrorKind::OlderLayout`](crate::QueryErrorKind::OlderLayout), naming `K`, the
+    /// field and the layout): the lock's [`LiveLayouts`] reads such a layout instead.
     pub fn on_versions<K: Legacy>(&self) -> Result<Vec<Option<KeyCondition>>, QueryError> {
         let layouts = std::iter::once(&K::LAYOUT).chain(K::LEGACY_LAYOUTS.iter().copied());
-        layouts.map(|layout: &Layout| self.on(&DynLayout::from(layout))).collect()
+        let name = std::any::type_name::<K>().rsplit("::").next().unwrap_or_default();
+        layouts
+            .enumerate()
+            .map(|(version, layout): (usize, &Layout)| {
+                self.on(&DynLayout::from(layout)).map_err(|e| match version {
+                    0 => QueryError::new(name, e.field(), e.kind().clone()),
+                    _ => QueryError::new(
+                        name,
+                        e.field(),
+                        QueryErrorKind::OlderLayout {
+                            version,
+                            layout: layout.to_string(),
+                            reason: Box::new(e.kind().clone()),
+                        },
+                    ),
+                })
+            })
+            .collect()
     }
 }
 
