@@ -172,6 +172,25 @@ async fn drive(port: u16, url: &str, base: &str) {
     let footer = c.find(Locator::Id("frame-command")).await.unwrap().text().await.unwrap();
     assert!(footer.contains("score>=9000"), "{footer}");
     shot("query.png").await;
+    // The same matches two a page, by clicking each page's link to the next: the four rows once,
+    // highest score first, then no link.
+    c.goto(&format!("{base}/query?layout=RankKey&table=Runs&pk=SEASON%237&op_score=%3E%3D&v_score=9000&limit=2"))
+        .await
+        .unwrap();
+    let mut paged = Vec::new();
+    for n in 0..4 {
+        for row in c.find_all(Locator::Css("#matches tbody tr td.key:nth-child(2)")).await.unwrap() {
+            paged.push(row.text().await.unwrap());
+        }
+        let Ok(next) = c.find(Locator::LinkText("next page →")).await else { break };
+        assert!(n < 3, "the pages do not end: {paged:?}");
+        next.click().await.unwrap();
+    }
+    assert_eq!(
+        paged,
+        ["RUN#9999988999#p_11", "RUN#9999989999#p_10", "RUN#99990999#old_3", "RUN#9999990999#p_9"],
+        "each match once, in the current layout's order (old_3's score ties p_9's: by player)"
+    );
     c.goto(&format!("{base}/layouts")).await.unwrap();
     shot("layouts.png").await;
     // The lab on the table's keys: the score written 12 digits wide, without desc.
