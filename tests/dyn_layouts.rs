@@ -461,6 +461,38 @@ fn a_partition_key_migration_moves_each_item_to_the_shard_its_sort_key_gives() {
     assert_eq!((v.read, v.in_old, v.in_new, v.complete), (2, 1, 1, false));
     let to = format!("SEASON#2026#{:02}", sixteen.of(b"p_1"));
     assert_eq!((v.left_samples[0].from.as_str(), v.left_samples[0].to.as_str()), ("SEASON#2026#1", to.as_str()));
+    assert_eq!(v.left_samples[0].sort.as_deref(), Some("RUN#9000#p_1"), "the sample names its item");
+    // Several items of one old partition are several samples, each with its own new shard: the
+    // least five by (partition key, sort key), the same whatever order the items come in.
+    let items: Vec<(String, String)> = (0..40)
+        .map(|i| {
+            let player = format!("p_{i}");
+            let pk = format!("SEASON#2026#{}", Shards::new(4, ShardRule::By("player")).of(player.as_bytes()));
+            (pk, format!("RUN#9000#{player}"))
+        })
+        .collect();
+    let samples = |order: &mut dyn Iterator<Item = &(String, String)>| {
+        let mut verdict = VerdictAudit::new(lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Partition).cloned());
+        for (pk, sk) in order {
+            verdict.observe_item(&migration, Some(pk), Some(sk));
+        }
+        verdict.verdict().left_samples
+    };
+    let forward = samples(&mut items.iter());
+    assert_eq!(forward, samples(&mut items.iter().rev()));
+    let mut least = items.clone();
+    least.sort();
+    least.truncate(5);
+    let got: Vec<(String, String, String)> =
+        forward.iter().map(|s| (s.from.clone(), s.sort.clone().unwrap(), s.to.clone())).collect();
+    let want: Vec<(String, String, String)> = least
+        .into_iter()
+        .map(|(pk, sk)| {
+            let player = sk.rsplit('#').next().unwrap().to_owned();
+            (pk, sk, format!("SEASON#2026#{:02}", sixteen.of(player.as_bytes())))
+        })
+        .collect();
+    assert_eq!(got, want);
     let e = DynMigration::new(entry("RunSk"), entry("RunPk")).unwrap_err();
     assert_eq!(e.kind, MigrationErrorKind::Roles);
 }

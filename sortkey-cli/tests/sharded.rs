@@ -300,9 +300,16 @@ fn migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_runn
         (dry["verdict"]["in_old"].as_u64(), dry["verdict"]["in_new"].as_u64()),
         (Some(u64::from(RUNS)), Some(0))
     );
-    let sample = &dry["verdict"]["left_samples"][0];
-    let i: u32 = (0..RUNS).find(|&i| old_pk(i) == sample["from"].as_str().unwrap()).unwrap();
-    assert!((0..RUNS).any(|j| old_pk(j) == old_pk(i) && new_pk(j) == sample["to"].as_str().unwrap()), "{sample}");
+    // Each sample names its run by its sort key: its old shard and its new one are the run's.
+    let samples = dry["verdict"]["left_samples"].as_array().unwrap();
+    assert_eq!(samples.len(), 5, "{dry}");
+    for sample in samples {
+        let i: u32 = (0..RUNS).find(|&i| sk(i) == sample["sort"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            (old_pk(i).as_str(), new_pk(i).as_str()),
+            (sample["from"].as_str().unwrap(), sample["to"].as_str().unwrap())
+        );
+    }
 
     let stop = Arc::new(AtomicBool::new(false));
     // The writer: an update of a run under whichever partition holds it now (the new shard

@@ -196,9 +196,18 @@ impl MigrateDocument {
         t.add_row(["(in no layout)".to_owned(), v.audit.in_no_layout().to_string()]);
         outln!("{t}");
         if !v.left_samples.is_empty() {
-            let mut t = output::table(&[&format!("left in {from}"), &format!("its key in {to}")]);
+            // A partition key migration's samples name their items by the sort key too.
+            let with_sort = v.left_samples.iter().any(|s| s.sort.is_some());
+            let (left, its) = (format!("left in {from}"), format!("its key in {to}"));
+            let mut header = vec![left.as_str()];
+            header.extend(with_sort.then_some("sort key"));
+            header.push(&its);
+            let mut t = output::table(&header);
             for s in &v.left_samples {
-                t.add_row([shown(&s.from), shown(&s.to)]);
+                let mut row = vec![shown(&s.from)];
+                row.extend(with_sort.then(|| s.sort.as_deref().map(shown).unwrap_or_default()));
+                row.push(shown(&s.to));
+                t.add_row(row);
             }
             outln!("{t}");
         }

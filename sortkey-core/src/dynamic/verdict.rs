@@ -4,7 +4,7 @@
 //! lock. What `sortkey migrate` prints after each pass, here so that
 //! a program moving keys its own way can ask the same question: is anything left?
 
-use crate::dynamic::samples::keep_least;
+use crate::dynamic::samples::{SAMPLES, keep_least};
 use crate::dynamic::{AuditReport, DynLayout, DynMigration, KeyAudit};
 use crate::migrate::rekey::Rekeyed;
 
@@ -20,7 +20,8 @@ pub struct VerdictAudit {
 /// any order of reading (samples are the least keys).
 ///
 /// With the `serde` feature it serializes and reads back: `{"read", "in_old", "in_new",
-/// "in_other", "cannot_move", "left_samples": [{"from", "to"}], "cannot_move_samples": [{"key",
+/// "in_other", "cannot_move", "left_samples": [{"from", "to", "sort"}] (`sort` for a partition
+/// key migration only), "cannot_move_samples": [{"key",
 /// "error"}], "complete", "audit"}` (`audit` an [`AuditReport`]).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -54,6 +55,11 @@ pub struct LeftSample {
     pub from: String,
     /// Its key in the new layout.
     pub to: String,
+    /// The item's sort key, when the migration moves partition keys: a partition key names no
+    /// one item (each item of an old shard has its own new shard), the two keys together do.
+    /// Absent (and not serialized) for a sort key migration.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub sort: Option<String>,
 }
 
 /// A key that cannot move.
@@ -116,12 +122,17 @@ impl VerdictAudit {
             Ok(Rekeyed::Other) => v.in_other += 1,
             Ok(Rekeyed::Move(new)) => {
                 v.in_old += 1;
-                keep_least(
-                    &mut v.left_samples,
-                    key,
-                    |s| s.from.as_str(),
-                    || LeftSample { from: key.to_owned(), to: new },
-                );
+                // A partition key's sample names its item by the sort key too; the least of
+                // (key, sort key) are kept, each once, whatever order the items come in.
+                let sort = sort.filter(|_| migration.moves_partition_keys());
+                let at = v.left_samples.binary_search_by(|s| (s.from.as_str(), s.sort.as_deref()).cmp(&(key, sort)));
+                if let Err(at) = at
+                    && at < SAMPLES
+                {
+                    let sample = LeftSample { from: key.to_owned(), to: new, sort: sort.map(str::to_owned) };
+                    v.left_samples.insert(at, sample);
+                    v.left_samples.truncate(SAMPLES);
+                }
             }
             Err(e) => {
                 v.cannot_move += 1;
