@@ -4,7 +4,7 @@
 //! lock. What `sortkey migrate` prints after each pass, here so that
 //! a program moving keys its own way can ask the same question: is anything left?
 
-use crate::dynamic::samples::{SAMPLES, keep_least};
+use crate::dynamic::samples::{keep_least, keep_least_by};
 use crate::dynamic::{AuditReport, DynLayout, DynMigration, KeyAudit};
 use crate::migrate::rekey::Rekeyed;
 
@@ -125,14 +125,11 @@ impl VerdictAudit {
                 // A partition key's sample names its item by the sort key too; the least of
                 // (key, sort key) are kept, each once, whatever order the items come in.
                 let sort = sort.filter(|_| migration.moves_partition_keys());
-                let at = v.left_samples.binary_search_by(|s| (s.from.as_str(), s.sort.as_deref()).cmp(&(key, sort)));
-                if let Err(at) = at
-                    && at < SAMPLES
-                {
-                    let sample = LeftSample { from: key.to_owned(), to: new, sort: sort.map(str::to_owned) };
-                    v.left_samples.insert(at, sample);
-                    v.left_samples.truncate(SAMPLES);
-                }
+                keep_least_by(
+                    &mut v.left_samples,
+                    |s| (s.from.as_str(), s.sort.as_deref()).cmp(&(key, sort)),
+                    || LeftSample { from: key.to_owned(), to: new, sort: sort.map(str::to_owned) },
+                );
             }
             Err(e) => {
                 v.cannot_move += 1;
