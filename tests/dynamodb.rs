@@ -51,6 +51,8 @@ use sortkey_tests::server::{client, runtime, server_or_skip};
 
 #[path = "dynamodb/sharded.rs"]
 mod sharded;
+#[path = "dynamodb/typed_migration.rs"]
+mod typed_migration;
 #[path = "dynamodb/versions.rs"]
 mod versions;
 

@@ -215,3 +215,50 @@ fn extra(cursor: &mut Cursor<'_>, spec: &Field, ty: &DynType) -> Result<DynValue
         }
     }
 }
+
+impl DynLayout {
+    /// The leading fields a bound of a condition on this layout says something of: the longest
+    /// run of its first fields that `bound` writes whole, decoded. A field before the last is
+    /// whole when the separator follows it (or, with `range`, the separator's successor or the
+    /// bound's end, as a range's bounds end); the last field when the bound ends with it, and
+    /// only with `range` (a `begins_with` value may end inside it). `None` when the layout is
+    /// not one of fields, or the bound does not start with its prefix.
+    ///
+    /// Byte order of keys is the order of their fields, so every key at or above a lower bound
+    /// has leading fields at or above these, and every key at or below an upper bound at or
+    /// below them: what another layout of the same fields is asked
+    /// ([`FieldCondition::enclosing`](crate::FieldCondition::enclosing)).
+    pub(crate) fn leading_fields(&self, bound: &str, range: bool) -> Option<Vec<(&'static str, DynValue)>> {
+        let DynBody::Fields(fields) = &self.key.body else { return None };
+        let sep = self.key.separator;
+        let after_sep = char::from_u32(sep as u32 + 1).unwrap_or(sep);
+        let mut cursor = Cursor::new(bound, self.name);
+        if let Some(prefix) = &self.key.prefix
+            && expect_key_prefix(&mut cursor, prefix, sep).is_err()
+        {
+            return bound.starts_with(prefix.as_str()).then(Vec::new);
+        }
+        let outer = whole_key(self.name);
+        let mut out = Vec::new();
+        for (i, field) in fields.iter().enumerate() {
+            let last = i + 1 == fields.len();
+            let spec = spec(self.name, field, sep);
+            let spec = if last { field_in(spec, &outer) } else { spec };
+            let Ok(value) = decode_field(&mut cursor, &field.ty, &spec) else { break };
+            let rest = cursor.rest();
+            let whole = match (last, range) {
+                (true, range) => range && rest.is_empty(),
+                (false, true) => rest.is_empty() || rest.starts_with(sep) || rest.starts_with(after_sep),
+                (false, false) => rest.starts_with(sep),
+            };
+            if !whole {
+                break;
+            }
+            out.push((field.name, value));
+            if last || !rest.starts_with(sep) || expect_prefix(&mut cursor, sep.encode_utf8(&mut [0; 4])).is_err() {
+                break;
+            }
+        }
+        Some(out)
+    }
+}

@@ -8,6 +8,7 @@ mod balance;
 mod capacity;
 mod convert;
 mod decode;
+mod enclosing;
 mod encode;
 #[cfg(feature = "serde")]
 pub mod exact;

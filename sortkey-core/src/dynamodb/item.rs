@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde_core::Serialize;
 use serde_core::de::DeserializeOwned;
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, EncodeError, QueryError};
 use crate::table::entity::Entity;
 
 use super::Attributes;
@@ -70,6 +70,10 @@ pub enum ItemErrorKind {
         /// The partition key's shard count.
         shards: u16,
     },
+    /// A read across the layout versions of a key (`legacy`) that cannot say its condition on
+    /// one of them (a key family, an older layout with no condition of the fields): nothing is
+    /// read, rather than a page that could miss or wrongly hold an item.
+    Query(QueryError),
     /// The request failed otherwise: the SDK's or the server's message.
     Request(String),
 }
@@ -112,6 +116,7 @@ impl fmt::Display for ItemError {
                 f.write_str("the old item changed since it was read, or the new key exists; nothing moved")
             }
             ItemErrorKind::Request(m) => write!(f, "{m}"),
+            ItemErrorKind::Query(e) => write!(f, "{e}"),
             ItemErrorKind::Sharded { shards } => write!(
                 f,
                 "its partition key has {shards} shards, and query_page reads one partition, so it would return one \

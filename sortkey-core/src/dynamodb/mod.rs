@@ -53,6 +53,7 @@ pub use crate::migrate::rate::RateShare;
 pub use crate::migrate::size::item_size;
 
 mod entity;
+mod entity_query;
 mod item;
 mod keys;
 mod merged;
@@ -61,14 +62,16 @@ mod query;
 mod read;
 mod request;
 mod table;
+mod typed_versions;
 mod versions;
 mod write;
 
 pub use entity::entity_key;
+pub use entity_query::{AcrossVersions, EntityPage, EntityQuery};
 pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
 pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged, query_merged_moving};
-pub use read::{EntityPage, EntityQuery, get_item, query_page};
+pub use read::{get_item, query_page};
 pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
 pub use versions::{VersionsPage, VersionsQuery};
 pub use write::{delete_item, move_item, put_item, update_item};

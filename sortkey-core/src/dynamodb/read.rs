@@ -4,111 +4,12 @@
 use aws_sdk_dynamodb::Client;
 use serde_core::de::DeserializeOwned;
 
-use crate::encoding::key::{DecodeKey, SortKey};
-use crate::encoding::shard::Shards;
-use crate::error::{DecodeError, EncodeError};
 use crate::table::entity::Entity;
-use crate::table::entity_query::TableQuery;
-use crate::table::index::{IndexKey, IndexQuery, MultiKey};
 use crate::table::item::ItemKey;
-use crate::table::multi::MultiCondition;
-use crate::table::request::QueryRequest;
 
-use super::Attributes;
+use super::entity_query::{EntityPage, EntityQuery};
 use super::item::{EntityItem, ItemError, ItemErrorKind};
 use super::write::request_error;
-
-/// One page of a Query's entities, in the order DynamoDB returned them, and the typed key the
-/// next page starts after.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EntityPage<E, C> {
-    /// The page's entities.
-    pub entities: Vec<E>,
-    /// Where the next page starts (the page's `LastEvaluatedKey`, typed); `None` after the last.
-    pub next: Option<C>,
-}
-
-/// A Query whose items are entities of one type, read a page at a time by [`query_page`]: an
-/// entity's table query (`Order::query(&pk)`), an index query (`Order::by_status(&pk)`) or a
-/// multi-attribute index query.
-pub trait EntityQuery {
-    /// The entity the items hold.
-    type Entity: Entity;
-    /// The typed key a page starts after: the primary key, or the index key with it.
-    type Cursor;
-
-    /// The Query as data, starting after `start`.
-    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError>;
-
-    /// The cursor a page's `LastEvaluatedKey` holds.
-    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError>;
-
-    /// The shards of the partition it reads, when its partition key is sharded: then one Query
-    /// reads one shard, and [`query_page`] refuses it for `query_merged`. `None` by default.
-    fn shards(&self) -> Option<Shards> {
-        None
-    }
-}
-
-impl<E> EntityQuery for TableQuery<E>
-where
-    E: Entity,
-    E::Partition: for<'k> DecodeKey<'k>,
-    E::Sort: for<'k> DecodeKey<'k>,
-{
-    type Entity = E;
-    type Cursor = ItemKey<E::Partition, E::Sort>;
-
-    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError> {
-        self.request(start)
-    }
-
-    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
-        ItemKey::from_attributes(key, E::KEYS)
-    }
-
-    fn shards(&self) -> Option<Shards> {
-        <E::Partition as SortKey>::LAYOUT.shard_field().map(|(_, shards)| shards)
-    }
-}
-
-impl<E, P, S> EntityQuery for IndexQuery<E, P, S>
-where
-    E: Entity,
-    E::Partition: for<'k> DecodeKey<'k>,
-    E::Sort: for<'k> DecodeKey<'k>,
-    P: SortKey + for<'k> DecodeKey<'k>,
-    S: SortKey + for<'k> DecodeKey<'k>,
-{
-    type Entity = E;
-    type Cursor = IndexKey<E, P, S>;
-
-    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError> {
-        self.request(start)
-    }
-
-    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
-        self.key(key)
-    }
-}
-
-impl<E> EntityQuery for MultiCondition<E>
-where
-    E: Entity,
-    E::Partition: for<'k> DecodeKey<'k>,
-    E::Sort: for<'k> DecodeKey<'k>,
-{
-    type Entity = E;
-    type Cursor = MultiKey<E>;
-
-    fn query_request(&self, start: Option<&Self::Cursor>) -> Result<QueryRequest, EncodeError> {
-        self.request(start)
-    }
-
-    fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
-        self.key(key)
-    }
-}
 
 /// One page of `query` on `table`: at most `limit` items (DynamoDB's `Limit`; fewer when the
 /// page reaches 1 MB), starting after `start` (the `next` of the page before; `None` for the
@@ -116,6 +17,14 @@ where
 /// the entity is an error naming it; so is a `LastEvaluatedKey` that does not decode; so is the
 /// query of a sharded partition ([`ItemErrorKind::Sharded`]), which one Query would read one shard
 /// of: `query_merged` reads it.
+///
+/// **During a migration.** When the query's sort key has older layouts (`legacy`), a page is
+/// what the same page is once every item is in the current layout: each layout is read by its
+/// own condition (the typed condition said on its fields), every older key is held to the
+/// condition through its key in the current layout, the layouts merge in the current order (an
+/// item copied but not yet deleted once), and `next` is one cursor across them. A condition no
+/// older layout can be read by is refused ([`ItemErrorKind::Query`]). Without `legacy`, one
+/// Query as before.
 ///
 /// ```no_run
 /// # use sortkey_core::{Entity, SortKey};
@@ -155,6 +64,9 @@ where
     if let Some(shards) = query.shards() {
         return Err(ItemError::new(name, ItemErrorKind::Sharded { shards: shards.count().get() }));
     }
+    if let Some(across) = query.across_versions().filter(|a| !a.layout.legacy().is_empty()) {
+        return super::typed_versions::page(client, table, query, &across, start, limit).await;
+    }
     let request = query.query_request(start).map_err(|e| ItemError::new(name, ItemErrorKind::Encode(e)))?;
     let page = request
         .apply_to(client.query().table_name(table).limit(limit))
@@ -166,7 +78,7 @@ where
         Some(key) => Some(query.cursor(key).map_err(|e| ItemError::new(name, ItemErrorKind::Decode(e)))?),
         None => None,
     };
-    Ok(EntityPage { entities, next })
+    Ok(EntityPage { read: entities.len(), entities, next, requests: 1 })
 }
 
 /// The entity whose primary key is `key`, read from `table` (`GetItem`, strongly consistent:
