@@ -162,3 +162,96 @@ fn typed_reads_mid_migration_return_what_they_return_after_it() {
         );
     });
 }
+
+/// The raw item under `sk` in partition `PROJ#p1`, read consistently.
+async fn raw(client: &Client, table: &str, sk: String) -> Option<sortkey_core::dynamodb::Attributes> {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let got = client
+        .get_item()
+        .table_name(table)
+        .key("pk", AttributeValue::S("PROJ#p1".into()))
+        .key("sk", AttributeValue::S(sk))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    got.item().cloned()
+}
+
+/// A point read finds a ticket not yet moved under its older key and says so; an update moves it
+/// to the current key as updated, keeping what another writer added to it; a delete removes it
+/// where it is; a ticket in both layouts is updated at its current key; a missing one is missing.
+#[test]
+fn point_reads_and_writes_act_on_the_key_an_item_is_stored_under() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use sortkey_core::ItemKey;
+    use sortkey_core::dynamodb::{ItemErrorKind, delete_item, get_item, get_stored, update_item};
+    let Some(server) = server_or_skip("point_reads_and_writes_act_on_the_key_an_item_is_stored_under") else {
+        return;
+    };
+    let client = client(&server.endpoint);
+    let def = TableDefinition::of::<Ticket>(TABLE_POINT);
+    let old_key = |t: &Ticket| TicketSkV1 { created_ms: t.created_ms, ticket_no: t.ticket_no }.encode().unwrap();
+    let new_key = |t: &Ticket| TicketSk { created_ms: t.created_ms, ticket_no: t.ticket_no }.encode().unwrap();
+    let pk = TicketPk { project: "p1".into() };
+    let key = |t: &Ticket| ItemKey::new(pk.clone(), TicketSk { created_ms: t.created_ms, ticket_no: t.ticket_no });
+    runtime().block_on(async {
+        super::create(&client, &def).await;
+        let put_old = |t: Ticket, extra: bool| {
+            let client = client.clone();
+            async move {
+                let mut item = t.to_item().unwrap();
+                item.insert("sk".into(), AttributeValue::S(old_key(&t)));
+                if extra {
+                    item.insert("note".into(), AttributeValue::S("added by another writer".into()));
+                }
+                client.put_item().table_name(TABLE_POINT).set_item(Some(item)).send().await.unwrap();
+            }
+        };
+        let unmoved = ticket(T, 11);
+        put_old(unmoved.clone(), true).await;
+
+        // The read of the issue: by the current key, an item still under its older key.
+        assert_eq!(get_item::<Ticket>(&client, TABLE_POINT, &key(&unmoved)).await.unwrap(), Some(unmoved.clone()));
+        let found = get_stored::<Ticket>(&client, TABLE_POINT, &key(&unmoved)).await.unwrap().unwrap();
+        assert_eq!((found.sort_version, found.key.1.clone()), (1, old_key(&unmoved)));
+        assert!(!found.is_current());
+
+        // An update moves it, as updated, keeping the other writer's attribute; the old key is gone.
+        let renamed = Ticket { title: "renamed".into(), ..unmoved.clone() };
+        update_item(&client, TABLE_POINT, &renamed).await.unwrap();
+        let found = get_stored::<Ticket>(&client, TABLE_POINT, &key(&unmoved)).await.unwrap().unwrap();
+        assert_eq!((found.entity, found.sort_version), (renamed.clone(), 0));
+        assert!(raw(&client, TABLE_POINT, old_key(&unmoved)).await.is_none(), "the old key is gone");
+        let moved = raw(&client, TABLE_POINT, new_key(&unmoved)).await.unwrap();
+        assert_eq!(moved["note"], AttributeValue::S("added by another writer".into()));
+
+        // A delete removes an unmoved ticket where it is.
+        let doomed = ticket(T, 12);
+        put_old(doomed.clone(), false).await;
+        delete_item(&client, TABLE_POINT, &doomed).await.unwrap();
+        assert!(raw(&client, TABLE_POINT, old_key(&doomed)).await.is_none());
+        assert_eq!(get_item::<Ticket>(&client, TABLE_POINT, &key(&doomed)).await.unwrap(), None);
+
+        // A ticket copied and not yet deleted: the update is at its current key, the old copy
+        // is left to the migration, which deletes it when unchanged.
+        let copied = ticket(T, 13);
+        put_old(copied.clone(), false).await;
+        sortkey_core::dynamodb::put_item(&client, TABLE_POINT, &copied, PutMode::Create).await.unwrap();
+        let retitled = Ticket { title: "retitled".into(), ..copied.clone() };
+        update_item(&client, TABLE_POINT, &retitled).await.unwrap();
+        let found = get_stored::<Ticket>(&client, TABLE_POINT, &key(&copied)).await.unwrap().unwrap();
+        assert_eq!((found.entity, found.sort_version), (retitled, 0));
+        assert!(raw(&client, TABLE_POINT, old_key(&copied)).await.is_some());
+
+        // Under no key: missing, and nothing is written.
+        let missing = ticket(T, 14);
+        let e = update_item(&client, TABLE_POINT, &missing).await.unwrap_err();
+        assert!(matches!(e.kind(), ItemErrorKind::Missing), "{e}");
+        let e = delete_item(&client, TABLE_POINT, &missing).await.unwrap_err();
+        assert!(matches!(e.kind(), ItemErrorKind::Missing), "{e}");
+        assert_eq!(get_item::<Ticket>(&client, TABLE_POINT, &key(&missing)).await.unwrap(), None);
+    });
+}
+
+const TABLE_POINT: &str = "tickets_point";

@@ -61,6 +61,7 @@ mod multi;
 mod query;
 mod read;
 mod request;
+mod stored;
 mod table;
 mod typed_versions;
 mod versions;
@@ -73,6 +74,7 @@ pub use keys::KeyAttribute;
 pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged, query_merged_moving};
 pub use read::{get_item, query_page};
 pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
+pub use stored::{Stored, get_stored};
 pub use versions::{VersionsPage, VersionsQuery};
 pub use write::{delete_item, move_item, put_item, update_item};
 

@@ -82,7 +82,9 @@ where
 }
 
 /// The entity whose primary key is `key`, read from `table` (`GetItem`, strongly consistent:
-/// what a write just made is read back); `None` when no item has it.
+/// what a write just made is read back); `None` when no item has it. During a migration an item
+/// not yet moved is found under its older key (`legacy`): [`get_stored`](super::get_stored) says
+/// which.
 ///
 /// ```no_run
 /// # use sortkey_core::{Entity, ItemKey};
@@ -105,14 +107,5 @@ pub async fn get_item<E>(
 where
     E: Entity + DeserializeOwned,
 {
-    let key = key.to_attributes(E::KEYS).map_err(|e| ItemError::new(E::NAME, ItemErrorKind::Encode(e)))?;
-    let got = client
-        .get_item()
-        .table_name(table)
-        .set_key(Some(key))
-        .consistent_read(true)
-        .send()
-        .await
-        .map_err(|e| request_error::<E, _, _>("GetItem", &e))?;
-    got.item().map(E::from_item).transpose()
+    Ok(super::stored::get_stored::<E>(client, table, key).await?.map(|found| found.entity))
 }
