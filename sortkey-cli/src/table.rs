@@ -57,3 +57,24 @@ pub(crate) fn static_key_names(pk: String, sk: Option<String>) -> KeyNames {
         None => KeyNames::partition_only(pk),
     }
 }
+
+/// The global secondary index of `table_name` whose key schema names `attribute`, with its key
+/// attributes; `None` when no index has it.
+pub(crate) async fn index_keyed_by(
+    client: &Client,
+    table_name: &str,
+    attribute: &str,
+) -> Result<Option<(String, (Option<String>, Option<String>))>, Failure> {
+    let described = client
+        .describe_table()
+        .table_name(table_name)
+        .send()
+        .await
+        .map_err(|e| Failure(format!("cannot describe table {table_name}: {}", sdk_error_line(&e))))?;
+    let indexes = described.table().map(|t| t.global_secondary_indexes()).unwrap_or_default();
+    Ok(indexes.iter().find_map(|i| {
+        let keys = key_attributes(i.key_schema());
+        let named = keys.0.as_deref() == Some(attribute) || keys.1.as_deref() == Some(attribute);
+        named.then(|| (i.index_name().unwrap_or_default().to_owned(), keys))
+    }))
+}

@@ -117,11 +117,12 @@ fn an_entitys_sort_key_width_changes_from_the_lock_failure_to_the_verdict() {
     assert_eq!(sk["old_keys"][0]["layout"], "OrderSk@v1", "{doc}");
     assert_eq!((sk["old_keys"][0]["keys"].as_u64(), sk["old_keys"][0]["partitions"].as_u64()), (Some(30), Some(3)));
     let moves: Vec<String> = serde_json::from_value(sk["moves"][0].clone()).unwrap();
-    assert!(moves.ends_with(&["--table".into(), "Orders".into(), "--to".into(), "OrderSk".into()]), "{moves:?}");
+    let tail = ["--table", "Orders", "--to", "OrderSk", "--compare-attributes"].map(String::from);
+    assert!(moves.ends_with(&tail), "{moves:?}");
 
-    // 4. The move, as printed, with the version attribute the entity writes: a verdict of none left.
+    // 4. The move, exactly as printed (its output as JSON): a verdict of none left.
     let mut migrate = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));
-    migrate.args(&moves[1..]).args(["--version-attribute", "revision", "-o", "json"]);
+    migrate.args(&moves[1..]).args(["-o", "json"]);
     // Its checkpoints in the test's own folder, where no earlier run left any.
     let out = migrate.current_dir(&dir).env_remove("AWS_PROFILE").assert().code(0);
     let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
@@ -143,4 +144,130 @@ fn an_entitys_sort_key_width_changes_from_the_lock_failure_to_the_verdict() {
         assert_eq!(read.iter().map(|o| o.order_no).collect::<Vec<_>>(), (1000..1030).collect::<Vec<_>>());
         assert!(read.iter().all(|o| (o.total_cents, o.revision) == (100, 1)), "the items moved unchanged: {read:?}");
     });
+}
+
+/// The tickets as first written: the index's sort key 6 digits wide.
+mod index_before {
+    #[derive(sortkey_core::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+    #[entity(
+        pk(prefix = "PROJ", project),
+        sk(prefix = "TICKET", ticket_no(width = 10)),
+        index(gsi1(pk(prefix = "A", assignee), sk(ticket_no(width = 6))))
+    )]
+    pub(crate) struct Ticket {
+        pub(crate) project: String,
+        pub(crate) ticket_no: u32,
+        pub(crate) assignee: String,
+    }
+}
+
+/// The index's sort key widened to 10 digits, the old layout kept as its older version.
+mod index_after {
+    use sortkey_core::SortKey;
+
+    #[derive(SortKey)]
+    pub(crate) struct TicketGsi1SkV1 {
+        #[key(width = 6)]
+        ticket_no: u32,
+    }
+
+    impl From<TicketGsi1SkV1> for TicketGsi1Sk {
+        fn from(old: TicketGsi1SkV1) -> Self {
+            TicketGsi1Sk { ticket_no: old.ticket_no }
+        }
+    }
+
+    #[derive(sortkey_core::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+    #[entity(
+        pk(prefix = "PROJ", project),
+        sk(prefix = "TICKET", ticket_no(width = 10)),
+        index(gsi1(pk(prefix = "A", assignee), sk(legacy = TicketGsi1SkV1, ticket_no(width = 10))))
+    )]
+    pub(crate) struct Ticket {
+        pub(crate) project: String,
+        pub(crate) ticket_no: u32,
+        pub(crate) assignee: String,
+    }
+}
+
+/// An index key's width changes: the audit of the index prints the move, which runs as printed
+/// and rewrites every index key in place (the items keep their primary keys); the lock's table
+/// lines find the index without `--index`; a `--to` of another attribute is refused by name.
+#[test]
+fn an_index_keys_width_changes_and_its_keys_are_rewritten_in_place() {
+    let Some(server) = server_or_skip("an_index_keys_width_changes_and_its_keys_are_rewritten_in_place") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-index-change-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("layouts.lock");
+    let client = client(&server.endpoint);
+    let before = TableDefinition::of::<index_before::Ticket>("Tickets");
+    runtime().block_on(async {
+        before.apply_to_create(client.create_table()).unwrap().send().await.unwrap();
+        for n in 0..12u32 {
+            let t = index_before::Ticket { project: "p1".into(), ticket_no: n, assignee: format!("u{}", n % 3) };
+            put_item(&client, "Tickets", &t, PutMode::Create).await.unwrap();
+        }
+    });
+    std::fs::write(&lock, LockedKeys::new().table(&TableDefinition::of::<index_after::Ticket>("Tickets")).text())
+        .unwrap();
+    let text = std::fs::read_to_string(&lock).unwrap();
+    assert!(text.contains("table Tickets gsi1sk: TicketGsi1Sk\n"), "{text}");
+
+    // Without --index, the lock's table lines say where the layout lives: its keys are found.
+    let dry = ["migrate", "--table", "Tickets", "--to", "TicketGsi1Sk", "--dry-run", "-o", "json"];
+    let out = sortkey(&server.endpoint, &lock, &dry).current_dir(&dir).assert().code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!((doc["verdict"]["in_old"].as_u64(), doc["verdict"]["complete"].as_bool()), (Some(12), Some(false)));
+
+    // A --to that is no layout of the attribute read: refused, naming the attribute (a lock in
+    // which the table's sort key has an older version too, so that only the attribute is wrong).
+    let both = dir.join("both.lock");
+    let versions = "TicketSk@v1 = TICKET#{ticket_no:u32 width=6}\nTicketSk > TicketSk@v1\n";
+    std::fs::write(&both, format!("{text}{versions}")).unwrap();
+    let wrong = ["migrate", "--table", "Tickets", "--index", "gsi1", "--to", "TicketSk", "--dry-run"];
+    let out = sortkey(&server.endpoint, &both, &wrong).current_dir(&dir).assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let named = ["attribute gsi1sk", "TicketGsi1Sk", "the lock puts `TicketSk` in sk"];
+    assert!(named.iter().all(|n| stderr.contains(n)), "{stderr}");
+
+    // The audit of the index prints the move; it runs as printed.
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Tickets", "--index", "gsi1", "-o", "json"])
+        .assert()
+        .code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let sk = doc["attributes"].as_array().unwrap().iter().find(|a| a["name"] == "gsi1sk").unwrap().clone();
+    let moves: Vec<String> = serde_json::from_value(sk["moves"][0].clone()).unwrap();
+    let tail = ["--table", "Tickets", "--index", "gsi1", "--to", "TicketGsi1Sk", "--compare-attributes"];
+    assert!(moves.ends_with(&tail.map(String::from)), "{moves:?}");
+    let mut migrate = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));
+    migrate.args(&moves[1..]).args(["-o", "json"]).current_dir(&dir).env_remove("AWS_PROFILE");
+    let out = migrate.assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["verdict"]["complete"], true, "{doc}");
+    assert_eq!((doc["verdict"]["in_old"].as_u64(), doc["verdict"]["in_new"].as_u64()), (Some(0), Some(12)), "{doc}");
+
+    // Every index key is in the new layout, on the same 12 items; the index reads them all.
+    runtime().block_on(async {
+        let scan = client.scan().table_name("Tickets").consistent_read(true).send().await.unwrap();
+        let mut keys: Vec<(String, String)> = scan
+            .items()
+            .iter()
+            .map(|i| (i["sk"].as_s().unwrap().clone(), i["gsi1sk"].as_s().unwrap().clone()))
+            .collect();
+        keys.sort();
+        let want: Vec<(String, String)> = (0..12).map(|n| (format!("TICKET#{n:010}"), format!("{n:010}"))).collect();
+        assert_eq!(keys, want);
+        let mut read = Vec::new();
+        for u in 0..3 {
+            let q = index_after::Ticket::gsi1(&index_after::TicketGsi1Pk { assignee: format!("u{u}") }).unwrap();
+            read.extend(query_page(&client, "Tickets", &q, None, 100).await.unwrap().entities);
+        }
+        assert_eq!(read.len(), 12);
+    });
+    sortkey(&server.endpoint, &lock, &["audit", "--table", "Tickets", "--index", "gsi1", "-o", "json"])
+        .assert()
+        .code(0);
 }

@@ -254,13 +254,24 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     assert_eq!(old["partitions_with_current"], 1);
     let (lock_path, endpoint) = (lock.display().to_string(), server.endpoint.as_str());
     let moves = ["sortkey", "migrate", "--lock", &lock_path, "--endpoint-url", endpoint, "--table", "Versions"];
-    let moves = [&moves[..], &["--to", "RankKey"]].concat();
+    let moves = [&moves[..], &["--to", "RankKey", "--compare-attributes"]].concat();
     assert_eq!(sk["moves"], serde_json::json!([moves]), "{doc}");
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Versions", "--segments", "1", "-o", "table"])
         .assert()
         .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     snapshot("audit_versions.txt", &text.replace(&lock_path, "LOCK").replace(endpoint, "ENDPOINT"));
+
+    // The printed move runs as printed (in a folder of its own for its checkpoints), and then no
+    // old key is left.
+    let dir = lock.parent().unwrap().join("printed-move");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut run = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));
+    let out = run.args(&moves[1..]).args(["-o", "json"]).current_dir(&dir).env_remove("AWS_PROFILE").output();
+    let out = out.unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(doc["verdict"]["in_old"], 0, "{doc} {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(doc["verdict"]["in_new"], 51, "{doc}");
 }
 
 /// A partition holding two versions of `RankKey`: 30 current keys (scores 0 to 11,600,000 by
@@ -1020,7 +1031,17 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
             .flat_map(|a| a["moves"].as_array().unwrap().iter().map(|m| m.as_array().unwrap()[4..].into()))
             .collect()
     };
-    let to = |table: &str| serde_json::json!(["--endpoint-url", server.endpoint, "--table", table, "--to", "RankKey"]);
+    let to = |table: &str| {
+        serde_json::json!([
+            "--endpoint-url",
+            server.endpoint,
+            "--table",
+            table,
+            "--to",
+            "RankKey",
+            "--compare-attributes"
+        ])
+    };
     assert_eq!(moves(&command), [to("TABLE")], "{command}");
     let out =
         sortkey(&server.endpoint, &lock, &["audit", "--export", &export, "--pk", "pk", "--sk", "sk", "-o", "table"])

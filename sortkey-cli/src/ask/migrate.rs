@@ -25,6 +25,11 @@ pub(crate) struct MigrationAsk {
     /// same fields by name.
     #[arg(long, value_name = "LAYOUT")]
     pub(crate) to: String,
+    /// The global secondary index whose sort key the layouts are of: its key attribute is
+    /// rewritten in place on every item (the item keeps its primary key). Found from the lock's
+    /// `table` lines when not given.
+    #[arg(long, value_name = "INDEX")]
+    pub(crate) index: Option<String>,
     /// The folder where each segment's place is saved after every page, so that a migration
     /// killed midway resumes where it saved; `.sortkey/migrate-TABLE-FROM-TO` by default, a
     /// folder per pass.
@@ -59,7 +64,10 @@ impl MigrationAsk {
     /// `sortkey migrate` for this migration: its table, layouts and checkpoints.
     pub(crate) fn command_line(&self, ctx: &Context<'_>) -> CommandLine {
         let mut line = ctx.command("migrate");
-        line.option("--table", &self.table).option("--to", &self.to).option_if("--from", self.from.as_deref());
+        line.option("--table", &self.table)
+            .option_if("--index", self.index.as_deref())
+            .option("--to", &self.to)
+            .option_if("--from", self.from.as_deref());
         line.option_if("--checkpoint", self.checkpoint.as_ref().map(|p| p.display().to_string()))
             .option_if("--checkpoint-table", self.checkpoint_table.as_deref());
         line

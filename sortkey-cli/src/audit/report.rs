@@ -126,9 +126,9 @@ impl AuditDocument {
         (ctx, command): (&Context<'_>, CommandLine),
         export_table: Option<&str>,
     ) -> Self {
-        let table = match &source {
-            AuditSource::Table { table, .. } => table.clone(),
-            AuditSource::Export { .. } => export_table.unwrap_or(PLACEHOLDER).to_owned(),
+        let (table, index) = match &source {
+            AuditSource::Table { table, index, .. } => (table.clone(), index.clone()),
+            AuditSource::Export { .. } => (export_table.unwrap_or(PLACEHOLDER).to_owned(), None),
         };
         let findings = attributes.iter().any(AttributeReport::has_findings);
         let mut doc = AuditDocument {
@@ -145,8 +145,12 @@ impl AuditDocument {
             a.moves = currents
                 .iter()
                 .map(|c| {
+                    // A command that runs as printed: the move check named (the exact one,
+                    // --version-attribute, needs the application's version attribute, which
+                    // the audit cannot know; the migrate docs say when to prefer it).
                     let mut line = ctx.command("migrate");
-                    line.option("--table", &table).option("--to", *c);
+                    line.option("--table", &table).option_if("--index", index.as_deref()).option("--to", *c);
+                    line.arg("--compare-attributes");
                     line.argv
                 })
                 .collect();

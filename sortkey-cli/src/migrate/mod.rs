@@ -9,6 +9,7 @@
 //! being moved is read again and moved as it is now; one that keeps changing is left for the
 //! next pass, up to `--passes`.
 
+mod attribute;
 mod checkpoints;
 pub(crate) mod status;
 pub(crate) mod verdict;
@@ -26,6 +27,7 @@ use crate::outcome::{Failure, Outcome};
 use crate::pages::{self, Source, progress_bar};
 use crate::{connect, lock, output, table};
 
+use self::attribute::Target;
 use self::checkpoints::{MigrationIdentity, Store};
 use self::verdict::{MigrateDocument, classify};
 
@@ -57,21 +59,31 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     runtime.block_on(async {
         let client = connect::client(args).await;
         let (pk, sk) = table::key_names(&client, &m.which.table, None).await?;
-        let Some(sk) = sk else {
-            return Err(Failure(format!(
-                "table {} has a partition key alone; a migration moves sort keys",
-                m.which.table
-            )));
+        let role = if migration.moves_partition_keys() { KeyRole::Partition } else { KeyRole::Sort };
+        let target = attribute::target(&client, (&lock, &lock_path), &m.which, role, (&pk, sk.as_deref())).await?;
+        // An index's key is rewritten in place; the table's own key moves its items.
+        let in_place = match target {
+            Target::Index { attribute, .. } => Some(attribute),
+            Target::Primary => None,
         };
-        // A partition key's migration reads the sort key too: an item's new shard is calculated
-        // from it, by the table's sort key layouts in the lock.
-        let migration = match migration.moves_partition_keys() {
-            true => migration.clone().reading_sort_keys(lock.layouts_reading(Some(&m.which.table), &sk, KeyRole::Sort)),
-            false => migration.clone(),
+        let names = match (&in_place, &sk) {
+            (Some(attribute), _) => vec![attribute.clone()],
+            (None, None) => {
+                return Err(Failure(format!(
+                    "table {} has a partition key alone; a migration moves sort keys",
+                    m.which.table
+                )));
+            }
+            // A partition key's migration reads the sort key too: an item's new shard is
+            // calculated from it, by the table's sort key layouts in the lock.
+            (None, Some(sk)) if migration.moves_partition_keys() => vec![sk.clone(), pk.clone()],
+            (None, Some(sk)) => vec![sk.clone()],
         };
-        let names = match migration.moves_partition_keys() {
-            true => vec![sk.clone(), pk.clone()],
-            false => vec![sk.clone()],
+        let migration = match (&in_place, &sk) {
+            (None, Some(sk)) if migration.moves_partition_keys() => {
+                migration.clone().reading_sort_keys(lock.layouts_reading(Some(&m.which.table), sk, KeyRole::Sort))
+            }
+            _ => migration.clone(),
         };
         let source = Source { client: client.clone(), table: m.which.table.clone(), index: None, names };
         let bar = progress_bar(args);
@@ -80,7 +92,10 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
             let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
             return Ok(finish(args, MigrateDocument::new((m, &ctx), &olds, &[], Some(verdict))));
         }
-        let mut backfill = Backfill::new(&client, &m.which.table, table::static_key_names(pk, Some(sk)));
+        let mut backfill = Backfill::new(&client, &m.which.table, table::static_key_names(pk, sk));
+        if let Some(attribute) = &in_place {
+            backfill = backfill.index_attribute(attribute);
+        }
         backfill = match &m.version_attribute {
             Some(version) => backfill.version_attribute(version),
             None => backfill.compare_attributes(&m.may_add.iter().map(String::as_str).collect::<Vec<_>>()),

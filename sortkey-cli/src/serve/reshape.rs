@@ -114,7 +114,7 @@ fn steps(ctx: &Context<'_>, ask: &Ask<'_>, old: &DynLayout, new: &DynLayout) -> 
     let mut dry = to.clone();
     dry.arg("--dry-run");
     let mut run = to;
-    run.option("--version-attribute", "ATTR");
-    let commands = vec![dry.to_string(), format!("{run}   # or --compare-attributes")];
+    run.arg("--compare-attributes");
+    let commands = vec![dry.to_string(), run.to_string()];
     (lock_lines, commands)
 }

@@ -101,15 +101,15 @@ impl std::error::Error for BackfillError {
 
 /// A failure inside a segment's run, before the table and the cursor are attached.
 #[derive(Debug)]
-struct Failure {
-    kind: BackfillErrorKind,
-    message: String,
-    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+pub(super) struct Failure {
+    pub(super) kind: BackfillErrorKind,
+    pub(super) message: String,
+    pub(super) source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
 impl Failure {
     /// An item the backfill cannot move.
-    fn decode(message: String) -> Failure {
+    pub(super) fn decode(message: String) -> Failure {
         Failure { kind: BackfillErrorKind::Decode, message, source: None }
     }
 
@@ -128,14 +128,14 @@ impl Failure {
     }
 
     /// A request that could not be built.
-    fn build(operation: &'static str, e: impl fmt::Display) -> Failure {
+    pub(super) fn build(operation: &'static str, e: impl fmt::Display) -> Failure {
         let kind = BackfillErrorKind::Server { operation, code: None };
         Failure { kind, message: format!("{operation}: the request could not be built: {e}"), source: None }
     }
 
     /// A request the SDK or the server refused, in one line: the server's code and message,
     /// not the raw response.
-    fn sdk<E, R>(operation: &'static str, e: SdkError<E, R>) -> Failure
+    pub(super) fn sdk<E, R>(operation: &'static str, e: SdkError<E, R>) -> Failure
     where
         E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
         R: fmt::Debug + Send + Sync + 'static,
@@ -221,19 +221,21 @@ pub enum MoveCheck {
 /// current key is never overwritten, and an item changed meanwhile is left for the next run.
 #[derive(Debug, Clone)]
 pub struct Backfill<'c> {
-    client: &'c Client,
-    table: String,
+    pub(super) client: &'c Client,
+    pub(super) table: String,
     keys: KeyNames,
     rate: Option<RateShare>,
     page_size: i32,
     check: Option<MoveCheck>,
+    /// The attribute rewritten in place, an index's key, instead of items moved.
+    pub(super) in_place: Option<String>,
 }
 
 impl<'c> Backfill<'c> {
     /// A backfill of `table`, whose primary key attributes are `keys`; its sort key holds the
     /// layouts of the key type it runs with.
     pub fn new(client: &'c Client, table: &str, keys: KeyNames) -> Self {
-        Backfill { client, table: table.to_owned(), keys, rate: None, page_size: 100, check: None }
+        Backfill { client, table: table.to_owned(), keys, rate: None, page_size: 100, check: None, in_place: None }
     }
 
     /// Moves condition their Delete on the version attribute `name` ([`MoveCheck::Version`]):
@@ -248,6 +250,16 @@ impl<'c> Backfill<'c> {
     pub fn compare_attributes(mut self, may_add: &[&str]) -> Self {
         let may_add = may_add.iter().map(|a| (*a).to_owned()).collect();
         self.check = Some(MoveCheck::Attributes { may_add });
+        self
+    }
+
+    /// Rewrites the attribute `name` (a secondary index's key) in place instead of moving items:
+    /// each item whose `name` is in a layout the migration moves from gets its value in the
+    /// current layout, by an UpdateItem conditioned on the attribute still holding the old value
+    /// and on the item being as the Scan read it (the move check). The primary key stays; an
+    /// item without the attribute (absent from a sparse index) is left alone, counted `other`.
+    pub fn index_attribute(mut self, name: &str) -> Self {
+        self.in_place = Some(name.to_owned());
         self
     }
 
@@ -447,6 +459,9 @@ impl<'c> Backfill<'c> {
         items: &[Attributes],
         done: &mut Progress,
     ) -> Result<(), Failure> {
+        if let Some(attribute) = &self.in_place {
+            return self.rewrite_in_place(rekey, attribute, items, done).await;
+        }
         let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
         let mut moves = Vec::new();
         for item in items {
@@ -636,7 +651,7 @@ impl<'c> Backfill<'c> {
     }
 
     /// The item under `item`'s keys as it is now, read consistently; `None` when it is gone.
-    async fn read_again(&self, item: &Attributes) -> Result<Option<Attributes>, Failure> {
+    pub(super) async fn read_again(&self, item: &Attributes) -> Result<Option<Attributes>, Failure> {
         let got = self
             .client
             .get_item()
@@ -719,7 +734,7 @@ impl<'c> Backfill<'c> {
                  lost with the old item",
                 self.table
             ),
-            (_, None) => format!(
+            (_, None) if self.in_place.is_none() => format!(
                 "table `{}` has a partition key alone ({}); a backfill rewrites sort keys, expected a sort key attribute",
                 self.table, self.keys
             ),
@@ -731,14 +746,27 @@ impl<'c> Backfill<'c> {
     /// A Delete of `item` that applies only while the item is the one the Scan read, as the
     /// move check says.
     fn unchanged_delete(&self, item: &Attributes) -> Result<Delete, Failure> {
+        let unchanged = self.unchanged(item)?;
+        let delete = Delete::builder()
+            .table_name(&self.table)
+            .set_key(Some(self.key_in(item)))
+            .set_expression_attribute_names(Some(unchanged.names))
+            .set_expression_attribute_values((!unchanged.values.is_empty()).then_some(unchanged.values));
+        delete.condition_expression(unchanged.expression).build().map_err(|e| Failure::build("DeleteItem", e))
+    }
+
+    /// The condition that `item` is the one the Scan read, as the move check says: what a move's
+    /// Delete and an index key's rewrite in place are conditioned on. Its placeholders are `#uN`
+    /// and `:uN`.
+    pub(super) fn unchanged(&self, item: &Attributes) -> Result<Unchanged, Failure> {
         let pk_name = self.keys.partition();
-        let mut delete = Delete::builder().table_name(&self.table).set_key(Some(self.key_in(item)));
+        let mut names = HashMap::new();
         let mut conditions = Vec::new();
         let mut name = |i: usize, attribute: &str| {
-            delete = std::mem::take(&mut delete).expression_attribute_names(format!("#u{i}"), attribute);
+            names.insert(format!("#u{i}"), attribute.to_owned());
             format!("#u{i}")
         };
-        let mut values = Vec::new();
+        let mut values = HashMap::new();
         match &self.check {
             Some(MoveCheck::Version(_)) if planted_bug!(MoveWithoutVersion) => {
                 conditions.push(format!("attribute_exists({})", name(0, pk_name)));
@@ -749,21 +777,21 @@ impl<'c> Backfill<'c> {
                 match item.get(version) {
                     Some(value) => {
                         conditions.push(format!("{v} = :u1"));
-                        values.push((":u1".to_owned(), value.clone()));
+                        values.insert(":u1".to_owned(), value.clone());
                     }
                     None => conditions.push(format!("attribute_not_exists({v})")),
                 }
             }
             Some(MoveCheck::Attributes { may_add }) => {
-                let mut names: Vec<&String> = item.keys().collect();
-                names.sort();
-                for (i, attribute) in names.iter().enumerate() {
+                let mut attributes: Vec<&String> = item.keys().collect();
+                attributes.sort();
+                for (i, attribute) in attributes.iter().enumerate() {
                     conditions.push(format!("{} = :u{i}", name(i, attribute)));
-                    values.push((format!(":u{i}"), item[attribute.as_str()].clone()));
+                    values.insert(format!(":u{i}"), item[attribute.as_str()].clone());
                 }
                 let absent = may_add.iter().filter(|a| !item.contains_key(*a));
                 for (i, attribute) in absent.enumerate() {
-                    conditions.push(format!("attribute_not_exists({})", name(names.len() + i, attribute)));
+                    conditions.push(format!("attribute_not_exists({})", name(attributes.len() + i, attribute)));
                 }
             }
             None => {
@@ -771,10 +799,7 @@ impl<'c> Backfill<'c> {
                 return Err(Failure { kind: BackfillErrorKind::Config, message, source: None });
             }
         }
-        for (placeholder, value) in values {
-            delete = delete.expression_attribute_values(placeholder, value);
-        }
-        delete.condition_expression(conditions.join(" AND ")).build().map_err(|e| Failure::build("DeleteItem", e))
+        Ok(Unchanged { expression: conditions.join(" AND "), names, values })
     }
 
     /// The sort key attribute, which `run_segment` checks the table has.
@@ -787,7 +812,7 @@ impl<'c> Backfill<'c> {
     }
 
     /// The primary key attributes of `item`.
-    fn key_in(&self, item: &Attributes) -> Attributes {
+    pub(super) fn key_in(&self, item: &Attributes) -> Attributes {
         let (pk_name, sk_name) = (self.keys.partition(), self.sort_name());
         item.iter().filter(|(n, _)| *n == pk_name || *n == sk_name).map(|(n, v)| (n.clone(), v.clone())).collect()
     }
@@ -805,9 +830,16 @@ impl<'c> Backfill<'c> {
 /// Where an item moves: its new partition key and sort key.
 type Target = (AttributeValue, AttributeValue);
 
+/// A condition that an item is as a Scan read it: the expression and its names and values.
+pub(super) struct Unchanged {
+    pub(super) expression: String,
+    pub(super) names: HashMap<String, String>,
+    pub(super) values: HashMap<String, AttributeValue>,
+}
+
 /// How many times one item's move is tried, each after reading the item again, before an item
 /// that keeps changing is left for the next pass.
-const MOVE_ATTEMPTS: u32 = 4;
+pub(super) const MOVE_ATTEMPTS: u32 = 4;
 
 /// The moves of one batched transaction: 100 actions, DynamoDB's limit.
 const MOVES_PER_TRANSACTION: usize = 50;
