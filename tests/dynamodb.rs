@@ -55,6 +55,8 @@ mod sharded;
 mod typed_migration;
 #[path = "dynamodb/versions.rs"]
 mod versions;
+#[path = "dynamodb/versions_law.rs"]
+mod versions_law;
 
 const TABLE: &str = "sortkey_law";
 

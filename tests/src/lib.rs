@@ -12,6 +12,7 @@ pub mod leaderboard;
 pub mod samples;
 #[cfg(feature = "extra-types")]
 pub mod texts;
+pub mod versions;
 /// The moto server of the DynamoDB tests (its own crate, which the `sortkey` command's tests use too).
 #[cfg(feature = "dynamodb")]
 pub use sortkey_test_server as server;
