@@ -30,6 +30,12 @@ pub enum Bug {
     /// page after the cursor's key as the current layout writes it, not as that version's layout
     /// writes the same value: an older version's keys are skipped or read again.
     CursorFromWrongVersion,
+    /// A typed condition said on an older layout ignores `desc` on the field its range is on: the
+    /// older keys above a bound are read as if below it, and missed.
+    EnclosingIgnoresDesc,
+    /// An update of an item still under its older key moves it without the condition that the old
+    /// item is as read: a write made between the read and the move is lost.
+    MoveStoredUnconditioned,
 }
 
 thread_local! {

@@ -52,7 +52,8 @@ impl FieldCondition {
         };
         let at = |side: &[(&'static str, DynValue)]| side.get(common).map(|(_, v)| v.clone());
         // The bounds are bytes: on a `desc` field the lower one holds the greater value.
-        let (least, greatest) = if next.desc { (at(&high), at(&low)) } else { (at(&low), at(&high)) };
+        let desc = next.desc && !planted_bug!(EnclosingIgnoresDesc);
+        let (least, greatest) = if desc { (at(&high), at(&low)) } else { (at(&low), at(&high)) };
         let name = next.name.to_owned();
         let end = match (least, greatest) {
             (Some(l), Some(g)) => ConditionEnd::Between(name, l, g),

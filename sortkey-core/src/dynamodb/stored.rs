@@ -198,6 +198,7 @@ pub(super) fn move_stored<E: EntityItem + Serialize>(
             }
             conditions.names.push(("#e_v".to_owned(), attribute.to_owned()));
             match version {
+                _ if planted_bug!(MoveStoredUnconditioned) => conditions.all.push("attribute_exists(#e_v)".to_owned()),
                 0 => conditions.all.push("attribute_not_exists(#e_v)".to_owned()),
                 v => {
                     conditions.all.push("#e_v = :e_v".to_owned());
@@ -207,6 +208,7 @@ pub(super) fn move_stored<E: EntityItem + Serialize>(
             conditions.names.push(("#e_pk".to_owned(), E::KEYS.partition().to_owned()));
             conditions.all.push("attribute_exists(#e_pk)".to_owned());
         }
+        _ if planted_bug!(MoveStoredUnconditioned) => {}
         _ => {
             let mut attributes: Vec<(&String, &AttributeValue)> = stored.iter().collect();
             attributes.sort_by(|a, b| a.0.cmp(b.0));

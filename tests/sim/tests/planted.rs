@@ -40,7 +40,12 @@ fn shrunk(bug: Bug, scenario: Scenario, seed: u64, sized: bool) -> String {
     let smallest = if sized {
         let smaller = migration::Size::FULL.smaller();
         shrink(&smaller, |size| {
-            let (outcome, trace) = Sim::run(seed, Faults::SOME, |sim| migration::run_sized(sim, size));
+            let (outcome, trace) = match bug {
+                Bug::EnclosingIgnoresDesc | Bug::MoveStoredUnconditioned => {
+                    Sim::run(seed, Faults::SOME, |sim| migration::typed_sized(sim, size))
+                }
+                _ => Sim::run(seed, Faults::SOME, |sim| migration::run_sized(sim, size)),
+            };
             (outcome, trace.len())
         })
     } else {
@@ -55,6 +60,10 @@ fn shrunk(bug: Bug, scenario: Scenario, seed: u64, sized: bool) -> String {
 
 fn migration_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
     Box::pin(migration::run(sim))
+}
+
+fn typed_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
+    Box::pin(migration::typed(sim))
 }
 
 fn sharded_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
@@ -75,6 +84,8 @@ fn every_planted_bug_is_found() {
             migration_run,
         ),
         (Bug::VersionCopiesTwice, "a read across layout versions that returns a copied item twice", migration_run),
+        (Bug::EnclosingIgnoresDesc, "a typed read across versions that ignores `desc` on an older layout", typed_run),
+        (Bug::MoveStoredUnconditioned, "a typed update that moves an old item without its condition", typed_run),
     ];
     let mut missed = Vec::new();
     println!("| bug | seeds tried until found | time | trace lines, shrunk | what broke |");

@@ -40,7 +40,10 @@ use sortkey_core::{
 use super::{Outcome, create_table, merged_sort_keys};
 use crate::Sim;
 
-const ITEMS: u64 = 32;
+pub(super) const ITEMS: u64 = 32;
+/// The runs the typed writer and its raw competitor draw from in [`typed`]: few, so that they
+/// meet on one run while it moves.
+const HOT: u64 = 4;
 const SEGMENTS: i32 = 4;
 const LEASE: Duration = Duration::from_secs(2);
 
@@ -53,6 +56,8 @@ enum Kind {
     Reshard,
     /// The sort key's fields in another order: the player first, then the score first.
     Reorder,
+    /// The sort keys widened, read and written by the service's typed code (`typed.rs`).
+    Typed,
 }
 
 const OLD_SHARDS: Shards = Shards::new(4, ShardRule::By("player"));
@@ -61,7 +66,7 @@ const NEW_SHARDS: Shards = Shards::new(16, ShardRule::By("player"));
 /// Item `i`'s keys, (partition, sort), in the old layout and in the new one.
 fn keys(kind: Kind, i: u64) -> ((String, String), (String, String)) {
     match kind {
-        Kind::Widen => (
+        Kind::Widen | Kind::Typed => (
             ("SEASON#7".to_owned(), format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000)),
             ("SEASON#7".to_owned(), format!("RUN#{:012}#p_{i}", 999_999_999_999 - i * 1000)),
         ),
@@ -108,7 +113,7 @@ fn migration(kind: Kind) -> DynMigration {
     let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
     let entry = |n: &str| (n.to_owned(), lock.get(n).cloned().unwrap_or_else(|| panic!("{n}")));
     let made = match kind {
-        Kind::Widen => DynMigration::new(entry("RankKeyV1"), entry("RankKey")),
+        Kind::Widen | Kind::Typed => DynMigration::new(entry("RankKeyV1"), entry("RankKey")),
         Kind::Reorder => DynMigration::new(entry("Ranked@v1"), entry("Ranked")),
         Kind::Reshard => DynMigration::new(entry("RunPk@v1"), entry("RunPk"))
             .map(|m| m.reading_sort_keys([("RunSk", lock.get("RunSk").unwrap_or_else(|| panic!("RunSk")))])),
@@ -118,9 +123,9 @@ fn migration(kind: Kind) -> DynMigration {
 
 /// Increments counted by the writers, per item.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Counted {
-    acknowledged: Vec<u64>,
-    ambiguous: Vec<u64>,
+pub(super) struct Counted {
+    pub(super) acknowledged: Vec<u64>,
+    pub(super) ambiguous: Vec<u64>,
 }
 
 /// One writer, keeping the writers' contract: `steps` increments of random items, each read
@@ -132,13 +137,13 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
     let client = sim.client();
     let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
     let layouts: Vec<&sortkey_core::DynLayout> = match kind {
-        Kind::Widen => ["RankKey", "RankKeyV1"].iter().filter_map(|n| lock.get(n)).collect(),
+        Kind::Widen | Kind::Typed => ["RankKey", "RankKeyV1"].iter().filter_map(|n| lock.get(n)).collect(),
         Kind::Reshard => ["RunPk", "RunPk@v1"].iter().filter_map(|n| lock.get(n)).collect(),
         Kind::Reorder => ["Ranked", "Ranked@v1"].iter().filter_map(|n| lock.get(n)).collect(),
     };
     let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
     for _ in 0..steps {
-        let i = sim.below(ITEMS);
+        let i = sim.below(if kind == Kind::Typed { HOT } else { ITEMS });
         let (old, new) = keys(kind, i);
         'item: loop {
             let mut read = None;
@@ -388,6 +393,18 @@ pub async fn reshard(sim: Sim) -> Outcome {
     run_kind(sim, Kind::Reshard, Size::from_env()).await
 }
 
+/// One run of the scenario: sort keys widened under the service's typed reads and writes
+/// (`query_page`, `get_stored`, `update_item`) beside a raw writer, at the size of
+/// [`Size::from_env`].
+pub async fn typed(sim: Sim) -> Outcome {
+    run_kind(sim, Kind::Typed, Size::from_env()).await
+}
+
+/// [`typed`] at `size`.
+pub async fn typed_sized(sim: Sim, size: Size) -> Outcome {
+    run_kind(sim, Kind::Typed, size).await
+}
+
 /// [`reshard`] at `size`.
 pub async fn reshard_sized(sim: Sim, size: Size) -> Outcome {
     run_kind(sim, Kind::Reshard, size).await
@@ -488,7 +505,12 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
     for i in 0..ITEMS {
         let ((pk, sk), _) = keys(kind, i);
         let put = direct.put_item().table_name("runs").item("pk", AttributeValue::S(pk));
-        let put = put.item("sk", AttributeValue::S(sk)).item("version", AttributeValue::N("1".into()));
+        let mut put = put.item("sk", AttributeValue::S(sk)).item("version", AttributeValue::N("1".into()));
+        if kind == Kind::Typed {
+            for (name, value) in super::typed::attributes(i) {
+                put = put.item(name, value);
+            }
+        }
         put.item("hits", AttributeValue::N("0".into())).send().await.unwrap_or_else(|e| panic!("{e:?}"));
     }
     let leases = Arc::new(Mutex::new(Leases::default()));
@@ -497,9 +519,16 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
         Kind::Reshard => vec![tokio::task::spawn_local(reader(sim.clone(), stop.clone()))],
         Kind::Widen => vec![tokio::task::spawn_local(versions_reader(sim.clone(), stop.clone(), "RankKey"))],
         Kind::Reorder => vec![tokio::task::spawn_local(versions_reader(sim.clone(), stop.clone(), "Ranked"))],
+        Kind::Typed => vec![tokio::task::spawn_local(super::typed::reader(sim.clone(), stop.clone()))],
     };
     let steps = size.writer_steps;
-    let writers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), kind, steps))).collect();
+    let writers: Vec<_> = match kind {
+        Kind::Typed => vec![
+            tokio::task::spawn_local(writer(sim.clone(), kind, steps)),
+            tokio::task::spawn_local(super::typed::writer(sim.clone(), steps, HOT)),
+        ],
+        _ => (0..2).map(|_| tokio::task::spawn_local(writer(sim.clone(), kind, steps))).collect(),
+    };
     let mut workers: Vec<_> = (0..3)
         .map(|w| tokio::task::spawn_local(worker(sim.clone(), kind, 1, format!("worker-{w}"), leases.clone())))
         .collect();

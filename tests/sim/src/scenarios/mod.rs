@@ -5,6 +5,7 @@
 
 pub mod migration;
 pub mod sharded;
+mod typed;
 
 use aws_sdk_dynamodb::Client;
 use sortkey_core::dynamodb::ShardedQuery;
