@@ -36,6 +36,10 @@ pub enum Bug {
     /// An update of an item still under its older key moves it without the condition that the old
     /// item is as read: a write made between the read and the move is lost.
     MoveStoredUnconditioned,
+    /// An index key rewritten in place without its conditions (that the attribute still holds
+    /// the old key, and the move check): a key written meanwhile from a new value is overwritten
+    /// by one made from the value the Scan read.
+    InPlaceUnconditioned,
 }
 
 thread_local! {

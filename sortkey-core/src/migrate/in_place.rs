@@ -55,18 +55,22 @@ impl Backfill<'_> {
                 }
             };
             let unchanged = self.unchanged(&item)?;
-            let update = self
+            let mut update = self
                 .client
                 .update_item()
                 .table_name(&self.table)
                 .set_key(Some(self.key_in(&item)))
-                .update_expression("SET #ia = :ia")
-                .condition_expression(format!("({}) AND #ia = :io", unchanged.expression))
-                .set_expression_attribute_names(Some(unchanged.names))
+                .update_expression("SET #ia = :ia");
+            if !planted_bug!(InPlaceUnconditioned) {
+                update = update
+                    .condition_expression(format!("({}) AND #ia = :io", unchanged.expression))
+                    .set_expression_attribute_names(Some(unchanged.names))
+                    .set_expression_attribute_values(Some(unchanged.values))
+                    .expression_attribute_values(":io", AttributeValue::S(old));
+            }
+            let update = update
                 .expression_attribute_names("#ia", attribute)
-                .set_expression_attribute_values(Some(unchanged.values))
-                .expression_attribute_values(":ia", AttributeValue::S(new))
-                .expression_attribute_values(":io", AttributeValue::S(old));
+                .expression_attribute_values(":ia", AttributeValue::S(new));
             match update.send().await {
                 Ok(_) => {
                     done.rewritten += 1;

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use sortkey_core::planted::{Bug, plant};
-use sortkey_sim::scenarios::{Outcome, migration, sharded};
+use sortkey_sim::scenarios::{Outcome, index, migration, sharded};
 use sortkey_sim::{Faults, Sim, shrink};
 
 /// A scenario to run, boxed.
@@ -66,6 +66,10 @@ fn typed_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Out
     Box::pin(migration::typed(sim))
 }
 
+fn index_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
+    Box::pin(index::run(sim))
+}
+
 fn sharded_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
     Box::pin(sharded::run(sim))
 }
@@ -86,6 +90,7 @@ fn every_planted_bug_is_found() {
         (Bug::VersionCopiesTwice, "a read across layout versions that returns a copied item twice", migration_run),
         (Bug::EnclosingIgnoresDesc, "a typed read across versions that ignores `desc` on an older layout", typed_run),
         (Bug::MoveStoredUnconditioned, "a typed update that moves an old item without its condition", typed_run),
+        (Bug::InPlaceUnconditioned, "an index key rewritten in place without its conditions", index_run),
     ];
     let mut missed = Vec::new();
     println!("| bug | seeds tried until found | time | trace lines, shrunk | what broke |");
@@ -93,7 +98,8 @@ fn every_planted_bug_is_found() {
     for (bug, what, scenario) in bugs {
         match hunt(bug, scenario) {
             Some((seeds, time, broken)) => {
-                let shrunk = shrunk(bug, scenario, seeds - 1, !matches!(bug, Bug::MergeStopsEarly));
+                let shrunk =
+                    shrunk(bug, scenario, seeds - 1, !matches!(bug, Bug::MergeStopsEarly | Bug::InPlaceUnconditioned));
                 println!("| {what} | {seeds} | {:.2} s | {shrunk} | {broken} |", time.as_secs_f64());
             }
             None => {

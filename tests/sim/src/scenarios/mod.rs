@@ -1,8 +1,10 @@
 //! Scenarios the simulation runs, each one seed at a time, each returning the first invariant a
 //! run broke (with the seed's trace kept by [`Sim::run`](crate::Sim::run)): the migration of a
 //! table's sort keys by leased, killed and replaced backfill workers beside writers
-//! ([`migration`]), and merged reads of a sharded partition ([`sharded`]).
+//! ([`migration`]; a service's typed code beside it, `migration::typed`), an index's sort key
+//! rewritten in place ([`index`]), and merged reads of a sharded partition ([`sharded`]).
 
+pub mod index;
 pub mod migration;
 pub mod sharded;
 mod typed;
