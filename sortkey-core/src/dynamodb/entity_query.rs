@@ -49,6 +49,8 @@ pub struct AcrossVersions<'q> {
     pub condition: Option<&'q KeyCondition>,
     /// The sort key's layout; its older layouts are [`Layout::legacy`].
     pub layout: Layout,
+    /// The index read, for an index's query; `None` for the table's.
+    pub index: Option<&'static str>,
 }
 
 /// A Query whose items are entities of one type, read a page at a time by [`query_page`](super::query_page): an
@@ -117,6 +119,7 @@ where
             sort_attribute,
             condition: query.condition(),
             layout: <E::Sort as SortKey>::LAYOUT,
+            index: None,
         })
     }
 }
@@ -144,6 +147,26 @@ where
 
     fn cursor(&self, key: &Attributes) -> Result<Self::Cursor, DecodeError> {
         self.key(key)
+    }
+
+    fn across_versions(&self) -> Option<AcrossVersions<'_>> {
+        let query = self.partition_query();
+        let names = self.key_names();
+        let sort_attribute = names.sort()?;
+        let index = self.index().name();
+        let key_name = E::LAYOUTS
+            .iter()
+            .find(|l| l.index == Some(index) && l.attribute == sort_attribute)
+            .map_or_else(|| short_type_name::<S>(), |l| l.name);
+        Some(AcrossVersions {
+            key_name,
+            partition: query.partition(),
+            partition_attribute: names.partition(),
+            sort_attribute,
+            condition: query.condition(),
+            layout: S::LAYOUT,
+            index: Some(index),
+        })
     }
 }
 

@@ -54,6 +54,7 @@ pub use crate::migrate::size::item_size;
 
 mod entity;
 mod entity_query;
+mod index_versions;
 mod item;
 mod keys;
 mod merged;

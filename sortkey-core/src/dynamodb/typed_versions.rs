@@ -14,6 +14,7 @@ use crate::table::multi::ScalarValue;
 
 use super::Attributes;
 use super::entity_query::{AcrossVersions, EntityPage, EntityQuery};
+use super::index_versions::{self, IndexRead};
 use super::item::{EntityItem, ItemError, ItemErrorKind};
 use super::versions::VersionsQuery;
 
@@ -41,42 +42,83 @@ where
         .map(|v| if v == 0 { across.key_name.to_owned() } else { format!("{}@v{v}", across.key_name) })
         .collect();
     let live = LiveLayouts::new(names.iter().map(String::as_str).zip(&layouts).collect());
-    let Some(condition) = across.condition else {
+    // Without a sort condition: every key of the current layout's prefix, as one Query reads them.
+    let whole = layouts.first().and_then(|l| l.query().begins_with().ok());
+    let Some(condition) = across.condition.or(whole.as_ref()) else {
         let kind = QueryErrorKind::MatchesEverything;
         return Err(fail(ItemErrorKind::Query(QueryError::new(across.key_name, None, kind))));
     };
     let conditions = live.enclosing_conditions(condition).map_err(|e| fail(ItemErrorKind::Query(e)))?;
-    // The cursor's sort key, as the single Query would start after it.
-    let cursor = match start {
+    // Where the single Query would start: its ExclusiveStartKey, by attribute.
+    let start_key = match start {
         Some(start) => {
             let request = query.query_request(Some(start)).map_err(|e| fail(ItemErrorKind::Encode(e)))?;
-            request.exclusive_start_key.unwrap_or_default().into_iter().find_map(|(name, value)| match value {
-                ScalarValue::S(sk) if name == across.sort_attribute => Some(sk),
-                _ => None,
-            })
+            let values = request.exclusive_start_key.unwrap_or_default().into_iter();
+            values
+                .filter_map(|(name, value)| if let ScalarValue::S(s) = value { Some((name, s)) } else { None })
+                .collect()
         }
-        None => None,
+        None => Vec::new(),
     };
-    let read = VersionsQuery {
-        table,
-        partition: across.partition,
-        partition_attribute: across.partition_attribute,
-        sort_attribute: across.sort_attribute,
-        forward: true,
-        limit: usize::try_from(limit).unwrap_or(0),
+    let value_of =
+        |name: Option<&str>| start_key.iter().find(|(n, _)| Some(n.as_str()) == name).map(|(_, v)| v.clone());
+    let limit = usize::try_from(limit).unwrap_or(0);
+    let (found, more, read, requests): (Vec<(String, Attributes)>, bool, usize, usize) = match across.index {
+        Some(index) => {
+            let primary = <Q::Entity as Entity>::KEYS;
+            let read = IndexRead {
+                table,
+                index,
+                partition: (across.partition_attribute, across.partition),
+                sort_attribute: across.sort_attribute,
+                primary,
+            };
+            let cursor = value_of(Some(across.sort_attribute)).map(|key| {
+                let primary = (
+                    value_of(Some(primary.partition())).unwrap_or_default(),
+                    value_of(primary.sort()).unwrap_or_default(),
+                );
+                (key, primary)
+            });
+            if limit == 0 {
+                return Err(fail(ItemErrorKind::Request(format!(
+                    "a page of {table} reads at least one result, not 0"
+                ))));
+            }
+            let page = index_versions::page(client, &read, &live, &conditions, cursor.as_ref(), limit)
+                .await
+                .map_err(|m| fail(ItemErrorKind::Request(m)))?;
+            (page.items, page.more, page.read, page.requests)
+        }
+        None => {
+            let read = VersionsQuery {
+                table,
+                partition: across.partition,
+                partition_attribute: across.partition_attribute,
+                sort_attribute: across.sort_attribute,
+                forward: true,
+                limit,
+            };
+            let cursor = value_of(Some(across.sort_attribute));
+            let page = read
+                .run(client, &live, &conditions, cursor.as_deref())
+                .await
+                .map_err(|m| fail(ItemErrorKind::Request(m)))?;
+            let more = page.next.is_some();
+            let found = page.results.results.into_iter().map(|r| (r.current_key, r.item)).collect();
+            (found, more, page.read, page.requests)
+        }
     };
-    let page =
-        read.run(client, &live, &conditions, cursor.as_deref()).await.map_err(|m| fail(ItemErrorKind::Request(m)))?;
-    let entities = page.results.results.iter().map(|r| Q::Entity::from_item(&r.item)).collect::<Result<Vec<_>, _>>()?;
-    let next = match page.next {
-        Some(sk) => {
-            let key = Attributes::from([
-                (across.partition_attribute.to_owned(), AttributeValue::S(across.partition.to_owned())),
-                (across.sort_attribute.to_owned(), AttributeValue::S(sk)),
-            ]);
+    let entities = found.iter().map(|(_, item)| Q::Entity::from_item(item)).collect::<Result<Vec<_>, _>>()?;
+    let next = match found.last().filter(|_| more) {
+        Some((current_key, item)) => {
+            // The last result's keys, its index or sort key as the current layout writes it.
+            let mut key = item.clone();
+            key.insert(across.partition_attribute.to_owned(), AttributeValue::S(across.partition.to_owned()));
+            key.insert(across.sort_attribute.to_owned(), AttributeValue::S(current_key.clone()));
             Some(query.cursor(&key).map_err(|e| fail(ItemErrorKind::Decode(e)))?)
         }
         None => None,
     };
-    Ok(EntityPage { entities, next, read: page.read, requests: page.requests })
+    Ok(EntityPage { entities, next, read, requests })
 }
