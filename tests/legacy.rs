@@ -5,6 +5,11 @@
 use sortkey_core::{Entity, Legacy, SortKey, merge_layouts};
 use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 
+/// The law of reads across layout versions over generated layout pairs (in this binary to link it
+/// once).
+#[path = "versions_law.rs"]
+mod versions_law;
+
 #[test]
 fn both_layouts_read_as_the_current_type() {
     let old = RankKeyV1 { score: 1500, player: "p1".into() }.encode().unwrap();

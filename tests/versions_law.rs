@@ -3,7 +3,8 @@
 //! (`LiveLayouts::enclosing_conditions`, what a typed read does) and each layout's keys selected
 //! by bytes as DynamoDB would, merged, give exactly what the condition selects once every item
 //! is in the current layout, in both directions; the same as the command's read by field names
-//! (`LiveLayouts::conditions`). On moto, page by page: dynamodb/versions_law.rs.
+//! (`LiveLayouts::conditions`). On moto, page by page: dynamodb/versions_law.rs. A module of
+//! legacy.rs.
 
 use proptest::prelude::*;
 use sortkey_core::{FieldCondition, KeyCondition, LiveLayouts};

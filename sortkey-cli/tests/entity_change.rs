@@ -216,6 +216,22 @@ fn an_index_keys_width_changes_and_its_keys_are_rewritten_in_place() {
     let text = std::fs::read_to_string(&lock).unwrap();
     assert!(text.contains("table Tickets gsi1sk: TicketGsi1Sk\n"), "{text}");
 
+    // The service's typed index query, before the move: every index key old, none with a prefix
+    // (so the partition is read whole), pages of 3 in the current order.
+    runtime().block_on(async {
+        let q = index_after::Ticket::gsi1(&index_after::TicketGsi1Pk { assignee: "u1".into() }).unwrap();
+        let (mut read, mut start) = (Vec::new(), None);
+        loop {
+            let page = query_page(&client, "Tickets", &q, start.as_ref(), 3).await.unwrap();
+            read.extend(page.entities.iter().map(|t| t.ticket_no));
+            match page.next {
+                Some(next) => start = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(read, [1, 4, 7, 10], "the tickets of u1, by their index key");
+    });
+
     // Without --index, the lock's table lines say where the layout lives: its keys are found.
     let dry = ["migrate", "--table", "Tickets", "--to", "TicketGsi1Sk", "--dry-run", "-o", "json"];
     let out = sortkey(&server.endpoint, &lock, &dry).current_dir(&dir).assert().code(1);

@@ -40,6 +40,9 @@ pub enum Bug {
     /// the old key, and the move check): a key written meanwhile from a new value is overwritten
     /// by one made from the value the Scan read.
     InPlaceUnconditioned,
+    /// A merged read during a shard-count move reads each partition once, in any order: an
+    /// item moved between its new partition's read and its old one's is missed.
+    MovingReadOnce,
 }
 
 thread_local! {

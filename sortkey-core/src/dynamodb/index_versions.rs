@@ -15,12 +15,12 @@ use crate::table::item::KeyNames;
 
 use super::Attributes;
 
-/// Which index is read, and how its items are keyed.
+/// Which index (or table) is read, and how its items are keyed.
 pub(super) struct IndexRead<'a> {
     /// The table.
     pub(super) table: &'a str,
-    /// The index.
-    pub(super) index: &'a str,
+    /// The index; `None` for the table itself (a read of its whole partition).
+    pub(super) index: Option<&'a str>,
     /// The index's partition key attribute and its value, encoded.
     pub(super) partition: (&'a str, &'a str),
     /// The index's sort key attribute.
@@ -88,12 +88,14 @@ pub(super) async fn page(
             let query = client
                 .query()
                 .table_name(read.table)
-                .index_name(read.index)
+                .set_index_name(read.index.map(str::to_owned))
                 .set_limit((!whole).then(|| i32::try_from(limit + 1).unwrap_or(i32::MAX)))
                 .set_exclusive_start_key(start.take());
-            let answer = expression.apply_to_query(query).send().await.map_err(|e| {
-                format!("cannot query {} index {}: {}", read.table, read.index, crate::error::sdk_error_line(&e))
-            })?;
+            let answer = expression
+                .apply_to_query(query)
+                .send()
+                .await
+                .map_err(|e| format!("cannot query {}: {}", read.table, crate::error::sdk_error_line(&e)))?;
             requests += 1;
             items_read += answer.items().len();
             for item in answer.items() {
@@ -121,6 +123,72 @@ pub(super) async fn page(
         all.truncate(limit);
         more = true;
     }
+    let items = all.into_iter().map(|f| (f.current_key, f.item)).collect();
+    Ok(IndexPage { items, more, read: items_read, requests })
+}
+
+/// The page after `cursor` of at most `limit` items of the whole partition, for a key whose
+/// layouts have no prefix and a query without a sort condition: no condition can be said of
+/// one layout's keys alone, so the partition is read whole (one Query, paged), each key read by
+/// the first live layout that reads it (a key none reads, another entity's, is left out), and
+/// the items ordered by their key in the current layout, then their primary key. Every page
+/// reads the whole partition: what it costs is in `read`.
+pub(super) async fn page_whole(
+    client: &Client,
+    read: &IndexRead<'_>,
+    live: &LiveLayouts<'_>,
+    cursor: Option<&IndexCursor>,
+    limit: usize,
+) -> Result<IndexPage, String> {
+    let limit = limit.max(1);
+    let (mut all, mut items_read, mut requests, mut start) = (Vec::new(), 0, 0, None::<Attributes>);
+    loop {
+        let query = client
+            .query()
+            .table_name(read.table)
+            .set_index_name(read.index.map(str::to_owned))
+            .key_condition_expression("#pk = :pk")
+            .expression_attribute_names("#pk", read.partition.0)
+            .expression_attribute_values(":pk", aws_sdk_dynamodb::types::AttributeValue::S(read.partition.1.to_owned()))
+            .set_exclusive_start_key(start.take());
+        let answer = query
+            .send()
+            .await
+            .map_err(|e| format!("cannot query {}: {}", read.table, crate::error::sdk_error_line(&e)))?;
+        requests += 1;
+        items_read += answer.items().len();
+        for item in answer.items() {
+            let Some(key) = item.get(read.sort_attribute).and_then(|v| v.as_s().ok()) else { continue };
+            let Some((version, value)) =
+                live.layouts().iter().enumerate().find_map(|(v, (_, l))| l.decode(key).ok().map(|value| (v, value)))
+            else {
+                continue;
+            };
+            let Ok(current_key) = live.current_key(version, key, &value) else { continue };
+            let text = |name: Option<&str>| name.and_then(|n| item.get(n)?.as_s().ok().cloned()).unwrap_or_default();
+            let primary = (text(Some(read.primary.partition())), text(read.primary.sort()));
+            let found = Found { current_key, primary, item: item.clone() };
+            let after = match cursor {
+                Some((key, (pk, sk))) => found.order() > (key.as_str(), pk.as_str(), sk.as_str()),
+                None => true,
+            };
+            if after {
+                all.push(found);
+            }
+        }
+        start = answer.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
+        if start.is_none() {
+            break;
+        }
+    }
+    all.sort_by(|a, b| a.order().cmp(&b.order()));
+    // A copy in two layouts (a table's item moved and not yet deleted) is one item, its key in
+    // the current layout the same: the first kept.
+    if read.index.is_none() {
+        all.dedup_by(|later, first| later.current_key == first.current_key);
+    }
+    let more = all.len() > limit;
+    all.truncate(limit);
     let items = all.into_iter().map(|f| (f.current_key, f.item)).collect();
     Ok(IndexPage { items, more, read: items_read, requests })
 }

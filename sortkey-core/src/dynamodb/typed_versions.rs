@@ -8,7 +8,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde_core::de::DeserializeOwned;
 
 use crate::dynamic::{DynLayout, LiveLayouts};
-use crate::error::{QueryError, QueryErrorKind};
 use crate::table::entity::Entity;
 use crate::table::multi::ScalarValue;
 
@@ -42,13 +41,14 @@ where
         .map(|v| if v == 0 { across.key_name.to_owned() } else { format!("{}@v{v}", across.key_name) })
         .collect();
     let live = LiveLayouts::new(names.iter().map(String::as_str).zip(&layouts).collect());
-    // Without a sort condition: every key of the current layout's prefix, as one Query reads them.
-    let whole = layouts.first().and_then(|l| l.query().begins_with().ok());
-    let Some(condition) = across.condition.or(whole.as_ref()) else {
-        let kind = QueryErrorKind::MatchesEverything;
-        return Err(fail(ItemErrorKind::Query(QueryError::new(across.key_name, None, kind))));
+    // Without a sort condition: every key of the current layout's prefix, as one Query reads them;
+    // without a prefix, the whole partition.
+    let prefix = layouts.first().and_then(|l| l.query().begins_with().ok());
+    let condition = across.condition.or(prefix.as_ref());
+    let conditions = match condition {
+        Some(condition) => live.enclosing_conditions(condition).map_err(|e| fail(ItemErrorKind::Query(e)))?,
+        None => Vec::new(),
     };
-    let conditions = live.enclosing_conditions(condition).map_err(|e| fail(ItemErrorKind::Query(e)))?;
     // Where the single Query would start: its ExclusiveStartKey, by attribute.
     let start_key = match start {
         Some(start) => {
@@ -63,9 +63,20 @@ where
     let value_of =
         |name: Option<&str>| start_key.iter().find(|(n, _)| Some(n.as_str()) == name).map(|(_, v)| v.clone());
     let limit = usize::try_from(limit).unwrap_or(0);
-    let (found, more, read, requests): (Vec<(String, Attributes)>, bool, usize, usize) = match across.index {
-        Some(index) => {
-            let primary = <Q::Entity as Entity>::KEYS;
+    if limit == 0 {
+        return Err(fail(ItemErrorKind::Request(format!("a page of {table} reads at least one result, not 0"))));
+    }
+    let primary = <Q::Entity as Entity>::KEYS;
+    let composite = |cursor: Option<String>| {
+        cursor.map(|key| {
+            let primary =
+                (value_of(Some(primary.partition())).unwrap_or_default(), value_of(primary.sort()).unwrap_or_default());
+            (key, primary)
+        })
+    };
+    let (found, more, read, requests): (Vec<(String, Attributes)>, bool, usize, usize) = match (across.index, condition)
+    {
+        (index, None) => {
             let read = IndexRead {
                 table,
                 index,
@@ -73,24 +84,27 @@ where
                 sort_attribute: across.sort_attribute,
                 primary,
             };
-            let cursor = value_of(Some(across.sort_attribute)).map(|key| {
-                let primary = (
-                    value_of(Some(primary.partition())).unwrap_or_default(),
-                    value_of(primary.sort()).unwrap_or_default(),
-                );
-                (key, primary)
-            });
-            if limit == 0 {
-                return Err(fail(ItemErrorKind::Request(format!(
-                    "a page of {table} reads at least one result, not 0"
-                ))));
-            }
+            let cursor = composite(value_of(Some(across.sort_attribute)));
+            let page = index_versions::page_whole(client, &read, &live, cursor.as_ref(), limit)
+                .await
+                .map_err(|m| fail(ItemErrorKind::Request(m)))?;
+            (page.items, page.more, page.read, page.requests)
+        }
+        (Some(index), Some(_)) => {
+            let read = IndexRead {
+                table,
+                index: Some(index),
+                partition: (across.partition_attribute, across.partition),
+                sort_attribute: across.sort_attribute,
+                primary,
+            };
+            let cursor = composite(value_of(Some(across.sort_attribute)));
             let page = index_versions::page(client, &read, &live, &conditions, cursor.as_ref(), limit)
                 .await
                 .map_err(|m| fail(ItemErrorKind::Request(m)))?;
             (page.items, page.more, page.read, page.requests)
         }
-        None => {
+        (None, Some(_)) => {
             let read = VersionsQuery {
                 table,
                 partition: across.partition,

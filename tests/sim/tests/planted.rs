@@ -44,6 +44,7 @@ fn shrunk(bug: Bug, scenario: Scenario, seed: u64, sized: bool) -> String {
                 Bug::EnclosingIgnoresDesc | Bug::MoveStoredUnconditioned => {
                     Sim::run(seed, Faults::SOME, |sim| migration::typed_sized(sim, size))
                 }
+                Bug::MovingReadOnce => Sim::run(seed, Faults::SOME, |sim| migration::reshard_sized(sim, size)),
                 _ => Sim::run(seed, Faults::SOME, |sim| migration::run_sized(sim, size)),
             };
             (outcome, trace.len())
@@ -64,6 +65,10 @@ fn migration_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output =
 
 fn typed_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
     Box::pin(migration::typed(sim))
+}
+
+fn reshard_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
+    Box::pin(migration::reshard(sim))
 }
 
 fn index_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
@@ -91,6 +96,7 @@ fn every_planted_bug_is_found() {
         (Bug::EnclosingIgnoresDesc, "a typed read across versions that ignores `desc` on an older layout", typed_run),
         (Bug::MoveStoredUnconditioned, "a typed update that moves an old item without its condition", typed_run),
         (Bug::InPlaceUnconditioned, "an index key rewritten in place without its conditions", index_run),
+        (Bug::MovingReadOnce, "a merged read during a shard-count move that reads each partition once", reshard_run),
     ];
     let mut missed = Vec::new();
     println!("| bug | seeds tried until found | time | trace lines, shrunk | what broke |");

@@ -412,16 +412,24 @@ pub async fn reshard_sized(sim: Sim, size: Size) -> Outcome {
 
 /// A reader of the season during a shard-count move, until `stop`: merged over the 16 new shards
 /// and the 4 old ones (an item in both is one item's copies), a drawn limit a page; every read
-/// in order with no item twice. Returns the reads made, or what broke.
+/// holds every run once, in order. Returns the reads made, or what broke.
 async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
     let client = sim.client();
     let mut reads = 0;
     while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
-        let keys = season_merged(&client, 1 + sim.below(30) as usize).await;
-        if let Some(w) = keys.windows(2).find(|w| w[0] >= w[1]) {
+        let runs = season_merged(&client, 1 + sim.below(30) as usize).await;
+        if let Some(w) = runs.windows(2).find(|w| w[0] >= w[1]) {
             return Err(format!(
                 "a merged read during the move returned {} then {}: twice, or out of order",
                 w[0], w[1]
+            ));
+        }
+        if runs.len() as u64 != ITEMS {
+            let want: Vec<String> = (0..ITEMS).map(|i| keys(Kind::Reshard, i).1.1).collect();
+            let missing: Vec<&String> = want.iter().filter(|k| !runs.contains(k)).collect();
+            return Err(format!(
+                "a merged read during the move returned {} of {ITEMS} runs; missing {missing:?}",
+                runs.len()
             ));
         }
         reads += 1;
