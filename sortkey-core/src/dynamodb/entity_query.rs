@@ -10,7 +10,7 @@ use crate::query::condition::KeyCondition;
 use crate::table::entity::Entity;
 use crate::table::entity_query::TableQuery;
 use crate::table::index::{IndexKey, IndexQuery, MultiKey};
-use crate::table::item::ItemKey;
+use crate::table::item::{ItemKey, PartitionQuery};
 use crate::table::multi::MultiCondition;
 use crate::table::request::QueryRequest;
 
@@ -105,21 +105,28 @@ where
     }
 
     fn across_versions(&self) -> Option<AcrossVersions<'_>> {
-        let query = self.partition_query();
+        AcrossVersions::of::<E, _, _>(self.partition_query(), None)
+    }
+}
+
+impl<'q> AcrossVersions<'q> {
+    /// The read across versions of `query` (of the table, or of the index `index`), an entity
+    /// `E`'s: the key type named as `E`'s layouts name it. `None` for a key without a sort key.
+    fn of<E: Entity, P, S: SortKey>(query: &'q PartitionQuery<P, S>, index: Option<&'static str>) -> Option<Self> {
         let names = query.names();
         let sort_attribute = names.sort()?;
         let key_name = E::LAYOUTS
             .iter()
-            .find(|l| l.index.is_none() && l.attribute == sort_attribute)
-            .map_or_else(|| short_type_name::<E::Sort>(), |l| l.name);
+            .find(|l| l.index == index && l.attribute == sort_attribute)
+            .map_or_else(|| short_type_name::<S>(), |l| l.name);
         Some(AcrossVersions {
             key_name,
             partition: query.partition(),
             partition_attribute: names.partition(),
             sort_attribute,
             condition: query.condition(),
-            layout: <E::Sort as SortKey>::LAYOUT,
-            index: None,
+            layout: S::LAYOUT,
+            index,
         })
     }
 }
@@ -150,23 +157,7 @@ where
     }
 
     fn across_versions(&self) -> Option<AcrossVersions<'_>> {
-        let query = self.partition_query();
-        let names = self.key_names();
-        let sort_attribute = names.sort()?;
-        let index = self.index().name();
-        let key_name = E::LAYOUTS
-            .iter()
-            .find(|l| l.index == Some(index) && l.attribute == sort_attribute)
-            .map_or_else(|| short_type_name::<S>(), |l| l.name);
-        Some(AcrossVersions {
-            key_name,
-            partition: query.partition(),
-            partition_attribute: names.partition(),
-            sort_attribute,
-            condition: query.condition(),
-            layout: S::LAYOUT,
-            index: Some(index),
-        })
+        AcrossVersions::of::<E, _, _>(self.partition_query(), Some(self.index().name()))
     }
 }
 

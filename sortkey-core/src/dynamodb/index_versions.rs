@@ -29,6 +29,14 @@ pub(super) struct IndexRead<'a> {
     pub(super) primary: KeyNames,
 }
 
+impl IndexRead<'_> {
+    /// `item`'s primary key attributes, as text ("" for one it lacks).
+    fn primary_of(&self, item: &Attributes) -> (String, String) {
+        let text = |name: Option<&str>| name.and_then(|n| item.get(n)?.as_s().ok().cloned()).unwrap_or_default();
+        (text(Some(self.primary.partition())), text(self.primary.sort()))
+    }
+}
+
 /// Where a page starts after: an item's index key in the current layout and its primary key.
 pub(super) type IndexCursor = (String, (String, String));
 
@@ -165,8 +173,7 @@ pub(super) async fn page_whole(
                 continue;
             };
             let Ok(current_key) = live.current_key(version, key, &value) else { continue };
-            let text = |name: Option<&str>| name.and_then(|n| item.get(n)?.as_s().ok().cloned()).unwrap_or_default();
-            let primary = (text(Some(read.primary.partition())), text(read.primary.sort()));
+            let primary = read.primary_of(item);
             let found = Found { current_key, primary, item: item.clone() };
             let after = match cursor {
                 Some((key, (pk, sk))) => found.order() > (key.as_str(), pk.as_str(), sk.as_str()),
@@ -208,8 +215,7 @@ fn found(
         return None;
     }
     let current_key = live.current_key(version, key, &value).ok()?;
-    let text = |name: Option<&str>| name.and_then(|n| item.get(n)?.as_s().ok().cloned()).unwrap_or_default();
-    let primary = (text(Some(read.primary.partition())), text(read.primary.sort()));
+    let primary = read.primary_of(item);
     Some(Found { current_key, primary, item: item.clone() })
 }
 

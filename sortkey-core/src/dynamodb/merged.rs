@@ -62,8 +62,7 @@ impl ShardedQuery<'_> {
         if self.copies {
             merge = merge.copies();
         }
-        let sort_of =
-            |item: &Attributes| item.get(self.sort_attribute).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+        let sort_of = |item: &Attributes| self.sort_of(item);
         let read = |read: ShardRead| {
             let pk = self.partitions.get(usize::from(read.shard())).cloned().unwrap_or_default();
             let key = move |sort: &str| {
@@ -127,6 +126,11 @@ impl ShardedQuery<'_> {
         Ok(page)
     }
 
+    /// An item's sort key ("" when it has none as a string).
+    fn sort_of(&self, item: &Attributes) -> String {
+        item.get(self.sort_attribute).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default()
+    }
+
     /// A page read while items move between the two shard counts, completed: a move copies an
     /// item to its new partition before it deletes the old one, so an item the page's reads
     /// missed in both (its new partition read before the copy, its old one after the delete) is
@@ -140,8 +144,7 @@ impl ShardedQuery<'_> {
         start: Option<&MergeCursor>,
         mut page: MergedPage<Attributes>,
     ) -> Result<MergedPage<Attributes>, String> {
-        let sort_of =
-            |item: &Attributes| item.get(self.sort_attribute).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default();
+        let sort_of = |item: &Attributes| self.sort_of(item);
         // The range the page covers: after `start`, up to its last item (to the end when it is
         // the last page).
         let last = match &page.next {
