@@ -96,9 +96,16 @@ fn an_entitys_sort_key_width_changes_from_the_lock_failure_to_the_verdict() {
     let e = LockedKeys::new().table(&TableDefinition::of::<widened::Order>("Orders")).check(&lock).unwrap_err();
     let e = e.to_string();
     assert!(e.contains("`OrderSk`: the key layout differs from its lock"), "{e}");
-    for needle in ["stop decoding", "legacy = OrderSkV1", "sortkey audit", "sortkey migrate --to OrderSk"] {
+    for needle in ["stop decoding", "legacy = OrderSkV1", "for table Orders"] {
         assert!(e.contains(needle), "{needle}: {e}");
     }
+    // Its two commands, each whole: the count and the move.
+    let printed = |then: &str| -> Vec<String> {
+        let command = e.split('`').find(|c| c.starts_with("sortkey --lock") && c.ends_with(then));
+        shlex::split(command.unwrap_or_else(|| panic!("no command ending {then}: {e}"))).unwrap()
+    };
+    let (count, lock_move) = (printed("--dry-run"), printed("--compare-attributes"));
+    assert_eq!(&count[..3], ["sortkey", "--lock", lock.to_str().unwrap()], "{count:?}");
 
     // 2. legacy declared: the lock still fails (its versions are not recorded) until it is
     //    updated, and then records them.
@@ -119,6 +126,20 @@ fn an_entitys_sort_key_width_changes_from_the_lock_failure_to_the_verdict() {
     let moves: Vec<String> = serde_json::from_value(sk["moves"][0].clone()).unwrap();
     let tail = ["--table", "Orders", "--to", "OrderSk", "--compare-attributes"].map(String::from);
     assert!(moves.ends_with(&tail), "{moves:?}");
+    // The lock test's move is the audit's (the same words from `migrate` on), and its count runs
+    // as printed, the server given by the environment as a user's shell gives it.
+    assert!(lock_move.ends_with(&tail) && lock_move.len() == 4 + tail.len(), "{lock_move:?}");
+    let out = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"))
+        .args(&count[1..])
+        .args(["-o", "json"])
+        .env("AWS_ENDPOINT_URL", &server.endpoint)
+        .envs([("AWS_ACCESS_KEY_ID", "test"), ("AWS_SECRET_ACCESS_KEY", "test"), ("AWS_REGION", "us-east-1")])
+        .env_remove("AWS_PROFILE")
+        .current_dir(&dir)
+        .assert()
+        .code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!((doc["verdict"]["in_old"].as_u64(), doc["verdict"]["in_new"].as_u64()), (Some(30), Some(0)), "{doc}");
 
     // 4. The move, exactly as printed (its output as JSON): a verdict of none left.
     let mut migrate = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));

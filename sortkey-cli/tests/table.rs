@@ -1112,11 +1112,46 @@ fn the_audit_page_reads_an_export_and_runs_a_scan_as_the_command_does() {
     let lab = "/layouts?table=Audited&pk=SEASON%230&field=RankKey%3Ascore&new_width=10";
     let (_, _, html) = http_get(address, lab, Some(cookie));
     assert!(html.contains("<strong id=\"not-fit\">0 would not fit</strong>, 14 change place"), "{html}");
+    // The width kept and desc dropped: the layout reads its new keys too, so that no migration
+    // could tell a moved key from one still to move; the lab says so and prints no command.
+    assert!(html.contains("id=\"no-migration\">no migration gets the table there: the new key `RUN#"), "{html}");
+    assert!(!html.contains("sortkey migrate"), "{html}");
+    let lab = "/layouts?table=Audited&pk=SEASON%230&field=RankKey%3Ascore&new_width=12";
+    let (_, _, html) = http_get(address, lab, Some(cookie));
     assert!(html.contains("RankKey &#62; RankKeyV2 &#62; RankKeyV1"), "the lock lines: {html}");
-    assert!(
-        html.contains("sortkey migrate --lock") && html.contains("--table Audited --to RankKey --dry-run"),
-        "{html}"
-    );
+    // What the lab prints, done as printed: its lock lines in the lock, then its two commands,
+    // whose --lock and --endpoint-url are the server's. The count finds the 45 keys of the two
+    // older layouts (and the one 12-digit key, which the new layout reads); the move leaves none.
+    let blocks: Vec<String> =
+        html.split("<pre><code>").skip(1).map(|b| unescaped(b.split("</code>").next().unwrap())).collect();
+    let [lines, commands] = &blocks[blocks.len() - 2..] else { panic!("{html}") };
+    let lines: Vec<&str> = lines.lines().collect();
+    assert_eq!(lines[2], "RankKey > RankKeyV2 > RankKeyV1", "{html}");
+    let named = |l: &str| l.split([' ', '=']).next().unwrap().to_owned();
+    let replaced: Vec<String> = lines.iter().map(|l| named(l)).collect();
+    let mut text: Vec<&str> = VERSIONED_LOCK.lines().filter(|l| !replaced.contains(&named(l))).collect();
+    text.extend(&lines);
+    std::fs::write(&lock, text.join("\n") + "\n").unwrap();
+    let commands: Vec<Vec<String>> =
+        commands.lines().map(|c| shlex::split(c.strip_prefix("$ ").unwrap()).unwrap()).collect();
+    let at_lock = ["--lock".to_owned(), lock.display().to_string()];
+    assert!(commands[0].ends_with(&["--dry-run".to_owned()]), "{commands:?}");
+    assert!(commands.iter().all(|c| c.windows(2).any(|w| w == at_lock)), "{commands:?}");
+    let run = |argv: &[String], code: i32| -> serde_json::Value {
+        let mut run = Command::cargo_bin("sortkey").unwrap();
+        run.args(&argv[1..])
+            .args(["-o", "json"])
+            .current_dir(&dir)
+            .env_remove("AWS_ACCESS_KEY_ID")
+            .env_remove("AWS_PROFILE");
+        serde_json::from_slice(&run.assert().code(code).get_output().stdout).unwrap()
+    };
+    let verdict = |doc: &serde_json::Value| (doc["verdict"]["in_old"].as_u64(), doc["verdict"]["in_new"].as_u64());
+    let counted = run(&commands[0], 1);
+    assert_eq!(verdict(&counted), (Some(45), Some(1)), "{counted}");
+    let moved = run(&commands[1], 0);
+    assert_eq!(verdict(&moved), (Some(0), Some(46)), "{moved}");
+    assert_eq!(moved["verdict"]["complete"], true, "{moved}");
 }
 
 /// `sortkey serve` against moto: the printed URL's token traded for the cookie, the browse page's

@@ -297,6 +297,9 @@ pub enum LayoutDifference {
         name: String,
         /// Both texts and the first byte where they differ.
         mismatch: LayoutMismatch,
+        /// The tables that hold the key, by the table definitions checked (none for a key type
+        /// checked by itself): the advice names them in the commands it prints.
+        tables: Vec<String>,
     },
     /// The key is not in the lock.
     NotLocked {
@@ -348,7 +351,7 @@ pub enum LayoutDifference {
 impl fmt::Display for LayoutDifference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LayoutDifference::Changed { name, mismatch } => write!(f, "`{name}`: {mismatch}"),
+            LayoutDifference::Changed { name, mismatch, .. } => write!(f, "`{name}`: {mismatch}"),
             LayoutDifference::NotLocked { name, derived } => {
                 write!(f, "`{name}` is not in the lock; derived: {derived}")
             }
@@ -403,23 +406,50 @@ impl fmt::Display for LockError {
                 for difference in differences {
                     write!(f, "\n{difference}")?;
                 }
-                let changed: Vec<&str> = differences
+                let changed: Vec<(&str, &[String])> = differences
                     .iter()
                     .filter_map(|d| match d {
-                        LayoutDifference::Changed { name, .. } => Some(name.as_str()),
+                        LayoutDifference::Changed { name, tables, .. } => Some((name.as_str(), tables.as_slice())),
                         _ => None,
                     })
                     .collect();
-                if let Some(first) = changed.first() {
+                if let Some((first, tables)) = changed.first() {
                     write!(
                         f,
                         "\nA changed layout is a new storage format: the keys a table already holds in the locked \
                          layout stop decoding (and sort apart from new ones). If any were written, keep the locked \
                          layout as an older version: a key type with it (`{first}V1`, `From<{first}V1> for {first}`) \
                          and `legacy = {first}V1` on the key, so that `decode_any` reads both and the lock records \
-                         the versions; then `sortkey audit` counts the stored keys of the older layout and `sortkey \
-                         migrate --to {first}` moves them. If none was ever written, or once `legacy` is declared: \
-                         rerun with {UPDATE_LOCK_VAR}=1 and commit the lock."
+                         the versions; "
+                    )?;
+                    if tables.is_empty() {
+                        write!(
+                            f,
+                            "then `sortkey audit --table TABLE` counts the stored keys of the older layout and \
+                             `sortkey migrate --table TABLE --to {first} --compare-attributes` moves them."
+                        )?;
+                    }
+                    for table in *tables {
+                        let command = |then: &str| {
+                            let lock = self.path.to_string_lossy();
+                            format!(
+                                "sortkey --lock {} migrate --table {} --to {first} {then}",
+                                quote(&lock),
+                                quote(table)
+                            )
+                        };
+                        write!(
+                            f,
+                            "then, for table {table}, `{}` counts the stored keys of the older layout and `{}` moves \
+                             them.",
+                            command("--dry-run"),
+                            command("--compare-attributes")
+                        )?;
+                    }
+                    write!(
+                        f,
+                        " If none was ever written, or once `legacy` is declared: rerun with {UPDATE_LOCK_VAR}=1 and \
+                         commit the lock."
                     )
                 } else {
                     write!(f, "\n(a change on purpose: rerun with {UPDATE_LOCK_VAR}=1 and commit the lock)")
@@ -437,6 +467,11 @@ impl std::error::Error for LockError {
             LockErrorKind::Differs(_) => None,
         }
     }
+}
+
+/// `word` as one word of a POSIX shell (a table name needs none; a path with a space does).
+fn quote(word: &str) -> std::borrow::Cow<'_, str> {
+    shlex::try_quote(word).unwrap_or(word.into())
 }
 
 /// Whether two sharded layouts differ only in their shard's count and rule, the shard written in

@@ -144,7 +144,12 @@ impl LockedKeys {
             match texts.iter().find(|(n, _)| n == name) {
                 Some((_, locked)) => {
                     if let Err(mismatch) = layout.check(locked) {
-                        differences.push(LayoutDifference::Changed { name: name.clone(), mismatch });
+                        let mut tables: Vec<String> = (self.tables.iter())
+                            .filter(|t| t.layouts.contains(name))
+                            .map(|t| t.table.clone())
+                            .collect();
+                        tables.dedup();
+                        differences.push(LayoutDifference::Changed { name: name.clone(), mismatch, tables });
                     }
                 }
                 None => {
