@@ -206,3 +206,80 @@ fn a_season_mid_move_reads_each_run_once_over_both_counts() {
         }
     });
 }
+
+impl From<RunPkV1> for MovingRunPk {
+    /// The season kept; the shard is the item's (its player's), which the older key cannot say:
+    /// the item's own key is computed from its fields, not converted.
+    fn from(old: RunPkV1) -> Self {
+        MovingRunPk { season: old.season, shard: old.shard }
+    }
+}
+
+/// A run of a season whose shards went from 4 to 16 (`legacy = RunPkV1` on its partition key).
+#[derive(Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(
+    pk(prefix = "SEASON", legacy = RunPkV1, season(width = 4), shard(shards = 16, by = player)),
+    sk(prefix = "RUN", score(width = 4, desc), player)
+)]
+struct MovingRun {
+    season: u16,
+    score: u32,
+    player: String,
+}
+
+/// Mid-way through the shard-count move, a point read by the current key finds a run still in
+/// its 4-shard partition (the older shard calculated from its player, as the old code wrote
+/// it) and says so; an update moves it to its 16-shard partition; a delete removes one where it
+/// is; a run under neither is missing.
+#[test]
+fn a_point_read_mid_move_finds_a_run_in_its_older_shard() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use sortkey_core::dynamodb::{ItemErrorKind, delete_item, get_stored};
+    let Some(server) = server_or_skip("a_point_read_mid_move_finds_a_run_in_its_older_shard") else { return };
+    let client = client(&server.endpoint);
+    const TABLE: &str = "runs_point_mid_move";
+    let def = TableDefinition::of::<MovingRun>(TABLE);
+    let old_pk = |run: &MovingRun| {
+        RunPkV1 { season: run.season, shard: RunPkV1::SHARDS.of(run.player.as_bytes()) }.encode().unwrap()
+    };
+    let raw = |pk: String, run: &MovingRun| {
+        let request = client.get_item().table_name(TABLE).key("pk", AttributeValue::S(pk));
+        let request = request.key("sk", AttributeValue::S(run.primary_key().sort.encode().unwrap()));
+        async move { request.consistent_read(true).send().await.unwrap().item().cloned() }
+    };
+    runtime().block_on(async {
+        super::create(&client, &def).await;
+        // Players whose shard differs between the two counts, so that the keys differ.
+        let runs: Vec<MovingRun> = (0..40u32)
+            .map(|i| MovingRun { season: 2026, score: i, player: format!("p_{i}") })
+            .filter(|r| r.primary_key().partition.encode().unwrap() != old_pk(r))
+            .take(3)
+            .collect();
+        for run in &runs[..2] {
+            let mut item = run.to_item().unwrap();
+            item.insert("pk".into(), AttributeValue::S(old_pk(run)));
+            client.put_item().table_name(TABLE).set_item(Some(item)).send().await.unwrap();
+        }
+        let (unmoved, doomed, missing) = (&runs[0], &runs[1], &runs[2]);
+
+        let found = get_stored::<MovingRun>(&client, TABLE, &unmoved.primary_key()).await.unwrap().unwrap();
+        assert_eq!((&found.entity, found.partition_version, &found.key.0), (unmoved, 1, &old_pk(unmoved)));
+        assert_eq!(
+            get_item::<MovingRun>(&client, TABLE, &unmoved.primary_key()).await.unwrap().as_ref(),
+            Some(unmoved)
+        );
+
+        update_item(&client, TABLE, unmoved).await.unwrap();
+        let found = get_stored::<MovingRun>(&client, TABLE, &unmoved.primary_key()).await.unwrap().unwrap();
+        assert!(found.is_current(), "{found:?}");
+        assert!(raw(old_pk(unmoved), unmoved).await.is_none(), "the older shard's item is gone");
+
+        delete_item(&client, TABLE, doomed).await.unwrap();
+        assert!(raw(old_pk(doomed), doomed).await.is_none());
+        assert_eq!(get_item::<MovingRun>(&client, TABLE, &doomed.primary_key()).await.unwrap(), None);
+
+        assert_eq!(get_item::<MovingRun>(&client, TABLE, &missing.primary_key()).await.unwrap(), None);
+        let e = update_item(&client, TABLE, missing).await.unwrap_err();
+        assert!(matches!(e.kind(), ItemErrorKind::Missing), "{e}");
+    });
+}

@@ -9,9 +9,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde_core::Serialize;
 use serde_core::de::DeserializeOwned;
 
-use crate::dynamic::DynLayout;
+use crate::dynamic::{DynBody, DynLayout, DynValue};
 use crate::encoding::key::SortKey;
 use crate::encoding::layout::Layout;
+use crate::encoding::shard::ShardRule;
 use crate::error::EncodeError;
 use crate::table::entity::Entity;
 use crate::table::item::ItemKey;
@@ -63,50 +64,92 @@ impl StoredKey {
 
 /// Whether an entity's primary key has older layouts an item may still be stored under.
 pub(super) fn has_older<E: Entity>() -> bool {
-    !older_of(&<E::Partition as SortKey>::LAYOUT).is_empty() || !<E::Sort as SortKey>::LAYOUT.legacy().is_empty()
-}
-
-/// The older layouts of a partition key an item can be found under by its value alone: none for
-/// a sharded one (its older shard is the item's, computed from a field the key does not hold;
-/// `query_merged_moving` reads a shard count's change).
-fn older_of(layout: &Layout) -> &'static [&'static Layout] {
-    if layout.shard_field().is_some() { &[] } else { layout.legacy() }
+    !<E::Partition as SortKey>::LAYOUT.legacy().is_empty() || !<E::Sort as SortKey>::LAYOUT.legacy().is_empty()
 }
 
 /// Every key an item with the primary key `key` may be stored under: the current key first, then
 /// the key in each older layout of the sort key, then of the partition key (with each sort key
 /// layout), each from the same fields. An older layout that cannot hold the values (a field
-/// wider than it was) holds no such item and gives no key.
+/// wider than it was) holds no such item and gives no key. An older sharded partition key's
+/// shard is its own count's, calculated from the sort key the item would be stored with; an
+/// older shard chosen at random cannot be known from the key, and gives none.
 pub(super) fn stored_keys<P: SortKey, S: SortKey>(key: &ItemKey<P, S>) -> Result<Vec<StoredKey>, EncodeError> {
     let (partition, sort) = key.encode()?;
-    let versions = |layout: &Layout, encoded: &str| -> Vec<(usize, String)> {
-        let mut out = vec![(0, encoded.to_owned())];
-        let older = older_of(layout);
-        if older.is_empty() {
-            return out;
-        }
-        let Ok(value) = DynLayout::from(layout).decode(encoded) else { return out };
-        for (i, old) in older.iter().enumerate() {
-            if let Ok(old_key) = DynLayout::from(*old).encode(&value) {
-                out.push((i + 1, old_key));
-            }
-        }
-        out
-    };
-    let partitions = versions(&P::LAYOUT, &partition);
-    let sorts = if S::LAYOUT.legacy().is_empty() { vec![(0, sort.clone())] } else { versions(&S::LAYOUT, &sort) };
-    let mut keys = Vec::with_capacity(partitions.len() * sorts.len());
-    for (partition_version, p) in &partitions {
+    let sorts = versions(&S::LAYOUT, &sort);
+    let mut keys = Vec::with_capacity(sorts.len());
+    for (sort_version, s) in &sorts {
+        keys.push(StoredKey {
+            partition: partition.clone(),
+            sort: s.clone(),
+            partition_version: 0,
+            sort_version: *sort_version,
+        });
+    }
+    let older = P::LAYOUT.legacy();
+    if older.is_empty() {
+        return Ok(keys);
+    }
+    let Ok(value) = DynLayout::from(&P::LAYOUT).decode(&partition) else { return Ok(keys) };
+    for (i, old) in older.iter().enumerate() {
+        let old = DynLayout::from(*old);
         for (sort_version, s) in &sorts {
-            keys.push(StoredKey {
-                partition: p.clone(),
-                sort: s.clone(),
-                partition_version: *partition_version,
-                sort_version: *sort_version,
-            });
+            let sort_layout = match sort_version {
+                0 => DynLayout::from(&S::LAYOUT),
+                v => DynLayout::from(S::LAYOUT.legacy()[v - 1]),
+            };
+            if let Some(p) = in_older_partition(&old, &value, (&sort_layout, s)) {
+                keys.push(StoredKey {
+                    partition: p,
+                    sort: s.clone(),
+                    partition_version: i + 1,
+                    sort_version: *sort_version,
+                });
+            }
         }
     }
     Ok(keys)
+}
+
+/// The key `encoded` of the layout `layout` in each of its layouts: itself (version 0), then in
+/// each older layout that holds its values.
+fn versions(layout: &Layout, encoded: &str) -> Vec<(usize, String)> {
+    let mut out = vec![(0, encoded.to_owned())];
+    let older = layout.legacy();
+    if older.is_empty() {
+        return out;
+    }
+    let Ok(value) = DynLayout::from(layout).decode(encoded) else { return out };
+    for (i, old) in older.iter().enumerate() {
+        if let Ok(old_key) = DynLayout::from(*old).encode(&value) {
+            out.push((i + 1, old_key));
+        }
+    }
+    out
+}
+
+/// A partition key's `value` (its current layout's fields) in the older layout `old`, for an
+/// item whose sort key is `sort` (encoded, with its layout): the current shard dropped, the older
+/// layout's calculated by its own count and rule. `None` when `old` cannot hold the value or its
+/// shard is chosen at random.
+fn in_older_partition(old: &DynLayout, value: &DynValue, sort: (&DynLayout, &str)) -> Option<String> {
+    let DynValue::Key(fields) = value else { return old.encode(value).ok() };
+    let DynBody::Fields(old_fields) = &old.key.body else { return old.encode(value).ok() };
+    // The current layout's shard field is no field of the older layout's but under the same name.
+    let mut values: Vec<(&'static str, DynValue)> = fields
+        .iter()
+        .filter(|(name, _)| old_fields.iter().any(|f| f.name == *name && f.shards.is_none()))
+        .cloned()
+        .collect();
+    if let Some((at, shards)) = old.shard_field() {
+        let ShardRule::By(field) = shards.rule() else { return None };
+        let (layout, encoded) = sort;
+        let segment = layout.field_segment(&layout.decode(encoded).ok()?, field)?.ok()?;
+        values.insert(
+            at.min(values.len()),
+            (old_fields[at].name, DynValue::Unsigned(u128::from(shards.of(segment.as_bytes())))),
+        );
+    }
+    old.encode(&DynValue::Key(values)).ok()
 }
 
 /// The first of `keys` an item is stored under, with the item: one consistent GetItem each, in
