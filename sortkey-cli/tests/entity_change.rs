@@ -308,3 +308,63 @@ fn an_index_keys_width_changes_and_its_keys_are_rewritten_in_place() {
         .assert()
         .code(0);
 }
+
+/// An index's partition key changes prefix (`A#u1` to `ASSIGNEE#u1`): `sortkey migrate` rewrites
+/// each item's `gsi1pk` in place, found from the lock's table lines, and its verdict says none is
+/// left; a sharded new layout is refused by name, before anything is read.
+#[test]
+fn an_index_partition_key_is_rewritten_in_place() {
+    let Some(server) = server_or_skip("an_index_partition_key_is_rewritten_in_place") else { return };
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-index-pk-change-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let client = client(&server.endpoint);
+    let before = TableDefinition::of::<index_before::Ticket>("TicketsByA");
+    runtime().block_on(async {
+        before.apply_to_create(client.create_table()).unwrap().send().await.unwrap();
+        for n in 0..9u32 {
+            let t = index_before::Ticket { project: "p1".into(), ticket_no: n, assignee: format!("u{}", n % 3) };
+            put_item(&client, "TicketsByA", &t, PutMode::Create).await.unwrap();
+        }
+    });
+    // The lock of the service after the change: the index's partition key's new prefix, the
+    // old layout its older version.
+    let text = LockedKeys::new().table(&before).text().replace(
+        "TicketGsi1Pk = partition A#{assignee:text}\n",
+        "TicketGsi1Pk = partition ASSIGNEE#{assignee:text}\nTicketGsi1Pk@v1 = partition A#{assignee:text}\n",
+    ) + "TicketGsi1Pk > TicketGsi1Pk@v1\n";
+    let lock = dir.join("layouts.lock");
+    std::fs::write(&lock, &text).unwrap();
+    assert!(text.contains("table TicketsByA gsi1pk: TicketGsi1Pk\n"), "{text}");
+
+    let run = ["migrate", "--table", "TicketsByA", "--to", "TicketGsi1Pk", "--compare-attributes", "-o", "json"];
+    // Before the move the verdict counts the old keys where they are, in gsi1pk.
+    let dry = ["migrate", "--table", "TicketsByA", "--to", "TicketGsi1Pk", "--dry-run", "-o", "json"];
+    let out = sortkey(&server.endpoint, &lock, &dry).current_dir(&dir).assert().code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!((doc["verdict"]["in_old"].as_u64(), doc["verdict"]["complete"].as_bool()), (Some(9), Some(false)));
+    let out = sortkey(&server.endpoint, &lock, &run).current_dir(&dir).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["verdict"]["complete"], true, "{doc}");
+    assert_eq!((doc["verdict"]["in_old"].as_u64(), doc["verdict"]["in_new"].as_u64()), (Some(0), Some(9)), "{doc}");
+    runtime().block_on(async {
+        let scan = client.scan().table_name("TicketsByA").consistent_read(true).send().await.unwrap();
+        let mut keys: Vec<(String, String)> = (scan.items().iter())
+            .map(|i| (i["sk"].as_s().unwrap().clone(), i["gsi1pk"].as_s().unwrap().clone()))
+            .collect();
+        keys.sort();
+        let want: Vec<(String, String)> =
+            (0..9).map(|n| (format!("TICKET#{n:010}"), format!("ASSIGNEE#u{}", n % 3))).collect();
+        assert_eq!(keys, want, "each item's index partition key rewritten, its primary key kept");
+    });
+
+    // A sharded new layout: refused by name.
+    let sharded = text.replace(
+        "TicketGsi1Pk = partition ASSIGNEE#{assignee:text}",
+        "TicketGsi1Pk = partition ASSIGNEE#{assignee:text}#{shard:u16 shards=4 by=ticket_no}",
+    );
+    std::fs::write(&lock, sharded).unwrap();
+    let out = sortkey(&server.endpoint, &lock, &run).current_dir(&dir).assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("index gsi1 of table TicketsByA: a sharded partition key of an index"), "{stderr}");
+}

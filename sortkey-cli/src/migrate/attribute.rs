@@ -35,16 +35,18 @@ pub(crate) async fn target(
     primary: (&str, Option<&str>),
 ) -> Result<Target, Failure> {
     let table = m.table.as_str();
+    let sharded = lock.get(&m.to).is_some_and(|l| l.shard_field().is_some());
+    let index_attribute = |index: &str, keys| index_attribute(table, index, (role, sharded), keys);
     let target = match &m.index {
         Some(index) => {
             let (pk, sk) = table::key_names(client, table, Some(index)).await?;
-            Target::Index { index: index.clone(), attribute: index_attribute(table, index, role, (pk, sk))? }
+            Target::Index { index: index.clone(), attribute: index_attribute(index, (Some(pk), sk))? }
         }
         None => match lives_in(lock, table, &m.to) {
             Some(attribute) if !is_primary(&attribute, role, primary) => {
                 match table::index_keyed_by(client, table, &attribute).await? {
                     Some((index, keys)) => {
-                        let attribute = index_attribute(table, &index, role, keys)?;
+                        let attribute = index_attribute(&index, keys)?;
                         Target::Index { index, attribute }
                     }
                     None => {
@@ -98,12 +100,14 @@ fn is_primary(attribute: &str, role: KeyRole, (pk, sk): (&str, Option<&str>)) ->
     }
 }
 
-/// The key attribute of `index` a layout of `role` lives in.
+/// The key attribute of `index` a layout of `role` lives in, `(pk, sk)` the index's. An index's
+/// partition key is rewritten in place like its sort key, unless its new layout is sharded: a
+/// shard is calculated from the sort key, which an in-place rewrite of one attribute does not read.
 fn index_attribute(
     table: &str,
     index: &str,
-    role: KeyRole,
-    (_, sk): (impl Sized, Option<String>),
+    (role, sharded): (KeyRole, bool),
+    (pk, sk): (Option<String>, Option<String>),
 ) -> Result<String, Failure> {
     match role {
         KeyRole::Sort => sk.ok_or_else(|| {
@@ -112,9 +116,12 @@ fn index_attribute(
                  sort key's layouts"
             ))
         }),
-        KeyRole::Partition => Err(Failure(format!(
-            "index {index} of table {table}: an index's partition key is not migrated in place; expected the \
-             layouts of its sort key"
+        KeyRole::Partition if sharded => Err(Failure(format!(
+            "index {index} of table {table}: a sharded partition key of an index is not migrated in place (its \
+             shard is calculated from the sort key); expected a layout without shards, or the table's own key"
         ))),
+        KeyRole::Partition => {
+            pk.ok_or_else(|| Failure(format!("index {index} of table {table}: no partition key attribute found")))
+        }
     }
 }

@@ -142,7 +142,12 @@ pub(crate) async fn classify(
         }
         for item in &page.items {
             let key = |name: Option<&String>| name.and_then(|n| item.get(n)).and_then(|v| v.as_s().ok());
-            let (sort, partition) = (key(source.names.first()), key(source.names.get(1)));
+            // The sort key, then (a partition key's migration) the partition key; one attribute
+            // read for a partition key's migration is an index's partition key, in place.
+            let (sort, partition) = match (&source.names[..], migration.moves_partition_keys()) {
+                ([only], true) => (None, key(Some(only))),
+                (names, _) => (key(names.first()), key(names.get(1))),
+            };
             verdict.observe_item(migration, partition.map(String::as_str), sort.map(String::as_str));
         }
     }
