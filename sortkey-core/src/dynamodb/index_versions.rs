@@ -15,6 +15,10 @@ use crate::table::item::KeyNames;
 
 use super::Attributes;
 
+/// An item's primary key as the current layouts write it, from its fields (`None` when they do
+/// not read as the entity).
+pub(super) type CurrentPrimary = dyn Fn(&Attributes) -> Option<(String, String)> + Sync;
+
 /// Which index (or table) is read, and how its items are keyed.
 pub(super) struct IndexRead<'a> {
     /// The table.
@@ -27,13 +31,25 @@ pub(super) struct IndexRead<'a> {
     pub(super) sort_attribute: &'a str,
     /// The table's primary key attributes.
     pub(super) primary: KeyNames,
+    /// While the table's own key has older layouts: an item's primary key in the current ones
+    /// (computed from its fields), so that an item moved and not yet deleted, in the index twice,
+    /// orders and is kept once. `None` when the item's primary key is as stored.
+    pub(super) current_primary: Option<&'a CurrentPrimary>,
 }
 
 impl IndexRead<'_> {
-    /// `item`'s primary key attributes, as text ("" for one it lacks).
-    fn primary_of(&self, item: &Attributes) -> (String, String) {
+    /// `item`'s primary key, as text ("" for an attribute it lacks): in the current layouts when
+    /// they can differ from the stored ones; and whether it is stored under it.
+    fn primary_of(&self, item: &Attributes) -> ((String, String), bool) {
         let text = |name: Option<&str>| name.and_then(|n| item.get(n)?.as_s().ok().cloned()).unwrap_or_default();
-        (text(Some(self.primary.partition())), text(self.primary.sort()))
+        let stored = (text(Some(self.primary.partition())), text(self.primary.sort()));
+        match self.current_primary.and_then(|current| current(item)) {
+            Some(current) => {
+                let at_current = current == stored;
+                (current, at_current)
+            }
+            None => (stored, true),
+        }
     }
 }
 
@@ -49,16 +65,25 @@ pub(super) struct IndexPage {
     pub(super) requests: usize,
 }
 
-/// One item read: its index key in the current layout, its primary key, the item.
+/// One item read: its index key in the current layout, its primary key (in the current
+/// layouts), whether it is stored under that key, the item.
 struct Found {
     current_key: String,
     primary: (String, String),
+    at_current: bool,
     item: Attributes,
 }
 
 impl Found {
     fn order(&self) -> (&str, &str, &str) {
         (&self.current_key, &self.primary.0, &self.primary.1)
+    }
+
+    /// Two of one item (moved and not yet deleted) next to each other, the copy under the
+    /// current key first: the one kept.
+    fn sort(all: &mut Vec<Found>) {
+        all.sort_by(|a, b| a.order().cmp(&b.order()).then(b.at_current.cmp(&a.at_current)));
+        all.dedup_by(|later, first| later.primary == first.primary);
     }
 }
 
@@ -125,8 +150,7 @@ pub(super) async fn page(
         }
         all.extend(own);
     }
-    all.sort_by(|a, b| a.order().cmp(&b.order()));
-    all.dedup_by(|later, first| later.primary == first.primary);
+    Found::sort(&mut all);
     if all.len() > limit {
         all.truncate(limit);
         more = true;
@@ -173,8 +197,8 @@ pub(super) async fn page_whole(
                 continue;
             };
             let Ok(current_key) = live.current_key(version, key, &value) else { continue };
-            let primary = read.primary_of(item);
-            let found = Found { current_key, primary, item: item.clone() };
+            let (primary, at_current) = read.primary_of(item);
+            let found = Found { current_key, primary, at_current, item: item.clone() };
             let after = match cursor {
                 Some((key, (pk, sk))) => found.order() > (key.as_str(), pk.as_str(), sk.as_str()),
                 None => true,
@@ -188,11 +212,13 @@ pub(super) async fn page_whole(
             break;
         }
     }
-    all.sort_by(|a, b| a.order().cmp(&b.order()));
-    // A copy in two layouts (a table's item moved and not yet deleted) is one item, its key in
-    // the current layout the same: the first kept.
+    // A copy in two layouts (a table's item moved and not yet deleted) is one item: of the
+    // table, its key in the current layout the same; of an index, its primary key.
     if read.index.is_none() {
+        all.sort_by(|a, b| a.order().cmp(&b.order()));
         all.dedup_by(|later, first| later.current_key == first.current_key);
+    } else {
+        Found::sort(&mut all);
     }
     let more = all.len() > limit;
     all.truncate(limit);
@@ -215,8 +241,8 @@ fn found(
         return None;
     }
     let current_key = live.current_key(version, key, &value).ok()?;
-    let primary = read.primary_of(item);
-    Some(Found { current_key, primary, item: item.clone() })
+    let (primary, at_current) = read.primary_of(item);
+    Some(Found { current_key, primary, at_current, item: item.clone() })
 }
 
 /// The key `current` (a key of the current layout) has in the layout of `version`; `None` when

@@ -67,6 +67,14 @@ where
         return Err(fail(ItemErrorKind::Request(format!("a page of {table} reads at least one result, not 0"))));
     }
     let primary = <Q::Entity as Entity>::KEYS;
+    // While the table's own key has older layouts, an index item's primary key as the current
+    // layouts write it, from its fields.
+    let current_of = |item: &Attributes| -> Option<(String, String)> {
+        let (p, s) = Q::Entity::from_item(item).ok()?.primary_key().encode().ok()?;
+        Some((p, s))
+    };
+    let current_primary: Option<&index_versions::CurrentPrimary> =
+        (across.index.is_some() && super::stored::has_older::<Q::Entity>()).then_some(&current_of);
     let composite = |cursor: Option<String>| {
         cursor.map(|key| {
             let primary =
@@ -83,6 +91,7 @@ where
                 partition: (across.partition_attribute, across.partition),
                 sort_attribute: across.sort_attribute,
                 primary,
+                current_primary,
             };
             let cursor = composite(value_of(Some(across.sort_attribute)));
             let page = index_versions::page_whole(client, &read, &live, cursor.as_ref(), limit)
@@ -97,6 +106,7 @@ where
                 partition: (across.partition_attribute, across.partition),
                 sort_attribute: across.sort_attribute,
                 primary,
+                current_primary,
             };
             let cursor = composite(value_of(Some(across.sort_attribute)));
             let page = index_versions::page(client, &read, &live, &conditions, cursor.as_ref(), limit)
@@ -126,10 +136,17 @@ where
     let entities = found.iter().map(|(_, item)| Q::Entity::from_item(item)).collect::<Result<Vec<_>, _>>()?;
     let next = match found.last().filter(|_| more) {
         Some((current_key, item)) => {
-            // The last result's keys, its index or sort key as the current layout writes it.
+            // The last result's keys, its index or sort key as the current layout writes it (and
+            // its primary key, when the table's has older layouts).
             let mut key = item.clone();
             key.insert(across.partition_attribute.to_owned(), AttributeValue::S(across.partition.to_owned()));
             key.insert(across.sort_attribute.to_owned(), AttributeValue::S(current_key.clone()));
+            if let Some((p, s)) = current_primary.and_then(|current| current(item)) {
+                key.insert(primary.partition().to_owned(), AttributeValue::S(p));
+                if let Some(sort) = primary.sort() {
+                    key.insert(sort.to_owned(), AttributeValue::S(s));
+                }
+            }
             Some(query.cursor(&key).map_err(|e| fail(ItemErrorKind::Decode(e)))?)
         }
         None => None,
