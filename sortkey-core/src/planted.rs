@@ -43,6 +43,9 @@ pub enum Bug {
     /// A merged read during a shard-count move reads each partition once, in any order: an
     /// item moved between its new partition's read and its old one's is missed.
     MovingReadOnce,
+    /// A batch of moves whose transaction is cancelled deletes its old items as stale (as if
+    /// their current keys existed) instead of moving each alone: items are lost.
+    CancelledBatchDeletesStale,
 }
 
 thread_local! {

@@ -534,7 +534,7 @@ impl<'c> Backfill<'c> {
             Ok(_) => done.rewritten += batch.len() as u64,
             Err(e) if cancelled(&e).is_some() => {
                 for (item, to) in batch {
-                    self.rewrite(item, to, false, done).await?;
+                    self.rewrite(item, to, planted_bug!(CancelledBatchDeletesStale), done).await?;
                 }
             }
             Err(e) => return Err(Failure::sdk("TransactWriteItems", e)),

@@ -44,6 +44,35 @@ impl Faults {
     pub const SOME: Faults = Faults { lost_answer: 40, throttled: 30, stall: 150, clock_jump: 200 };
 }
 
+/// How far one run may go: past either bound it is stopped and fails (an actor that loops, a
+/// wait that never ends), with its trace like any other failing run's. A run of the scenarios
+/// makes a few hundred to a few thousand requests in a few minutes of virtual time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Requests: the one past this waits forever, so that the run ends at its time bound.
+    pub requests: u64,
+    /// Virtual time since the run's start.
+    pub time: Duration,
+}
+
+impl Bounds {
+    /// CI's bounds: 20,000 requests, 30 minutes of virtual time.
+    pub const DEFAULT: Bounds = Bounds { requests: 20_000, time: Duration::from_secs(30 * 60) };
+}
+
+/// A run's result that can say the run went past its [`Bounds`]: such a run is a failure like
+/// any other (`Err` with what it did), not a hang.
+pub trait Bounded {
+    /// The result of a run stopped at its bounds, `why` saying which.
+    fn unbounded(why: String) -> Self;
+}
+
+impl<T> Bounded for Result<T, String> {
+    fn unbounded(why: String) -> Self {
+        Err(why)
+    }
+}
+
 /// The state one run shares between its tasks: the generator, the trace, the clock's start.
 #[derive(Debug)]
 struct Shared {
@@ -52,6 +81,7 @@ struct Shared {
     faults: Faults,
     start: tokio::time::Instant,
     requests: u64,
+    bounds: Bounds,
 }
 
 /// One simulated run: its DynamoDB, its generator and its trace. Made by [`Sim::run`].
@@ -79,8 +109,22 @@ impl Sim {
     /// Runs `scenario` on a fresh simulation of `seed` with `faults`, on a runtime of one
     /// thread with a paused clock (its tasks spawned with `tokio::task::spawn_local`), and returns what it returned and the run's trace (one line
     /// a request: the virtual time, the operation, its key or table, and what became of it).
+    ///
+    /// A run that goes past [`Bounds::DEFAULT`] is stopped: its result is
+    /// [`Bounded::unbounded`], saying how far it went.
     pub fn run<T, F, Fut>(seed: u64, faults: Faults, scenario: F) -> (T, Vec<String>)
     where
+        T: Bounded,
+        F: FnOnce(Sim) -> Fut,
+        Fut: Future<Output = T>,
+    {
+        Sim::run_bounded(seed, faults, Bounds::DEFAULT, scenario)
+    }
+
+    /// [`run`](Self::run) within `bounds`.
+    pub fn run_bounded<T, F, Fut>(seed: u64, faults: Faults, bounds: Bounds, scenario: F) -> (T, Vec<String>)
+    where
+        T: Bounded,
         F: FnOnce(Sim) -> Fut,
         Fut: Future<Output = T>,
     {
@@ -98,9 +142,25 @@ impl Sim {
                 faults,
                 start: tokio::time::Instant::now(),
                 requests: 0,
+                bounds,
             };
             let sim = Sim { dynamo: MemoryDynamo::new(), shared: Arc::new(Mutex::new(shared)) };
-            let out = scenario(sim.clone()).await;
+            let out = match tokio::time::timeout(bounds.time, scenario(sim.clone())).await {
+                Ok(out) => out,
+                Err(_) => {
+                    let requests = sim.requests();
+                    let why = if requests > bounds.requests {
+                        format!("the run did not end: over {} requests (an actor loops; see the trace's end)", bounds.requests)
+                    } else {
+                        format!(
+                            "the run did not end: {} s of virtual time after {requests} requests (an actor waits for what never comes)",
+                            bounds.time.as_secs()
+                        )
+                    };
+                    sim.note(why.clone());
+                    T::unbounded(why)
+                }
+            };
             let trace = std::mem::take(&mut sim.lock().trace);
             (out, trace)
         }))
@@ -172,9 +232,17 @@ impl Sim {
         body: Vec<u8>,
     ) -> Result<HttpResponse, ConnectorError> {
         let op = target.as_deref().and_then(|t| t.strip_prefix("DynamoDB_20120810.")).unwrap_or("?").to_owned();
-        let (before, after, lost, throttled, stall, jump) = {
+        let over = {
             let mut s = self.lock();
             s.requests += 1;
+            s.requests > s.bounds.requests
+        };
+        if over {
+            // Past the bound: the request never ends, nor the run, which its time bound stops.
+            return std::future::pending().await;
+        }
+        let (before, after, lost, throttled, stall, jump) = {
+            let mut s = self.lock();
             let faults = s.faults;
             let before = Duration::from_micros(200 + s.rng.below(5_000));
             let after = Duration::from_micros(200 + s.rng.below(5_000));

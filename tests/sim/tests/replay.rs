@@ -30,7 +30,7 @@ struct Counted {
 /// `writers` writers, each making `steps` increments of random slots, read-change-write, retried
 /// on a version conflict or a throttle; an answer lost is counted as ambiguous. Returns what they
 /// counted and the counters at the end.
-async fn counters(sim: Sim, writers: usize, steps: usize) -> (Counted, Vec<u64>) {
+async fn counters(sim: Sim, writers: usize, steps: usize) -> Result<(Counted, Vec<u64>), String> {
     let direct = sim.direct_client();
     TableDefinition::of::<Counter>("counters").apply_to_create(direct.create_table()).unwrap().send().await.unwrap();
     for slot in 0..SLOTS {
@@ -83,12 +83,15 @@ async fn counters(sim: Sim, writers: usize, steps: usize) -> (Counted, Vec<u64>)
         let key = Counter { bucket: 1, slot, hits: 0, revision: 0 }.primary_key();
         stored.push(get_item::<Counter>(&direct, "counters", &key).await.unwrap().unwrap().hits);
     }
-    (all, stored)
+    Ok((all, stored))
 }
 
 #[test]
 fn the_same_seed_gives_the_same_trace_and_no_acknowledged_write_is_lost() {
-    let run = |seed| Sim::run(seed, Faults::SOME, |sim| counters(sim, 4, 25));
+    let run = |seed| {
+        let (outcome, trace) = Sim::run(seed, Faults::SOME, |sim| counters(sim, 4, 25));
+        (outcome.unwrap_or_else(|e| panic!("seed {seed}: {e}")), trace)
+    };
     let ((counted, stored), trace) = run(7);
     let (again, trace_again) = run(7);
     assert_eq!(trace, trace_again, "seed 7 twice: the same trace");
@@ -107,4 +110,34 @@ fn the_same_seed_gives_the_same_trace_and_no_acknowledged_write_is_lost() {
             );
         }
     }
+}
+
+/// A run that does not end is stopped at its bounds and fails, saying which: an actor that loops
+/// at its request bound, one that waits for what never comes at its time bound.
+#[test]
+fn a_run_that_does_not_end_fails_at_its_bounds() {
+    use sortkey_sim::Bounds;
+    let bounds = Bounds { requests: 300, time: std::time::Duration::from_secs(600) };
+    let (outcome, trace) = Sim::run_bounded(3, Faults::SOME, bounds, |sim| async move {
+        let direct = sim.direct_client();
+        TableDefinition::of::<Counter>("counters")
+            .apply_to_create(direct.create_table())
+            .unwrap()
+            .send()
+            .await
+            .unwrap();
+        let client = sim.client();
+        let key = Counter { bucket: 1, slot: 0, hits: 0, revision: 0 }.primary_key();
+        // Waits for an item nobody writes.
+        while !matches!(get_item::<Counter>(&client, "counters", &key).await, Ok(Some(_))) {}
+        Ok::<(), String>(())
+    });
+    let e = outcome.unwrap_err();
+    assert!(e.starts_with("the run did not end: over 300 requests"), "{e}");
+    assert!(trace.last().is_some_and(|l| l.contains("the run did not end")), "{:?}", trace.last());
+    let (outcome, _) = Sim::run_bounded(3, Faults::NONE, bounds, |_| async move {
+        tokio::time::sleep(std::time::Duration::from_secs(86_400)).await;
+        Ok::<(), String>(())
+    });
+    assert!(outcome.unwrap_err().contains("600 s of virtual time after 0 requests"));
 }

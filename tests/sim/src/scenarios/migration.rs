@@ -9,6 +9,10 @@
 //!
 //! - no acknowledged write lost: each item's counter holds at least the increments a writer was
 //!   told were written, and at most those plus the ones whose answers were lost;
+//! - no item lost on the way: a writer never finds an item under neither of its keys round
+//!   after round (a move between its two reads hides it from one round only); and every run
+//!   ends within its bounds (`Sim::run`), so that a writer looking for a lost item fails the run
+//!   instead of hanging it;
 //! - every item once, in the new layout, at the end;
 //! - the checkpoints tell the truth: after the first pass, every item left in the old layout is
 //!   one the pass reported as changed while it moved;
@@ -121,12 +125,18 @@ fn migration(kind: Kind) -> DynMigration {
     made.unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Increments counted by the writers, per item.
+/// Increments counted by the writers, per item, and the first item a writer found in neither
+/// layout for good.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Counted {
     pub(super) acknowledged: Vec<u64>,
     pub(super) ambiguous: Vec<u64>,
+    pub(super) lost: Option<String>,
 }
+
+/// Consistent reads of both of an item's keys that may find it under neither before it is lost:
+/// a move between the two reads hides it from one round, never from many in a row.
+const ABSENT_ROUNDS: u32 = 12;
 
 /// One writer, keeping the writers' contract: `steps` increments of random items, each read
 /// first (a consistent GetItem under the new key, then the old; the key read through the lock's
@@ -141,10 +151,11 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
         Kind::Reshard => ["RunPk", "RunPk@v1"].iter().filter_map(|n| lock.get(n)).collect(),
         Kind::Reorder => ["Ranked", "Ranked@v1"].iter().filter_map(|n| lock.get(n)).collect(),
     };
-    let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
+    let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize], lost: None };
     for _ in 0..steps {
         let i = sim.below(if kind == Kind::Typed { HOT } else { ITEMS });
         let (old, new) = keys(kind, i);
+        let mut absent = 0;
         'item: loop {
             let mut read = None;
             for (pk, sk) in [new.clone(), old.clone()] {
@@ -163,8 +174,19 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
                     break;
                 }
             }
-            // In neither (moved between the two reads): read again.
-            let Some((pk, sk, version)) = read else { continue 'item };
+            // In neither (moved between the two reads): read again; in neither again and again,
+            // it is lost.
+            let Some((pk, sk, version)) = read else {
+                absent += 1;
+                if absent == ABSENT_ROUNDS {
+                    counted.lost = Some(format!(
+                        "item {i} is lost: {ABSENT_ROUNDS} rounds of consistent reads found it under neither {} nor {}",
+                        new.1, old.1
+                    ));
+                    return counted;
+                }
+                continue 'item;
+            };
             let moved = if kind == Kind::Reshard { &pk } else { &sk };
             if !layouts.iter().any(|l| l.decode(moved).is_ok()) {
                 panic!("a writer read a key no live layout reads: {moved}");
@@ -551,9 +573,14 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
     for w in workers {
         let _ = w.await;
     }
-    let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize] };
+    let mut counted = Counted::default();
+    counted.acknowledged.resize(ITEMS as usize, 0);
+    counted.ambiguous.resize(ITEMS as usize, 0);
     for w in writers {
         let c = w.await.map_err(|e| format!("a writer failed: {e}"))?;
+        if let Some(lost) = c.lost {
+            return Err(lost);
+        }
         for i in 0..ITEMS as usize {
             counted.acknowledged[i] += c.acknowledged[i];
             counted.ambiguous[i] += c.ambiguous[i];

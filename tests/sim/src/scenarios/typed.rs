@@ -69,7 +69,7 @@ pub(super) fn attributes(i: u64) -> Vec<(&'static str, aws_sdk_dynamodb::types::
 pub(super) async fn writer(sim: Sim, steps: usize, hot: u64) -> Counted {
     let client = sim.client();
     let items = super::migration::ITEMS as usize;
-    let mut counted = Counted { acknowledged: vec![0; items], ambiguous: vec![0; items] };
+    let mut counted = Counted { acknowledged: vec![0; items], ambiguous: vec![0; items], lost: None };
     let pk = RunPk { season: 7 };
     for _ in 0..steps {
         let i = sim.below(hot);
