@@ -46,6 +46,9 @@ pub enum Bug {
     /// A batch of moves whose transaction is cancelled deletes its old items as stale (as if
     /// their current keys existed) instead of moving each alone: items are lost.
     CancelledBatchDeletesStale,
+    /// A pass's progress is clean though items changed while being moved were left behind:
+    /// `run_until_clean` says complete with items still in an older layout.
+    IsCleanIgnoresChanged,
 }
 
 thread_local! {

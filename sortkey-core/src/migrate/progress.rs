@@ -63,7 +63,7 @@ impl Progress {
     /// Whether the pass this progress counts found nothing to do: every item it read was in the
     /// current layout (nothing rewritten, superseded or left changed).
     pub fn is_clean(&self) -> bool {
-        self.rewritten == 0 && self.superseded == 0 && self.changed == 0
+        self.rewritten == 0 && self.superseded == 0 && (self.changed == 0 || planted_bug!(IsCleanIgnoresChanged))
     }
 
     /// Adds the counts of `other`: the totals of several segments or runs.
@@ -75,5 +75,27 @@ impl Progress {
         self.changed += other.changed;
         self.other += other.other;
         self.pages += other.pages;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    /// A pass is clean only when it found nothing to do: an item moved, superseded or left
+    /// changed (which a further pass is for) each makes it not clean, whatever else it read.
+    #[test]
+    fn a_pass_is_clean_only_when_it_found_nothing_to_do() {
+        let read = Progress { scanned: 40, current: 30, other: 10, pages: 6, ..Progress::default() };
+        assert!(read.is_clean());
+        assert!(Progress::default().is_clean());
+        for dirty in
+            [Progress { rewritten: 1, ..read }, Progress { superseded: 1, ..read }, Progress { changed: 1, ..read }]
+        {
+            assert!(!dirty.is_clean(), "{dirty:?}");
+        }
+        let mut total = read;
+        total.add(&Progress { changed: 2, ..Progress::default() });
+        assert!(!total.is_clean(), "a segment's changed item makes the pass not clean");
     }
 }

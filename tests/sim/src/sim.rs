@@ -173,6 +173,17 @@ impl Sim {
     /// A client of the simulated DynamoDB: the real SDK, its requests delayed, reordered and
     /// failed by the run's choices, its clock the run's, no retries.
     pub fn client(&self) -> Client {
+        self.client_with(None)
+    }
+
+    /// A client like [`client`](Self::client) whose requests see no fault (their delays and
+    /// order still drawn): for an actor whose own failures are not what the scenario tests, such
+    /// as a backfill run start to end without a checkpoint to resume from.
+    pub fn client_without_faults(&self) -> Client {
+        self.client_with(Some(Faults::NONE))
+    }
+
+    fn client_with(&self, faults: Option<Faults>) -> Client {
         let clock = SimClock { start: self.lock().start, jumped: Arc::new(Mutex::new(Duration::ZERO)) };
         let conf = aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
@@ -182,7 +193,7 @@ impl Sim {
             .allow_no_auth()
             .stalled_stream_protection(aws_sdk_dynamodb::config::StalledStreamProtectionConfig::disabled())
             .endpoint_url("http://dynamodb.simulated")
-            .http_client(SimConnector(self.clone(), clock.clone()))
+            .http_client(SimConnector(self.clone(), clock.clone(), faults))
             .time_source(SharedTimeSource::new(clock))
             .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
             .build();
@@ -227,7 +238,7 @@ impl Sim {
     /// drawn; a fault, drawn; the answer.
     async fn call(
         &self,
-        clock: &SimClock,
+        (clock, faults): (&SimClock, Option<Faults>),
         target: Option<String>,
         body: Vec<u8>,
     ) -> Result<HttpResponse, ConnectorError> {
@@ -243,7 +254,7 @@ impl Sim {
         }
         let (before, after, lost, throttled, stall, jump) = {
             let mut s = self.lock();
-            let faults = s.faults;
+            let faults = faults.unwrap_or(s.faults);
             let before = Duration::from_micros(200 + s.rng.below(5_000));
             let after = Duration::from_micros(200 + s.rng.below(5_000));
             let lost = faults.lost_answer > 0 && s.rng.one_in(faults.lost_answer);
@@ -313,16 +324,16 @@ fn summary(request: &serde_json::Value) -> String {
     [Some(table.to_owned()), key, items].into_iter().flatten().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
-/// The simulation's HTTP client, with its client's clock.
+/// The simulation's HTTP client, with its client's clock and its faults (`None`: the run's).
 #[derive(Debug, Clone)]
-struct SimConnector(Sim, SimClock);
+struct SimConnector(Sim, SimClock, Option<Faults>);
 
 impl HttpConnector for SimConnector {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
         let target = request.headers().get("x-amz-target").map(str::to_owned);
         let body = request.body().bytes().unwrap_or_default().to_vec();
-        let (sim, clock) = (self.0.clone(), self.1.clone());
-        HttpConnectorFuture::new(Box::pin(async move { sim.call(&clock, target, body).await }))
+        let (sim, clock, faults) = (self.0.clone(), self.1.clone(), self.2);
+        HttpConnectorFuture::new(Box::pin(async move { sim.call((&clock, faults), target, body).await }))
     }
 }
 

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use sortkey_core::planted::{Bug, plant};
-use sortkey_sim::scenarios::{Outcome, index, migration, sharded};
+use sortkey_sim::scenarios::{Outcome, clean, index, migration, sharded};
 use sortkey_sim::{Faults, Sim, shrink};
 
 /// A scenario to run, boxed.
@@ -75,6 +75,10 @@ fn index_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Out
     Box::pin(index::run(sim))
 }
 
+fn clean_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
+    Box::pin(clean::run(sim))
+}
+
 fn sharded_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
     Box::pin(sharded::run(sim))
 }
@@ -102,6 +106,7 @@ fn every_planted_bug_is_found() {
             "a cancelled batch's items deleted as stale without their move (data loss)",
             migration_run,
         ),
+        (Bug::IsCleanIgnoresChanged, "a pass's progress clean though it left items changed", clean_run),
     ];
     let mut missed = Vec::new();
     println!("| bug | seeds tried until found | time | trace lines, shrunk | what broke |");
@@ -114,8 +119,12 @@ fn every_planted_bug_is_found() {
                 missed.push(what);
             }
             Some((seeds, time, broken)) => {
-                let shrunk =
-                    shrunk(bug, scenario, seeds - 1, !matches!(bug, Bug::MergeStopsEarly | Bug::InPlaceUnconditioned));
+                let shrunk = shrunk(
+                    bug,
+                    scenario,
+                    seeds - 1,
+                    !matches!(bug, Bug::MergeStopsEarly | Bug::InPlaceUnconditioned | Bug::IsCleanIgnoresChanged),
+                );
                 println!("| {what} | {seeds} | {:.2} s | {shrunk} | {broken} |", time.as_secs_f64());
             }
             None => {

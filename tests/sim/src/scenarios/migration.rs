@@ -48,12 +48,12 @@ pub(super) const ITEMS: u64 = 32;
 /// The runs the typed writer and its raw competitor draw from in [`typed`]: few, so that they
 /// meet on one run while it moves.
 const HOT: u64 = 4;
-const SEGMENTS: i32 = 4;
+pub(super) const SEGMENTS: i32 = 4;
 const LEASE: Duration = Duration::from_secs(2);
 
 /// Which move a run makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     /// The sort keys widened.
     Widen,
     /// The partition moved from 4 shards to 16.
@@ -89,7 +89,7 @@ fn keys(kind: Kind, i: u64) -> ((String, String), (String, String)) {
 }
 
 /// The item of a key, and whether the key is its old one.
-fn item_of(kind: Kind, pk: &str, sk: &str) -> Option<(u64, bool)> {
+pub(super) fn item_of(kind: Kind, pk: &str, sk: &str) -> Option<(u64, bool)> {
     let i: u64 = match sk.strip_prefix("BY#p_") {
         Some(rest) => rest.split_once('#')?.0.parse().ok()?,
         None => sk.rsplit_once("#p_")?.1.parse().ok()?,
@@ -144,6 +144,11 @@ const ABSENT_ROUNDS: u32 = 12;
 /// conditional on the version read, writing the next. A write whose condition fails (the item
 /// moved or changed) is made again from a new read.
 async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
+    writer_on(sim, kind, steps, if kind == Kind::Typed { HOT } else { ITEMS }, 20).await
+}
+
+/// [`writer`] on the first `hot` items, pausing up to `pause_ms` between increments.
+pub(super) async fn writer_on(sim: Sim, kind: Kind, steps: usize, hot: u64, pause_ms: u64) -> Counted {
     let client = sim.client();
     let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
     let layouts: Vec<&sortkey_core::DynLayout> = match kind {
@@ -153,7 +158,7 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
     };
     let mut counted = Counted { acknowledged: vec![0; ITEMS as usize], ambiguous: vec![0; ITEMS as usize], lost: None };
     for _ in 0..steps {
-        let i = sim.below(if kind == Kind::Typed { HOT } else { ITEMS });
+        let i = sim.below(hot);
         let (old, new) = keys(kind, i);
         let mut absent = 0;
         'item: loop {
@@ -215,7 +220,9 @@ async fn writer(sim: Sim, kind: Kind, steps: usize) -> Counted {
                 }
             }
         }
-        tokio::time::sleep(Duration::from_millis(sim.below(20))).await;
+        if pause_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(sim.below(pause_ms))).await;
+        }
     }
     counted
 }
@@ -319,7 +326,7 @@ async fn worker(sim: Sim, kind: Kind, pass: u32, owner: String, leases: Arc<Mute
 }
 
 /// Every item's (partition key, sort key, hits), read directly.
-async fn items(client: &Client) -> Vec<(String, String, u64)> {
+pub(super) async fn items(client: &Client) -> Vec<(String, String, u64)> {
     let mut out = Vec::new();
     let mut start = None;
     loop {
@@ -529,9 +536,9 @@ async fn versions_reader(sim: Sim, stop: Arc<Mutex<bool>>, key: &str) -> Result<
     Ok(reads)
 }
 
-async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
-    let direct = sim.direct_client();
-    create_table(&direct, "runs").await;
+/// Creates the table `runs` and puts every item under its old key, directly.
+pub(super) async fn seed(direct: &Client, kind: Kind) {
+    create_table(direct, "runs").await;
     for i in 0..ITEMS {
         let ((pk, sk), _) = keys(kind, i);
         let put = direct.put_item().table_name("runs").item("pk", AttributeValue::S(pk));
@@ -543,6 +550,11 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
         }
         put.item("hits", AttributeValue::N("0".into())).send().await.unwrap_or_else(|e| panic!("{e:?}"));
     }
+}
+
+async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
+    let direct = sim.direct_client();
+    seed(&direct, kind).await;
     let leases = Arc::new(Mutex::new(Leases::default()));
     let stop = Arc::new(Mutex::new(false));
     let readers: Vec<_> = match kind {
@@ -663,7 +675,7 @@ fn verdict_holds(kind: Kind, items: &[(String, String, u64)]) -> Outcome {
 }
 
 /// The end: every item once, in the new layout, with every increment acknowledged.
-fn check(kind: Kind, counted: &Counted, items: &[(String, String, u64)]) -> Outcome {
+pub(super) fn check(kind: Kind, counted: &Counted, items: &[(String, String, u64)]) -> Outcome {
     if items.len() as u64 != ITEMS {
         return Err(format!("{} items at the end, expected {ITEMS}", items.len()));
     }
