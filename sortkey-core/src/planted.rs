@@ -49,6 +49,10 @@ pub enum Bug {
     /// A pass's progress is clean though items changed while being moved were left behind:
     /// `run_until_clean` says complete with items still in an older layout.
     IsCleanIgnoresChanged,
+    /// A reverse merged read puts ties (one sort key in two `random` shards) in ascending shard
+    /// order: the reverse read is not the forward one backwards, and a cursor between ties skips
+    /// or repeats items.
+    MergeTiesAscending,
 }
 
 thread_local! {

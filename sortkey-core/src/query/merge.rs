@@ -287,6 +287,7 @@ impl<T> Merge<T> {
                     // first shard's wins either way).
                     let ahead = match (forward, copies) {
                         (_, true) if a.1 == b.1 => b.0 < a.0,
+                        (false, _) if a.1 == b.1 && planted_bug!(MergeTiesAscending) => b.0 < a.0,
                         (true, _) => (b.1, b.0) < (a.1, a.0),
                         (false, _) => (b.1, b.0) > (a.1, a.0),
                     };

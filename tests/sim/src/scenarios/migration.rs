@@ -440,16 +440,19 @@ pub async fn reshard_sized(sim: Sim, size: Size) -> Outcome {
 }
 
 /// A reader of the season during a shard-count move, until `stop`: merged over the 16 new shards
-/// and the 4 old ones (an item in both is one item's copies), a drawn limit a page; every read
+/// and the 4 old ones (an item in both is one item's copies), a drawn limit a page, forward or
+/// backward; every read
 /// holds every run once, in order. Returns the reads made, or what broke.
 async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
     let client = sim.client();
     let mut reads = 0;
     while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
-        let runs = season_merged(&client, 1 + sim.below(30) as usize).await;
-        if let Some(w) = runs.windows(2).find(|w| w[0] >= w[1]) {
+        let (limit, forward) = (1 + sim.below(30) as usize, sim.below(2) == 0);
+        let runs = season_merged(&client, limit, forward).await;
+        if let Some(w) = runs.windows(2).find(|w| if forward { w[0] >= w[1] } else { w[0] <= w[1] }) {
+            let way = if forward { "forward" } else { "reverse" };
             return Err(format!(
-                "a merged read during the move returned {} then {}: twice, or out of order",
+                "a merged read during the move ({way}, {limit} a page) returned {} then {}: twice, or out of order",
                 w[0], w[1]
             ));
         }
@@ -468,8 +471,8 @@ async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
 }
 
 /// The season's sort keys, read merged over the 16 new shards and the 4 old ones (an item in
-/// both is one item's copies), `limit` a page, to the end.
-async fn season_merged(client: &Client, limit: usize) -> Vec<String> {
+/// both is one item's copies), `limit` a page, forward or not, to the end.
+async fn season_merged(client: &Client, limit: usize, forward: bool) -> Vec<String> {
     let partitions: Vec<String> = (0..16u16)
         .map(|s| format!("SEASON#2026#{s:02}"))
         .chain((0..4u16).map(|s| format!("SEASON#2026#{s}")))
@@ -479,7 +482,7 @@ async fn season_merged(client: &Client, limit: usize) -> Vec<String> {
         partitions: &partitions,
         partition_attribute: "pk",
         sort_attribute: "sk",
-        forward: true,
+        forward,
         limit,
         ties: false,
         copies: true,
@@ -634,7 +637,7 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
     }
     if kind == Kind::Reshard {
         // After the move, one more read over both counts: every run, once, in order.
-        let read = season_merged(&sim.client(), 7).await;
+        let read = season_merged(&sim.client(), 7, true).await;
         let mut want: Vec<String> = (0..ITEMS).map(|i| keys(kind, i).1.1).collect();
         want.sort();
         if read != want {

@@ -30,12 +30,19 @@ pub type Outcome = Result<(), String>;
 /// page by its cursor to the end; a page whose request fails (throttled, its answer lost) is
 /// read again from the same cursor.
 pub(crate) async fn merged_sort_keys(client: &Client, query: &ShardedQuery<'_>) -> Vec<String> {
-    let (mut keys, mut after): (Vec<String>, Option<MergeCursor>) = (Vec::new(), None);
+    merged_keys(client, query).await.into_iter().map(|(sort, _)| sort).collect()
+}
+
+/// [`merged_sort_keys`], each sort key with the shard it was returned from: what tells ties
+/// (one sort key in two shards) apart.
+pub(crate) async fn merged_keys(client: &Client, query: &ShardedQuery<'_>) -> Vec<(String, u16)> {
+    let (mut keys, mut after): (Vec<(String, u16)>, Option<MergeCursor>) = (Vec::new(), None);
     loop {
         let Ok(page) = query.run(client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await else {
             continue;
         };
-        keys.extend(page.items.iter().filter_map(|(_, item)| item.get("sk").and_then(|v| v.as_s().ok()).cloned()));
+        let sort = |item: &sortkey_core::dynamodb::Attributes| item.get("sk").and_then(|v| v.as_s().ok()).cloned();
+        keys.extend(page.items.iter().filter_map(|(shard, item)| Some((sort(item)?, *shard))));
         match page.next {
             Some(next) => after = Some(next),
             None => return keys,
