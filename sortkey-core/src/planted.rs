@@ -53,6 +53,12 @@ pub enum Bug {
     /// order: the reverse read is not the forward one backwards, and a cursor between ties skips
     /// or repeats items.
     MergeTiesAscending,
+    /// A lease's take compares the holder's expiry with the taker's own expiry instead of its
+    /// clock: any live lease can be taken, and two workers move one segment at once.
+    LeaseNowIsExpiry,
+    /// A lease's take returns only the attributes it updated (`UPDATED_NEW`): the saved cursor
+    /// is not read back, and every take restarts its segment from the start, totals zeroed.
+    LeaseLoadUpdatedNew,
 }
 
 thread_local! {

@@ -296,11 +296,16 @@ impl Checkpoint for TableCheckpoint {
             .expression_attribute_names("#owner", "owner")
             .expression_attribute_values(":me", AttributeValue::S(self.owner.clone()))
             .expression_attribute_values(":until", AttributeValue::N(self.until().to_string()))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew);
+            .return_values(if planted_bug!(LeaseLoadUpdatedNew) {
+                aws_sdk_dynamodb::types::ReturnValue::UpdatedNew
+            } else {
+                aws_sdk_dynamodb::types::ReturnValue::AllNew
+            });
         if !planted_bug!(LeaseWithoutOwner) {
+            let now = if planted_bug!(LeaseNowIsExpiry) { self.until() } else { self.now_ms() };
             take = take
                 .condition_expression("attribute_not_exists(#owner) OR #owner = :me OR lease_until < :now")
-                .expression_attribute_values(":now", AttributeValue::N(self.now_ms().to_string()));
+                .expression_attribute_values(":now", AttributeValue::N(now.to_string()));
         }
         let taken = take.send().await;
         let item = match taken {

@@ -36,7 +36,7 @@ use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 
 pub use error::DynamoError;
 pub use rng::Rng;
-pub use sim::{Bounded, Bounds, Faults, Sim};
+pub use sim::{Applied, Bounded, Bounds, Faults, Sim};
 
 /// The seeds a simulation test runs: `SORTKEY_SIM_SEED=N` that one (a replay),
 /// `SORTKEY_SIM_SEEDS=N` the first `N` (a soak), else the first `budget` (CI's).

@@ -73,6 +73,22 @@ impl<T> Bounded for Result<T, String> {
     }
 }
 
+/// One write the simulated DynamoDB applied, as the server saw it: when (the run's virtual time),
+/// by the clock of the client that sent it, the operation and its request. A run's writes, in
+/// the order applied, are its history ([`Sim::history`]): what invariants of leases and
+/// checkpoints are checked on, rather than on what the actors say they did.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    /// Milliseconds since the run's start.
+    pub at_ms: u64,
+    /// Milliseconds since the epoch by the sending client's clock when it was applied.
+    pub clock_ms: u64,
+    /// The operation: `PutItem`, `UpdateItem`, `DeleteItem`, `TransactWriteItems`, ...
+    pub op: String,
+    /// The request, as sent.
+    pub request: serde_json::Value,
+}
+
 /// The state one run shares between its tasks: the generator, the trace, the clock's start.
 #[derive(Debug)]
 struct Shared {
@@ -82,6 +98,7 @@ struct Shared {
     start: tokio::time::Instant,
     requests: u64,
     bounds: Bounds,
+    history: Vec<Applied>,
 }
 
 /// One simulated run: its DynamoDB, its generator and its trace. Made by [`Sim::run`].
@@ -143,6 +160,7 @@ impl Sim {
                 start: tokio::time::Instant::now(),
                 requests: 0,
                 bounds,
+                history: Vec::new(),
             };
             let sim = Sim { dynamo: MemoryDynamo::new(), shared: Arc::new(Mutex::new(shared)) };
             let out = match tokio::time::timeout(bounds.time, scenario(sim.clone())).await {
@@ -234,6 +252,12 @@ impl Sim {
         self.lock().requests
     }
 
+    /// The writes applied so far through the run's clients, in the order applied (not those of
+    /// the direct client, which sets a run up and reads its end).
+    pub fn history(&self) -> Vec<Applied> {
+        self.lock().history.clone()
+    }
+
     /// One request through the simulation: a latency before it is applied and one after,
     /// drawn; a fault, drawn; the answer.
     async fn call(
@@ -283,6 +307,12 @@ impl Sim {
         } else {
             self.dynamo.answer_json(target.as_deref(), &request)
         };
+        if status == 200 && matches!(op.as_str(), "PutItem" | "UpdateItem" | "DeleteItem" | "TransactWriteItems") {
+            let clock_ms = clock.now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+            let mut shared = self.lock();
+            let at_ms = shared.start.elapsed().as_millis() as u64;
+            shared.history.push(Applied { at_ms, clock_ms, op: op.clone(), request: request.clone() });
+        }
         let outcome = match (status, lost) {
             (200, true) => "applied, answer lost".to_owned(),
             (200, false) => "ok".to_owned(),

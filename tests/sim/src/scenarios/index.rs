@@ -212,6 +212,7 @@ pub async fn run(sim: Sim) -> Outcome {
         let _ = w.await;
     }
     let (acked, maybe) = writer.await.map_err(|e| format!("the writer failed: {e}"))?;
+    super::leases::check(&sim.history())?;
     let mut pass = 1;
     loop {
         let now = runs(&direct).await;

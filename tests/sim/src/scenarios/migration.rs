@@ -17,6 +17,8 @@
 //! - the checkpoints tell the truth: after the first pass, every item left in the old layout is
 //!   one the pass reported as changed while it moved;
 //! - the leases fence: a save of a segment succeeds only for the worker that took it last;
+//!   by the server's history ([`leases`](super::leases)), no take of a live lease succeeds, and
+//!   a segment taken over goes on from its saved cursor and totals;
 //! - during a shard-count move, no merged read returns an item twice or out of order, and the
 //!   read after the move returns every item;
 //! - during the widening and the reordering, every paged read across the sort key's two layouts
@@ -609,6 +611,7 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
     if let Some(broken) = leases.lock().unwrap_or_else(|p| p.into_inner()).broken.clone() {
         return Err(broken);
     }
+    super::leases::check(&sim.history())?;
     let old_left = |items: &[(String, String, u64)]| {
         items.iter().filter(|(pk, sk, _)| item_of(kind, pk, sk).is_some_and(|(_, old)| old)).count() as u64
     };

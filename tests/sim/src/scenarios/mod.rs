@@ -7,6 +7,7 @@
 
 pub mod clean;
 pub mod index;
+pub mod leases;
 pub mod migration;
 pub mod sharded;
 mod typed;
