@@ -59,6 +59,9 @@ pub enum Bug {
     /// A lease's take returns only the attributes it updated (`UPDATED_NEW`): the saved cursor
     /// is not read back, and every take restarts its segment from the start, totals zeroed.
     LeaseLoadUpdatedNew,
+    /// A read across versions Queries the current version before the older ones: an item moved
+    /// between the two Queries is in neither's answer, and missed.
+    VersionsCurrentFirst,
 }
 
 thread_local! {

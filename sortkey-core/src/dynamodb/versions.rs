@@ -96,7 +96,13 @@ impl VersionsQuery<'_> {
         let (mut pages, mut more) = (vec![Vec::new(); conditions.len()], false);
         let (mut read, mut requests, mut read_units) = (0, 0, 0.0);
         let mut read_per_version = vec![0u64; conditions.len()];
-        for version in (0..conditions.len()).rev() {
+        // The older versions first, so that an item moving meanwhile is seen in one or both.
+        let order: Vec<usize> = if planted_bug!(VersionsCurrentFirst) {
+            (0..conditions.len()).collect()
+        } else {
+            (0..conditions.len()).rev().collect()
+        };
+        for version in order {
             let Some(condition) = &conditions[version] else { continue };
             let whole = !live.sorts_as_current(version);
             let mut start = starts.get(version).cloned().flatten().map(|sk| self.key(sk));

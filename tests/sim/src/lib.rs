@@ -27,6 +27,7 @@ mod rng;
 pub mod scenarios;
 mod sim;
 mod table;
+mod trace;
 mod value;
 
 use std::sync::{Arc, Mutex};
@@ -37,6 +38,7 @@ use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 pub use error::DynamoError;
 pub use rng::Rng;
 pub use sim::{Applied, Bounded, Bounds, Faults, Sim};
+pub use trace::Namer;
 
 /// The seeds a simulation test runs: `SORTKEY_SIM_SEED=N` that one (a replay),
 /// `SORTKEY_SIM_SEEDS=N` the first `N` (a soak), else the first `budget` (CI's).

@@ -99,6 +99,7 @@ struct Shared {
     requests: u64,
     bounds: Bounds,
     history: Vec<Applied>,
+    namer: Option<crate::trace::Namer>,
 }
 
 /// One simulated run: its DynamoDB, its generator and its trace. Made by [`Sim::run`].
@@ -161,6 +162,7 @@ impl Sim {
                 requests: 0,
                 bounds,
                 history: Vec::new(),
+                namer: None,
             };
             let sim = Sim { dynamo: MemoryDynamo::new(), shared: Arc::new(Mutex::new(shared)) };
             let out = match tokio::time::timeout(bounds.time, scenario(sim.clone())).await {
@@ -247,6 +249,12 @@ impl Sim {
         shared.trace.push(format!("{at:>8} ms  {line}"));
     }
 
+    /// Names the layout of each whole key the trace shows (a Query's start key, an item's key):
+    /// `namer` says which layout reads a key, `None` for none.
+    pub fn name_keys(&self, namer: crate::trace::Namer) {
+        self.lock().namer = Some(namer);
+    }
+
     /// The requests made so far.
     pub fn requests(&self) -> u64 {
         self.lock().requests
@@ -299,7 +307,7 @@ impl Sim {
         }
         tokio::time::sleep(before).await;
         let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-        let summary = summary(&request);
+        let summary = crate::trace::summary(&request, self.lock().namer);
         let (status, answer) = if throttled {
             let e =
                 DynamoError::new("ThrottlingException", "Rate of requests exceeds the allowed throughput.".to_owned());
@@ -329,29 +337,6 @@ impl Sim {
         response.headers_mut().insert("content-type", "application/x-amz-json-1.0");
         Ok(response)
     }
-}
-
-/// What a request is about, for the trace: its table and its key, canonically written.
-fn summary(request: &serde_json::Value) -> String {
-    let table = request["TableName"].as_str().unwrap_or_default();
-    let key = request.get("Key").or_else(|| request.get("Item")).map(|k| {
-        let mut parts: Vec<String> = k
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(name, _)| name.as_str() == "pk" || name.as_str() == "sk")
-            .map(|(name, v)| {
-                format!(
-                    "{name}={}",
-                    v.as_object().and_then(|o| o.values().next()).map_or(String::new(), |v| v.to_string())
-                )
-            })
-            .collect();
-        parts.sort();
-        parts.join(" ")
-    });
-    let items = request["TransactItems"].as_array().map(|a| format!("{} actions", a.len()));
-    [Some(table.to_owned()), key, items].into_iter().flatten().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 /// The simulation's HTTP client, with its client's clock and its faults (`None`: the run's).

@@ -107,6 +107,7 @@ fn every_planted_bug_is_found() {
             migration_run,
         ),
         (Bug::MergeTiesAscending, "ties between shards in ascending shard order on a reverse read", sharded_run),
+        (Bug::VersionsCurrentFirst, "a read across versions that reads the current version first", migration_run),
         (Bug::LeaseNowIsExpiry, "a lease's :now bound to its own expiry (any live lease can be taken)", migration_run),
         (Bug::LeaseLoadUpdatedNew, "a lease loaded with UPDATED_NEW (each take restarts its segment)", migration_run),
         (Bug::IsCleanIgnoresChanged, "a pass's progress clean though it left items changed", clean_run),

@@ -115,6 +115,13 @@ const LOCK: &str = "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\n\
                     Ranked > Ranked@v1\n\
                     RunPk > RunPk@v1\n";
 
+/// The lock's sort key layout that reads `key`, for the trace.
+fn layout_of(key: &str) -> Option<&'static str> {
+    static READ: std::sync::OnceLock<LockFile> = std::sync::OnceLock::new();
+    let lock = READ.get_or_init(|| LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}")));
+    lock.entries.iter().find(|(_, l)| l.role == KeyRole::Sort && l.decode(key).is_ok()).map(|(n, _)| n.as_str())
+}
+
 fn migration(kind: Kind) -> DynMigration {
     let lock = LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}"));
     let entry = |n: &str| (n.to_owned(), lock.get(n).cloned().unwrap_or_else(|| panic!("{n}")));
@@ -558,6 +565,7 @@ pub(super) async fn seed(direct: &Client, kind: Kind) {
 }
 
 async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
+    sim.name_keys(layout_of);
     let direct = sim.direct_client();
     seed(&direct, kind).await;
     let leases = Arc::new(Mutex::new(Leases::default()));
