@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 source examples/moto.sh
 for example in ${SORTKEY_EXAMPLE:-leaderboard}; do
     echo "--- $example against moto"
-    # Built with the workspace's features (those `cargo test --workspace` built the SDK with), so
-    # the SDK is not compiled again for one package's selection.
-    cargo build --quiet --workspace --features sortkey-examples/dynamodb --example "$example"
+    # Built with the workspace's features (those `cargo test --workspace --all-features` built
+    # everything with), so that nothing is compiled again for one package's selection.
+    cargo build --quiet --workspace --all-features --example "$example"
     "${CARGO_TARGET_DIR:-target}/debug/examples/$example" --endpoint "http://127.0.0.1:$port" "$@"
 done

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 source examples/moto.sh
 endpoint="http://127.0.0.1:$port"
 
-cargo build --quiet --workspace --features sortkey-examples/dynamodb --example leaderboard
+cargo build --quiet --workspace --all-features --example leaderboard
 # The block of the Rust example's output: the query, its condition and expression, the table.
 rust=$("${CARGO_TARGET_DIR:-target}/debug/examples/leaderboard" --endpoint "$endpoint" \
     | sed -n '/^the 3 best runs (Limit 3):$/,/^$/p' | sed '/^$/d')
