@@ -182,7 +182,12 @@ def _from_bits(raw: int, bits: int) -> float:
 
 
 def _f32(v: float) -> float:
-    rounded: float = struct.unpack("<f", struct.pack("<f", v))[0]
+    """`v` as the nearest f32, as Rust's `as f32` reads it: infinity past the largest (where
+    `struct` raises `OverflowError`)."""
+    try:
+        rounded: float = struct.unpack("<f", struct.pack("<f", v))[0]
+    except OverflowError:
+        return math.copysign(math.inf, v)
     return rounded
 
 
@@ -219,10 +224,7 @@ def encode_float(value: Any, spec: Spec, bits: int) -> str:
         raise _mismatch(spec, "a float", value)
     if bits == 32 and math.isfinite(v):
         # Read as an f32 as Rust's `as f32` does: the nearest, infinity past the largest.
-        try:
-            v = _f32(v)
-        except OverflowError:
-            v = math.copysign(math.inf, v)
+        v = _f32(v)
     if math.isnan(v):
         raise _fail(spec, "NotANumber", "NaN has no place in the order of keys")
     if spec.desc:
@@ -325,6 +327,8 @@ def encode_time(value: Any, spec: Spec) -> str:
         raise _mismatch(spec, "RFC 3339 UTC text", value)
     if nanos > MAX_NANOS:
         raise _fail(spec, "OutOfRange", f"{value} is after year 9999")
+    if nanos < 0:
+        raise _fail(spec, "OutOfRange", f"{value} is before 1970-01-01T00:00:00Z")
     unit = UNIT_NANOS[spec.unit]
     count = nanos // unit
     if spec.rfc3339:
@@ -627,8 +631,8 @@ def decode_time(c: Cursor, spec: Spec) -> str:
     else:
         count = decode_unsigned(c, spec, 2**128 - 1)
         nanos = count * unit
-    if nanos > MAX_NANOS:
-        raise c.error(start, spec, "OutOfRange", "an instant before year 10000")
+    if nanos > MAX_NANOS or nanos < 0:
+        raise c.error(start, spec, "OutOfRange", "an instant from 1970 to year 9999")
     return instant_text(nanos)
 
 

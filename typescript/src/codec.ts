@@ -308,6 +308,7 @@ function encodeTime(value: unknown, spec: Spec): string {
   const nanos = nanosOf(value);
   if (nanos === null) throw mismatch(spec, "RFC 3339 UTC text", value);
   if (nanos > MAX_NANOS) throw fail(spec, "OutOfRange", `${String(value)} is after year 9999`);
+  if (nanos < 0n) throw fail(spec, "OutOfRange", `${String(value)} is before 1970-01-01T00:00:00Z`);
   const unit = UNIT_NANOS[spec.unit]!;
   const count = nanos / unit;
   if (spec.rfc3339) return rfc3339(count * unit, spec.unit);
@@ -591,7 +592,7 @@ function decodeTime(c: Cursor, spec: Spec): string {
   } else {
     nanos = decodeUnsigned(c, spec, 2n ** 128n - 1n) * unit;
   }
-  if (nanos > MAX_NANOS) throw c.error(start, spec, "OutOfRange", "an instant before year 10000");
+  if (nanos > MAX_NANOS || nanos < 0n) throw c.error(start, spec, "OutOfRange", "an instant from 1970 to year 9999");
   return instantText(nanos);
 }
 

@@ -24,8 +24,8 @@ impl std::fmt::Display for Capacity {
 /// The range a numeric or timestamp field admits.
 ///
 /// With the `serde` feature it is an object tagged by `kind` (`"unsigned"`, `"signed"`,
-/// `"timestamp"`), its integers by [the one rule](crate::exact): `{"kind": "unsigned", "largest":
-/// 999999}`.
+/// `"timestamp"`), its integers by the one rule of `sortkey_core::exact` (a module of that
+/// feature): `{"kind": "unsigned", "largest": 999999}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]

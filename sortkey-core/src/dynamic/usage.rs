@@ -11,8 +11,8 @@ use crate::dynamic::{Capacity, DynBody, DynKey, DynLayout, DynType, DynValue, Dy
 /// The values seen of one numeric or timestamp field of a layout.
 ///
 /// With the `serde` feature it is `{"path", "values" (how many were seen), "least", "largest",
-/// "can_hold" (its [`Capacity`]), "headroom" (null before a value)}`, integers by [the one
-/// rule](crate::exact); the headroom is computed, not read back.
+/// "can_hold" (its [`Capacity`]), "headroom" (null before a value)}`, integers by the one rule
+/// of `sortkey_core::exact` (a module of that feature); the headroom is computed, not read back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldUsage {
     /// The field's path: its name, after the names of the keys it is nested in and the

@@ -1,0 +1,45 @@
+/**
+ * Edges found from outside, both ends of each range: instants before 1970 (SK-ENC-017), refused
+ * as `OutOfRange` when written, read or asked for, and the largest f32, as the Rust crates write
+ * it.
+ */
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { DecodeError, EncodeError, Query, decode, encode, parse } from "../src/index.js";
+
+for (const unit of ["s", "ms", "us", "ns"]) {
+  for (const format of ["", " format=rfc3339"]) {
+    test(`an instant before 1970 is out of range (unit ${unit}${format})`, () => {
+      const layout = parse(`EVT#{at:timestamp unit=${unit}${format}}#{id:text}`);
+      for (const before of ["1969-12-31T23:59:59Z", "1969-12-31T23:59:59.999999999Z", "0001-01-01T00:00:00Z"]) {
+        assert.throws(
+          () => encode(layout, { at: before, id: "e1" }),
+          (e: unknown) => e instanceof EncodeError && e.kind === "OutOfRange" && e.field === "at",
+          before,
+        );
+      }
+      for (const at of ["1970-01-01T00:00:00Z", "9999-12-31T23:59:59Z"]) {
+        assert.deepEqual(decode(layout, encode(layout, { at, id: "e1" })), { at, id: "e1" });
+      }
+      assert.throws(() => new Query(layout).compare("at", ">=", "1969-12-31T23:59:59Z"));
+    });
+  }
+}
+
+test("a stored RFC 3339 instant before 1970 is refused", () => {
+  const layout = parse("EVT#{at:timestamp format=rfc3339}");
+  assert.throws(
+    () => decode(layout, "EVT#1969-12-31T23:59:59Z"),
+    (e: unknown) => e instanceof DecodeError && e.kind === "OutOfRange" && e.field === "at" && e.offset === 4,
+  );
+});
+
+test("the largest f32 encodes and reads back", () => {
+  const layout = parse("PRICE#{price:f32}#{name:text}");
+  const largest = 3.4028234663852886e38;
+  assert.equal(encode(layout, { price: largest, name: "n" }), "PRICE#P8834028235#n");
+  assert.deepEqual(decode(layout, "PRICE#P8834028235#n"), { price: largest, name: "n" });
+  assert.equal(encode(layout, { price: 3.5e38, name: "n" }), "PRICE#Z#n");
+});
