@@ -95,6 +95,14 @@ fn a_comparison_past_an_end_of_the_range_is_the_empty_range() {
         ("O#{o:option<u8>}#{id:text}", Comparison::Lt, DynValue::Option(None)),
         // The last field too.
         ("L#{n:u16}", Comparison::Gt, DynValue::Unsigned(65_535)),
+        // A decimal's ends are those of its scaled integer: 999999999.99 at width 12, scale 2.
+        ("P#{amount:decimal width=12 scale=2}#{id:text}", Comparison::Gt, DynValue::Decimal("999999999.99".into())),
+        ("P#{amount:decimal width=12 scale=2}#{id:text}", Comparison::Lt, DynValue::Decimal("-999999999.99".into())),
+        (
+            "D#{amount:decimal width=12 scale=2 desc}#{id:text}",
+            Comparison::Gt,
+            DynValue::Decimal("999999999.99".into()),
+        ),
     ];
     for (text, cmp, value) in cases {
         let layout = DynLayout::parse(text).unwrap();

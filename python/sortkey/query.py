@@ -309,6 +309,8 @@ def _bounded(t: Type) -> Optional[Tuple[str, int, int]]:
         return (t.kind, t.bits, options)
     if t.kind in ("bool", "timestamp"):
         return (t.kind, 0, options)
+    if t.kind == "decimal":
+        return ("decimal", 0, options)
     return None
 
 
@@ -329,15 +331,20 @@ def _end(bounded: Tuple[str, int, int], spec: Spec, end: str) -> Optional[str]:
             if spec.max is not None:
                 greatest = min(greatest, spec.max)
             return out + encode_unsigned(greatest if greatest_value else 0, spec)
-        if kind == "i":
+        if kind in ("i", "decimal"):
             magnitude = 10 ** max(spec.width - 1, 0) - 1
-            type_max = 2 ** ((bits or 64) - 1) - 1
+            # A decimal is written as its scaled integer, whose magnitude is at most a mantissa.
+            if kind == "decimal":
+                type_max = type_least = 2**96 - 1
+            else:
+                type_max = 2 ** ((bits or 64) - 1) - 1
+                type_least = type_max + 1
             if greatest_value:
                 v = min(magnitude, type_max)
                 if spec.max is not None:
                     v = min(v, spec.max)
             else:
-                v = -min(magnitude, type_max + 1)
+                v = -min(magnitude, type_least)
             return out + encode_signed(v, spec)
         if kind == "bool":
             return out + ("1" if greatest_value != spec.desc else "0")

@@ -38,3 +38,15 @@ def test_the_largest_f32_encodes_and_reads_back():
     assert sortkey.decode(layout, key) == {"price": largest, "name": "n"}
     # Past the largest, an f32 is infinity, as Rust's `as f32` reads it.
     assert sortkey.encode(layout, {"price": 3.5e38, "name": "n"}) == "PRICE#Z#n"
+
+
+@pytest.mark.parametrize("desc", ["", " desc"])
+def test_a_decimal_past_an_end_is_the_empty_range(desc):
+    layout = sortkey.parse(f"P#{{amount:decimal width=12 scale=2{desc}}}#{{id:text}}")
+    for cmp, value in [(">", "999999999.99"), ("<", "-999999999.99")]:
+        with pytest.raises(sortkey.QueryError) as e:
+            sortkey.Query(layout).compare("amount", cmp, value)
+        assert (e.value.kind, e.value.field) == ("EmptyRange", "amount"), (cmp, value)
+    # One step inside each end is a condition.
+    sortkey.Query(layout).compare("amount", ">", "999999999.98")
+    sortkey.Query(layout).compare("amount", ">=", "999999999.99")

@@ -332,6 +332,7 @@ function boundedOf(t: Type): Bounded | null {
     t = t.inner!;
   }
   if (["u", "i", "bool", "timestamp"].includes(t.kind)) return { kind: t.kind, bits: t.bits, options };
+  if (t.kind === "decimal") return { kind: "decimal", bits: 0, options };
   return null;
 }
 
@@ -352,14 +353,17 @@ function endOf(b: Bounded, spec: Spec, end: "least" | "greatest"): string | null
       if (spec.max !== null) greatest = minBig(greatest, spec.max);
       return out + encodeUnsigned(greatestValue ? greatest : 0n, spec);
     }
-    if (b.kind === "i") {
+    if (b.kind === "i" || b.kind === "decimal") {
       const magnitude = pow10(Math.max(spec.width - 1, 0)) - 1n;
-      const typeMax = 2n ** BigInt((b.bits || 64) - 1) - 1n;
+      // A decimal is written as its scaled integer, whose magnitude is at most a mantissa.
+      const mantissa = 2n ** 96n - 1n;
+      const typeMax = b.kind === "decimal" ? mantissa : 2n ** BigInt((b.bits || 64) - 1) - 1n;
+      const typeLeast = b.kind === "decimal" ? mantissa : typeMax + 1n;
       let v: bigint;
       if (greatestValue) {
         v = minBig(magnitude, typeMax);
         if (spec.max !== null) v = minBig(v, spec.max);
-      } else v = -minBig(magnitude, typeMax + 1n);
+      } else v = -minBig(magnitude, typeLeast);
       return out + encodeSigned(v, spec);
     }
     if (b.kind === "bool") return out + (greatestValue !== spec.desc ? "1" : "0");

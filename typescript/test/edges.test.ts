@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { DecodeError, EncodeError, Query, decode, encode, parse } from "../src/index.js";
+import { DecodeError, EncodeError, Query, QueryError, decode, encode, parse } from "../src/index.js";
 
 for (const unit of ["s", "ms", "us", "ns"]) {
   for (const format of ["", " format=rfc3339"]) {
@@ -43,3 +43,18 @@ test("the largest f32 encodes and reads back", () => {
   assert.deepEqual(decode(layout, "PRICE#P8834028235#n"), { price: largest, name: "n" });
   assert.equal(encode(layout, { price: 3.5e38, name: "n" }), "PRICE#Z#n");
 });
+
+for (const desc of ["", " desc"]) {
+  test(`a decimal past an end is the empty range${desc}`, () => {
+    const layout = parse(`P#{amount:decimal width=12 scale=2${desc}}#{id:text}`);
+    for (const [cmp, value] of [[">", "999999999.99"], ["<", "-999999999.99"]] as const) {
+      assert.throws(
+        () => new Query(layout).compare("amount", cmp, value),
+        (e: unknown) => e instanceof QueryError && e.kind === "EmptyRange" && e.field === "amount",
+        `${cmp} ${value}`,
+      );
+    }
+    new Query(layout).compare("amount", ">", "999999999.98");
+    new Query(layout).compare("amount", ">=", "999999999.99");
+  });
+}

@@ -21,9 +21,9 @@ use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
 use crate::outcome::Failure;
-use crate::serve::App;
 use crate::serve::pages::{EmptyPage, Format, Frame, answer, encode, wants_json};
 use crate::serve::scans::{self, ScanView, Scans};
+use crate::serve::{App, filters};
 
 /// The longest bar, in pixels.
 const BAR: f64 = 320.0;

@@ -13,8 +13,8 @@ use axum::response::{IntoResponse, Response};
 use crate::ask::{AskError, MigrationAsk};
 use crate::migrate::status::{StatusDocument, status};
 use crate::outcome::Failure;
-use crate::serve::App;
 use crate::serve::pages::{EmptyPage, Format, Frame, answer, read_query, refusal, status_of, wants_json};
+use crate::serve::{App, filters};
 
 #[derive(Template)]
 #[template(path = "migration.html")]

@@ -256,6 +256,7 @@ fn bounded(ty: &DynType) -> Option<(Bounded, u32)> {
         DynType::Signed(bits) => Some((Bounded::Signed(*bits), 0)),
         DynType::Bool => Some((Bounded::Bool, 0)),
         DynType::Timestamp => Some((Bounded::Timestamp, 0)),
+        DynType::Decimal => Some((Bounded::Decimal, 0)),
         DynType::Option(inner) => bounded(inner).map(|(b, options)| (b, options + 1)),
         _ => None,
     }

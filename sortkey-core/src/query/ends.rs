@@ -22,17 +22,24 @@ pub(crate) enum Bounded {
     Bool,
     /// A timestamp.
     Timestamp,
+    /// A decimal: its value times `10^scale`, written as a signed integer whose magnitude is at
+    /// most a `Decimal`'s mantissa, `2^96 - 1`.
+    Decimal,
 }
+
+/// The largest mantissa of a `Decimal`, `2^96 - 1`: the largest magnitude a decimal field holds.
+const DECIMAL_MAGNITUDE: u128 = (1 << 96) - 1;
 
 /// The bounded type a segment layout describes, under `options` levels of `Option` (whose
 /// least value is `None`), or `None` for a type without two ends the builder knows (text, floats,
-/// identifiers, decimals, enums, nested keys, custom types).
+/// identifiers, enums, nested keys, custom types).
 pub(crate) fn bounded(segment: &SegmentLayout) -> Option<(Bounded, u32)> {
     match segment {
         SegmentLayout::Unsigned(bits) => Some((Bounded::Unsigned(*bits), 0)),
         SegmentLayout::Signed(bits) => Some((Bounded::Signed(*bits), 0)),
         SegmentLayout::Bool => Some((Bounded::Bool, 0)),
         SegmentLayout::Timestamp => Some((Bounded::Timestamp, 0)),
+        SegmentLayout::Decimal => Some((Bounded::Decimal, 0)),
         SegmentLayout::Option(inner) => bounded(inner).map(|(b, options)| (b, options + 1)),
         _ => None,
     }
@@ -69,16 +76,11 @@ pub(crate) fn push_end(ty: Bounded, options: u32, field: &Field, end: End, out: 
             (if greatest_value { greatest } else { 0 }).encode_segment(field, out).ok()?;
         }
         Bounded::Signed(bits) => {
-            // One position of the width holds the sign.
-            let magnitude = digits_max(field.width().saturating_sub(1));
             let type_max = unsigned_max(bits) >> 1;
-            let v = if greatest_value {
-                i128::try_from(below_max(field, magnitude.min(type_max))).ok()?
-            } else {
-                -(i128::try_from(magnitude.min(type_max + 1)).ok()?)
-            };
-            v.encode_segment(field, out).ok()?;
+            signed_end(field, greatest_value, (type_max, type_max + 1), out)?;
         }
+        // A decimal is written as its scaled integer is: the ends are that integer's.
+        Bounded::Decimal => signed_end(field, greatest_value, (DECIMAL_MAGNITUDE, DECIMAL_MAGNITUDE), out)?,
         Bounded::Bool => greatest_value.encode_segment(field, out).ok()?,
         Bounded::Timestamp => {
             let at = if greatest_value {
@@ -96,6 +98,18 @@ pub(crate) fn push_end(ty: Bounded, options: u32, field: &Field, end: End, out: 
         }
     }
     Some(())
+}
+
+/// Appends the greatest (or least) signed integer the field holds, its type's magnitudes
+/// `(greatest, least)` allowing: the width's digits but one (which holds the sign), and `max`.
+fn signed_end(field: &Field, greatest_value: bool, (greatest, least): (u128, u128), out: &mut String) -> Option<()> {
+    let magnitude = digits_max(field.width().saturating_sub(1));
+    let v = if greatest_value {
+        i128::try_from(below_max(field, magnitude.min(greatest))).ok()?
+    } else {
+        -(i128::try_from(magnitude.min(least)).ok()?)
+    };
+    v.encode_segment(field, out).ok()
 }
 
 /// `v`, or the field's `max` when that is lower.
@@ -146,6 +160,15 @@ mod tests {
         assert_eq!(ends(Bounded::Unsigned(8), f.with_width(2).with_desc(true)), ("00".into(), "99".into()));
         assert_eq!(ends(Bounded::Signed(8), f.with_width(4)), ("-871".into(), "0127".into()));
         assert_eq!(ends(Bounded::Bool, f.with_width(1)), ("0".into(), "1".into()));
+        // A decimal's are its scaled integer's: -999999999.99 and 999999999.99 at scale 2.
+        assert_eq!(
+            ends(Bounded::Decimal, f.with_width(12).with_scale(2)),
+            ("-00000000000".into(), "099999999999".into())
+        );
+        // Past the mantissa's 29 digits, the mantissa's magnitude.
+        let (least, greatest) = ends(Bounded::Decimal, f.with_width(40));
+        assert_eq!(greatest, format!("{:040}", (1u128 << 96) - 1));
+        assert!(least.starts_with('-') && least.len() == 40, "{least}");
         let ms = f.with_width(15).with_time(TimeFormat::Unix(TimeUnit::Millis));
         assert_eq!(ends(Bounded::Timestamp, ms), ("000000000000000".into(), "253402300799999".into()));
         let text = f.with_width(20).with_time(TimeFormat::Rfc3339(TimeUnit::Seconds));
