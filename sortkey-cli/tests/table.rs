@@ -256,6 +256,18 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     let moves = ["sortkey", "migrate", "--lock", &lock_path, "--endpoint-url", endpoint, "--table", "Versions"];
     let moves = [&moves[..], &["--to", "RankKey", "--compare-attributes"]].concat();
     assert_eq!(sk["moves"], serde_json::json!([moves]), "{doc}");
+    // Audited in two parts and merged by a command line that names no server: the merged moves
+    // name the server the parts were read from, as the whole audit's do.
+    let part = |i: u32| lock.parent().unwrap().join(format!("versions-part-{i}.json")).display().to_string();
+    for i in 0..2 {
+        let args = ["audit", "--table", "Versions", "--total", "2", "--segment", &i.to_string(), "--report", &part(i)];
+        let out = sortkey(&server.endpoint, &lock, &args).args(["-o", "json"]).output().unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
+    }
+    let mut merge = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));
+    merge.args(["--lock", &lock_path, "audit", "merge", &part(0), &part(1), "-o", "json"]).env_remove("AWS_PROFILE");
+    let merged: serde_json::Value = serde_json::from_slice(&merge.assert().code(1).get_output().stdout).unwrap();
+    assert_eq!(merged["attributes"][0]["moves"], serde_json::json!([moves]), "{merged}");
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Versions", "--segments", "1", "-o", "table"])
         .assert()
         .code(1);

@@ -209,6 +209,7 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
                 segments: numbers.iter().map(|&number| partial::Segment { number, after: None, done: true }).collect(),
                 lock: partial::lock_text(&lock),
                 attributes: read,
+                connection: partial::Connection::of(&ctx),
             };
             if let Some(path) = &audit.what.report {
                 partial::save(path, &state)?;

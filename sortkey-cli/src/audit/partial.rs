@@ -46,6 +46,34 @@ pub(crate) struct PartialDocument {
     partitions: Vec<Vec<String>>,
     /// Per attribute, the partition key attribute that counts its old keys (a sort key's).
     partition_keys: Vec<Option<String>>,
+    /// The connection the segments read with, which the merged report's moves then name.
+    #[serde(default, skip_serializing_if = "Connection::is_default")]
+    connection: Connection,
+}
+
+/// The connection options an audit's segments were read with, as its command line gave them
+/// (`--endpoint-url`, `--region`, `--profile`): the merged report's printed moves name them,
+/// so that a move pasted from it goes to the server the keys were read from, not to AWS.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Connection {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) endpoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) region: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) profile: Option<String>,
+}
+
+impl Connection {
+    /// The connection of the asks in `ctx`.
+    pub(crate) fn of(ctx: &Context<'_>) -> Connection {
+        let owned = |o: Option<&str>| o.map(str::to_owned);
+        Connection { endpoint: owned(ctx.endpoint), region: owned(ctx.region), profile: owned(ctx.profile) }
+    }
+
+    fn is_default(&self) -> bool {
+        *self == Connection::default()
+    }
 }
 
 /// What a partial report read.
@@ -75,6 +103,8 @@ pub(crate) struct Partial {
     pub(crate) lock: String,
     /// The key attributes' audits.
     pub(crate) attributes: Vec<Attribute>,
+    /// The connection the segments were read with.
+    pub(crate) connection: Connection,
 }
 
 /// Where one Scan segment stands.
@@ -223,6 +253,7 @@ impl Partial {
             attributes: self.attributes.iter().map(|a| a.report(0.0)).collect(),
             partitions: self.attributes.iter().map(|a| partitions_text(&a.audit.version_partitions())).collect(),
             partition_keys: self.attributes.iter().map(|a| a.partition.clone()).collect(),
+            connection: self.connection.clone(),
         }
     }
 
@@ -239,7 +270,8 @@ impl Partial {
             let of = (!table.is_empty()).then_some(table.as_str());
             attributes.push(Attribute::resume(&lock, of, a, &partitions, partition).map_err(|e| e.0)?);
         }
-        Ok(Partial { table, index, export, total: doc.total, segments: doc.segments, lock: doc.lock, attributes })
+        let (total, segments, lock, connection) = (doc.total, doc.segments, doc.lock, doc.connection);
+        Ok(Partial { table, index, export, total, segments, lock, attributes, connection })
     }
 }
 
@@ -312,6 +344,16 @@ pub(crate) fn merged(
                 if part.lock == first.lock { "the same" } else { "other" },
             )));
         }
+        if part.connection.endpoint != first.connection.endpoint {
+            let server = |c: &Connection| c.endpoint.clone().unwrap_or_else(|| "AWS's endpoint".into());
+            return Err(Failure(format!(
+                "{} was read from {} and {} from {}; expected parts of one audit, read from one server",
+                path.display(),
+                server(&part.connection),
+                first_path.display(),
+                server(&first.connection),
+            )));
+        }
         for s in &part.segments {
             if !s.done {
                 return Err(Failure(format!(
@@ -348,5 +390,14 @@ pub(crate) fn merged(
         None => AuditSource::Table { table: first.table, index: first.index, segment: None },
     };
     let reports = first.attributes.iter().map(|a| a.report(threshold)).collect();
-    Ok(AuditDocument::new(source, threshold, reports, asked, None))
+    // The moves go where the segments were read, unless this command line says otherwise.
+    let (ctx, command) = asked;
+    let read = &first.connection;
+    let ctx = Context {
+        endpoint: ctx.endpoint.or(read.endpoint.as_deref()),
+        region: ctx.region.or(read.region.as_deref()),
+        profile: ctx.profile.or(read.profile.as_deref()),
+        ..*ctx
+    };
+    Ok(AuditDocument::new(source, threshold, reports, (&ctx, command), None))
 }

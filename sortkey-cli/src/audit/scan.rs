@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::Client;
 use indicatif::ProgressBar;
 use sortkey_core::LockFile;
 
-use crate::audit::partial::{self, Partial, Segment, StoredKey};
+use crate::audit::partial::{self, Connection, Partial, Segment, StoredKey};
 use crate::audit::{Attribute, attributes, read_names};
 use crate::cli::{Args, AuditArgs};
 use crate::outcome::Failure;
@@ -30,11 +30,13 @@ pub(crate) struct ScanPlan {
     pub(crate) report: Option<PathBuf>,
     /// At most this many items a second.
     pub(crate) rate: Option<u64>,
+    /// The connection the segments are read with, kept in the partial report.
+    pub(crate) connection: Connection,
 }
 
 impl ScanPlan {
-    /// The plan of `sortkey audit --table`.
-    fn of(audit: &AuditArgs, table: &str) -> Result<ScanPlan, Failure> {
+    /// The plan of `sortkey audit --table`, read with the connection `args` give.
+    fn of(args: &Args, audit: &AuditArgs, table: &str) -> Result<ScanPlan, Failure> {
         let (total, numbers) = pages::split(audit.what.segments, audit.total, audit.segment)?;
         Ok(ScanPlan {
             table: table.to_owned(),
@@ -44,6 +46,11 @@ impl ScanPlan {
             numbers,
             report: audit.what.report.clone(),
             rate: audit.rate,
+            connection: Connection {
+                endpoint: args.endpoint_url.clone(),
+                region: args.region.clone(),
+                profile: args.profile.clone(),
+            },
         })
     }
 }
@@ -71,7 +78,7 @@ impl Progress for ProgressBar {
 /// Audits the table's segments that this process runs, from where the partial report (if any)
 /// says they stand; returns the audit of those segments.
 pub(crate) fn run(args: &Args, audit: &AuditArgs, table: &str, lock: &LockFile) -> Result<Partial, Failure> {
-    let plan = ScanPlan::of(audit, table)?;
+    let plan = ScanPlan::of(args, audit, table)?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let client = connect::client(args).await;
@@ -120,6 +127,7 @@ pub(crate) async fn read(
                 segments: numbers.iter().map(|&number| Segment { number, after: None, done: false }).collect(),
                 lock: lock_text,
                 attributes: attributes(lock, lock_path, Some(table), (pk, sk))?,
+                connection: plan.connection.clone(),
             }
         }
     };
