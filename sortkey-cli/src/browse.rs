@@ -186,7 +186,10 @@ pub(crate) async fn answer(
         shard: ask.shard,
     };
     let read = match &ask.layout {
-        Some(layout) => query_versions(client, &target, ctx.lock, layout, &FieldCondition::new(), ask.limit).await,
+        Some(layout) => {
+            let all = FieldCondition::new();
+            query_versions(client, &target, ctx.lock, layout, &all, (ask.limit, ask.reverse)).await
+        }
         None => partition(client, &target, ctx.lock, ask.limit, ask.reverse).await,
     };
     let (doc, units) = read.map_err(|Failure(message)| AskError::from_dynamodb(message))?;
@@ -382,7 +385,7 @@ pub(crate) async fn query_versions(
     lock: &LockFile,
     layout: &str,
     condition: &FieldCondition,
-    limit: usize,
+    (limit, reverse): (usize, bool),
 ) -> Result<(BrowseDocument, f64), Failure> {
     let live = LiveLayouts::new(lock.live(layout));
     let conditions = live.conditions(condition)?;
@@ -397,7 +400,7 @@ pub(crate) async fn query_versions(
             };
             let expression = |pk_attr: &str, pk: &str, sk_attr: &str| c.with_partition_key(pk_attr, pk, sk_attr);
             let place = (target.table, target.after);
-            let read = sharded::read(client, place, (&all, &older), expression, (limit, true)).await?;
+            let read = sharded::read(client, place, (&all, &older), expression, (limit, !reverse)).await?;
             let units = read.read_units;
             let mut doc = BrowseDocument::merged(target, lock, read, all.shards.count().get());
             doc.condition = Some(c.to_string());
@@ -420,7 +423,7 @@ pub(crate) async fn query_versions(
                 partition: target.pk,
                 partition_attribute: &pk_attr,
                 sort_attribute: &sk_attr,
-                forward: true,
+                forward: !reverse,
                 limit,
             };
             let page = query.run(client, &live, &conditions, cursor.as_deref()).await?;
@@ -452,14 +455,14 @@ pub(crate) async fn query_versions(
                 let expression = |pk: &str, sk: &str| c.with_partition_key(pk, target.pk, sk);
                 let mine = |key: &str| live.read(key, &conditions).is_ok_and(|(v, _)| v == version);
                 let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
-                let read = query(client, target, expression, (limit, false), mine).await?;
+                let read = query(client, target, expression, (limit, reverse), mine).await?;
                 read_units += read.read_units;
                 items_read += read.items;
                 read_per_version[version] = read.items;
                 pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
             }
-            let mut merged = live.merge(&conditions, pages, true);
-            merged.page(None, true, limit);
+            let mut merged = live.merge(&conditions, pages, !reverse);
+            merged.page(None, !reverse, limit);
             (merged, read_per_version, ReadCost { items: items_read, read_units }, None)
         }
     };

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::Client;
 use serde::{Deserialize, Serialize};
-use sortkey_core::{KeyCondition, KeyExpression};
+use sortkey_core::{KeyCondition, KeyExpression, LiveLayouts};
 
 use crate::ask::{AskError, CommandLine, Context, QueryAsk};
 use crate::browse::{BrowseDocument, Target};
@@ -21,6 +21,10 @@ pub(crate) struct QueryAnswer {
     pub(crate) condition: QueryDocument,
     pub(crate) items: Option<BrowseDocument>,
     pub(crate) read_units: f64,
+    /// With a table, the Query of each older live version of the layout that the condition
+    /// reaches (its own condition, in its own layout), as an AWS CLI command line: with the
+    /// condition's own, every Query the items were read by.
+    pub(crate) older_queries: Vec<(String, CommandLine)>,
 }
 
 /// Prints the KeyConditionExpression of the arguments, or with `--table` runs it on every live
@@ -56,13 +60,22 @@ pub(crate) async fn answer(
     let mut doc = QueryDocument::new(&condition, expression);
     doc.command = ask.command_line(ctx).argv;
     doc.aws_command = aws_command_line(ctx, ask.table.as_deref(), &doc).argv;
-    let mut answered = QueryAnswer { condition: doc, items: None, read_units: 0.0 };
+    let mut answered = QueryAnswer { condition: doc, items: None, read_units: 0.0, older_queries: Vec::new() };
     if let (Some(table), Some(client)) = (&ask.table, client) {
+        let live = LiveLayouts::new(ctx.lock.live(&ask.layout));
+        let conditions = live.conditions(&fields).map_err(|e| AskError::bad(e.to_string()))?;
+        for ((name, _), condition) in live.layouts().iter().zip(&conditions).skip(1) {
+            if let Some(c) = condition {
+                let older = QueryDocument::new(c, c.with_partition_key(&ask.pk_attr, &ask.pk, &ask.sk_attr));
+                answered.older_queries.push(((*name).to_owned(), aws_command_line(ctx, Some(table), &older)));
+            }
+        }
         let after = ask.after.as_deref();
         let target = Target { table, index: ask.index.as_deref(), pk: &ask.pk, after, shard: ask.shard };
-        let (doc, units) = browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, ask.limit)
-            .await
-            .map_err(|Failure(message)| AskError::from_dynamodb(message))?;
+        let (doc, units) =
+            browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, (ask.limit, ask.reverse))
+                .await
+                .map_err(|Failure(message)| AskError::from_dynamodb(message))?;
         answered.items = Some(BrowseDocument { command: ask.command_line(ctx).argv, ..doc });
         answered.read_units = units;
     }

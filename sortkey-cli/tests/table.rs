@@ -344,8 +344,25 @@ fn the_pages_page_across_versions_by_their_next_links() {
     let query = ["query", "--table", "VersionsWeb", "--layout", "RankKey", "--pk", pk, "score>=5000000"];
     let first = "/query?layout=RankKey&table=VersionsWeb&pk=SEASON%232025&op_score=%3E%3D&v_score=5000000&limit=4";
     let (paged, pages) = walk(first);
-    assert_eq!(paged, whole(&query), "the query pages end to end, {pages} pages");
+    let forward = whole(&query);
+    assert_eq!(paged, forward, "the query pages end to end, {pages} pages");
     assert!(pages >= 9, "{pages} pages of 4 of 36 results");
+    // Read backward (the page's checkbox, the command's --reverse), the pages end to end are
+    // the same results, lowest first.
+    let backward: Vec<u64> = forward.iter().rev().copied().collect();
+    assert_eq!(whole(&[&query[..], &["--reverse"]].concat()), backward, "sortkey query --reverse");
+    let (paged, pages) = walk(&format!("{first}&reverse=on"));
+    assert_eq!(paged, backward, "the query pages read backward, {pages} pages");
+    let all: Vec<u64> = whole(&browse).into_iter().rev().collect();
+    assert_eq!(whole(&[&browse[..], &["--reverse"]].concat()), all, "sortkey browse --layout --reverse");
+    let (paged, pages) = walk("/browse?table=VersionsWeb&pk=SEASON%232025&layout=RankKey&limit=7&reverse=true");
+    assert_eq!(paged, all, "the browse pages read backward, {pages} pages");
+    // The query page prints every Query it ran: the current version's and the older one's.
+    let (_, _, html) = http_get(address, first, Some(cookie));
+    let queries =
+        unescaped(html.split("id=\"aws-queries\"").nth(1).and_then(|h| h.split("</pre>").next()).unwrap_or_default());
+    assert_eq!(queries.matches("aws dynamodb query").count(), 2, "{html}");
+    assert!(queries.contains("# RankKeyV1, an older version:"), "{queries}");
     drop(child);
 }
 

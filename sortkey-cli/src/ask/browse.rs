@@ -22,14 +22,14 @@ pub(crate) struct BrowseAsk {
     pub(crate) pk: String,
     /// Only the keys of this layout of the lock and of its other versions (its `Current > Older`
     /// line): one Query per version, merged in the current layout's order.
-    #[arg(long, value_name = "LAYOUT", conflicts_with = "reverse")]
+    #[arg(long, value_name = "LAYOUT")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) layout: Option<String>,
     /// At most this many items (1 to 1000).
     #[arg(long, default_value_t = DEFAULT_ITEMS)]
     #[serde(default = "default_limit")]
     pub(crate) limit: usize,
-    /// Highest sort key first.
+    /// Highest sort key first (with --layout, in the current layout's order).
     #[arg(long)]
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) reverse: bool,
@@ -70,9 +70,6 @@ impl BrowseAsk {
         ctx.limit(self.limit)?;
         if let Some(layout) = &self.layout {
             ctx.layout(layout)?;
-            if self.reverse {
-                return Err(AskError::bad("a browse of one layout's versions reads forward only"));
-            }
         }
         if let (Some(_), Some(index)) = (&self.after, &self.index) {
             return Err(AskError::bad(format!("after starts a page of the table, not of the index {index}")));

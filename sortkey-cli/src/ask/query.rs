@@ -45,6 +45,10 @@ pub(crate) struct QueryAsk {
     #[arg(long, default_value_t = DEFAULT_ITEMS)]
     #[serde(default = "default_limit")]
     pub(crate) limit: usize,
+    /// With `--table`: the highest key first, in the current layout's order (each version's
+    /// Query read backward).
+    #[arg(long, requires = "table")]
+    pub(crate) reverse: bool,
     /// With `--table`: starts after this key, a page's `next` (the last result's key in the
     /// current layout; a key of an older version is read as its value's key in the current one).
     #[arg(long, value_name = "SORT_KEY", requires = "table")]
@@ -81,7 +85,8 @@ pub(crate) enum QueryCondition<'a> {
 pub(crate) const OPERATORS: [&str; 7] = ["=", ">=", ">", "<=", "<", "between", "^="];
 
 impl QueryAsk {
-    /// The ask of the query page's form: `layout`, `table`, `pk`, `variant`, and per field
+    /// The ask of the query page's form: `layout`, `table`, `pk`, `variant`, `limit`, `shard`,
+    /// `reverse` (a checkbox), `after`, and per field
     /// `op_NAME` (one of [`OPERATORS`]), `v_NAME` and `hi_NAME` (the upper end of `between`),
     /// for the fields of the layout that have a value, in its order. The partition `PK` stands
     /// in for none (the expression is still shown), and a table is queried only with one.
@@ -138,6 +143,7 @@ impl QueryAsk {
             index: None,
             shard: form.get("shard").and_then(|s| s.parse().ok()),
             limit,
+            reverse: form.get("reverse").is_some_and(|r| r == "on" || r == "true"),
             after: form.get("after").filter(|a| !a.is_empty()).cloned(),
             conditions,
         })
@@ -217,6 +223,7 @@ impl QueryAsk {
             line.option("--table", table).option_if("--index", self.index.as_deref());
             line.option_if("--shard", self.shard.map(|s| s.to_string()).as_deref());
             line.option("--limit", self.limit.to_string());
+            line.flag("--reverse", self.reverse);
             line.option_if("--after", self.after.as_deref());
         }
         if self.conditions.iter().any(|c| c.starts_with('-')) {

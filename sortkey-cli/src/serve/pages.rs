@@ -297,9 +297,10 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
     if json {
         return answer(true, &doc, &EmptyPage);
     }
-    // A page read backwards is shown in the partition's order.
+    // A page read backwards is shown in the partition's order (the page before); a read of a
+    // layout's versions backward, in its own order (highest first).
     let mut shown = doc;
-    if ask.reverse {
+    if ask.reverse && ask.layout.is_none() {
         shown.items.reverse();
     }
     let (groups, rows) = if ask.group { (shown.groups(), Vec::new()) } else { (Vec::new(), shown.rows()) };
@@ -315,9 +316,9 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         _ => i.sk.clone(),
     };
     let (next, previous) = match ask.layout {
-        // A read across a layout's versions pages forward by its document's cursor (a key in the
-        // current layout), the layout kept.
-        Some(_) => (shown.next.as_deref().map(|n| link(n, false)), None),
+        // A read across a layout's versions pages on in its direction by its document's cursor
+        // (a key in the current layout), the layout kept.
+        Some(_) => (shown.next.as_deref().map(|n| link(n, ask.reverse)), None),
         None => (
             items.last().filter(|_| full || ask.reverse).map(|i| link(&after_of(i), false)),
             items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true)),

@@ -41,6 +41,10 @@ struct QueryPage {
     /// The next page of the matching items: this page's address after its last result.
     next: Option<String>,
     aws: String,
+    /// The Queries of the layout's older versions the items were read by too: (layout, command).
+    older_aws: Vec<(String, String)>,
+    /// Highest key first.
+    reverse: bool,
     error: Option<String>,
 }
 
@@ -69,11 +73,13 @@ pub(crate) async fn query(
         }
         Err(e) => Err(e),
     };
-    let (mut doc, mut items, mut error, mut aws) = (None, None, None, String::new());
+    let (mut doc, mut items, mut error, mut aws, mut older_aws) = (None, None, None, String::new(), Vec::new());
     match answered {
         Ok((ask, answered)) => {
             aws = query::aws_command_line(&ctx, ask.table.as_deref(), &answered.condition).to_string();
             frame.read_units = answered.read_units;
+            older_aws =
+                answered.older_queries.iter().map(|(layout, line)| (layout.clone(), line.to_string())).collect();
             if json {
                 return match &answered.items {
                     Some(found) => answer(true, found, &EmptyPage),
@@ -93,7 +99,9 @@ pub(crate) async fn query(
         let html = with_param(&raw, "format", None);
         format!("/query?{}", with_param(&html, "after", Some(after)))
     });
-    let page = QueryPage { frame, layouts, layout, table, pk, fields, doc, items, next, aws, error };
+    let reverse = form.get("reverse").is_some_and(|r| r == "on" || r == "true");
+    let page =
+        QueryPage { frame, layouts, layout, table, pk, fields, doc, items, next, aws, older_aws, reverse, error };
     (status, answer(false, &(), &page)).into_response()
 }
 
