@@ -59,24 +59,35 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
         runs.iter().map(|r| (r.primary_key().sort.encode().unwrap(), r.primary_key().partition.shard)).collect();
     expected.sort();
 
-    // The whole season, 15 a page, merged: the pages follow each other by the merged cursor.
-    let (mut got, mut after) = (Vec::new(), None::<String>);
-    loop {
-        let mut args = vec!["browse", "--table", "Runs", "--pk", "SEASON#2026", "--limit", "15", "-o", "json"];
-        if let Some(a) = &after {
-            args.extend(["--after", a.as_str()]);
+    // The whole season, a page at a time, merged: the pages follow each other by the merged
+    // cursor, and a full last page knows it is the last (no `next`, no empty page after it).
+    let walk = |limit: &str| {
+        let (mut got, mut after, mut pages) = (Vec::new(), None::<String>, 0);
+        loop {
+            let mut args = vec!["browse", "--table", "Runs", "--pk", "SEASON#2026", "--limit", limit, "-o", "json"];
+            if let Some(a) = &after {
+                args.extend(["--after", a.as_str()]);
+            }
+            let doc = json(&sortkey(&server.endpoint, &lock, &args).assert().success());
+            assert_eq!((doc["format"].as_str(), doc["shards"].as_u64()), (Some("sortkey browse 3"), Some(8)), "{doc}");
+            let items = doc["items"].as_array().unwrap();
+            assert!(!items.is_empty(), "page {pages} of {limit} is empty: {doc}");
+            for item in items {
+                assert_eq!(item["layout"], "RunSk", "{item}");
+                got.push((item["sk"].as_str().unwrap().to_owned(), item["shard"].as_u64().unwrap() as u16));
+            }
+            pages += 1;
+            match doc["next"].as_str() {
+                Some(next) => after = Some(next.to_owned()),
+                None => break,
+            }
         }
-        let doc = json(&sortkey(&server.endpoint, &lock, &args).assert().success());
-        assert_eq!((doc["format"].as_str(), doc["shards"].as_u64()), (Some("sortkey browse 3"), Some(8)), "{doc}");
-        for item in doc["items"].as_array().unwrap() {
-            assert_eq!(item["layout"], "RunSk", "{item}");
-            got.push((item["sk"].as_str().unwrap().to_owned(), item["shard"].as_u64().unwrap() as u16));
-        }
-        match doc["next"].as_str() {
-            Some(next) => after = Some(next.to_owned()),
-            None => break,
-        }
+        (got, pages)
+    };
+    for (limit, pages) in [("20", 2), ("40", 1)] {
+        assert_eq!(walk(limit), (expected.clone(), pages), "pages of {limit}");
     }
+    let (got, _) = walk("15");
     assert_eq!(got, expected, "every run once, in sort key order, with its shard");
 
     // The terminal shows the shard column and says the read is merged.

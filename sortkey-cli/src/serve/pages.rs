@@ -320,7 +320,12 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         // (a key in the current layout), the layout kept.
         Some(_) => (shown.next.as_deref().map(|n| link(n, ask.reverse)), None),
         None => (
-            items.last().filter(|_| full || ask.reverse).map(|i| link(&after_of(i), false)),
+            // A merged read knows whether anything follows (its `next`); a partition's page, by
+            // being full (a page read backward always has the rest after it).
+            items
+                .last()
+                .filter(|_| if merged && !ask.reverse { shown.next.is_some() } else { full || ask.reverse })
+                .map(|i| link(&after_of(i), false)),
             items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true)),
         ),
     };

@@ -20,6 +20,12 @@
 //! `limit + N * share` items: 260 for a top 100 over 16 shards, where reading `limit` from every
 //! shard reads 1,600. After a cursor, a read of `random` shards also reads the cursor's sort key
 //! in each shard it may tie in (one item at most each).
+//!
+//! A page knows whether anything follows it: a full page whose shards hold nothing read and not
+//! returned reads one item more of each shard whose last Query stopped at its limit (a
+//! `LastEvaluatedKey` says only that the Query stopped, not that more is there), so `next` is
+//! `None` on the last page even when it is full, as a single partition's read that asks for one
+//! item more knows. Those reads stay within the budget: a shard read for one more holds nothing.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -225,7 +231,7 @@ impl<T> Merge<T> {
     /// it may hold more. They can run concurrently; answer each with [`answer`](Self::answer).
     pub fn reads(&mut self) -> Vec<ShardRead> {
         if self.items.len() >= self.limit {
-            return Vec::new();
+            return self.peeks();
         }
         let want = self.share.min(self.limit - self.items.len());
         let mut reads = Vec::new();
@@ -242,6 +248,33 @@ impl<T> Merge<T> {
         }
         self.requests += reads.len();
         reads
+    }
+
+    /// A full page knows whether anything follows it: when no shard holds an item it has read
+    /// and not returned, each shard that may hold more (its last Query stopped at its limit) is
+    /// read for one item more, so that the last page of a read is never followed by an empty
+    /// one. None while a read is out (its answer may settle it).
+    fn peeks(&mut self) -> Vec<ShardRead> {
+        if self.follows_known() || self.shards.iter().any(|s| s.reading) {
+            return Vec::new();
+        }
+        let mut reads = Vec::new();
+        for (i, shard) in self.shards.iter_mut().enumerate() {
+            if shard.done || shard.tie.is_some() {
+                continue;
+            }
+            shard.reading = true;
+            let i = u16::try_from(i).unwrap_or(u16::MAX);
+            reads.push(ShardRead::Query { shard: i, limit: 1, after: shard.after.clone() });
+        }
+        self.requests += reads.len();
+        reads
+    }
+
+    /// Whether it is known that an item follows the items returned (a shard holds one read and
+    /// not returned), or that none does (every shard read to its end).
+    fn follows_known(&self) -> bool {
+        self.shards.iter().any(|s| !s.held.is_empty()) || self.shards.iter().all(|s| s.done && s.tie.is_none())
     }
 
     /// The answer to `read`: its items with their sort keys, in the order read, and whether the
@@ -310,10 +343,14 @@ impl<T> Merge<T> {
         }
     }
 
-    /// Whether the page is complete: `limit` items, or every shard read to its end.
+    /// Whether the page is complete: `limit` items and it is known whether more follow, or
+    /// every shard read to its end.
     pub fn is_done(&self) -> bool {
-        self.items.len() >= self.limit
-            || self.shards.iter().all(|s| s.held.is_empty() && s.done && s.tie.is_none() && !s.reading)
+        let idle = !self.shards.iter().any(|s| s.reading);
+        if self.items.len() >= self.limit {
+            return idle && self.follows_known();
+        }
+        idle && self.shards.iter().all(|s| s.held.is_empty() && s.done && s.tie.is_none())
     }
 
     /// The page: its items, the cursor after its last one (`None` when no shard holds more), and
