@@ -439,3 +439,68 @@ fn migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_runn
     let got: Vec<&str> = browsed["items"].as_array().unwrap().iter().map(|i| i["sk"].as_str().unwrap()).collect();
     assert_eq!(got, want);
 }
+
+/// Items written under a shard other than the one their sort key gives (by hand, or by a writer
+/// that computed the shard otherwise) are where no point read looks: `sortkey audit` names them
+/// (how many, a sample with the partition key it belongs under) and prints the move, which runs
+/// as printed and puts each under its own shard; then the audit is clean and a point read finds
+/// every item.
+#[test]
+fn audit_finds_items_in_the_wrong_shard_and_the_printed_move_places_them() {
+    let test = "audit_finds_items_in_the_wrong_shard_and_the_printed_move_places_them";
+    let Some(server) = server_or_skip(test) else { return };
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-misplaced-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("layouts.lock");
+    let table = TableDefinition::of::<Run>("Placed");
+    std::fs::write(&lock, LockedKeys::new().table(&table).text()).unwrap();
+    let runs: Vec<Run> = (0..30u32).map(|i| Run { season: 2026, score: i * 3, player: format!("p_{i}") }).collect();
+    let client = client(&server.endpoint);
+    let (pk_attr, sk_attr) = ("pk", "sk");
+    runtime().block_on(async {
+        table.apply_to_create(client.create_table()).unwrap().send().await.unwrap();
+        for run in &runs[..26] {
+            put_item(&client, "Placed", run, PutMode::Create).await.unwrap();
+        }
+        // Four written by hand one shard over from their own.
+        for run in &runs[26..] {
+            let key = run.primary_key();
+            let wrong = format!("SEASON#2026#{}", (key.partition.shard + 1) % 8);
+            let mut item = run.to_item().unwrap();
+            item.insert(pk_attr.into(), aws_sdk_dynamodb::types::AttributeValue::S(wrong));
+            assert!(item.contains_key(sk_attr));
+            client.put_item().table_name("Placed").set_item(Some(item)).send().await.unwrap();
+        }
+    });
+    let audit = |code: i32| {
+        json(&sortkey(&server.endpoint, &lock, &["audit", "--table", "Placed", "-o", "json"]).assert().code(code))
+    };
+    let doc = audit(1);
+    let pk = doc["attributes"].as_array().unwrap().iter().find(|a| a["name"] == pk_attr).unwrap().clone();
+    let misplaced = &pk["misplaced"][0];
+    assert_eq!((misplaced["layout"].as_str(), misplaced["items"].as_u64()), (Some("RunPk"), Some(4)), "{doc}");
+    let sample = &misplaced["samples"][0];
+    let expected_home = |sort: &str| {
+        let run = runs.iter().find(|r| r.primary_key().sort.encode().unwrap() == sort).unwrap();
+        run.primary_key().partition.encode().unwrap()
+    };
+    assert_eq!(sample["expected"].as_str().unwrap(), expected_home(sample["sort"].as_str().unwrap()), "{doc}");
+    let lock_path = lock.display().to_string();
+    let moves = ["sortkey", "migrate", "--lock", &lock_path, "--endpoint-url", &server.endpoint, "--table", "Placed"];
+    let moves = [&moves[..], &["--to", "RunPk", "--compare-attributes"]].concat();
+    assert_eq!(pk["moves"], serde_json::json!([moves]), "{doc}");
+    // The printed move, run as printed.
+    let mut run = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin("sortkey"));
+    let out = run.args(&moves[1..]).args(["-o", "json"]).current_dir(&dir).env_remove("AWS_PROFILE").output().unwrap();
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(verdict["verdict"]["complete"], true, "{verdict} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(audit(0)["attributes"].as_array().unwrap().iter().all(|a| a.get("misplaced").is_none()));
+    runtime().block_on(async {
+        for run in &runs {
+            let got: Option<Run> =
+                sortkey_core::dynamodb::get_item(&client, "Placed", &run.primary_key()).await.unwrap();
+            assert_eq!(got.as_ref(), Some(run), "a point read of {}", run.player);
+        }
+    });
+}

@@ -39,6 +39,9 @@ pub(crate) struct Attribute {
     pub(crate) not_strings: u64,
     /// For a sort key, the partition key attribute: old keys are counted by partition.
     pub(crate) partition: Option<String>,
+    /// For a partition key, the sort key attribute and its layouts: an item's shard is checked
+    /// against the one its sort key gives.
+    pub(crate) sort: Option<(String, Vec<DynLayout>)>,
     /// The lock's versions, which the audit tells old keys by.
     versions: Vec<Versions>,
     /// Whether a layout of the attribute is sharded: then a Scan reads whole items, and the
@@ -49,10 +52,16 @@ pub(crate) struct Attribute {
 impl Attribute {
     /// An audit of attribute `name` of `table` against the lock's layouts it holds (those of
     /// `role`, when the lock does not say) and their versions.
-    fn new(lock: &LockFile, table: Option<&str>, name: String, role: KeyRole, partition: Option<String>) -> Attribute {
-        let audit = KeyAudit::new(layouts_of(lock, table, &name, role)).with_versions(&lock.versions);
+    fn new(
+        lock: &LockFile,
+        table: Option<&str>,
+        (name, role): (String, KeyRole),
+        (partition, sort): (Option<String>, Option<String>),
+    ) -> Attribute {
+        let sort = sort.map(|sk| sort_layouts(lock, table, sk));
+        let audit = audit_of(layouts_of(lock, table, &name, role), &lock.versions, sort.as_ref());
         let sized = sharded(&audit);
-        Attribute { name, role, audit, not_strings: 0, partition, versions: lock.versions.clone(), sized }
+        Attribute { name, role, audit, not_strings: 0, partition, sort, versions: lock.versions.clone(), sized }
     }
 
     /// The audit a report of it (a partial report read back, with the partitions of its old
@@ -62,20 +71,25 @@ impl Attribute {
         table: Option<&str>,
         report: &AttributeReport,
         partitions: &[(u64, u64)],
-        partition: Option<String>,
+        (partition, sort): (Option<String>, Option<String>),
     ) -> Result<Attribute, Failure> {
         let layouts = layouts_of(lock, table, &report.name, report.role);
-        let audit = KeyAudit::resume_with_partitions(layouts, &lock.versions, &report.report, partitions)?;
+        let sort = sort.map(|sk| sort_layouts(lock, table, sk));
+        let mut audit = KeyAudit::resume_with_partitions(layouts, &lock.versions, &report.report, partitions)?;
+        if let Some((_, sorts)) = &sort {
+            audit = audit.with_sort_layouts(sorts.clone());
+        }
         let (name, role, not_strings) = (report.name.clone(), report.role, report.not_strings);
         let sized = sharded(&audit);
-        Ok(Attribute { name, role, audit, not_strings, partition, versions: lock.versions.clone(), sized })
+        Ok(Attribute { name, role, audit, not_strings, partition, sort, versions: lock.versions.clone(), sized })
     }
 
     /// A fresh audit of the same attribute against the same layouts.
     fn empty_like(&self) -> Attribute {
-        let audit = KeyAudit::new(self.audit.layouts().to_vec()).with_versions(&self.versions);
+        let audit = audit_of(self.audit.layouts().to_vec(), &self.versions, self.sort.as_ref());
         let (name, partition, versions) = (self.name.clone(), self.partition.clone(), self.versions.clone());
-        Attribute { name, role: self.role, audit, not_strings: 0, partition, versions, sized: self.sized }
+        let (role, sort, sized) = (self.role, self.sort.clone(), self.sized);
+        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized }
     }
 
     /// Adds the audit of another part of the same attribute's values.
@@ -93,7 +107,11 @@ impl Attribute {
             Some(AttributeValue::S(key)) => {
                 // A sharded layout's balance adds up its items' bytes, when the Scan read them whole.
                 let bytes = self.sized.then(|| sortkey_core::dynamodb::item_size(item) as u64);
-                self.audit.observe_item(key, partition.map(String::as_str), bytes)
+                self.audit.observe_item(key, partition.map(String::as_str), bytes);
+                let sort = self.sort.as_ref().and_then(|(sk, _)| item.get(sk)).and_then(|v| v.as_s().ok());
+                if let Some(sort) = sort {
+                    self.audit.observe_placement(key, sort);
+                }
             }
             Some(_) => self.not_strings += 1,
             None => {}
@@ -121,7 +139,8 @@ impl Attribute {
 /// partition key that counts old keys and is not audited itself.
 fn read_names(attributes: &[Attribute]) -> Vec<String> {
     let mut names: Vec<String> = attributes.iter().map(|a| a.name.clone()).collect();
-    for p in attributes.iter().filter_map(|a| a.partition.clone()) {
+    let sorts = attributes.iter().filter_map(|a| a.sort.as_ref().map(|(sk, _)| sk.clone()));
+    for p in attributes.iter().filter_map(|a| a.partition.clone()).chain(sorts) {
         if !names.contains(&p) {
             names.push(p);
         }
@@ -141,6 +160,27 @@ fn layouts_of(lock: &LockFile, table: Option<&str>, attribute: &str, role: KeyRo
     lock.layouts_reading(table, attribute, role).into_iter().map(|(n, l)| (n.to_owned(), l.clone())).collect()
 }
 
+/// The sort key attribute `sk` of `table` with the lock's layouts of it: what an item's shard
+/// is calculated from.
+fn sort_layouts(lock: &LockFile, table: Option<&str>, sk: String) -> (String, Vec<DynLayout>) {
+    let layouts = layouts_of(lock, table, &sk, KeyRole::Sort).into_iter().map(|(_, l)| l).collect();
+    (sk, layouts)
+}
+
+/// An audit against `layouts` and `versions`, checking shards against `sort`'s layouts when a
+/// partition key's.
+fn audit_of(
+    layouts: Vec<(String, DynLayout)>,
+    versions: &[Versions],
+    sort: Option<&(String, Vec<DynLayout>)>,
+) -> KeyAudit {
+    let audit = KeyAudit::new(layouts).with_versions(versions);
+    match sort {
+        Some((_, sorts)) => audit.with_sort_layouts(sorts.clone()),
+        None => audit,
+    }
+}
+
 /// The audits of the key attributes `pk` and `sk` of `table` (when one is named): those the lock
 /// has layouts for.
 fn attributes(
@@ -149,13 +189,14 @@ fn attributes(
     table: Option<&str>,
     (pk, sk): (String, Option<String>),
 ) -> Result<Vec<Attribute>, Failure> {
-    let attributes: Vec<Attribute> = [Some((pk.clone(), KeyRole::Partition)), sk.map(|sk| (sk, KeyRole::Sort))]
+    let attributes: Vec<Attribute> = [Some((pk.clone(), KeyRole::Partition)), sk.clone().map(|sk| (sk, KeyRole::Sort))]
         .into_iter()
         .flatten()
         .filter(|(name, role)| !layouts_of(lock, table, name, *role).is_empty())
         .map(|(name, role)| {
             let partition = (role == KeyRole::Sort).then(|| pk.clone());
-            Attribute::new(lock, table, name, role, partition)
+            let sort = sk.clone().filter(|_| role == KeyRole::Partition);
+            Attribute::new(lock, table, (name, role), (partition, sort))
         })
         .collect();
     if attributes.is_empty() {

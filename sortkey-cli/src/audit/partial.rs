@@ -46,6 +46,10 @@ pub(crate) struct PartialDocument {
     partitions: Vec<Vec<String>>,
     /// Per attribute, the partition key attribute that counts its old keys (a sort key's).
     partition_keys: Vec<Option<String>>,
+    /// Per attribute, the sort key attribute an item's shard is checked against (a partition
+    /// key's).
+    #[serde(default, skip_serializing_if = "none_named")]
+    sort_keys: Vec<Option<String>>,
     /// The connection the segments read with, which the merged report's moves then name.
     #[serde(default, skip_serializing_if = "Connection::is_default")]
     connection: Connection,
@@ -74,6 +78,11 @@ impl Connection {
     fn is_default(&self) -> bool {
         *self == Connection::default()
     }
+}
+
+/// Whether no attribute names one.
+fn none_named(names: &[Option<String>]) -> bool {
+    names.iter().all(Option::is_none)
 }
 
 /// What a partial report read.
@@ -253,6 +262,7 @@ impl Partial {
             attributes: self.attributes.iter().map(|a| a.report(0.0)).collect(),
             partitions: self.attributes.iter().map(|a| partitions_text(&a.audit.version_partitions())).collect(),
             partition_keys: self.attributes.iter().map(|a| a.partition.clone()).collect(),
+            sort_keys: self.attributes.iter().map(|a| a.sort.as_ref().map(|(sk, _)| sk.clone())).collect(),
             connection: self.connection.clone(),
         }
     }
@@ -267,8 +277,9 @@ impl Partial {
         for (i, a) in doc.attributes.iter().enumerate() {
             let partitions = partitions_read(doc.partitions.get(i).map_or(&[][..], Vec::as_slice))?;
             let partition = doc.partition_keys.get(i).cloned().flatten();
+            let sort = doc.sort_keys.get(i).cloned().flatten();
             let of = (!table.is_empty()).then_some(table.as_str());
-            attributes.push(Attribute::resume(&lock, of, a, &partitions, partition).map_err(|e| e.0)?);
+            attributes.push(Attribute::resume(&lock, of, a, &partitions, (partition, sort)).map_err(|e| e.0)?);
         }
         let (total, segments, lock, connection) = (doc.total, doc.segments, doc.lock, doc.connection);
         Ok(Partial { table, index, export, total, segments, lock, attributes, connection })

@@ -140,8 +140,15 @@ impl AuditDocument {
             attributes,
         };
         for a in &mut doc.attributes {
+            // The layouts to move keys to: of older versions' keys, and of items in another
+            // shard than their sort key's (a migration to the layout moves both).
             let mut currents: Vec<&str> = a.report.old_keys.iter().map(|o| o.current.as_str()).collect();
             currents.dedup();
+            for m in &a.report.misplaced {
+                if !currents.contains(&m.layout.as_str()) {
+                    currents.push(&m.layout);
+                }
+            }
             a.moves = currents
                 .iter()
                 .map(|c| {
@@ -270,12 +277,28 @@ fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
             ]);
         }
         outln!("{t}");
-        for argv in &a.moves {
-            outln!("move them: {}", CommandLine { argv: argv.clone() });
+    }
+    if !r.misplaced.is_empty() {
+        let header =
+            ["in another shard than their sort key's", "items", "sample partition key", "sort key", "belongs under"];
+        let mut t = output::table(&header);
+        for m in &r.misplaced {
+            let Some(s) = m.samples.first() else { continue };
+            t.add_row([
+                m.layout.clone(),
+                m.count.to_string(),
+                shown(&s.key).into_owned(),
+                shown(&s.sort).into_owned(),
+                shown(&s.expected).into_owned(),
+            ]);
         }
-        if unnamed && !a.moves.is_empty() {
-            outln!("(an export names no table: give the export's with --table T, and these commands name it)");
-        }
+        outln!("{t}");
+    }
+    for argv in &a.moves {
+        outln!("move them: {}", CommandLine { argv: argv.clone() });
+    }
+    if unnamed && !a.moves.is_empty() {
+        outln!("(an export names no table: give the export's with --table T, and these commands name it)");
     }
     if !r.shards.is_empty() {
         print_shards(&r.shards);

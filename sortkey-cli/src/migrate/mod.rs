@@ -38,8 +38,14 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
     let lock_path = args.lock.display().to_string();
     let ctx = args.context(&lock, &lock_path);
     let olds = sources(&lock, &lock_path, &m.which)?;
-    let from = olds.iter().map(|name| entry(&lock, &lock_path, name)).collect::<Result<Vec<_>, _>>()?;
-    let migration = DynMigration::versions(from, entry(&lock, &lock_path, &m.which.to)?)?;
+    let to = entry(&lock, &lock_path, &m.which.to)?;
+    let migration = if olds == [m.which.to.clone()] {
+        // The layout to itself: its items in another shard than their sort key's, moved there.
+        DynMigration::placement(to)?
+    } else {
+        let from = olds.iter().map(|name| entry(&lock, &lock_path, name)).collect::<Result<Vec<_>, _>>()?;
+        DynMigration::versions(from, to)?
+    };
     if m.status {
         let runtime = tokio::runtime::Runtime::new()?;
         let (doc, _) =
@@ -136,7 +142,8 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
 
 /// The layouts the keys move from, newest first: `--from` when given, every older version of
 /// `--to` otherwise. `--from` must be an older version of `--to` when the lock records versions
-/// of either; refused before anything is read.
+/// of either; refused before anything is read. A partition key sharded `by` a field without
+/// older versions moves from itself: its items in another shard than their sort key's.
 fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<String>, Failure> {
     for name in m.from.iter().chain([&m.to]) {
         entry(lock, lock_path, name)?;
@@ -163,11 +170,22 @@ fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<Str
             ))),
             None => Ok(vec![from.clone()]),
         },
+        // A partition key sharded by a field, without older versions: its items in another
+        // shard than the one their sort key gives are moved there (`from` it, `to` it).
+        (None, None) if sharded_by_field(lock, &m.to) => Ok(vec![m.to.clone()]),
         (None, None) => Err(Failure(format!(
             "{lock_path}: the lock records no older version of `{}` (a `{} > Older` line); expected --from LAYOUT",
             m.to, m.to
         ))),
     }
+}
+
+/// Whether the lock's layout `name` is a partition key's sharded `by` a field.
+fn sharded_by_field(lock: &LockFile, name: &str) -> bool {
+    let by = |l: &sortkey_core::DynLayout| {
+        l.shard_field().is_some_and(|(_, s)| matches!(s.rule(), sortkey_core::ShardRule::By(_)))
+    };
+    lock.get(name).is_some_and(|l| l.role == KeyRole::Partition && by(l))
 }
 
 /// The layout `name` of the lock, with its name.

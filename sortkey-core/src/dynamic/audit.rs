@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use crate::dynamic::balance::{Balances, ShardBalance};
 use crate::dynamic::generations::{Generations, OldKeys};
+use crate::dynamic::placement::{Misplaced, Placements};
 use crate::dynamic::reshape::field_mut;
 use crate::dynamic::samples::keep_least;
 use crate::dynamic::usage::{merge_fields, observe_fields};
@@ -31,6 +32,8 @@ pub struct KeyAudit {
     generations: Generations,
     /// The items of each shard of each logical partition of a sharded layout.
     balances: Balances,
+    /// The items in a shard other than their rule's.
+    placements: Placements,
 }
 
 /// What an audit found. The same keys give the same report in any order of reading, whole or
@@ -66,6 +69,12 @@ pub struct AuditReport {
     /// Absent from a report of no sharded layout.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub shards: Vec<ShardBalance>,
+    /// For a partition key sharded `by` a field, given the items' sort keys
+    /// ([`observe_placement`](KeyAudit::observe_placement)): the items stored under a shard
+    /// other than the one their sort key gives, which a point read cannot find: a finding.
+    /// Absent from a report that found none.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    pub misplaced: Vec<Misplaced>,
 }
 
 /// The keys one layout reads.
@@ -163,12 +172,38 @@ impl KeyAudit {
             too_long_samples: Vec::new(),
             old_keys: Vec::new(),
             shards: Vec::new(),
+            misplaced: Vec::new(),
         };
         let names: Vec<&str> = layouts.iter().map(|(n, _)| n.as_str()).collect();
         let generations = Generations::new(&names, &[]);
         let plans = layouts.iter().map(|(_, l)| l.plan()).collect();
         let balances = Balances::new(&layouts);
-        KeyAudit { layouts, plans, widened: HashMap::new(), report, generations, balances }
+        let placements = Placements::default();
+        KeyAudit { layouts, plans, widened: HashMap::new(), report, generations, balances, placements }
+    }
+
+    /// The same audit of a partition key, told the sort key layouts of its items (a lock's
+    /// [`layouts_reading`](crate::LockFile::layouts_reading) of the sort key attribute): an item
+    /// given with its sort key ([`observe_placement`](Self::observe_placement)) whose partition
+    /// key is of a layout sharded `by` a field, in a shard other than the one its sort key gives,
+    /// is then a finding, [`AuditReport::misplaced`]. What the audit found so far is kept.
+    pub fn with_sort_layouts(mut self, sorts: impl IntoIterator<Item = DynLayout>) -> Self {
+        self.placements = std::mem::take(&mut self.placements).with_sorts(sorts.into_iter().collect());
+        self
+    }
+
+    /// Checks that the item whose partition key is `key` (a value of the audited attribute,
+    /// observed apart) and whose sort key is `sort` is stored under the shard its sort key gives:
+    /// see [`with_sort_layouts`](Self::with_sort_layouts). Nothing when no layout of the audit
+    /// is sharded by a field.
+    pub fn observe_placement(&mut self, key: &str, sort: &str) {
+        if !self.placements.checks() {
+            return;
+        }
+        let read = self.plans.iter().position(|p| p.decode(key).is_ok());
+        if let Some((name, layout)) = read.map(|i| &self.layouts[i]) {
+            self.placements.observe((name, layout), key, sort);
+        }
     }
 
     /// The same audit, told which of its layouts are older versions of which (a lock's
@@ -315,6 +350,7 @@ impl KeyAudit {
         report.unread.sort_by(|a, b| (b.count, a.kind.name()).cmp(&(a.count, b.kind.name())));
         report.old_keys = self.generations.report(&self.names());
         report.shards = self.balances.report(&self.names());
+        report.misplaced = self.placements.report();
         report
     }
 
@@ -329,6 +365,7 @@ impl KeyAudit {
         let mut report = other.report.clone();
         report.old_keys.clear();
         report.shards.clear();
+        report.misplaced = other.placements.report();
         self.merge(&report)?;
         self.generations.absorb(&other.generations);
         self.balances.absorb(&other.balances);
@@ -403,6 +440,7 @@ impl KeyAudit {
         let names = self.names();
         self.generations.restore(&[], &other.old_keys, &names);
         self.balances.merge(&names, &other.shards);
+        self.placements.merge(&other.misplaced);
         let report = &mut self.report;
         report.empty += other.empty;
         report.too_long += other.too_long;
@@ -473,6 +511,7 @@ impl AuditReport {
             || self.too_long > 0
             || !self.old_keys.is_empty()
             || self.shards.iter().any(ShardBalance::is_finding)
+            || !self.misplaced.is_empty()
     }
 
     /// The keys in no layout, whatever the reason: those no layout reads, those of a mixed width,

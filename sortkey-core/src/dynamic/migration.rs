@@ -61,6 +61,34 @@ impl DynMigration {
         Ok(DynMigration { from: all, to, sorts: Vec::new() })
     }
 
+    /// The migration of the partition key layout `to` (sharded `by` a field) to itself: it moves
+    /// only the items stored under a shard other than the one their sort key gives (SK-SHD-002),
+    /// which a point read cannot find ([`AuditReport::misplaced`](crate::AuditReport::misplaced)),
+    /// each to its own shard. Give it the table's sort key layouts with
+    /// [`reading_sort_keys`](Self::reading_sort_keys). A layout of a partition key sharded by a
+    /// field is refused otherwise. A migration from older versions moves such items too.
+    ///
+    /// ```
+    /// use sortkey_core::{DynLayout, DynMigration, Rekeyed};
+    ///
+    /// let pk = DynLayout::parse("partition S#{season:u16 width=4}#{shard:u16 shards=7 by=player}").unwrap();
+    /// let sk = DynLayout::parse("RUN#{score:u32 width=4}#{player:text}").unwrap();
+    /// let m = DynMigration::placement(("RunPk".into(), pk.clone())).unwrap().reading_sort_keys([("RunSk", &sk)]);
+    /// let home = pk.placed_partition("S#2026#0", "RUN#1500#p_1", [&sk]).unwrap();
+    /// assert_eq!(m.classify_item(Some(&home), Some("RUN#1500#p_1")).unwrap().0, Rekeyed::Current);
+    /// let away = if home == "S#2026#0" { "S#2026#1" } else { "S#2026#0" };
+    /// let (moved, to) = m.classify_item(Some(away), Some("RUN#1500#p_1")).unwrap();
+    /// assert_eq!((moved, to), (Rekeyed::Move("RUN#1500#p_1".into()), Some(home)));
+    /// ```
+    pub fn placement(to: (String, DynLayout)) -> Result<DynMigration, MigrationError> {
+        let by = to.1.shard_field().is_some_and(|(_, s)| matches!(s.rule(), ShardRule::By(_)));
+        if to.1.role != KeyRole::Partition || !by {
+            let kind = MigrationErrorKind::NotShardedByField;
+            return Err(MigrationError { from: to.0.clone(), to: to.0, kind });
+        }
+        Ok(DynMigration { from: Vec::new(), to, sorts: Vec::new() })
+    }
+
     /// The migration of a partition key with the table's sort key `layouts` (the lock's, for
     /// instance [`LockFile::layouts_reading`](crate::LockFile::layouts_reading) of the sort key
     /// attribute), of which the first that reads an item's sort key and has the field a new
@@ -121,7 +149,14 @@ impl DynMigration {
                     .map(Rekeyed::Move)
                     .map_err(|e| error(from, MigrationErrorKind::DoesNotFit { key: key.to_owned(), error: e }))
             }
-            None if current => Ok(Rekeyed::Current),
+            // A key of the current layout under a shard other than its sort key's moves there.
+            None if current => {
+                let sorts = self.sorts.iter().map(|(_, l)| l);
+                match sort.and_then(|sort| self.to.1.placed_partition(key, sort, sorts)) {
+                    Some(home) if home != key => Ok(Rekeyed::Move(home)),
+                    _ => Ok(Rekeyed::Current),
+                }
+            }
             None => Ok(Rekeyed::Other),
         }
     }

@@ -19,6 +19,7 @@ mod lock;
 mod lock_check;
 mod migration;
 mod parse;
+mod placement;
 mod plan;
 mod query;
 mod reshape;
@@ -51,6 +52,7 @@ pub use lock::{
 pub use lock_check::{LockedKeys, check_lock_file, lock_text};
 pub use migration::DynMigration;
 pub use parse::LayoutParseError;
+pub use placement::{Misplaced, MisplacedSample};
 pub use plan::LayoutPlan;
 pub use query::DynQuery;
 pub use reshape::ReshapeError;

@@ -148,6 +148,10 @@ pub enum MigrationErrorKind {
         /// The key.
         key: String,
     },
+    /// A migration of a layout to itself ([`DynMigration::placement`](crate::DynMigration::placement))
+    /// of a layout that is no partition key sharded `by` a field: every item is where its rule
+    /// puts it, and nothing could be moved.
+    NotShardedByField,
     /// The value of this key does not fit the new layout (a number too wide for its width).
     DoesNotFit {
         /// The key.
@@ -193,6 +197,11 @@ impl fmt::Display for MigrationError {
                 f,
                 "cannot migrate `{from}` to `{to}`: the key `{key}` reads in both, so a moved key cannot be told \
                  from one to move; expected layouts no key reads in both (a new prefix, another width)"
+            ),
+            MigrationErrorKind::NotShardedByField => write!(
+                f,
+                "cannot move the items of `{to}` to their shards: expected a partition key layout sharded `by` a \
+                 field (`shards=N by=FIELD`), found one whose items have no shard a sort key gives"
             ),
             MigrationErrorKind::DoesNotFit { key, error } => {
                 write!(f, "cannot move `{key}` from `{from}` to `{to}`: {error}")
