@@ -50,3 +50,16 @@ def test_a_decimal_past_an_end_is_the_empty_range(desc):
     # One step inside each end is a condition.
     sortkey.Query(layout).compare("amount", ">", "999999999.98")
     sortkey.Query(layout).compare("amount", ">=", "999999999.99")
+
+
+@pytest.mark.parametrize("unit,fraction,whole", [
+    ("s", "00:00:00.999", "00:00:00"),
+    ("ms", "00:00:00.1239", "00:00:00.123"),
+    ("us", "00:00:00.1234569", "00:00:00.123456"),
+])
+@pytest.mark.parametrize("cmp", ["=", "<", "<=", ">", ">="])
+def test_an_instant_finer_than_the_unit_is_truncated_in_keys_and_conditions(unit, fraction, whole, cmp):
+    layout = sortkey.parse(f"LOG#{{at:timestamp unit={unit}}}#{{id:text}}")
+    given, truncated = f"2024-06-23T{fraction}Z", f"2024-06-23T{whole}Z"
+    assert sortkey.encode(layout, {"at": given, "id": "x"}) == sortkey.encode(layout, {"at": truncated, "id": "x"})
+    assert sortkey.Query(layout).compare("at", cmp, given) == sortkey.Query(layout).compare("at", cmp, truncated)

@@ -58,3 +58,18 @@ for (const desc of ["", " desc"]) {
     new Query(layout).compare("amount", ">=", "999999999.99");
   });
 }
+
+for (const [unit, fraction, whole] of [
+  ["s", "00:00:00.999", "00:00:00"],
+  ["ms", "00:00:00.1239", "00:00:00.123"],
+  ["us", "00:00:00.1234569", "00:00:00.123456"],
+] as const) {
+  test(`an instant finer than ${unit} is truncated in keys and conditions`, () => {
+    const layout = parse(`LOG#{at:timestamp unit=${unit}}#{id:text}`);
+    const [given, truncated] = [`2024-06-23T${fraction}Z`, `2024-06-23T${whole}Z`];
+    assert.equal(encode(layout, { at: given, id: "x" }), encode(layout, { at: truncated, id: "x" }));
+    for (const cmp of ["=", "<", "<=", ">", ">="] as const) {
+      assert.deepEqual(new Query(layout).compare("at", cmp, given), new Query(layout).compare("at", cmp, truncated), cmp);
+    }
+  });
+}

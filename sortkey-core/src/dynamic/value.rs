@@ -166,11 +166,9 @@ fn value_of(
                 Err(_) => crate::encoding::impls::time::parse_rfc3339_any(text),
             };
             let nanos = nanos.ok_or_else(|| format!("RFC 3339 UTC text or a count of {} since 1970", unit.name()))?;
-            // Finer than the unit, the instant is no value of the field: never cut silently.
-            if nanos % unit.nanos() != 0 {
-                let digits = unit.fraction_digits();
-                return Err(format!("an instant in whole {} (at most {digits} fraction digits)", unit.name()));
-            }
+            // Finer than the unit, the instant is the field's value truncated toward the past, as
+            // every writer and reader of the format takes it (SK-ENC-015, SK-ENC-016): in a key
+            // and in a condition alike.
             DynValue::Timestamp(crate::encoding::impls::time::instant(nanos).ok_or_else(expected)?)
         }
         DynType::Option(_) if text == "null" => DynValue::Option(None),
