@@ -456,9 +456,16 @@ fn a_partition_key_migration_moves_each_item_to_the_shard_its_sort_key_gives() {
     let partitions = lock.entries.iter().filter(|(_, l)| l.role == KeyRole::Partition).cloned();
     let mut verdict = VerdictAudit::new(partitions);
     verdict.observe_item(&migration, Some("SEASON#2026#1"), Some("RUN#9000#p_1"));
-    verdict.observe_item(&migration, Some("SEASON#2026#05"), Some("RUN#9000#p_2"));
+    let home = format!("SEASON#2026#{:02}", sixteen.of(b"p_2"));
+    verdict.observe_item(&migration, Some(&home), Some("RUN#9000#p_2"));
     let v = verdict.verdict();
     assert_eq!((v.read, v.in_old, v.in_new, v.complete), (2, 1, 1, false));
+    // A key of the current layout under another shard than its sort key's is moved there too.
+    let away = format!("SEASON#2026#{:02}", (sixteen.of(b"p_2") + 1) % 16);
+    assert_eq!(
+        migration.classify_item(Some(&away), Some("RUN#9000#p_2")).unwrap(),
+        (Rekeyed::Move("RUN#9000#p_2".to_owned()), Some(home.clone()))
+    );
     let to = format!("SEASON#2026#{:02}", sixteen.of(b"p_1"));
     assert_eq!((v.left_samples[0].from.as_str(), v.left_samples[0].to.as_str()), ("SEASON#2026#1", to.as_str()));
     assert_eq!(v.left_samples[0].sort.as_deref(), Some("RUN#9000#p_1"), "the sample names its item");

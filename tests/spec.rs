@@ -1,6 +1,7 @@
 //! The vectors of the key format's spec (spec/SPEC.md), for readers in other languages: made here
 //! from the corpus below through the runtime layouts (`DynLayout`, `LockFile`, the shard rule),
-//! each naming the requirements it covers, and written to spec/vectors/v1/*.json.
+//! each naming the requirements it covers, and written to spec/vectors/v2/*.json (the format's
+//! current version; an older version's vectors stay frozen as they were).
 //!
 //! - Every requirement of SPEC.md has a vector, and every vector names requirements SPEC.md has.
 //! - The files on disk are what this corpus makes: a vector changed by a change of the code is a
@@ -20,7 +21,7 @@ use sortkey_core::query::Comparison;
 use sortkey_core::{DynLayout, DynValue, FieldCondition, KeyCondition, LiveLayouts, LockFile, fnv1a64};
 
 /// The format's version: the directory of its vectors.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("spec").join("vectors").join(format!("v{FORMAT}"))
@@ -167,7 +168,7 @@ fn encodes() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
 
 /// Keys of a layout, decoded or refused.
 fn decodes() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
-    vec![
+    let mut out: Vec<(&'static [&'static str], &'static str, &'static str)> = vec![
         (&["SK-DEC-001", "SK-DEC-002"], RANK, "RUN#9999998499#0000001719100800#p_8842"),
         (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#999999849#0000001719100800#p"),
         (&["SK-DEC-001", "SK-DEC-003"], RANK, "RUN#99999984990#0000001719100800#p"),
@@ -211,12 +212,90 @@ fn decodes() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
         (&["SK-DEC-001", "SK-DEC-003"], SEASON, "SEASON#2026#16"),
         (&["SK-DEC-001", "SK-DEC-003"], SHORT, "S#ab#cdefghij"),
         (&["SK-DEC-001", "SK-DEC-004"], CUSTOM, "C#anything#at all"),
-    ]
+    ];
+    out.extend(faults());
+    out
+}
+
+/// One key for each row of SK-DEC-005: each fault, in a field that is not last and in the last.
+fn faults() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
+    const COVERS: &[&str] = &["SK-DEC-001", "SK-DEC-003", "SK-DEC-005"];
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "U#{a:u32 width=5}#{b:text}",
+            &[
+                "X#00001#x",
+                "U#0001#x",
+                "U#000001#x",
+                "U#12a45#x",
+                "U#+1234#x",
+                "U# 1234#x",
+                "U#1234",
+                "U#１2345#x",
+                "U#00001x",
+            ],
+        ),
+        ("U#{b:text}#{a:u32 width=5}", &["U#x#0001", "U#x#000001", "U#x#00001y", "U#x#00001#"]),
+        (
+            "S#{a:i32 width=6}#{b:text}",
+            &[
+                "S#00001#x",
+                "S#0000001#x",
+                "S#-0001#x",
+                "S#-000001#x",
+                "S#+00001#x",
+                "S#x00001#x",
+                "S#-99999#x",
+                "S#0x0001#x",
+            ],
+        ),
+        ("S#{b:text}#{a:i32 width=6}", &["S#x#00001", "S#x#0000001", "S#x#-000001"]),
+        ("U#{a:u8 width=3}#{b:text}", &["U#999#x", "U#25#x", "U#2555#x"]),
+        ("U#{a:u16 width=3 max=500}#{b:text}", &["U#501#x"]),
+        (
+            "F#{a:f64}#{b:text}",
+            &[
+                "F#P+5001#x",
+                "F#P 5001#x",
+                "F#P500a#x",
+                "F#Q#x",
+                "F#p5001#x",
+                "F#P5001.5#x",
+                "F#P50010#x",
+                "F#P50#x",
+                "F#M49988#x",
+                "F#M4998#x",
+                "F#P500#x",
+            ],
+        ),
+        ("F#{b:text}#{a:f64}", &["F#x#P5001x", "F#x#M4998", "F#x#P5001~"]),
+        (
+            "F#{a:f64 format=hex}#{b:text}",
+            &[
+                "F#fff8000000000000#x",
+                "F#0007ffffffffffff#x",
+                "F#BFF0000000000000#x",
+                "F#bff000000000000#x",
+                "F#bff00000000000000#x",
+                "F#bff000000000000g#x",
+            ],
+        ),
+        ("F#{b:text}#{a:f64 format=hex}", &["F#x#bff00000000000000", "F#x#bff000000000000"]),
+        ("F#{a:f32 format=hex}#{b:text}", &["F#ffc00000#x", "F#bf80000#x"]),
+        ("B#{a:bool}#{b:text}", &["B#2#x", "B#01#x", "B#a#x"]),
+        ("O#{a:option<u16> width=3}#{b:text}", &["O#2#x", "O#1#x", "O#10001#x"]),
+        ("T#{a:timestamp unit=ms width=13}#{b:text}", &["T#171910080000#x", "T#17191008000000#x"]),
+        ("T#{b:text}#{a:timestamp unit=ms width=13}", &["T#x#17191008000000"]),
+        ("T#{a:timestamp format=rfc3339}#{b:text}", &["T#2024-13-23T00:00:00Z#x", "T#1969-12-31T23:59:59Z#x"]),
+        ("D#{a:decimal width=6 scale=2}#{b:text}", &["D#00001#x", "D#0000001#x", "D#-99999#x"]),
+        ("E#{a:enum(Gold|Silver)}#{b:text}", &["E#Bronze#x"]),
+    ];
+    cases.iter().flat_map(|(layout, keys)| keys.iter().map(move |key| (COVERS, *layout, *key))).collect()
 }
 
 /// Query builder calls on a layout: `[op, args...]` steps, made or refused.
 fn queries() -> Vec<(&'static [&'static str], &'static str, Value)> {
-    vec![
+    let mut out: Vec<(&'static [&'static str], &'static str, Value)> = vec![
         (&["SK-QRY-001", "SK-QRY-004", "SK-QRY-007"], RANK, json!([["compare", "score", ">=", 1500]])),
         (&["SK-QRY-001", "SK-QRY-004"], RANK, json!([["compare", "score", "<", 1500]])),
         (&["SK-QRY-001", "SK-QRY-004"], RANK, json!([["compare", "score", ">", 1500]])),
@@ -248,7 +327,25 @@ fn queries() -> Vec<(&'static [&'static str], &'static str, Value)> {
             json!([["variant", "ORDER"], ["compare", "placed", ">=", "2024-06-23T00:00:00Z"]]),
         ),
         (&["SK-QRY-006"], "S#{a:text}#{b:text}", json!([["fix", "a", "a".repeat(1100)], ["begins_with"]])),
-    ]
+    ];
+    out.extend(truncated_conditions());
+    out
+}
+
+/// An instant finer than its field's unit in a condition: truncated, as in a key (SK-ENC-015).
+fn truncated_conditions() -> Vec<(&'static [&'static str], &'static str, Value)> {
+    let mut out: Vec<(&'static [&'static str], &'static str, Value)> = Vec::new();
+    for (layout, at) in [
+        ("LOG#{at:timestamp unit=s width=10}#{id:text}", "2024-06-23T00:00:00.999Z"),
+        ("LOG#{at:timestamp unit=ms width=13 desc}#{id:text}", "2024-06-23T00:00:00.1239Z"),
+        ("LOG#{at:timestamp format=rfc3339}#{id:text}", "2024-06-23T00:00:00.5Z"),
+    ] {
+        for cmp in ["<", "<=", ">", ">="] {
+            out.push((&["SK-ENC-015", "SK-QRY-001"], layout, json!([["compare", "at", cmp, at]])));
+        }
+        out.push((&["SK-ENC-015", "SK-QRY-001"], layout, json!([["fix", "at", at], ["begins_with"]])));
+    }
+    out
 }
 
 const LOCK: &str = "Rank = RUN#{score:u64 width=12 desc}#{player:text}\n\
@@ -742,6 +839,12 @@ fn the_vectors_on_disk_are_the_corpus_and_the_library_still_gives_them() {
         );
     }
     if frozen {
+        check_digests(&dir);
+    }
+    // The vectors of every older version stay as they were frozen.
+    for older in 1..FORMAT {
+        let dir = dir.with_file_name(format!("v{older}"));
+        assert!(dir.join("FROZEN").exists(), "the vectors of format {older} ({}) are frozen", dir.display());
         check_digests(&dir);
     }
     let mut results = serde_json::Map::new();

@@ -448,11 +448,16 @@ def encode(layout: Layout, value: Any) -> str:
 # Decoding.
 
 
+HEX_DIGITS = frozenset(b"0123456789abcdef")
+
+
 class Cursor:
     """A position in a key's UTF-8 bytes."""
 
     def __init__(self, key: bytes, name: str) -> None:
         self.key, self.pos, self.name = key, 0, name
+        # Where the last fixed-width run of digits ended, and its field (SK-DEC-005).
+        self.digits_end: Optional[Tuple[int, Spec]] = None
 
     def rest(self) -> bytes:
         return self.key[self.pos:]
@@ -467,6 +472,7 @@ class Cursor:
         run = self.key[self.pos:self.pos + n]
         if len(run) == n and all(b in DIGITS for b in run):
             self.pos += n
+            self.digits_end = (self.pos, spec)
             return run
         rest = self.rest()
         count = 0
@@ -567,6 +573,15 @@ def _decode_hex(c: Cursor, spec: Spec, bits: int) -> float:
     n = bits // 4
     start = c.pos
     expected = f"{n} lowercase hex digits"
+    # A run of hex digits of another length, ending where the segment may end: another width.
+    rest = c.rest()
+    run = 0
+    while run < min(len(rest), n + 1) and rest[run] in HEX_DIGITS:
+        run += 1
+    if run > n:
+        raise c.error(start + n, spec, "WrongWidth", "the end of the float after its hex digits")
+    if run < n and (run == len(rest) or rest[run] == spec.sep_byte):
+        raise c.error(start, spec, "WrongWidth", expected)
     text = c.take_ascii(n, spec, expected)
     if not re.fullmatch(r"[0-9a-f]+", text):
         raise c.error(start, spec, "InvalidText", expected)
@@ -574,7 +589,8 @@ def _decode_hex(c: Cursor, spec: Spec, bits: int) -> float:
     raw = ordered & ~sign if ordered & sign else ~ordered & ((1 << bits) - 1)
     v = _from_bits(raw, bits)
     if math.isnan(v):
-        raise c.error(start, spec, "OutOfRange", "the bits of a number, not of NaN")
+        # No float encodes to NaN bits: not the one spelling of any value.
+        raise c.error(start, spec, "NotCanonical", "the bits of a number, not of NaN")
     return v
 
 
@@ -596,6 +612,12 @@ def _decode_readable(c: Cursor, spec: Spec, bits: int) -> float:
     while run < len(rest) and rest[run] in DIGITS:
         run += 1
     digits = c.take_digits(run, spec).decode("ascii")
+    # The digits end at the float's end: `~` for a negative one, the separator or the key's end
+    # for a positive one; any other character is no digit.
+    after = c.key[c.pos:c.pos + 1]
+    ends_here = after == b"" or after[0] == spec.sep_byte
+    if not ends_here and not (negative and after == b"~"):
+        raise c.error_here(spec, "NotADigit", "a digit or the float's end")
     if negative:
         c.expect("~", "InvalidText", spec, "the end of a negative float,")
 
@@ -793,4 +815,7 @@ def _check_length(data: bytes, name: str, limit: int) -> None:
 
 def _expect_end(c: Cursor) -> None:
     if c.pos != len(c.key):
+        # A digit right after the last field's run of digits: that field is wider than its width.
+        if c.digits_end is not None and c.digits_end[0] == c.pos and c.key[c.pos] in DIGITS:
+            raise c.error(c.pos, c.digits_end[1], "WrongWidth", "the end of the key after the field's digits")
         raise c.error(c.pos, None, "TrailingInput", "end of key")

@@ -1,4 +1,4 @@
-"""Every vector of spec/vectors/v1, read by this package: the same keys, values, refusals (kind,
+"""Every vector of spec/vectors/v2, read by this package: the same keys, values, refusals (kind,
 field, offset), conditions, versions and shards as the Rust crates give."""
 
 import json
@@ -10,7 +10,7 @@ import pytest
 import sortkey
 from conftest import RESULTS
 
-VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "v1"
+VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "v2"
 
 
 def load():

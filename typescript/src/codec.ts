@@ -428,6 +428,8 @@ const isDigit = (b: number | undefined): boolean => b !== undefined && b >= 0x30
 
 class Cursor {
   pos = 0;
+  /** Where the last fixed-width run of digits ended, and its field (SK-DEC-005). */
+  digitsEnd: [number, Spec] | null = null;
   constructor(
     readonly key: Uint8Array,
     readonly name: string,
@@ -446,6 +448,7 @@ class Cursor {
     const run = this.key.subarray(this.pos, this.pos + n);
     if (run.length === n && run.every((b) => isDigit(b))) {
       this.pos += n;
+      this.digitsEnd = [this.pos, spec];
       return decoder.decode(run);
     }
     const rest = this.rest();
@@ -528,6 +531,15 @@ function decodeHex(c: Cursor, spec: Spec, bits: number): number {
   const n = bits / 4;
   const start = c.pos;
   const expected = `${n} lowercase hex digits`;
+  // A run of hex digits of another length, ending where the segment may end: another width.
+  const rest = c.rest();
+  const isHex = (b: number | undefined): boolean => b !== undefined && (isDigit(b) || (b >= 0x61 && b <= 0x66));
+  let run = 0;
+  while (run < Math.min(rest.length, n + 1) && isHex(rest[run])) run++;
+  if (run > n) throw c.error(start + n, spec, "WrongWidth", "the end of the float after its hex digits");
+  if (run < n && (run === rest.length || rest[run] === spec.sep.charCodeAt(0))) {
+    throw c.error(start, spec, "WrongWidth", expected);
+  }
   const text = c.takeAscii(n, spec, expected);
   if (!/^[0-9a-f]+$/.test(text)) throw c.error(start, spec, "InvalidText", expected);
   const ordered = BigInt("0x" + text);
@@ -535,7 +547,8 @@ function decodeHex(c: Cursor, spec: Spec, bits: number): number {
   const all = (1n << BigInt(bits)) - 1n;
   const raw = (ordered & sign) !== 0n ? ordered & ~sign : ~ordered & all;
   const v = fromBits(raw, bits);
-  if (Number.isNaN(v)) throw c.error(start, spec, "OutOfRange", "the bits of a number, not of NaN");
+  // No float encodes to NaN bits: not the one spelling of any value.
+  if (Number.isNaN(v)) throw c.error(start, spec, "NotCanonical", "the bits of a number, not of NaN");
   return v;
 }
 
@@ -556,6 +569,11 @@ function decodeReadable(c: Cursor, spec: Spec, bits: number): number {
   let run = 0;
   while (run < rest.length && isDigit(rest[run])) run++;
   const raw = c.takeDigits(run, spec);
+  // The digits end at the float's end: `~` for a negative one, the separator or the key's end for
+  // a positive one; any other character is no digit.
+  const after = c.key[c.pos];
+  const endsHere = after === undefined || after === spec.sep.charCodeAt(0);
+  if (!endsHere && !(negative && after === 0x7e)) throw c.errorHere(spec, "NotADigit", "a digit or the float's end");
   if (negative) c.expect("~", "InvalidText", spec, "the end of a negative float,");
   const plain = (d: string): string => (negative ? String(9 - Number(d)) : d);
   const ds = [...raw].map(plain).join("");
@@ -726,7 +744,12 @@ function checkLength(data: Uint8Array, name: string, limit: number): void {
 }
 
 function expectEnd(c: Cursor): void {
-  if (c.pos !== c.key.length) throw c.error(c.pos, null, "TrailingInput", "end of key");
+  if (c.pos === c.key.length) return;
+  // A digit right after the last field's run of digits: that field is wider than its width.
+  if (c.digitsEnd !== null && c.digitsEnd[0] === c.pos && isDigit(c.key[c.pos])) {
+    throw c.error(c.pos, c.digitsEnd[1], "WrongWidth", "the end of the key after the field's digits");
+  }
+  throw c.error(c.pos, null, "TrailingInput", "end of key");
 }
 
 /** The value of `key` (SK-DEC); a {@link DecodeError} with its kind, field and byte offset when the layout does not read it. */

@@ -1,5 +1,5 @@
 /**
- * Every vector of spec/vectors/v1, read by this package: the same keys, values, refusals (kind,
+ * Every vector of spec/vectors/v2, read by this package: the same keys, values, refusals (kind,
  * field, offset), conditions, versions and shards as the Rust crates give. Writes each vector's
  * result to target/spec/typescript.json for spec/coverage.py.
  */
@@ -16,7 +16,7 @@ import {
 } from "../src/index.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-const dir = join(root, "spec", "vectors", "v1");
+const dir = join(root, "spec", "vectors", "v2");
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Vector = { [k: string]: Json };

@@ -13,12 +13,15 @@ pub struct Cursor<'k> {
     key: &'k str,
     pos: usize,
     key_name: &'static str,
+    /// Where the last fixed-width run of digits ended, and its field: a digit there at the end
+    /// of the key is that field written wider, not input after the key.
+    digits_end: Option<(usize, &'static str)>,
 }
 
 impl<'k> Cursor<'k> {
     /// A cursor at the start of `key`, decoding a key of type `key_name`.
     pub(crate) fn new(key: &'k str, key_name: &'static str) -> Self {
-        Cursor { key, pos: 0, key_name }
+        Cursor { key, pos: 0, key_name, digits_end: None }
     }
 
     /// The byte offset of the cursor.
@@ -48,6 +51,7 @@ impl<'k> Cursor<'k> {
         match bytes.get(self.pos..self.pos + n) {
             Some(run) if all_digits(run) => {
                 self.pos += n;
+                self.digits_end = Some((self.pos, field.name()));
                 Ok(run)
             }
             _ => Err(self.digits_error(n, field)),
@@ -173,6 +177,13 @@ impl<'k> Cursor<'k> {
     #[cold]
     #[inline(never)]
     fn trailing_input(&self) -> DecodeError {
+        // A digit right after the last field's run of digits: that field is wider than its width.
+        if let Some((end, field)) = self.digits_end.filter(|(end, _)| *end == self.pos)
+            && self.rest().as_bytes().first().is_some_and(u8::is_ascii_digit)
+        {
+            let (kind, found) = (DecodeErrorKind::WrongWidth, describe(self.rest(), 16));
+            return self.error(end, Some(field), kind, "the end of the key after the field's digits", found);
+        }
         self.error(self.pos, None, DecodeErrorKind::TrailingInput, "end of key", describe(self.rest(), 16))
     }
 

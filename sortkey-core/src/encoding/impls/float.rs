@@ -234,6 +234,20 @@ fn decode_hex<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F, Dec
     let n = F::HEX_DIGITS;
     let start = cursor.position();
     let expected = if n == 16 { "16 lowercase hex digits" } else { "8 lowercase hex digits" };
+    // A run of hex digits shorter or longer than the width, ending where the segment may end, is
+    // a float of another width (`WrongWidth`); any other character in it is no hex digit.
+    let rest = cursor.rest().as_bytes();
+    let run = rest.iter().take(n + 1).take_while(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')).count();
+    let ends = |b: Option<&u8>| b.is_none_or(|&b| b == field.sep_byte());
+    if run > n {
+        let found = format!("{:?}", &cursor.rest()[..n + 1]);
+        let kind = DecodeErrorKind::WrongWidth;
+        return Err(cursor.error_at(start + n, field, kind, "the end of the float after its hex digits", found));
+    }
+    if run < n && ends(rest.get(run)) {
+        let found = format!("{:?}", &cursor.rest()[..run]);
+        return Err(cursor.error_at(start, field, DecodeErrorKind::WrongWidth, expected, found));
+    }
     let text = cursor.take_ascii(n, field, expected)?;
     let mut ordered = 0u64;
     for b in text.bytes() {
@@ -249,10 +263,11 @@ fn decode_hex<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F, Dec
     let bits = if ordered & sign_bit(n) != 0 { ordered & !sign_bit(n) } else { !ordered & all_bits(n) };
     let v = F::from_bits64(bits);
     if v.is_nan() {
+        // No float encodes to NaN bits (NaN is refused): not the one spelling of any value.
         return Err(cursor.error_at(
             start,
             field,
-            DecodeErrorKind::OutOfRange,
+            DecodeErrorKind::NotCanonical,
             "the bits of a number, not of NaN",
             format!("{text:?}"),
         ));
@@ -285,6 +300,15 @@ fn decode_decimal<F: Float>(cursor: &mut Cursor<'_>, field: &Field) -> Result<F,
     let exp = cursor.take_digits(F::EXP_DIGITS, field)?;
     let run = cursor.rest().bytes().take_while(u8::is_ascii_digit).count();
     let digits = cursor.take_digits(run, field)?;
+    // The digits end at the float's end: `~` for a negative one, the separator or the key's end
+    // for a positive one. Any other character is no digit; a negative float's `~` left out is
+    // malformed text.
+    let next = cursor.rest().as_bytes().first().copied();
+    let ends_here = next.is_none_or(|b| b == field.sep_byte());
+    let ends_negative = negative && next == Some(b'~');
+    if !(ends_here || ends_negative) {
+        return Err(cursor.error_here(field, DecodeErrorKind::NotADigit, "a digit or the float's end", 1));
+    }
     if negative {
         cursor.expect("~", DecodeErrorKind::InvalidText, Some(field.name()), "the end of a negative float,")?;
     }

@@ -55,7 +55,12 @@ fn decode_time(cursor: &mut Cursor<'_>, field: &Field) -> Result<u128, DecodeErr
         TimeFormat::Rfc3339(_) => {
             let width = field.width() as usize;
             let text = cursor.take_ascii(width, field, "RFC 3339 UTC text such as 2024-06-23T00:00:00Z")?;
-            Some(parse_rfc3339(text, unit).ok_or_else(|| bad_rfc3339(cursor, start, field, text))?)
+            // Well-formed text of an instant before 1970 is out of range, as its count would be.
+            match parse_rfc3339(text, unit) {
+                Some(nanos) => Some(nanos),
+                None if before_1970(text, unit) => None,
+                None => return Err(bad_rfc3339(cursor, start, field, text)),
+            }
         }
     };
     nanos.ok_or_else(|| {
@@ -63,6 +68,17 @@ fn decode_time(cursor: &mut Cursor<'_>, field: &Field) -> Result<u128, DecodeErr
         let expected = format!("{RANGE} in unit {:?}", unit.name());
         cursor.error_at(start, field, DecodeErrorKind::OutOfRange, expected, found)
     })
+}
+
+/// Whether `text` is well-formed RFC 3339 UTC text of `unit` whose year is before 1970: the same
+/// text in a year from 1970 on with the same February reads.
+#[cold]
+fn before_1970(text: &str, unit: TimeUnit) -> bool {
+    let Some(year) = text.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit())) else { return false };
+    let year: i64 = year.parse().unwrap_or(1970);
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let again = format!("{}{}", if leap { "2000" } else { "2001" }, &text[4..]);
+    year < 1970 && parse_rfc3339(&again, unit).is_some()
 }
 
 #[cold]
