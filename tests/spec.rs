@@ -126,6 +126,8 @@ fn encodes() -> Vec<(&'static [&'static str], &'static str, &'static str)> {
         (&["SK-ENC-012", "SK-ENC-013"], HEX, r#"{"x": "NaN", "y": 0.0}"#),
         (&["SK-ENC-011"], FLOATS, r#"{"x": 1.5, "y": 1.5, "z": ""}"#),
         (&["SK-ENC-011"], FLOATS, r#"{"x": 0.1, "y": -1e300, "z": ""}"#),
+        (&["SK-ENC-011"], "PRICE#{price:f32}#{name:text}", r#"{"price": 3.4028234663852886e38, "name": "n"}"#),
+        (&["SK-ENC-011"], "PRICE#{price:f32}#{name:text}", r#"{"price": -3.4028234663852886e38, "name": "n"}"#),
         (
             &["SK-ENC-016", "SK-ENC-018"],
             TIMES,
@@ -344,6 +346,28 @@ fn truncated_conditions() -> Vec<(&'static [&'static str], &'static str, Value)>
             out.push((&["SK-ENC-015", "SK-QRY-001"], layout, json!([["compare", "at", cmp, at]])));
         }
         out.push((&["SK-ENC-015", "SK-QRY-001"], layout, json!([["fix", "at", at], ["begins_with"]])));
+    }
+    // Both ends of a range: a comparison past the least or the greatest value is the empty range.
+    for (layout, field, below, above) in [
+        (
+            "LOG#{at:timestamp unit=s width=12}#{id:text}",
+            "at",
+            json!("1970-01-01T00:00:00Z"),
+            json!("9999-12-31T23:59:59Z"),
+        ),
+        (
+            "LOG#{at:timestamp format=rfc3339 unit=ms}#{id:text}",
+            "at",
+            json!("1970-01-01T00:00:00Z"),
+            json!("9999-12-31T23:59:59.999Z"),
+        ),
+        ("P#{amount:decimal width=12 scale=2}#{id:text}", "amount", json!("-999999999.99"), json!("999999999.99")),
+        ("P#{amount:decimal width=12 scale=2 desc}#{id:text}", "amount", json!("-999999999.99"), json!("999999999.99")),
+        ("P#{x:f32}#{id:text}", "x", json!("-inf"), json!("inf")),
+    ] {
+        out.push((&["SK-QRY-005"], layout, json!([["compare", field, "<", below]])));
+        out.push((&["SK-QRY-005"], layout, json!([["compare", field, ">", above]])));
+        out.push((&["SK-QRY-005"], layout, json!([["compare", field, ">=", above]])));
     }
     out
 }
