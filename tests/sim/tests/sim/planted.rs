@@ -1,7 +1,7 @@
 //! Proof that the simulation finds bugs: each bug planted in the library (its feature
 //! `planted-bugs`, which this crate enables: `sortkey_core::planted`) must make some seed of its
 //! scenario break an invariant, within 60 s; the table of seeds tried and time taken is printed
-//! (BENCHMARKS.md keeps it): `cargo test -p sortkey-sim --test planted -- --nocapture`.
+//! (BENCHMARKS.md keeps it): `cargo test -p sortkey-sim --test sim planted:: -- --nocapture`.
 
 use std::time::{Duration, Instant};
 

@@ -30,9 +30,9 @@ fn a_migration_with_writers_kills_and_faults_loses_nothing() {
         });
         let replay = match shrunk {
             Some((size, broken, length)) => format!(
-                "shrunk to {length} requests ({broken}): SORTKEY_SIM_SEED={seed} SORTKEY_SIM_SIZE={size} cargo test -p sortkey-sim --test migration"
+                "shrunk to {length} requests ({broken}): SORTKEY_SIM_SEED={seed} SORTKEY_SIM_SIZE={size} cargo test -p sortkey-sim --test sim migration::"
             ),
-            None => format!("SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test migration"),
+            None => format!("SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim migration::"),
         };
         panic!("seed {seed}: {broken}\nreplay: {replay}");
     }
@@ -57,7 +57,9 @@ fn a_services_typed_reads_and_writes_during_a_migration_lose_nothing_and_read_ex
         outcome
     });
     if let Some((seed, broken)) = failed {
-        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test migration");
+        panic!(
+            "seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim migration::"
+        );
     }
 }
 
@@ -80,7 +82,9 @@ fn an_index_key_migrated_in_place_beside_a_writer_loses_nothing_and_leaves_no_st
         outcome
     });
     if let Some((seed, broken)) = failed {
-        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test migration");
+        panic!(
+            "seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim migration::"
+        );
     }
 }
 
@@ -109,7 +113,9 @@ fn run_until_clean_beside_hammering_writers_says_complete_only_when_it_is() {
         outcome
     });
     if let Some((seed, broken)) = failed {
-        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test migration");
+        panic!(
+            "seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim migration::"
+        );
     }
     let exercised = exercised.into_inner();
     assert!(exercised > 0 || seeds(100).len() < 100, "no seed had a pass that moved nothing and left runs changed");

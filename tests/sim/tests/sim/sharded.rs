@@ -9,6 +9,6 @@ use sortkey_sim::{Faults, Sim, run_seeds, seeds};
 fn merged_reads_through_faults_read_every_item_once_in_order() {
     let failed = run_seeds(&seeds(200), |seed| Sim::run(seed, Faults::SOME, sharded::run).0);
     if let Some((seed, broken)) = failed {
-        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sharded");
+        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim sharded::");
     }
 }

@@ -8,8 +8,8 @@
 //! `LastEvaluatedKey` in DynamoDB (and here) even when no item follows, where moto looks ahead
 //! and gives none; pages are compared with a trailing empty page dropped.
 //!
-//! Needs moto and runs only when asked, `SORTKEY_SIM_MOTO=1 cargo test -p sortkey-sim --test
-//! differential` (CI does, after installing moto), so that the workspace's tests build it once.
+//! Needs moto and runs only when asked, `SORTKEY_SIM_MOTO=1 cargo test -p sortkey-sim --test sim
+//! differential::` (CI does, after installing moto), so that the workspace's tests build it once.
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};

@@ -20,6 +20,6 @@ fn a_reordering_with_writers_and_readers_loses_nothing_and_reads_every_run_once(
         outcome
     });
     if let Some((seed, broken)) = failed {
-        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test reorder");
+        panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim reorder::");
     }
 }
