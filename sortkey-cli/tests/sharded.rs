@@ -25,6 +25,15 @@ struct Run {
     player: String,
 }
 
+/// An empty folder of this process for one test's files, and the path of its lock file.
+fn fresh_dir(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("layouts.lock");
+    (dir, lock)
+}
+
 fn json(out: &assert_cmd::assert::Assert) -> serde_json::Value {
     serde_json::from_slice(&out.get_output().stdout).unwrap()
 }
@@ -32,10 +41,7 @@ fn json(out: &assert_cmd::assert::Assert) -> serde_json::Value {
 #[test]
 fn browse_and_query_read_a_sharded_partition_as_one() {
     let Some(server) = server_or_skip("browse_and_query_read_a_sharded_partition_as_one") else { return };
-    let dir = std::env::temp_dir().join(format!("sortkey-cli-sharded-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let lock = dir.join("layouts.lock");
+    let (_, lock) = fresh_dir("sortkey-cli-sharded");
     let table = TableDefinition::of::<Run>("Runs");
     std::fs::write(&lock, LockedKeys::new().table(&table).text()).unwrap();
     let text = std::fs::read_to_string(&lock).unwrap();
@@ -193,10 +199,7 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
 fn browse_reads_a_shard_count_move_each_item_once() {
     use sortkey_core::{ShardRule, Shards};
     let Some(server) = server_or_skip("browse_reads_a_shard_count_move_each_item_once") else { return };
-    let dir = std::env::temp_dir().join(format!("sortkey-cli-sharded-move-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let lock = dir.join("layouts.lock");
+    let (_, lock) = fresh_dir("sortkey-cli-sharded-move");
     let text = |new: u16, width: u16| {
         format!(
             "RunPk = partition SEASON#{{season:u16 width=4}}#{{shard:u16 width={width} shards={new} by=player}}\n\
@@ -275,10 +278,7 @@ fn migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_runn
     let Some(server) = sortkey_test_server::serialized_server_or_skip(test) else { return };
     const RUNS: u32 = 120;
     const ADDED: u32 = 20;
-    let dir = std::env::temp_dir().join(format!("sortkey-cli-sharded-migrate-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let lock = dir.join("layouts.lock");
+    let (dir, lock) = fresh_dir("sortkey-cli-sharded-migrate");
     std::fs::write(
         &lock,
         "RunPk = partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}\n\
@@ -449,10 +449,7 @@ fn migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_runn
 fn audit_finds_items_in_the_wrong_shard_and_the_printed_move_places_them() {
     let test = "audit_finds_items_in_the_wrong_shard_and_the_printed_move_places_them";
     let Some(server) = server_or_skip(test) else { return };
-    let dir = std::env::temp_dir().join(format!("sortkey-cli-misplaced-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let lock = dir.join("layouts.lock");
+    let (dir, lock) = fresh_dir("sortkey-cli-misplaced");
     let table = TableDefinition::of::<Run>("Placed");
     std::fs::write(&lock, LockedKeys::new().table(&table).text()).unwrap();
     let runs: Vec<Run> = (0..30u32).map(|i| Run { season: 2026, score: i * 3, player: format!("p_{i}") }).collect();
