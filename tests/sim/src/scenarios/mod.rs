@@ -28,20 +28,22 @@ pub(crate) async fn create_table(client: &Client, name: &str) {
 pub type Outcome = Result<(), String>;
 
 /// The sort keys (attribute `sk`) a merged read of partitions (attribute `pk`) returns, page by
-/// page by its cursor to the end; a page whose request fails (throttled, its answer lost) is
+/// page by its cursor to the end, each with the shard it was returned from (what tells ties, one
+/// sort key in two shards, apart); a page whose request fails (throttled, its answer lost) is
 /// read again from the same cursor.
-pub(crate) async fn merged_sort_keys(client: &Client, query: &ShardedQuery<'_>) -> Vec<String> {
-    merged_keys(client, query).await.into_iter().map(|(sort, _)| sort).collect()
+pub(crate) async fn merged_keys(client: &Client, query: &ShardedQuery<'_>) -> Vec<(String, u16)> {
+    merged_pages(client, query, usize::MAX).await
 }
 
-/// [`merged_sort_keys`], each sort key with the shard it was returned from: what tells ties
-/// (one sort key in two shards) apart.
-pub(crate) async fn merged_keys(client: &Client, query: &ShardedQuery<'_>) -> Vec<(String, u16)> {
+/// [`merged_keys`] for at most `pages` pages (from the start; to the end if it comes first).
+pub(crate) async fn merged_pages(client: &Client, query: &ShardedQuery<'_>, pages: usize) -> Vec<(String, u16)> {
     let (mut keys, mut after): (Vec<(String, u16)>, Option<MergeCursor>) = (Vec::new(), None);
-    loop {
+    let mut read = 0;
+    while read < pages {
         let Ok(page) = query.run(client, |pk| KeyExpression::partition("pk", pk), after.as_ref()).await else {
             continue;
         };
+        read += 1;
         let sort = |item: &sortkey_core::dynamodb::Attributes| item.get("sk").and_then(|v| v.as_s().ok()).cloned();
         keys.extend(page.items.iter().filter_map(|(shard, item)| Some((sort(item)?, *shard))));
         match page.next {
@@ -49,4 +51,5 @@ pub(crate) async fn merged_keys(client: &Client, query: &ShardedQuery<'_>) -> Ve
             None => return keys,
         }
     }
+    keys
 }

@@ -3,14 +3,21 @@
 //! shard calculated from its player, beside writers, while readers read the season merged over
 //! both counts; through lost answers, throttles, stalls and clock jumps. Every read returns every
 //! run once, in order (a move copies before it deletes: a run missed by the page's reads is in its
-//! new shard by their end, and read there again), and nothing is lost. `SORTKEY_SIM_SEED=N` replays one seed.
+//! new shard by their end, and read there again), and nothing is lost. `SORTKEY_SIM_SEED=N` replays one seed,
+//! `SORTKEY_SIM_TRACE=1` prints each run's trace.
 
 use sortkey_sim::scenarios::migration;
 use sortkey_sim::{Faults, Sim, run_seeds, seeds};
 
 #[test]
 fn a_shard_count_move_with_writers_and_readers_loses_nothing_and_reads_every_run_once() {
-    let failed = run_seeds(&seeds(60), |seed| Sim::run(seed, Faults::SOME, migration::reshard).0);
+    let failed = run_seeds(&seeds(60), |seed| {
+        let (outcome, trace) = Sim::run(seed, Faults::SOME, migration::reshard);
+        if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
+            eprintln!("{}", trace.join("\n"));
+        }
+        outcome
+    });
     if let Some((seed, broken)) = failed {
         panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim reshard::");
     }
