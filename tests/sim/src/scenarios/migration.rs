@@ -115,11 +115,25 @@ const LOCK: &str = "RankKeyV1 = RUN#{score:u64 width=10 desc}#{player:text}\n\
                     Ranked > Ranked@v1\n\
                     RunPk > RunPk@v1\n";
 
-/// The lock's sort key layout that reads `key`, for the trace.
+/// The lock's sort key layout that reads `key`, for the trace. Each key's answer is kept, per
+/// thread: a run names the same few dozen keys hundreds of times, and each time every layout's
+/// decoder tried it, building an error for each that did not read it.
 fn layout_of(key: &str) -> Option<&'static str> {
     static READ: std::sync::OnceLock<LockFile> = std::sync::OnceLock::new();
+    thread_local! {
+        static NAMED: std::cell::RefCell<std::collections::HashMap<String, Option<&'static str>>> =
+            Default::default();
+    }
     let lock = READ.get_or_init(|| LockFile::parse(LOCK).unwrap_or_else(|e| panic!("the lock: {e}")));
-    lock.entries.iter().find(|(_, l)| l.role == KeyRole::Sort && l.decode(key).is_ok()).map(|(n, _)| n.as_str())
+    NAMED.with_borrow_mut(|named| {
+        if let Some(&name) = named.get(key) {
+            return name;
+        }
+        let name = lock.entries.iter().find(|(_, l)| l.role == KeyRole::Sort && l.decode(key).is_ok());
+        let name = name.map(|(n, _)| n.as_str());
+        named.insert(key.to_owned(), name);
+        name
+    })
 }
 
 fn migration(kind: Kind) -> DynMigration {
