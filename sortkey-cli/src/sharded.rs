@@ -142,7 +142,7 @@ pub(crate) async fn read(
     let page = query
         .run(client, |pk| expression(&pk_attr, pk, &sk_attr), start.as_ref())
         .await
-        .map_err(|message| Failure(format!("cannot query {table}: {message}")))?;
+        .map_err(|failed| Failure(failed.to_string()))?;
     let keys = page
         .items
         .into_iter()

@@ -7,7 +7,7 @@
 //! the condition selects, once, in the current layout's order.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use sortkey_core::dynamodb::VersionsQuery;
+use sortkey_core::dynamodb::{VersionsError, VersionsQuery};
 use sortkey_core::query::Comparison;
 use sortkey_core::{DynValue, FieldCondition, KeyNames, LiveLayouts, LockFile, TableDefinition};
 use sortkey_tests::server::{client, runtime, server_or_skip};
@@ -131,7 +131,8 @@ async fn sweep(client: &aws_sdk_dynamodb::Client, limits: &[usize]) -> usize {
         };
         let conditions = live.conditions(&FieldCondition::new()).unwrap();
         let refused = none.run(client, &live, &conditions, None).await.unwrap_err();
-        assert!(refused.contains("at least one result"), "{refused}");
+        assert_eq!(refused, VersionsError::NoLimit { table: "runs_versions".to_owned() });
+        assert_eq!(refused.to_string(), "a page of runs_versions reads at least one result, not 0");
         checked
     }
 }

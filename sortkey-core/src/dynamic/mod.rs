@@ -60,7 +60,7 @@ pub use shards::ShardedPartition;
 pub use usage::{FieldUsage, Headroom, LayoutUsage};
 pub use value::{DynValue, ValueTextError, ValueTextErrorKind};
 pub use verdict::{CannotMove, LeftSample, MigrationVerdict, VerdictAudit};
-pub use versions::{ConditionEnd, FieldCondition, LiveKey, LiveLayouts, LiveResults, Outside};
+pub use versions::{ConditionEnd, CursorError, FieldCondition, LiveKey, LiveLayouts, LiveResults, Outside};
 
 /// A key layout read from its text: a key or a family, its role and its longest encoding, and
 /// the name its errors give it. Two layouts are equal when they read and write the same keys:

@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use crate::dynamic::{Capacity, DynField, DynLayout, DynQuery, DynValue};
 use crate::encoding::layout::Layout;
-use crate::error::{QueryError, QueryErrorKind};
+use crate::error::{DecodeError, QueryError, QueryErrorKind};
 use crate::migrate::legacy::Legacy;
 use crate::query::Comparison;
 use crate::query::condition::KeyCondition;
@@ -283,6 +283,26 @@ pub struct Outside {
     pub reason: String,
 }
 
+/// A cursor (a previous page's `next`) that the current layout of the key does not read: a cursor
+/// of another key, or one changed on its way back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CursorError {
+    /// The cursor.
+    pub cursor: String,
+    /// The current layout (by name) that was to read it.
+    pub layout: String,
+    /// Why it does not read it.
+    pub error: DecodeError,
+}
+
+impl std::fmt::Display for CursorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the cursor `{}` is no `{}` key: {}", self.cursor, self.layout, self.error)
+    }
+}
+
+impl std::error::Error for CursorError {}
+
 /// The merged results of one query per live layout.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveResults<V> {
@@ -363,9 +383,13 @@ impl<'l> LiveLayouts<'l> {
     /// sort otherwise than the current layout's, or that cannot hold the cursor's value; the
     /// results at or before the cursor are then dropped by [`LiveResults::page`]. An error when
     /// the current layout does not read `cursor`.
-    pub fn starts(&self, cursor: &str) -> Result<Vec<Option<String>>, String> {
+    pub fn starts(&self, cursor: &str) -> Result<Vec<Option<String>>, CursorError> {
         let Some((name, current)) = self.layouts.first() else { return Ok(Vec::new()) };
-        let value = current.decode(cursor).map_err(|e| format!("the cursor `{cursor}` is no `{name}` key: {e}"))?;
+        let value = current.decode(cursor).map_err(|error| CursorError {
+            cursor: cursor.to_owned(),
+            layout: (*name).to_owned(),
+            error,
+        })?;
         Ok((0..self.layouts.len())
             .map(|version| {
                 if planted_bug!(CursorFromWrongVersion) {

@@ -10,13 +10,14 @@ use serde_core::de::DeserializeOwned;
 
 use crate::encoding::key::Sharded;
 use crate::encoding::shard::ShardRule;
-use crate::error::{QueryError, QueryErrorKind, sdk_error_line};
+use crate::error::{QueryError, QueryErrorKind};
 use crate::query::condition::KeyExpression;
 use crate::query::{Merge, MergeCursor, MergedPage, ShardRead};
 use crate::table::entity::Entity;
 use crate::table::entity_query::TableQuery;
 
 use super::Attributes;
+use super::failed::RequestError;
 use super::item::{EntityItem, ItemError, ItemErrorKind};
 
 /// The most reads of one merged page in flight at once.
@@ -50,13 +51,13 @@ impl ShardedQuery<'_> {
     /// One page after `start`: every shard's Query under the key condition `expression` gives
     /// for its partition (the partition `=` and the sort condition), merged as one Query over the
     /// union would return them ([`Merge`]), with the read units the requests consumed. A request
-    /// that fails is the error, in one line.
+    /// that fails is the error.
     pub async fn run(
         &self,
         client: &Client,
         expression: impl Fn(&str) -> KeyExpression,
         start: Option<&MergeCursor>,
-    ) -> Result<MergedPage<Attributes>, String> {
+    ) -> Result<MergedPage<Attributes>, RequestError> {
         let count = u16::try_from(self.partitions.len()).unwrap_or(u16::MAX);
         let mut merge: Merge<Attributes> = Merge::new(count, self.limit, self.forward, start, self.ties);
         if self.copies {
@@ -86,10 +87,10 @@ impl ShardedQuery<'_> {
                             .apply_to_query(request)
                             .send()
                             .await
-                            .map_err(|e| format!("Query failed: {}", sdk_error_line(&e)))?;
+                            .map_err(|e| RequestError::from_sdk("Query", self.table, &e))?;
                         let units = page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
                         let more = page.last_evaluated_key().is_some_and(|k| !k.is_empty());
-                        Ok::<_, String>((read, page.items().to_vec(), more, units))
+                        Ok::<_, RequestError>((read, page.items().to_vec(), more, units))
                     }
                     ShardRead::Tie { sort, .. } => {
                         let got = client
@@ -99,7 +100,7 @@ impl ShardedQuery<'_> {
                             .return_consumed_capacity(ReturnConsumedCapacity::Total)
                             .send()
                             .await
-                            .map_err(|e| format!("GetItem failed: {}", sdk_error_line(&e)))?;
+                            .map_err(|e| RequestError::from_sdk("GetItem", self.table, &e))?;
                         let units = got.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
                         Ok((read, got.item().cloned().into_iter().collect(), false, units))
                     }
@@ -143,7 +144,7 @@ impl ShardedQuery<'_> {
         expression: &impl Fn(&str) -> KeyExpression,
         start: Option<&MergeCursor>,
         mut page: MergedPage<Attributes>,
-    ) -> Result<MergedPage<Attributes>, String> {
+    ) -> Result<MergedPage<Attributes>, RequestError> {
         let sort_of = |item: &Attributes| self.sort_of(item);
         // The range the page covers: after `start`, up to its last item (to the end when it is
         // the last page).
@@ -183,7 +184,7 @@ impl ShardedQuery<'_> {
                     .apply_to_query(request)
                     .send()
                     .await
-                    .map_err(|e| format!("Query failed: {}", sdk_error_line(&e)))?;
+                    .map_err(|e| RequestError::from_sdk("Query", self.table, &e))?;
                 page.requests += 1;
                 page.read += answer.items().len();
                 page.read_units += answer.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
@@ -353,7 +354,7 @@ where
     let page = sharded
         .run(client, |pk| query.in_partition(pk.to_owned()).expression(), start)
         .await
-        .map_err(|message| error(ItemErrorKind::Request(message)))?;
+        .map_err(|failed| error(ItemErrorKind::Request(failed.to_string())))?;
     let entities = page
         .items
         .into_iter()

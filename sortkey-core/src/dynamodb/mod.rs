@@ -54,6 +54,7 @@ pub use crate::migrate::size::item_size;
 
 mod entity;
 mod entity_query;
+mod failed;
 mod index_versions;
 mod item;
 mod keys;
@@ -70,13 +71,14 @@ mod write;
 
 pub use entity::entity_key;
 pub use entity_query::{AcrossVersions, EntityPage, EntityQuery};
+pub use failed::{RequestError, RequestErrorKind};
 pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
 pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged, query_merged_moving};
 pub use read::{get_item, query_page};
 pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
 pub use stored::{Stored, get_stored};
-pub use versions::{VersionsPage, VersionsQuery};
+pub use versions::{VersionsError, VersionsPage, VersionsQuery};
 pub use write::{delete_item, move_item, put_item, update_item};
 
 /// An item, a `Key` or a page cursor, as the SDK holds them.

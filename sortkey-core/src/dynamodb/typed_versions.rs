@@ -96,7 +96,7 @@ where
             let cursor = composite(value_of(Some(across.sort_attribute)));
             let page = index_versions::page_whole(client, &read, &live, cursor.as_ref(), limit)
                 .await
-                .map_err(|m| fail(ItemErrorKind::Request(m)))?;
+                .map_err(|failed| fail(ItemErrorKind::Request(failed.to_string())))?;
             (page.items, page.more, page.read, page.requests)
         }
         (Some(index), Some(_)) => {
@@ -111,7 +111,7 @@ where
             let cursor = composite(value_of(Some(across.sort_attribute)));
             let page = index_versions::page(client, &read, &live, &conditions, cursor.as_ref(), limit)
                 .await
-                .map_err(|m| fail(ItemErrorKind::Request(m)))?;
+                .map_err(|failed| fail(ItemErrorKind::Request(failed.to_string())))?;
             (page.items, page.more, page.read, page.requests)
         }
         (None, Some(_)) => {
@@ -127,7 +127,7 @@ where
             let page = read
                 .run(client, &live, &conditions, cursor.as_deref())
                 .await
-                .map_err(|m| fail(ItemErrorKind::Request(m)))?;
+                .map_err(|failed| fail(ItemErrorKind::Request(failed.to_string())))?;
             let more = page.next.is_some();
             let found = page.results.results.into_iter().map(|r| (r.current_key, r.item)).collect();
             (found, more, page.read, page.requests)

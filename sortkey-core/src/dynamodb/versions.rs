@@ -6,11 +6,13 @@
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 
-use crate::dynamic::{LiveLayouts, LiveResults};
-use crate::error::sdk_error_line;
+use std::fmt;
+
+use crate::dynamic::{CursorError, LiveLayouts, LiveResults};
 use crate::query::condition::KeyCondition;
 
 use super::Attributes;
+use super::failed::RequestError;
 
 /// The paged read of one partition of a table across the live layouts of its sort key: which
 /// partition, under which key attributes, in which direction and how many results a page.
@@ -33,6 +35,33 @@ pub struct VersionsQuery<'a> {
     /// The results a page returns.
     pub limit: usize,
 }
+
+/// Why a [`VersionsQuery`] read no page.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum VersionsError {
+    /// A page of no result was asked for (a limit of 0): refused before any request.
+    NoLimit {
+        /// The table.
+        table: String,
+    },
+    /// The cursor is no key of the current layout.
+    Cursor(CursorError),
+    /// A Query failed.
+    Request(RequestError),
+}
+
+impl fmt::Display for VersionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VersionsError::NoLimit { table } => write!(f, "a page of {table} reads at least one result, not 0"),
+            VersionsError::Cursor(e) => e.fmt(f),
+            VersionsError::Request(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for VersionsError {}
 
 /// One page of a [`VersionsQuery`].
 #[derive(Debug, Clone, PartialEq)]
@@ -57,8 +86,8 @@ impl VersionsQuery<'_> {
     /// The page after `cursor` (a previous page's `next`) of the results of `conditions` (as
     /// [`LiveLayouts::conditions`] gives them for `live`). A version whose keys sort as the
     /// current layout's is read until it gives a page of its own results; another to its end.
-    /// A request that fails is the error, in one line; a cursor the current layout does not read
-    /// is refused, and so is a limit of 0.
+    /// A request that fails is the error ([`VersionsError::Request`]); a cursor the current
+    /// layout does not read is refused, and so is a limit of 0.
     ///
     /// Each version's start is the cursor's value as that version writes it, which its condition
     /// (the same condition on the values, clipped to what the version holds) selects: DynamoDB
@@ -69,12 +98,12 @@ impl VersionsQuery<'_> {
         live: &LiveLayouts<'_>,
         conditions: &[Option<KeyCondition>],
         cursor: Option<&str>,
-    ) -> Result<VersionsPage, String> {
+    ) -> Result<VersionsPage, VersionsError> {
         if self.limit == 0 {
-            return Err(format!("a page of {} reads at least one result, not 0", self.table));
+            return Err(VersionsError::NoLimit { table: self.table.to_owned() });
         }
         let starts = match cursor {
-            Some(c) => live.starts(c)?,
+            Some(c) => live.starts(c).map_err(VersionsError::Cursor)?,
             None => vec![None; live.layouts().len()],
         };
         // Whether a key is a result after the cursor (the Queries of versions read from their
@@ -121,7 +150,7 @@ impl VersionsQuery<'_> {
                     .apply_to_query(request)
                     .send()
                     .await
-                    .map_err(|e| format!("cannot query {}: {}", self.table, sdk_error_line(&e)))?;
+                    .map_err(|e| VersionsError::Request(RequestError::from_sdk("Query", self.table, &e)))?;
                 requests += 1;
                 read += page.items().len();
                 read_per_version[version] += page.items().len() as u64;
