@@ -64,6 +64,17 @@ pub(crate) struct Builtin {
     pub(crate) float: bool,
 }
 
+impl Builtin {
+    /// `u16`'s: the type of a shard field.
+    pub(crate) const U16: Builtin = Builtin::int(5, false, u16::MAX as u128);
+
+    /// An integer's: `digits` at most, a sign position first when `signed`, up to `max`.
+    const fn int(digits: u32, signed: bool, max: u128) -> Builtin {
+        let width = BuiltinWidth::Digits { min: if signed { 2 } else { 1 }, max: digits, signed };
+        Builtin { width, reversible: true, max_value: Some(max), timestamp: false, float: false }
+    }
+}
+
 /// [`Builtin`]'s `Width`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BuiltinWidth {
@@ -90,13 +101,10 @@ pub(crate) fn builtin(ty: &Type) -> Option<Builtin> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last().filter(|_| p.qself.is_none())?;
     let single = p.path.segments.len() == 1 && last.arguments.is_empty();
-    let int = |digits: u32, signed: bool, max: u128| {
-        let width = BuiltinWidth::Digits { min: if signed { 2 } else { 1 }, max: digits, signed };
-        Some(Builtin { width, reversible: true, max_value: Some(max), timestamp: false, float: false })
-    };
+    let int = |digits: u32, signed: bool, max: u128| Some(Builtin::int(digits, signed, max));
     match last.ident.to_string().as_str() {
         "u8" if single => int(3, false, u8::MAX.into()),
-        "u16" if single => int(5, false, u16::MAX.into()),
+        "u16" if single => Some(Builtin::U16),
         "u32" if single => int(10, false, u32::MAX.into()),
         "u64" if single => int(20, false, u64::MAX.into()),
         "u128" if single => int(39, false, u128::MAX),

@@ -446,7 +446,7 @@ impl KeyField {
                 span,
             );
         }
-        if type_name(&self.ty) != "u16" {
+        if builtin(&self.ty) != Some(Builtin::U16) {
             return error(
                 format!("field `{name}`: a shard field is a `u16`; found `{}`", type_name(&self.ty)),
                 self.ty.span(),
