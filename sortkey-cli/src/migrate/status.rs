@@ -41,6 +41,15 @@ pub(crate) struct StatusDocument {
     pub(crate) command: Vec<String>,
 }
 
+impl StatusDocument {
+    /// Whether the migration's last run has ended: its last pass has every segment finished and
+    /// the run kept its report. What the migration page stops refreshing at.
+    #[cfg(feature = "serve")]
+    pub(crate) fn ended(&self) -> bool {
+        self.report.is_some() && self.passes.last().is_some_and(PassStatus::is_finished)
+    }
+}
+
 /// One pass, by its segments' checkpoints.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct PassStatus {
@@ -51,6 +60,13 @@ pub(crate) struct PassStatus {
     /// What every segment saved did, added up.
     pub(crate) totals: Pass,
     pub(crate) segments: Vec<SegmentStatus>,
+}
+
+impl PassStatus {
+    /// Whether every segment of the pass is finished.
+    pub(crate) fn is_finished(&self) -> bool {
+        self.finished >= self.total
+    }
 }
 
 /// One segment's checkpoint.
@@ -159,7 +175,7 @@ fn pass_status(pass: u32, segments: &[SegmentState], now: u64) -> PassStatus {
 fn state(passes: &[PassStatus], report: Option<&MigrateDocument>) -> String {
     let Some(last) = passes.last() else { return "not started: no checkpoint saved".to_owned() };
     let held = last.segments.iter().filter(|s| !s.done && s.lease.as_ref().is_some_and(|l| l.held)).count();
-    if last.finished < last.total {
+    if !last.is_finished() {
         let running = if held > 0 { format!(", {held} leased now") } else { String::new() };
         return format!("pass {}: {} of {} segments finished{running}", last.pass, last.finished, last.total);
     }

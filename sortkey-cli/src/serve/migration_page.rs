@@ -78,9 +78,7 @@ pub(crate) async fn migration(State(app): State<Arc<App>>, RawQuery(raw): RawQue
             None => refusal(&AskError::bad("no migration")),
         };
     }
-    let finished =
-        doc.as_ref().is_some_and(|d| d.report.is_some() && d.passes.last().is_some_and(|p| p.finished == p.total));
-    let refresh = doc.is_some() && !finished;
+    let refresh = doc.as_ref().is_some_and(|d| !d.ended());
     let layouts = app.lock.entries.iter().map(|(n, _)| n.clone()).collect();
     let status = error.as_ref().map_or(StatusCode::OK, status_of);
     let (table, to, from) = (ask.table, ask.to, ask.from.unwrap_or_default());
