@@ -121,15 +121,7 @@ impl<'a> Context<'a> {
 
     /// The layout `name` of the lock.
     pub(crate) fn layout(&self, name: &str) -> Result<&'a sortkey_core::DynLayout, AskError> {
-        self.lock.get(name).ok_or_else(|| {
-            let names: Vec<&str> = self.lock.entries.iter().map(|(n, _)| n.as_str()).collect();
-            AskError::not_found(format!(
-                "no layout {} in {}; it has {}",
-                crate::display::quoted(name),
-                self.lock_path,
-                names.join(", ")
-            ))
-        })
+        self.lock.get(name).ok_or_else(|| AskError::not_found(no_layout(self.lock, self.lock_path, name)))
     }
 
     /// `limit` when it is one an answer shows: 1 to [`MOST_ITEMS`].
@@ -160,4 +152,11 @@ impl<'a> Context<'a> {
             .option_if("--profile", self.profile);
         line
     }
+}
+
+/// The one message for a layout `name` that the lock at `lock_path` does not have, with those it
+/// has: the command's arguments, its pages' asks and the migration's all say it so.
+pub(crate) fn no_layout(lock: &sortkey_core::LockFile, lock_path: &str, name: &str) -> String {
+    let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
+    format!("{lock_path}: no layout {}; expected one of {}", crate::display::quoted(name), names.join(", "))
 }

@@ -190,10 +190,11 @@ fn sharded_by_field(lock: &LockFile, name: &str) -> bool {
 
 /// The layout `name` of the lock, with its name.
 fn entry(lock: &LockFile, lock_path: &str, name: &str) -> Result<(String, sortkey_core::DynLayout), Failure> {
-    lock.entries.iter().find(|(n, _)| n == name).cloned().ok_or_else(|| {
-        let names: Vec<&str> = lock.entries.iter().map(|(n, _)| n.as_str()).collect();
-        Failure(format!("{lock_path}: no layout `{name}`; expected one of {}", names.join(", ")))
-    })
+    lock.entries
+        .iter()
+        .find(|(n, _)| n == name)
+        .cloned()
+        .ok_or_else(|| Failure(crate::ask::no_layout(lock, lock_path, name)))
 }
 
 /// A pause while another worker holds a segment whose lease ends at `until` (milliseconds since

@@ -63,7 +63,10 @@ pub(crate) fn choices(lock: &LockFile) -> Vec<String> {
 
 /// Reads a page of the partition and applies the reshaped layout to the keys of the layout.
 pub(crate) async fn reshape(app: &App, ask: &Ask<'_>, limit: usize) -> Result<Reshaped, Failure> {
-    let layout = app.lock.get(ask.layout).ok_or_else(|| Failure(format!("no layout `{}` in the lock", ask.layout)))?;
+    let layout = app
+        .lock
+        .get(ask.layout)
+        .ok_or_else(|| Failure(crate::ask::no_layout(&app.lock, &app.lock_path, ask.layout)))?;
     if ask.width == 0 {
         return Err(Failure(format!("expected a width of 1 or more for `{}.{}`", ask.layout, ask.field)));
     }
