@@ -107,6 +107,13 @@ impl AttributeReport {
         AttributeReport { name, role, report, not_strings, low_headroom, moves: Vec::new() }
     }
 
+    /// Whether field `field` of layout `layout` is one of those under the threshold (a shard
+    /// field never is).
+    #[cfg(feature = "serve")]
+    pub(crate) fn is_low(&self, layout: &str, field: &str) -> bool {
+        self.low_headroom.iter().any(|low| low.layout == layout && low.field == field)
+    }
+
     /// Whether it found anything: a key in no layout, a value that is no string, a field under
     /// the threshold.
     pub(crate) fn has_findings(&self) -> bool {

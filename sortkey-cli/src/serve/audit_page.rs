@@ -277,12 +277,11 @@ fn views(doc: &AuditDocument) -> Vec<AttributeView> {
             for l in &r.layouts {
                 for f in l.fields.iter().filter(|f| f.seen > 0) {
                     let Some(h) = f.headroom() else { continue };
-                    let low = h.fraction_left < doc.headroom_threshold;
                     headroom.push(Bar {
                         label: format!("{}.{}", l.name, f.path),
                         value: format!("{:.1}% left", h.fraction_left * 100.0),
                         width: (h.fraction_left * BAR).round() as u32,
-                        finding: low,
+                        finding: a.is_low(&l.name, &f.path),
                     });
                 }
             }
