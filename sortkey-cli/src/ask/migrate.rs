@@ -51,6 +51,18 @@ pub(crate) struct MigrationAsk {
 }
 
 impl MigrationAsk {
+    /// The migration of `table`'s keys (of `index`'s, when given) to `to`, from every older
+    /// version, its checkpoints where the command keeps them by default: what an audit and the
+    /// reshape page tell a user to run.
+    pub(crate) fn to(table: &str, index: Option<&str>, to: &str) -> Self {
+        MigrationAsk {
+            table: table.to_owned(),
+            index: index.map(str::to_owned),
+            to: to.to_owned(),
+            ..MigrationAsk::default()
+        }
+    }
+
     /// The ask, when the command answers it: a table that may be read, layouts of the lock.
     #[cfg(feature = "serve")]
     pub(crate) fn validate(&self, ctx: &Context<'_>) -> Result<(), crate::ask::AskError> {

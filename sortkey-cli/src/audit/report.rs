@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use sortkey_core::{AuditReport, KeyRole, SKEW_LIMIT, ShardBalance};
 
-use crate::ask::{CommandLine, Context};
+use crate::ask::{CommandLine, Context, MigrationAsk};
 use crate::display::{sanitized, shown};
 use crate::output::{self, Document, format_tag, outln};
 use crate::pages::SegmentOf;
@@ -162,8 +162,7 @@ impl AuditDocument {
                     // A command that runs as printed: the move check named (the exact one,
                     // --version-attribute, needs the application's version attribute, which
                     // the audit cannot know; the migrate docs say when to prefer it).
-                    let mut line = ctx.command("migrate");
-                    line.option("--table", &table).option_if("--index", index.as_deref()).option("--to", *c);
+                    let mut line = MigrationAsk::to(&table, index.as_deref(), c).command_line(ctx);
                     line.arg("--compare-attributes");
                     line.argv
                 })

@@ -5,7 +5,7 @@
 
 use sortkey_core::{DynLayout, KeyRole, LockFile};
 
-use crate::ask::Context;
+use crate::ask::{Context, MigrationAsk};
 use crate::browse::{self, Target};
 use crate::outcome::Failure;
 use crate::serve::App;
@@ -126,8 +126,7 @@ fn steps(ctx: &Context<'_>, ask: &Ask<'_>, old: &DynLayout, new: &DynLayout) -> 
     let mut chain = vec![ask.layout.to_owned(), legacy.clone()];
     chain.extend(older.iter().map(|o| (*o).to_owned()));
     let lock_lines = vec![format!("{} = {new}", ask.layout), format!("{legacy} = {old}"), chain.join(" > ")];
-    let mut to = ctx.command("migrate");
-    to.option("--table", ask.table).option("--to", ask.layout);
+    let to = MigrationAsk::to(ask.table, None, ask.layout).command_line(ctx);
     let mut dry = to.clone();
     dry.arg("--dry-run");
     let mut run = to;
