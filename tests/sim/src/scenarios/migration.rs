@@ -474,8 +474,7 @@ pub async fn reshard_sized(sim: Sim, size: Size) -> Outcome {
 /// first pages already meet the copies a move leaves behind.
 async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
     let client = sim.retrying_client();
-    let mut season: Vec<String> = (0..ITEMS).map(|i| keys(Kind::Reshard, i).1.1).collect();
-    season.sort();
+    let season = season_order();
     let mut reads = 0;
     while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
         let (limit, forward) = (1 + sim.below(30) as usize, sim.below(2) == 0);
@@ -503,6 +502,14 @@ async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, String> {
         tokio::time::sleep(Duration::from_millis(300 + sim.below(1_200))).await;
     }
     Ok(reads)
+}
+
+/// The season's sort keys in ascending order: a shard-count move changes no sort key, so this is
+/// what a merged read forward returns at every moment of the move.
+fn season_order() -> Vec<String> {
+    let mut season: Vec<String> = (0..ITEMS).map(|i| keys(Kind::Reshard, i).1.1).collect();
+    season.sort();
+    season
 }
 
 /// The season's sort keys, read merged over the 16 new shards and the 4 old ones (an item in
@@ -676,8 +683,7 @@ async fn run_kind(sim: Sim, kind: Kind, size: Size) -> Outcome {
         // After the move, one more read over both counts: every run, once, in order (two pages:
         // each page queries all 20 partitions, twice).
         let read = season_merged(&sim.retrying_client(), 16, true, usize::MAX).await;
-        let mut want: Vec<String> = (0..ITEMS).map(|i| keys(kind, i).1.1).collect();
-        want.sort();
+        let want = season_order();
         if read != want {
             return Err(format!("the read after the move returned {} of {} runs", read.len(), want.len()));
         }
