@@ -126,7 +126,8 @@ impl TimeSource for SimClock {
 impl Sim {
     /// Runs `scenario` on a fresh simulation of `seed` with `faults`, on a runtime of one
     /// thread with a paused clock (its tasks spawned with `tokio::task::spawn_local`), and returns what it returned and the run's trace (one line
-    /// a request: the virtual time, the operation, its key or table, and what became of it).
+    /// a request: the virtual time, the operation, its key or table, and what became of it),
+    /// which `SORTKEY_SIM_TRACE=1` also prints.
     ///
     /// A run that goes past [`Bounds::DEFAULT`] is stopped: its result is
     /// [`Bounded::unbounded`], saying how far it went.
@@ -182,6 +183,11 @@ impl Sim {
                 }
             };
             let trace = std::mem::take(&mut sim.lock().trace);
+            // `SORTKEY_SIM_TRACE=1`: every run's trace printed, for the scenarios' tests and
+            // their replays alike.
+            if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
+                eprintln!("{}", trace.join("\n"));
+            }
             (out, trace)
         }))
     }

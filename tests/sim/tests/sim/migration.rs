@@ -13,9 +13,6 @@ use sortkey_sim::{Faults, Sim, run_seeds, seeds, shrink};
 fn a_migration_with_writers_kills_and_faults_loses_nothing() {
     let failed = run_seeds(&seeds(200), |seed| {
         let (outcome, trace) = Sim::run(seed, Faults::SOME, migration::run);
-        if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
-            eprintln!("{}", trace.join("\n"));
-        }
         if !trace.iter().any(|l| l.contains("killed")) {
             return Err("no worker was killed".to_owned());
         }
@@ -49,13 +46,7 @@ fn a_migration_with_writers_kills_and_faults_loses_nothing() {
 /// trace.
 #[test]
 fn a_services_typed_reads_and_writes_during_a_migration_lose_nothing_and_read_exactly() {
-    let failed = run_seeds(&seeds(100), |seed| {
-        let (outcome, trace) = Sim::run(seed, Faults::SOME, migration::typed);
-        if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
-            eprintln!("{}", trace.join("\n"));
-        }
-        outcome
-    });
+    let failed = run_seeds(&seeds(100), |seed| Sim::run(seed, Faults::SOME, migration::typed).0);
     if let Some((seed, broken)) = failed {
         panic!(
             "seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim migration::"
@@ -73,9 +64,6 @@ fn a_services_typed_reads_and_writes_during_a_migration_lose_nothing_and_read_ex
 fn an_index_key_migrated_in_place_beside_a_writer_loses_nothing_and_leaves_no_stale_key() {
     let failed = run_seeds(&seeds(100), |seed| {
         let (outcome, trace) = Sim::run(seed, Faults::SOME, index::run);
-        if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
-            eprintln!("{}", trace.join("\n"));
-        }
         if !trace.iter().any(|l| l.contains("killed")) {
             return Err("no worker was killed".to_owned());
         }
@@ -97,9 +85,6 @@ fn run_until_clean_beside_hammering_writers_says_complete_only_when_it_is() {
     let exercised = std::sync::atomic::AtomicUsize::new(0);
     let failed = run_seeds(&seeds(100), |seed| {
         let (outcome, trace) = Sim::run(seed, Faults::SOME, clean::run);
-        if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
-            eprintln!("{}", trace.join("\n"));
-        }
         // A pass noted as "0 moved, N changed" with N > 0.
         let moved_nothing_left_changed = |l: &String| {
             let Some(passes) = l.split_once("passes [").and_then(|(_, rest)| rest.split_once(']')) else {

@@ -12,13 +12,7 @@ use sortkey_sim::{Faults, Sim, run_seeds, seeds};
 
 #[test]
 fn a_reordering_with_writers_and_readers_loses_nothing_and_reads_every_run_once() {
-    let failed = run_seeds(&seeds(100), |seed| {
-        let (outcome, trace) = Sim::run(seed, Faults::SOME, migration::reorder);
-        if std::env::var_os("SORTKEY_SIM_TRACE").is_some() {
-            eprintln!("{}", trace.join("\n"));
-        }
-        outcome
-    });
+    let failed = run_seeds(&seeds(100), |seed| Sim::run(seed, Faults::SOME, migration::reorder).0);
     if let Some((seed, broken)) = failed {
         panic!("seed {seed}: {broken}\nreplay: SORTKEY_SIM_SEED={seed} cargo test -p sortkey-sim --test sim reorder::");
     }
