@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sortkey_core::dynamodb::{VersionsQuery, sdk_error_line};
+use sortkey_core::dynamodb::VersionsQuery;
 use sortkey_core::{
     DynLayout, DynValue, FieldCondition, KeyAudit, KeyExpression, KeyRole, LiveKey, LiveLayouts, LiveResults, LockFile,
     Outside, read_furthest,
@@ -17,7 +17,6 @@ use sortkey_core::{
 use crate::ask::{AskError, BrowseAsk, CommandLine, Context};
 use crate::cli::Args;
 use crate::display::{sanitized, shown};
-use crate::outcome::Failure;
 use crate::output::{self, Document, format_tag, outln};
 use crate::sharded::{self, MergedKeys, Partition};
 use crate::table::key_names;
@@ -152,11 +151,11 @@ impl BrowseItem {
 }
 
 /// Queries the partition and prints its items.
-pub(crate) fn run(args: &Args, ask: &BrowseAsk) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, ask: &BrowseAsk) -> Result<(), AskError> {
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
     let ctx = args.context(&lock, &lock_path);
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = crate::connect::runtime()?;
     let (doc, _) = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;
     match (args.output(), ask.group) {
         (crate::cli::Output::Table, true) => {
@@ -192,7 +191,7 @@ pub(crate) async fn answer(
         }
         None => partition(client, &target, ctx.lock, ask.limit, ask.reverse).await,
     };
-    let (doc, units) = read.map_err(|Failure(message)| AskError::from_dynamodb(message))?;
+    let (doc, units) = read?;
     Ok((BrowseDocument { command: ask.command_line(ctx).argv, ..doc }, units))
 }
 
@@ -204,7 +203,7 @@ pub(crate) async fn partition(
     lock: &LockFile,
     limit: usize,
     reverse: bool,
-) -> Result<(BrowseDocument, f64), Failure> {
+) -> Result<(BrowseDocument, f64), AskError> {
     let (one, shard, shards) = match sharded::resolve(client, lock, &target.place(), target.shard).await? {
         Partition::One { pk, shard, shards } => (pk, shard, shards),
         Partition::Merged(all, older) => {
@@ -324,10 +323,10 @@ pub(crate) async fn query(
     expression: impl Fn(&str, &str) -> KeyExpression,
     (limit, reverse): (usize, bool),
     counts: impl Fn(&str) -> bool,
-) -> Result<Keys, Failure> {
+) -> Result<Keys, AskError> {
     let table = target.table;
     let (pk_attr, sk_attr) = key_names(client, table, target.index).await?;
-    let sk_attr = sk_attr.ok_or_else(|| Failure(format!("table {table} has no sort key to browse")))?;
+    let sk_attr = sk_attr.ok_or_else(|| AskError::not_found(format!("table {table} has no sort key to browse")))?;
     let expression = expression(&pk_attr, &sk_attr);
     let (mut keys, mut counted, mut read_units, mut items) = (Vec::new(), 0, 0.0, 0u64);
     let mut start = match (target.after, target.index) {
@@ -336,7 +335,7 @@ pub(crate) async fn query(
             (sk_attr.clone(), AttributeValue::S(after.to_owned())),
         ])),
         (Some(_), Some(index)) => {
-            return Err(Failure(format!("--after starts a page of the table, not of the index {index}")));
+            return Err(AskError::bad(format!("--after starts a page of the table, not of the index {index}")));
         }
         (None, _) => None,
     };
@@ -355,7 +354,7 @@ pub(crate) async fn query(
             .apply_to_query(request)
             .send()
             .await
-            .map_err(|e| Failure(format!("cannot query {table}: {}", sdk_error_line(&e))))?;
+            .map_err(|e| AskError::request(format!("cannot query {table}"), &e))?;
         read_units += page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
         items += page.items().len() as u64;
         for item in page.items() {
@@ -386,14 +385,14 @@ pub(crate) async fn query_versions(
     layout: &str,
     condition: &FieldCondition,
     (limit, reverse): (usize, bool),
-) -> Result<(BrowseDocument, f64), Failure> {
+) -> Result<(BrowseDocument, f64), AskError> {
     let live = LiveLayouts::new(lock.live(layout));
     let conditions = live.conditions(condition)?;
     let (one, shard, shards) = match sharded::resolve(client, lock, &target.place(), target.shard).await? {
         Partition::One { pk, shard, shards } => (pk, shard, shards),
         Partition::Merged(all, older) => {
             let [Some(c)] = conditions.as_slice() else {
-                return Err(Failure(format!(
+                return Err(AskError::bad(format!(
                     "{layout} has older versions: a sharded partition is read merged in one version; name one \
                      shard with --shard I to read its versions"
                 )));
@@ -415,8 +414,8 @@ pub(crate) async fn query_versions(
         // cursor as its own layout writes it.
         None => {
             let (pk_attr, sk_attr) = key_names(client, target.table, None).await?;
-            let sk_attr =
-                sk_attr.ok_or_else(|| Failure(format!("table {} has no sort key to browse", target.table)))?;
+            let sk_attr = sk_attr
+                .ok_or_else(|| AskError::not_found(format!("table {} has no sort key to browse", target.table)))?;
             let cursor = target.after.map(|after| current_key(&live, layout, after)).transpose()?;
             let query = VersionsQuery {
                 table: target.table,
@@ -509,14 +508,14 @@ pub(crate) async fn query_versions(
 
 /// `--after` of a read across `layout`'s versions as the current layout's key (what the pages'
 /// `next` gives): a key of an older version is read by it and written in the current layout.
-fn current_key(live: &LiveLayouts<'_>, layout: &str, after: &str) -> Result<String, Failure> {
+fn current_key(live: &LiveLayouts<'_>, layout: &str, after: &str) -> Result<String, AskError> {
     let read = live.layouts().iter().enumerate().find_map(|(v, (_, l))| l.decode(after).ok().map(|value| (v, value)));
     match read {
         Some((0, _)) => Ok(after.to_owned()),
         Some((_, value)) => live.layouts()[0].1.encode(&value).map_err(|e| {
-            Failure(format!("--after {after:?}: its value has no key in the current layout of {layout}: {e}"))
+            AskError::bad(format!("--after {after:?}: its value has no key in the current layout of {layout}: {e}"))
         }),
-        None => Err(Failure(format!("--after {after:?}: no live version of {layout} reads it"))),
+        None => Err(AskError::bad(format!("--after {after:?}: no live version of {layout} reads it"))),
     }
 }
 

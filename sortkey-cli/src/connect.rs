@@ -10,6 +10,12 @@ use aws_sdk_dynamodb::config::Credentials;
 use aws_smithy_http_client::tls::{self, rustls_provider::CryptoMode};
 
 use crate::cli::Args;
+use crate::outcome::{AskError, AskErrorKind};
+
+/// The runtime a subcommand's requests run on.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, AskError> {
+    tokio::runtime::Runtime::new().map_err(|e| AskError::local(format!("cannot start the async runtime: {e}")))
+}
 
 /// The DynamoDB client the options ask for.
 pub(crate) async fn client(args: &Args) -> Client {
@@ -28,12 +34,10 @@ pub(crate) async fn s3_client(args: &Args) -> aws_sdk_s3::Client {
 /// What a failure to reach DynamoDB adds when the command talked to AWS itself (no
 /// `--endpoint-url`, no `AWS_ENDPOINT_URL*`) and found no credentials or no answer: that it was
 /// AWS it tried, and how to point it at a local server. Empty otherwise.
-pub(crate) fn aws_hint(args: &Args, message: &str) -> &'static str {
+pub(crate) fn aws_hint(args: &Args, error: &AskError) -> &'static str {
     let endpoint = args.endpoint_url.is_some()
         || ["AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB"].iter().any(|v| std::env::var_os(v).is_some());
-    let lower = message.to_ascii_lowercase();
-    let unreached = ["credentials", "dispatch failure", "imds", "region", "timed out", "connect"];
-    match !endpoint && unreached.iter().any(|w| lower.contains(w)) {
+    match !endpoint && error.kind == AskErrorKind::Unreachable {
         true => {
             " (this talked to AWS, as no --endpoint-url was given: for a local server such as DynamoDB Local or \
              moto, give --endpoint-url http://localhost:8000; for AWS, credentials and a region: AWS_PROFILE, \
@@ -78,7 +82,11 @@ async fn config(args: &Args, variable: &str) -> aws_config::SdkConfig {
 mod tests {
     use clap::Parser;
 
+    use aws_sdk_dynamodb::error::SdkError;
+    use aws_sdk_dynamodb::operation::list_tables::ListTablesError;
+
     use crate::cli::Args;
+    use crate::outcome::AskError;
 
     /// A failure to reach AWS says that it was AWS, and how to name a local server; with an
     /// endpoint, or for another failure, nothing is added.
@@ -86,11 +94,13 @@ mod tests {
     fn a_failure_to_reach_aws_says_it_was_aws() {
         let aws = Args::try_parse_from(["sortkey", "tables"]).unwrap();
         let local = Args::try_parse_from(["sortkey", "--endpoint-url", "http://localhost:8000", "tables"]).unwrap();
-        let credentials = "cannot list the tables: dispatch failure: no providers in chain provided credentials";
+        let failed: SdkError<ListTablesError, ()> =
+            SdkError::construction_failure("no providers in chain provided credentials");
+        let credentials = &AskError::request("cannot list the tables", &failed);
         if std::env::var_os("AWS_ENDPOINT_URL").is_none() && std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_none() {
             assert!(super::aws_hint(&aws, credentials).contains("--endpoint-url http://localhost:8000"));
         }
         assert_eq!(super::aws_hint(&local, credentials), "");
-        assert_eq!(super::aws_hint(&aws, "table Runs has no sort key"), "");
+        assert_eq!(super::aws_hint(&aws, &AskError::not_found("table Runs has no sort key")), "");
     }
 }

@@ -7,7 +7,7 @@ use crate::ask::Context;
 use crate::cli::Args;
 use crate::display::shown;
 use crate::lock;
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::output::{self, Document, format_tag, outln};
 
 format_tag! {
@@ -132,7 +132,7 @@ impl LayoutReport {
 }
 
 /// Prints every layout of the lock, one row per field.
-pub(crate) fn run(args: &Args) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args) -> Result<(), AskError> {
     let (lock, lock_path) = (lock::read(&args.lock)?, args.lock.display().to_string());
     output::print(args, &LayoutsDocument::new(&args.context(&lock, &lock_path)));
     Ok(())

@@ -32,7 +32,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{Args, Command};
-use crate::outcome::{Failure, Outcome};
+use crate::outcome::Outcome;
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -49,9 +49,9 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Found) => ExitCode::from(1),
-        Err(Failure(message)) => {
-            eprintln!("sortkey: {}{}", display::sanitized(&message), connect::aws_hint(&args, &message));
-            ExitCode::from(2)
+        Err(error) => {
+            eprintln!("sortkey: {}{}", display::sanitized(&error.message), connect::aws_hint(&args, &error));
+            ExitCode::from(error.exit_code())
         }
     }
 }

@@ -9,11 +9,11 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sortkey_core::dynamodb::{RateShare, sdk_error_line, worker_index};
+use sortkey_core::dynamodb::{RateShare, worker_index};
 use tokio::sync::mpsc;
 
 use crate::cli::{Args, Output};
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 
 /// An item or a key, as the SDK gives it.
 pub(crate) type Item = HashMap<String, AttributeValue>;
@@ -45,7 +45,7 @@ pub(crate) struct SegmentOf {
 
 /// The total of segments and those this process runs: every one of `segments`, or one of
 /// `total` (`segment`, or the job's worker index: JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX).
-pub(crate) fn split(segments: u32, total: Option<u32>, segment: Option<u32>) -> Result<(u32, Vec<u32>), Failure> {
+pub(crate) fn split(segments: u32, total: Option<u32>, segment: Option<u32>) -> Result<(u32, Vec<u32>), AskError> {
     let Some(total) = total else {
         return Ok((segments, (0..segments).collect()));
     };
@@ -54,16 +54,18 @@ pub(crate) fn split(segments: u32, total: Option<u32>, segment: Option<u32>) -> 
         None => match worker_index()? {
             Some(index) => index as u32,
             None => {
-                return Err(Failure(
+                return Err(AskError::bad(
                     "--total needs --segment I, or a worker index in JOB_COMPLETION_INDEX (Kubernetes Indexed Job) \
-                     or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job)"
-                        .into(),
+                     or AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job)",
                 ));
             }
         },
     };
     if index >= total {
-        return Err(Failure(format!("segment {index} is outside a split into {total} segments (0 to {})", total - 1)));
+        return Err(AskError::bad(format!(
+            "segment {index} is outside a split into {total} segments (0 to {})",
+            total - 1
+        )));
     }
     Ok((total, vec![index]))
 }
@@ -87,7 +89,7 @@ pub(crate) fn read(
     starts: Vec<(usize, u32, Option<Item>)>,
     total: u32,
     rate: Option<u64>,
-) -> mpsc::Receiver<Result<Page, Failure>> {
+) -> mpsc::Receiver<Result<Page, AskError>> {
     read_with(source, starts, total, rate, Arc::new(|items| items))
 }
 
@@ -98,7 +100,7 @@ pub(crate) fn read_with<T: Send + 'static>(
     total: u32,
     rate: Option<u64>,
     digest: Digest<T>,
-) -> mpsc::Receiver<Result<Page<T>, Failure>> {
+) -> mpsc::Receiver<Result<Page<T>, AskError>> {
     let (send, receive) = mpsc::channel(16);
     let share = rate.map(|rate| RateShare::new(rate as f64, starts.len()));
     for (slot, segment, start) in starts {
@@ -125,7 +127,7 @@ impl Reader {
         self,
         slot: usize,
         mut start: Option<Item>,
-        send: mpsc::Sender<Result<Page<T>, Failure>>,
+        send: mpsc::Sender<Result<Page<T>, AskError>>,
         digest: Digest<T>,
     ) {
         let projection: Vec<String> = (0..self.source.names.len()).map(|i| format!("#k{i}")).collect();
@@ -151,9 +153,8 @@ impl Reader {
             let page = match request.send().await {
                 Ok(page) => page,
                 Err(e) => {
-                    let message =
-                        format!("cannot scan {} (segment {}): {}", self.source.table, self.segment, sdk_error_line(&e));
-                    let _ = send.send(Err(Failure(message))).await;
+                    let doing = format!("cannot scan {} (segment {})", self.source.table, self.segment);
+                    let _ = send.send(Err(AskError::request(doing, &e))).await;
                     return;
                 }
             };

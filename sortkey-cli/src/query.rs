@@ -11,7 +11,6 @@ use sortkey_core::{KeyCondition, KeyExpression, LiveLayouts};
 use crate::ask::{AskError, CommandLine, Context, QueryAsk};
 use crate::browse::{BrowseDocument, Target};
 use crate::cli::Args;
-use crate::outcome::Failure;
 use crate::output::{Document, format_tag, outln};
 use crate::{browse, lock, output};
 
@@ -29,11 +28,11 @@ pub(crate) struct QueryAnswer {
 
 /// Prints the KeyConditionExpression of the arguments, or with `--table` runs it on every live
 /// version of the layout and prints the items.
-pub(crate) fn run(args: &Args, ask: &QueryAsk) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, ask: &QueryAsk) -> Result<(), AskError> {
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
     let ctx = args.context(&lock, &lock_path);
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = crate::connect::runtime()?;
     let answered = runtime.block_on(async {
         let client = match ask.table {
             Some(_) => Some(crate::connect::client(args).await),
@@ -73,9 +72,7 @@ pub(crate) async fn answer(
         let after = ask.after.as_deref();
         let target = Target { table, index: ask.index.as_deref(), pk: &ask.pk, after, shard: ask.shard };
         let (doc, units) =
-            browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, (ask.limit, ask.reverse))
-                .await
-                .map_err(|Failure(message)| AskError::from_dynamodb(message))?;
+            browse::query_versions(client, &target, ctx.lock, &ask.layout, &fields, (ask.limit, ask.reverse)).await?;
         answered.items = Some(BrowseDocument { command: ask.command_line(ctx).argv, ..doc });
         answered.read_units = units;
     }

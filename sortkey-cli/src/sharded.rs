@@ -8,7 +8,7 @@ use sortkey_core::dynamodb::ShardedQuery;
 use sortkey_core::query::MergeCursor;
 use sortkey_core::{KeyExpression, KeyRole, LockFile, ShardRule, ShardedPartition};
 
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::table::key_names;
 
 /// The partition a read names.
@@ -37,13 +37,14 @@ pub(crate) async fn resolve(
     lock: &LockFile,
     target: &Place<'_>,
     shard: Option<u16>,
-) -> Result<Partition, Failure> {
+) -> Result<Partition, AskError> {
     let one = |shard, shards| Partition::One { pk: target.pk.to_owned(), shard, shards };
     if target.index.is_some() || !lock.entries.iter().any(|(_, l)| l.shard_field().is_some()) {
         return match shard {
-            Some(_) => {
-                Err(Failure(format!("--shard: the lock has no sharded partition key layout of {}", target.table)))
-            }
+            Some(_) => Err(AskError::not_found(format!(
+                "--shard: the lock has no sharded partition key layout of {}",
+                target.table
+            ))),
             None => Ok(one(None, None)),
         };
     }
@@ -57,7 +58,7 @@ pub(crate) async fn resolve(
     let mut found = found.into_iter();
     let Some((name, sharded)) = found.next() else {
         return match shard {
-            Some(_) => Err(Failure(format!(
+            Some(_) => Err(AskError::bad(format!(
                 "--shard: no sharded layout of {}'s `{pk_attr}` reads the partition {}",
                 target.table,
                 crate::display::quoted(target.pk)
@@ -69,7 +70,7 @@ pub(crate) async fn resolve(
     match shard.or(sharded.given) {
         Some(i) => match sharded.partitions.get(usize::from(i)) {
             Some(pk) => Ok(Partition::One { pk: pk.clone(), shard: Some(i), shards: Some(count) }),
-            None => Err(Failure(format!("--shard {i}: the partition has {count} shards, 0 to {}", count - 1))),
+            None => Err(AskError::bad(format!("--shard {i}: the partition has {count} shards, 0 to {}", count - 1))),
         },
         None => {
             // Its older versions of another count, read with it while items move.
@@ -104,12 +105,12 @@ pub(crate) async fn read(
     (sharded, older): (&ShardedPartition, &[(String, ShardedPartition)]),
     expression: impl Fn(&str, &str, &str) -> KeyExpression,
     (limit, forward): (usize, bool),
-) -> Result<MergedKeys, Failure> {
+) -> Result<MergedKeys, AskError> {
     let (pk_attr, sk_attr) = key_names(client, table, None).await?;
-    let sk_attr = sk_attr.ok_or_else(|| Failure(format!("table {table} has no sort key to browse")))?;
+    let sk_attr = sk_attr.ok_or_else(|| AskError::not_found(format!("table {table} has no sort key to browse")))?;
     let start = match after {
         Some(text) => Some(MergeCursor::parse(text).ok_or_else(|| {
-            Failure(format!(
+            AskError::bad(format!(
                 "--after of a sharded partition is a merged page's cursor, `<shard>:<sort key>`; found {}",
                 crate::display::quoted(text)
             ))
@@ -142,7 +143,7 @@ pub(crate) async fn read(
     let page = query
         .run(client, |pk| expression(&pk_attr, pk, &sk_attr), start.as_ref())
         .await
-        .map_err(|failed| Failure(failed.to_string()))?;
+        .map_err(|failed| AskError::bad(failed.to_string()))?;
     let keys = page
         .items
         .into_iter()

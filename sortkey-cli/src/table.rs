@@ -3,23 +3,22 @@
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType};
 use sortkey_core::KeyNames;
-use sortkey_core::dynamodb::sdk_error_line;
 
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 
 /// The key attributes of a table (or of its global secondary index `index`), from DescribeTable.
 pub(crate) async fn key_names(
     client: &Client,
     table_name: &str,
     index: Option<&str>,
-) -> Result<(String, Option<String>), Failure> {
+) -> Result<(String, Option<String>), AskError> {
     let described = client
         .describe_table()
         .table_name(table_name)
         .send()
         .await
-        .map_err(|e| Failure(format!("cannot describe table {table_name}: {}", sdk_error_line(&e))))?;
-    let table = described.table().ok_or_else(|| Failure(format!("table {table_name} has no description")))?;
+        .map_err(|e| AskError::request(format!("cannot describe table {table_name}"), &e))?;
+    let table = described.table().ok_or_else(|| AskError::refused(format!("table {table_name} has no description")))?;
     let schema = match &index {
         None => table.key_schema(),
         Some(index) => table
@@ -27,11 +26,11 @@ pub(crate) async fn key_names(
             .iter()
             .find(|i| i.index_name() == Some(*index))
             .map(|i| i.key_schema())
-            .ok_or_else(|| Failure(format!("table {table_name} has no global secondary index {index}")))?,
+            .ok_or_else(|| AskError::not_found(format!("table {table_name} has no global secondary index {index}")))?,
     };
     match key_attributes(schema) {
         (Some(pk), sk) => Ok((pk, sk)),
-        (None, _) => Err(Failure(format!("table {table_name} has no partition key"))),
+        (None, _) => Err(AskError::refused(format!("table {table_name} has no partition key"))),
     }
 }
 
@@ -64,13 +63,13 @@ pub(crate) async fn index_keyed_by(
     client: &Client,
     table_name: &str,
     attribute: &str,
-) -> Result<Option<(String, (Option<String>, Option<String>))>, Failure> {
+) -> Result<Option<(String, (Option<String>, Option<String>))>, AskError> {
     let described = client
         .describe_table()
         .table_name(table_name)
         .send()
         .await
-        .map_err(|e| Failure(format!("cannot describe table {table_name}: {}", sdk_error_line(&e))))?;
+        .map_err(|e| AskError::request(format!("cannot describe table {table_name}"), &e))?;
     let indexes = described.table().map(|t| t.global_secondary_indexes()).unwrap_or_default();
     Ok(indexes.iter().find_map(|i| {
         let keys = key_attributes(i.key_schema());

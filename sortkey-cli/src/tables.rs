@@ -5,11 +5,9 @@
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::KeySchemaElement;
 use serde::{Deserialize, Serialize};
-use sortkey_core::dynamodb::sdk_error_line;
 
 use crate::ask::{AskError, Context, TablesAsk};
 use crate::cli::Args;
-use crate::outcome::Failure;
 use crate::output::{self, Document, format_tag, outln};
 use crate::{connect, table};
 
@@ -50,12 +48,12 @@ pub(crate) struct IndexReport {
 }
 
 /// Prints the tables.
-pub(crate) fn run(args: &Args, ask: &TablesAsk) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, ask: &TablesAsk) -> Result<(), AskError> {
     let lock_path = args.lock.display().to_string();
     // The command reads no lock: the context's lock is an empty one.
     let lock = sortkey_core::LockFile { entries: Vec::new(), versions: Vec::new(), tables: Vec::new() };
     let ctx = args.context(&lock, &lock_path);
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = crate::connect::runtime()?;
     let doc = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;
     output::print(args, &doc);
     Ok(())
@@ -64,12 +62,12 @@ pub(crate) fn run(args: &Args, ask: &TablesAsk) -> Result<(), Failure> {
 /// The answer to a tables ask, the command's and the overview's.
 pub(crate) async fn answer(client: &Client, ctx: &Context<'_>, ask: &TablesAsk) -> Result<TablesDocument, AskError> {
     ask.validate(ctx)?;
-    let doc = document(client, &ask.table).await.map_err(|Failure(message)| AskError::from_dynamodb(message))?;
+    let doc = document(client, &ask.table).await?;
     Ok(TablesDocument { command: ask.command_line(ctx).argv, ..doc })
 }
 
 /// The document of `names` (every table the connection sees when empty, by ListTables).
-pub(crate) async fn document(client: &Client, names: &[String]) -> Result<TablesDocument, Failure> {
+pub(crate) async fn document(client: &Client, names: &[String]) -> Result<TablesDocument, AskError> {
     let names = if names.is_empty() { list(client).await? } else { names.to_vec() };
     let mut tables = Vec::new();
     for name in names {
@@ -78,7 +76,7 @@ pub(crate) async fn document(client: &Client, names: &[String]) -> Result<Tables
     Ok(TablesDocument { format: TablesFormat, tables, command: Vec::new() })
 }
 
-async fn list(client: &Client) -> Result<Vec<String>, Failure> {
+async fn list(client: &Client) -> Result<Vec<String>, AskError> {
     let (mut names, mut start) = (Vec::new(), None);
     loop {
         let page = client
@@ -86,7 +84,7 @@ async fn list(client: &Client) -> Result<Vec<String>, Failure> {
             .set_exclusive_start_table_name(start.take())
             .send()
             .await
-            .map_err(|e| Failure(format!("cannot list the tables: {}", sdk_error_line(&e))))?;
+            .map_err(|e| AskError::request("cannot list the tables", &e))?;
         names.extend(page.table_names().iter().cloned());
         match page.last_evaluated_table_name() {
             Some(last) => start = Some(last.to_owned()),
@@ -95,14 +93,14 @@ async fn list(client: &Client) -> Result<Vec<String>, Failure> {
     }
 }
 
-async fn describe(client: &Client, name: &str) -> Result<TableReport, Failure> {
+async fn describe(client: &Client, name: &str) -> Result<TableReport, AskError> {
     let described = client
         .describe_table()
         .table_name(name)
         .send()
         .await
-        .map_err(|e| Failure(format!("cannot describe table {name}: {}", sdk_error_line(&e))))?;
-    let t = described.table().ok_or_else(|| Failure(format!("table {name} has no description")))?;
+        .map_err(|e| AskError::request(format!("cannot describe table {name}"), &e))?;
+    let t = described.table().ok_or_else(|| AskError::refused(format!("table {name} has no description")))?;
     let (partition_key, sort_key) = keys(t.key_schema());
     let indexes = t
         .global_secondary_indexes()

@@ -13,8 +13,6 @@ mod migrate;
 mod query;
 mod tables;
 
-use std::fmt;
-
 use sortkey_core::LockFile;
 
 pub(crate) use audit::{AuditAsk, HEADROOM, SEGMENTS};
@@ -23,6 +21,8 @@ pub(crate) use command::CommandLine;
 pub(crate) use migrate::MigrationAsk;
 pub(crate) use query::QueryAsk;
 pub(crate) use tables::TablesAsk;
+
+pub(crate) use crate::outcome::AskError;
 
 /// What every ask is validated and answered against: the lock, and what the asker may read.
 pub(crate) struct Context<'a> {
@@ -43,60 +43,6 @@ pub(crate) const MOST_ITEMS: usize = 1000;
 
 /// The items a browse or a query shows when the ask names no limit.
 pub(crate) const DEFAULT_ITEMS: usize = 100;
-
-/// Why an ask gets no answer, by kind: what a page answers with a status, and the command with
-/// exit status 2 and the message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct AskError {
-    pub(crate) kind: AskErrorKind,
-    pub(crate) message: String,
-}
-
-/// The kinds of [`AskError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AskErrorKind {
-    /// The ask is not one the command reads (a value, a limit, an operator): 400.
-    BadInput,
-    /// A table the asker may not read: 403.
-    NotAllowed,
-    /// A layout, table or index that is not there: 404.
-    NotFound,
-    /// DynamoDB did not answer: 502.
-    Unreachable,
-}
-
-impl AskError {
-    pub(crate) fn bad(message: impl Into<String>) -> Self {
-        AskError { kind: AskErrorKind::BadInput, message: message.into() }
-    }
-
-    pub(crate) fn not_allowed(message: impl Into<String>) -> Self {
-        AskError { kind: AskErrorKind::NotAllowed, message: message.into() }
-    }
-
-    pub(crate) fn not_found(message: impl Into<String>) -> Self {
-        AskError { kind: AskErrorKind::NotFound, message: message.into() }
-    }
-
-    pub(crate) fn unreachable(message: impl Into<String>) -> Self {
-        AskError { kind: AskErrorKind::Unreachable, message: message.into() }
-    }
-
-    /// DynamoDB's refusal of a read, by kind: a table or index that is not there, or no answer.
-    pub(crate) fn from_dynamodb(message: String) -> Self {
-        if message.contains("ResourceNotFoundException") || message.contains("no sort key") {
-            AskError::not_found(message)
-        } else {
-            AskError::unreachable(message)
-        }
-    }
-}
-
-impl fmt::Display for AskError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
 
 impl<'a> Context<'a> {
     /// Whether `table` may be read: a table name DynamoDB allows (3 to 255 letters, digits, `_`,

@@ -14,10 +14,10 @@ use indicatif::ProgressBar;
 use crate::audit::data_files::DataFiles;
 use crate::audit::export_line::{self, Attr};
 use crate::audit::{Attribute, read_names};
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 
 /// The audit of the file at one place in the list of files.
-type FileAudit = (usize, Result<Vec<Attribute>, Failure>);
+type FileAudit = (usize, Result<Vec<Attribute>, AskError>);
 
 /// Audits every item of the data files `files` (those `share` picks, all by default) into
 /// `attributes`, on every core, each file apart, merged in the files' order; `progress` counts
@@ -27,7 +27,7 @@ pub(crate) fn read(
     share: &[usize],
     mut attributes: Vec<Attribute>,
     progress: Option<&ProgressBar>,
-) -> Result<Vec<Attribute>, Failure> {
+) -> Result<Vec<Attribute>, AskError> {
     if let Some(bar) = progress {
         bar.set_length(share.iter().filter_map(|&i| files.size(i)).sum());
     }
@@ -66,8 +66,8 @@ fn read_file(
     file: Box<dyn Read + Send>,
     mut attributes: Vec<Attribute>,
     progress: Option<&ProgressBar>,
-) -> Result<Vec<Attribute>, Failure> {
-    let failed = |line: usize, e: &dyn std::fmt::Display| Failure(format!("{name}:{line}: {e}"));
+) -> Result<Vec<Attribute>, AskError> {
+    let failed = |line: usize, e: &dyn std::fmt::Display| AskError::bad(format!("{name}:{line}: {e}"));
     let file: Box<dyn Read + Send> = match progress {
         Some(bar) => Box::new(bar.wrap_read(file)),
         None => file,
@@ -81,7 +81,10 @@ fn read_file(
     // A partition and a sort key, and the partition key of each: never more than this.
     const MOST: usize = 4;
     if names.len() > MOST {
-        return Err(Failure(format!("an export audit reads at most {MOST} attributes; asked for {}", names.len())));
+        return Err(AskError::bad(format!(
+            "an export audit reads at most {MOST} attributes; asked for {}",
+            names.len()
+        )));
     }
     let mut line = Vec::with_capacity(4096);
     for n in 1.. {

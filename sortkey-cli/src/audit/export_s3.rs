@@ -14,7 +14,7 @@ use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 
 use crate::audit::data_files::{DataFiles, in_ion};
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 
 /// Where an export is in S3.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,11 +26,11 @@ pub(crate) struct S3Export {
 
 impl S3Export {
     /// `s3://bucket/prefix`; `None` when `text` is no `s3://` address.
-    pub(crate) fn parse(text: &str) -> Option<Result<S3Export, Failure>> {
+    pub(crate) fn parse(text: &str) -> Option<Result<S3Export, AskError>> {
         let rest = text.strip_prefix("s3://")?;
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.is_empty() {
-            return Some(Err(Failure(format!("{text}: expected s3://BUCKET/PREFIX, found no bucket"))));
+            return Some(Err(AskError::bad(format!("{text}: expected s3://BUCKET/PREFIX, found no bucket"))));
         }
         Some(Ok(S3Export { bucket: bucket.to_owned(), prefix: prefix.trim_end_matches('/').to_owned() }))
     }
@@ -57,7 +57,7 @@ pub(crate) struct S3Files {
 
 impl S3Files {
     /// Lists the export's data files: by its manifest when it has one, else every `data/*.gz`.
-    pub(crate) async fn list(client: Client, handle: Handle, export: S3Export) -> Result<S3Files, Failure> {
+    pub(crate) async fn list(client: Client, handle: Handle, export: S3Export) -> Result<S3Files, AskError> {
         let objects = list_objects(&client, &export).await?;
         let manifests: Vec<&String> = objects.keys().filter(|k| k.ends_with("manifest-files.json")).collect();
         let keys: Vec<String> = match manifests.as_slice() {
@@ -66,7 +66,7 @@ impl S3Files {
             many => {
                 let folders: Vec<String> =
                     many.iter().map(|m| export.address(m.trim_end_matches("manifest-files.json"))).collect();
-                return Err(Failure(format!(
+                return Err(AskError::bad(format!(
                     "{export} holds {} exports ({}); expected the folder of one",
                     many.len(),
                     folders.join(", ")
@@ -80,7 +80,7 @@ impl S3Files {
             keys.into_iter().filter(|k| k.ends_with(".gz")).map(|k| (k.clone(), objects.get(&k).copied())).collect();
         files.sort();
         if files.is_empty() {
-            return Err(Failure(format!(
+            return Err(AskError::bad(format!(
                 "no data files (data/*.json.gz) under {export}; expected a DynamoDB export in DynamoDB JSON"
             )));
         }
@@ -96,12 +96,12 @@ fn in_data(key: &str) -> bool {
 }
 
 /// Every object under the export's prefix, with its size.
-async fn list_objects(client: &Client, export: &S3Export) -> Result<BTreeMap<String, u64>, Failure> {
+async fn list_objects(client: &Client, export: &S3Export) -> Result<BTreeMap<String, u64>, AskError> {
     let prefix = if export.prefix.is_empty() { String::new() } else { format!("{}/", export.prefix) };
     let mut objects = BTreeMap::new();
     let mut pages = client.list_objects_v2().bucket(&export.bucket).prefix(prefix).into_paginator().send();
     while let Some(page) = pages.next().await {
-        let page = page.map_err(|e| Failure(format!("cannot list {export}: {}", sdk_error_line(&e))))?;
+        let page = page.map_err(|e| AskError::request(format!("cannot list {export}"), &e))?;
         for object in page.contents() {
             if let Some(key) = object.key() {
                 objects.insert(key.to_owned(), object.size().unwrap_or_default().max(0) as u64);
@@ -112,7 +112,7 @@ async fn list_objects(client: &Client, export: &S3Export) -> Result<BTreeMap<Str
 }
 
 /// The data files a `manifest-files.json` names: its lines' `dataFileS3Key`.
-async fn manifest_keys(client: &Client, export: &S3Export, manifest: &str) -> Result<Vec<String>, Failure> {
+async fn manifest_keys(client: &Client, export: &S3Export, manifest: &str) -> Result<Vec<String>, AskError> {
     let address = export.address(manifest);
     let got = client
         .get_object()
@@ -120,15 +120,20 @@ async fn manifest_keys(client: &Client, export: &S3Export, manifest: &str) -> Re
         .key(manifest)
         .send()
         .await
-        .map_err(|e| Failure(format!("cannot read {address}: {}", sdk_error_line(&e))))?;
-    let body = got.body.collect().await.map_err(|e| Failure(format!("cannot read {address}: {e}")))?.into_bytes();
+        .map_err(|e| AskError::request(format!("cannot read {address}"), &e))?;
+    let body = got
+        .body
+        .collect()
+        .await
+        .map_err(|e| AskError::unreachable(format!("cannot read {address}: {e}")))?
+        .into_bytes();
     let text = String::from_utf8_lossy(&body);
     let mut keys = Vec::new();
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let entry: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| Failure(format!("{address}:{}: {e}", n + 1)))?;
+            serde_json::from_str(line).map_err(|e| AskError::bad(format!("{address}:{}: {e}", n + 1)))?;
         let key = entry.get("dataFileS3Key").and_then(|k| k.as_str()).ok_or_else(|| {
-            Failure(format!("{address}:{}: expected a `dataFileS3Key`, a line of an export's manifest", n + 1))
+            AskError::bad(format!("{address}:{}: expected a `dataFileS3Key`, a line of an export's manifest", n + 1))
         })?;
         keys.push(key.to_owned());
     }
@@ -148,7 +153,7 @@ impl DataFiles for S3Files {
         self.files[i].1
     }
 
-    fn open(&self, i: usize) -> Result<Box<dyn Read + Send>, Failure> {
+    fn open(&self, i: usize) -> Result<Box<dyn Read + Send>, AskError> {
         // A few chunks ahead: the download runs while the file's thread decompresses.
         let (send, receive) = mpsc::channel::<Result<Bytes, String>>(8);
         let (client, bucket, key) = (self.client.clone(), self.export.bucket.clone(), self.files[i].0.clone());

@@ -21,7 +21,7 @@ use sortkey_core::{DynLayout, KeyAudit, KeyRole, LockFile, Versions};
 use self::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::ask::{CommandLine, Context};
 use crate::cli::{Args, AuditArgs, AuditCommand};
-use crate::outcome::{Failure, Outcome};
+use crate::outcome::{AskError, Outcome};
 use crate::pages::{self, Item, SegmentOf, bytes_bar};
 use crate::{lock, output};
 
@@ -72,7 +72,7 @@ impl Attribute {
         report: &AttributeReport,
         partitions: &[(u64, u64)],
         (partition, sort): (Option<String>, Option<String>),
-    ) -> Result<Attribute, Failure> {
+    ) -> Result<Attribute, AskError> {
         let layouts = layouts_of(lock, table, &report.name, report.role);
         let sort = sort.map(|sk| sort_layouts(lock, table, sk));
         let mut audit = KeyAudit::resume_with_partitions(layouts, &lock.versions, &report.report, partitions)?;
@@ -93,7 +93,7 @@ impl Attribute {
     }
 
     /// Adds the audit of another part of the same attribute's values.
-    fn merge(&mut self, other: &Attribute) -> Result<(), Failure> {
+    fn merge(&mut self, other: &Attribute) -> Result<(), AskError> {
         self.audit.merge_audit(&other.audit)?;
         self.not_strings += other.not_strings;
         Ok(())
@@ -188,7 +188,7 @@ fn attributes(
     lock_path: &str,
     table: Option<&str>,
     (pk, sk): (String, Option<String>),
-) -> Result<Vec<Attribute>, Failure> {
+) -> Result<Vec<Attribute>, AskError> {
     let attributes: Vec<Attribute> = [Some((pk.clone(), KeyRole::Partition)), sk.clone().map(|sk| (sk, KeyRole::Sort))]
         .into_iter()
         .flatten()
@@ -204,13 +204,13 @@ fn attributes(
             Some(t) => format!("the key attributes the lock records for table `{t}`"),
             None => "the table's key attributes' roles".to_owned(),
         };
-        return Err(Failure(format!("{lock_path}: no layout of {whose}")));
+        return Err(AskError::not_found(format!("{lock_path}: no layout of {whose}")));
     }
     Ok(attributes)
 }
 
 /// Reads the table (or the export), or merges partial reports, and prints what the keys are.
-pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
+pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, AskError> {
     if let Some(AuditCommand::Merge(merge)) = &audit.command {
         return partial::merge(args, merge);
     }
@@ -221,10 +221,10 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
     match (&audit.what.export, &audit.what.table) {
         (Some(at), _) => {
             let (Some(pk), sk) = (audit.what.pk.clone(), audit.what.sk.clone()) else {
-                return Err(Failure("--export needs --pk ATTR (and --sk ATTR): an export has no key schema".into()));
+                return Err(AskError::bad("--export needs --pk ATTR (and --sk ATTR): an export has no key schema"));
             };
             // An export in S3 is listed and streamed on this runtime while the files' threads read.
-            let runtime = tokio::runtime::Runtime::new()?;
+            let runtime = crate::connect::runtime()?;
             let files: Box<dyn DataFiles> = match s3_files(args, at, &runtime)? {
                 Some(files) => files,
                 None => Box::new(Folder::of(std::path::Path::new(at))?),
@@ -263,14 +263,14 @@ pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, Failure> {
             let state = scan::run(args, audit, table, &lock)?;
             Ok(finish(args, &scan_report(&state, audit.headroom, (&ctx, audit.command_line(&ctx)), None)))
         }
-        (None, None) => Err(Failure("expected --table NAME or --export DIR".into())),
+        (None, None) => Err(AskError::bad("expected --table NAME or --export DIR")),
     }
 }
 
 /// The data files of the export at `at` when it is in S3 (`s3://BUCKET/PREFIX`), listed on
 /// `runtime`; `None` for a folder.
 #[cfg(feature = "s3")]
-fn s3_files(args: &Args, at: &str, runtime: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, Failure> {
+fn s3_files(args: &Args, at: &str, runtime: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, AskError> {
     use self::export_s3::{S3Export, S3Files};
     let Some(s3) = S3Export::parse(at) else { return Ok(None) };
     let (s3, handle) = (s3?, runtime.handle().clone());
@@ -280,9 +280,9 @@ fn s3_files(args: &Args, at: &str, runtime: &tokio::runtime::Runtime) -> Result<
 
 /// Without the `s3` feature: an `s3://` export is refused, saying how to read it.
 #[cfg(not(feature = "s3"))]
-fn s3_files(_: &Args, at: &str, _: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, Failure> {
+fn s3_files(_: &Args, at: &str, _: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, AskError> {
     match at.starts_with("s3://") {
-        true => Err(Failure(format!(
+        true => Err(AskError::bad(format!(
             "{at}: this sortkey was built without its `s3` feature, which reads an export in S3; expected a folder \
              (download the export), or `cargo install sortkey-cli` with its default features"
         ))),
@@ -300,7 +300,7 @@ pub(crate) fn export_report(
     (files, at): (&dyn DataFiles, &str),
     (pk, sk): (String, Option<String>),
     (threshold, command): (f64, CommandLine),
-) -> Result<AuditDocument, Failure> {
+) -> Result<AuditDocument, AskError> {
     let all: Vec<usize> = (0..files.len()).collect();
     let attributes = export::read(files, &all, attributes(ctx.lock, ctx.lock_path, None, (pk, sk))?, None)?;
     let source = AuditSource::Export { export: at.to_owned(), segment: None };

@@ -18,7 +18,7 @@ use crate::ask::{CommandLine, Context};
 use crate::audit::Attribute;
 use crate::audit::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::{Args, MergeArgs};
-use crate::outcome::{Failure, Outcome};
+use crate::outcome::{AskError, Outcome};
 use crate::output;
 use crate::output::format_tag;
 use crate::pages::Item;
@@ -155,14 +155,14 @@ impl StoredKey {
     }
 
     /// The key as the SDK takes it.
-    pub(crate) fn item(&self) -> Result<Item, Failure> {
+    pub(crate) fn item(&self) -> Result<Item, AskError> {
         let value = |(name, typed): (&String, &KeyValue)| {
             let value = match typed {
                 KeyValue::S(s) => AttributeValue::S(s.clone()),
                 KeyValue::N(n) => AttributeValue::N(n.clone()),
                 KeyValue::B(b) => AttributeValue::B(Blob::new(
                     aws_smithy_types::base64::decode(b)
-                        .map_err(|e| Failure(format!("a saved key's `{name}`: expected base64, {e}")))?,
+                        .map_err(|e| AskError::bad(format!("a saved key's `{name}`: expected base64, {e}")))?,
                 )),
             };
             Ok((name.clone(), value))
@@ -208,7 +208,7 @@ impl Partial {
         lock: &str,
         total: u32,
         numbers: &[u32],
-    ) -> Result<(), Failure> {
+    ) -> Result<(), AskError> {
         // What the report is of, compared as data: its source, its segments.
         let mine: Vec<u32> = self.segments.iter().map(|s| s.number).collect();
         let same = self.export.is_none()
@@ -218,12 +218,12 @@ impl Partial {
             && mine == numbers;
         if !same {
             let (found, expected) = (self.describe(), Partial::description(table, index, total, numbers));
-            return Err(Failure(format!(
+            return Err(AskError::bad(format!(
                 "{path} is the partial report of {found}; expected {expected} (remove it, or give another --report)"
             )));
         }
         if self.lock != lock {
-            return Err(Failure(format!(
+            return Err(AskError::bad(format!(
                 "{path} was written with other layouts than the lock's; expected the same lock to resume (remove it, \
                  or give another --report)"
             )));
@@ -279,7 +279,7 @@ impl Partial {
             let partition = doc.partition_keys.get(i).cloned().flatten();
             let sort = doc.sort_keys.get(i).cloned().flatten();
             let of = (!table.is_empty()).then_some(table.as_str());
-            attributes.push(Attribute::resume(&lock, of, a, &partitions, (partition, sort)).map_err(|e| e.0)?);
+            attributes.push(Attribute::resume(&lock, of, a, &partitions, (partition, sort)).map_err(|e| e.message)?);
         }
         let (total, segments, lock, connection) = (doc.total, doc.segments, doc.lock, doc.connection);
         Ok(Partial { table, index, export, total, segments, lock, attributes, connection })
@@ -288,22 +288,26 @@ impl Partial {
 
 /// Writes the partial report to `path` whole: to a file beside it, then renamed over it, so that
 /// a process killed while writing leaves the last report saved.
-pub(crate) fn save(path: &Path, partial: &Partial) -> Result<(), Failure> {
-    let text = serde_json::to_string_pretty(&partial.document())?;
+pub(crate) fn save(path: &Path, partial: &Partial) -> Result<(), AskError> {
+    let text = serde_json::to_string_pretty(&partial.document())
+        .map_err(|e| AskError::local(format!("cannot write the partial report {}: {e}", path.display())))?;
     let temporary = path.with_extension("partial");
-    let failed = |e: std::io::Error| Failure(format!("cannot write the partial report {}: {e}", path.display()));
+    let failed =
+        |e: std::io::Error| AskError::local(format!("cannot write the partial report {}: {e}", path.display()));
     std::fs::write(&temporary, text).map_err(failed)?;
     std::fs::rename(&temporary, path).map_err(failed)
 }
 
 /// The partial report at `path`; `None` when there is no such file.
-pub(crate) fn load(path: &Path) -> Result<Option<Partial>, Failure> {
+pub(crate) fn load(path: &Path) -> Result<Option<Partial>, AskError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Failure(format!("cannot read the partial report {}: {e}", path.display()))),
+        Err(e) => {
+            return Err(AskError::unreadable(&e, format!("cannot read the partial report {}: {e}", path.display())));
+        }
     };
-    let bad = |e: String| Failure(format!("{}: not a partial report of sortkey audit: {e}", path.display()));
+    let bad = |e: String| AskError::bad(format!("{}: not a partial report of sortkey audit: {e}", path.display()));
     let doc: PartialDocument = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
     Partial::from_document(doc).map(Some).map_err(bad)
 }
@@ -311,10 +315,10 @@ pub(crate) fn load(path: &Path) -> Result<Option<Partial>, Failure> {
 /// `sortkey audit merge PARTS...`: the partial reports of every segment of one audit (same table,
 /// index, lock and total; each segment once, each read to its end), merged in segment order into
 /// the report of the whole table.
-pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, Failure> {
+pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, AskError> {
     // A merge reads no lock: the parts carry the one their audit read. The printed commands
     // name this command line's --lock, which the moves then read.
-    let no_layouts = LockFile::parse("").map_err(|e| Failure(e.to_string()))?;
+    let no_layouts = LockFile::parse("").map_err(|e| AskError::bad(e.to_string()))?;
     let lock_path = args.lock.display().to_string();
     let ctx = args.context(&no_layouts, &lock_path);
     let doc = merged(&merge.parts, merge.headroom, (&ctx, merge.command_line(&ctx)))?;
@@ -329,16 +333,17 @@ pub(crate) fn merged(
     paths: &[PathBuf],
     threshold: f64,
     asked: (&Context<'_>, CommandLine),
-) -> Result<AuditDocument, Failure> {
+) -> Result<AuditDocument, AskError> {
     let mut parts: Vec<(PathBuf, Partial)> = Vec::new();
     for path in paths {
-        let part = load(path)?
-            .ok_or_else(|| Failure(format!("cannot read the partial report {}: no such file", path.display())))?;
+        let part = load(path)?.ok_or_else(|| {
+            AskError::not_found(format!("cannot read the partial report {}: no such file", path.display()))
+        })?;
         parts.push((path.clone(), part));
     }
     parts.sort_by_key(|(_, p)| p.segments.iter().map(|s| s.number).min());
     let Some((first_path, first)) = parts.first() else {
-        return Err(Failure("expected partial reports to merge".into()));
+        return Err(AskError::bad("expected partial reports to merge"));
     };
     let mut seen: Vec<u32> = Vec::new();
     for (path, part) in &parts {
@@ -347,7 +352,7 @@ pub(crate) fn merged(
             && part.export == first.export
             && part.total == first.total;
         if !same || part.lock != first.lock {
-            return Err(Failure(format!(
+            return Err(AskError::bad(format!(
                 "{} is the partial report of another audit than {} ({} with {} layouts); expected parts of one audit",
                 path.display(),
                 first_path.display(),
@@ -357,7 +362,7 @@ pub(crate) fn merged(
         }
         if part.connection.endpoint != first.connection.endpoint {
             let server = |c: &Connection| c.endpoint.clone().unwrap_or_else(|| "AWS's endpoint".into());
-            return Err(Failure(format!(
+            return Err(AskError::bad(format!(
                 "{} was read from {} and {} from {}; expected parts of one audit, read from one server",
                 path.display(),
                 server(&part.connection),
@@ -367,7 +372,7 @@ pub(crate) fn merged(
         }
         for s in &part.segments {
             if !s.done {
-                return Err(Failure(format!(
+                return Err(AskError::bad(format!(
                     "{}: segment {} of {} is not finished; resume it (the same `sortkey audit` with this --report) \
                      before merging",
                     path.display(),
@@ -376,21 +381,21 @@ pub(crate) fn merged(
                 )));
             }
             if seen.contains(&s.number) {
-                return Err(Failure(format!("segment {} is in two of the parts ({})", s.number, path.display())));
+                return Err(AskError::bad(format!("segment {} is in two of the parts ({})", s.number, path.display())));
             }
             seen.push(s.number);
         }
     }
     let missing: Vec<String> = (0..first.total).filter(|n| !seen.contains(n)).map(|n| n.to_string()).collect();
     if !missing.is_empty() {
-        return Err(Failure(format!(
+        return Err(AskError::bad(format!(
             "no partial report of segment {} of {}; expected every segment of the table",
             missing.join(", "),
             first.total
         )));
     }
     let mut parts = parts.into_iter().map(|(_, part)| part);
-    let Some(mut first) = parts.next() else { return Err(Failure("expected partial reports to merge".into())) };
+    let Some(mut first) = parts.next() else { return Err(AskError::bad("expected partial reports to merge")) };
     for part in parts {
         for (mine, theirs) in first.attributes.iter_mut().zip(&part.attributes) {
             mine.merge(theirs)?;

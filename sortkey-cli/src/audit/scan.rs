@@ -12,7 +12,7 @@ use sortkey_core::LockFile;
 use crate::audit::partial::{self, Connection, Partial, Segment, StoredKey};
 use crate::audit::{Attribute, attributes, read_names};
 use crate::cli::{Args, AuditArgs};
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::pages::{self, Item, Source, progress_bar};
 use crate::{connect, table};
 
@@ -36,7 +36,7 @@ pub(crate) struct ScanPlan {
 
 impl ScanPlan {
     /// The plan of `sortkey audit --table`, read with the connection `args` give.
-    fn of(args: &Args, audit: &AuditArgs, table: &str) -> Result<ScanPlan, Failure> {
+    fn of(args: &Args, audit: &AuditArgs, table: &str) -> Result<ScanPlan, AskError> {
         let (total, numbers) = pages::split(audit.what.segments, audit.total, audit.segment)?;
         Ok(ScanPlan {
             table: table.to_owned(),
@@ -77,9 +77,9 @@ impl Progress for ProgressBar {
 
 /// Audits the table's segments that this process runs, from where the partial report (if any)
 /// says they stand; returns the audit of those segments.
-pub(crate) fn run(args: &Args, audit: &AuditArgs, table: &str, lock: &LockFile) -> Result<Partial, Failure> {
+pub(crate) fn run(args: &Args, audit: &AuditArgs, table: &str, lock: &LockFile) -> Result<Partial, AskError> {
     let plan = ScanPlan::of(args, audit, table)?;
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = crate::connect::runtime()?;
     runtime.block_on(async {
         let client = connect::client(args).await;
         // A progress bar on a terminal, unless the output is one JSON document.
@@ -101,7 +101,7 @@ pub(crate) async fn read(
     lock: &LockFile,
     lock_path: &str,
     progress: Option<&dyn Progress>,
-) -> Result<Partial, Failure> {
+) -> Result<Partial, AskError> {
     let lock_text = partial::lock_text(lock);
     let saved = match &plan.report {
         Some(path) => partial::load(path)?,
@@ -149,7 +149,7 @@ async fn scan(
     plan: &ScanPlan,
     state: &mut Partial,
     progress: Option<&dyn Progress>,
-) -> Result<(), Failure> {
+) -> Result<(), AskError> {
     // The key attributes audited, and the partition key that counts old keys by partition.
     // A sharded layout's balance adds up its items' bytes: then the whole items (no projection).
     let names = match state.attributes.iter().any(|a| a.sized) {
@@ -161,7 +161,7 @@ async fn scan(
     let starts = running
         .into_iter()
         .map(|(slot, s)| Ok((slot, s.number, s.after.as_ref().map(StoredKey::item).transpose()?)))
-        .collect::<Result<_, Failure>>()?;
+        .collect::<Result<_, AskError>>()?;
     // Each segment's task classifies its own pages into an audit of that page alone; here they
     // are merged, in any order (the report does not depend on it), and saved.
     let templates: Vec<Attribute> = state.attributes.iter().map(Attribute::empty_like).collect();
@@ -188,7 +188,10 @@ async fn scan(
         segment.done = page.next.is_none();
         segment.after = match &page.next {
             Some(key) => Some(StoredKey::of(key).ok_or_else(|| {
-                Failure(format!("segment {}: a page ends at a key of a type no key attribute has", segment.number))
+                AskError::bad(format!(
+                    "segment {}: a page ends at a key of a type no key attribute has",
+                    segment.number
+                ))
             })?),
             None => None,
         };

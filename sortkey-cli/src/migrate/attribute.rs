@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::Client;
 use sortkey_core::{KeyRole, LockFile};
 
 use crate::ask::MigrationAsk;
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::table;
 
 /// The attribute a migration rewrites.
@@ -33,7 +33,7 @@ pub(crate) async fn target(
     m: &MigrationAsk,
     role: KeyRole,
     primary: (&str, Option<&str>),
-) -> Result<Target, Failure> {
+) -> Result<Target, AskError> {
     let table = m.table.as_str();
     let sharded = lock.get(&m.to).is_some_and(|l| l.shard_field().is_some());
     let index_attribute = |index: &str, keys| index_attribute(table, index, (role, sharded), keys);
@@ -50,7 +50,7 @@ pub(crate) async fn target(
                         Target::Index { index, attribute }
                     }
                     None => {
-                        return Err(Failure(format!(
+                        return Err(AskError::bad(format!(
                             "{lock_path}: its `table {table} {attribute}` line holds `{}`, and {attribute} is no key \
                              attribute of table {table} or of its indexes; expected the lock's table lines to name \
                              the table's key attributes",
@@ -75,7 +75,7 @@ pub(crate) async fn target(
         let names: Vec<&str> = held.iter().map(|(n, _)| *n).collect();
         let home =
             lives_in(lock, table, &m.to).map(|a| format!("; the lock puts `{}` in {a}", m.to)).unwrap_or_default();
-        return Err(Failure(format!(
+        return Err(AskError::bad(format!(
             "--to {}: the attribute {read} of table {table}{flag} holds {} by the lock's table lines, not `{}`{home}; \
              expected --to one of them, or the --index whose key `{}` is",
             m.to,
@@ -108,20 +108,20 @@ fn index_attribute(
     index: &str,
     (role, sharded): (KeyRole, bool),
     (pk, sk): (Option<String>, Option<String>),
-) -> Result<String, Failure> {
+) -> Result<String, AskError> {
     match role {
         KeyRole::Sort => sk.ok_or_else(|| {
-            Failure(format!(
+            AskError::bad(format!(
                 "index {index} of table {table} has a partition key alone; expected an index with a sort key for a \
                  sort key's layouts"
             ))
         }),
-        KeyRole::Partition if sharded => Err(Failure(format!(
+        KeyRole::Partition if sharded => Err(AskError::bad(format!(
             "index {index} of table {table}: a sharded partition key of an index is not migrated in place (its \
              shard is calculated from the sort key); expected a layout without shards, or the table's own key"
         ))),
-        KeyRole::Partition => {
-            pk.ok_or_else(|| Failure(format!("index {index} of table {table}: no partition key attribute found")))
-        }
+        KeyRole::Partition => pk.ok_or_else(|| {
+            AskError::not_found(format!("index {index} of table {table}: no partition key attribute found"))
+        }),
     }
 }

@@ -11,14 +11,14 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use sortkey_core::KeyNames;
 use sortkey_core::dynamodb::{
-    Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, SegmentState, TableCheckpoint, sdk_error_line,
+    Checkpoint, CheckpointError, FileCheckpoint, Progress, SegmentCursor, SegmentState, TableCheckpoint,
 };
 
 use serde::{Deserialize, Serialize};
 
 use crate::ask::MigrationAsk;
 use crate::migrate::verdict::MigrateDocument;
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::table;
 
 /// The file in a checkpoint folder that says whose checkpoints they are.
@@ -87,7 +87,7 @@ impl Store {
         m: &MigrationAsk,
         (worker, lease): (Option<&str>, u64),
         from: &str,
-    ) -> Result<Store, Failure> {
+    ) -> Result<Store, AskError> {
         let name = format!("migrate-{}-{from}-{}", m.table, m.to);
         let Some(table) = &m.checkpoint_table else {
             let dir = m.checkpoint.clone().unwrap_or_else(|| Path::new(".sortkey").join(name));
@@ -101,12 +101,13 @@ impl Store {
     }
 
     /// A checkpoint of pass `pass`, for one segment.
-    pub(crate) fn checkpoint(&self, pass: u32) -> Result<AnyCheckpoint, Failure> {
+    pub(crate) fn checkpoint(&self, pass: u32) -> Result<AnyCheckpoint, AskError> {
         Ok(match self {
             Store::Folder(dir) => {
                 let dir = dir.join(format!("pass-{pass}"));
-                std::fs::create_dir_all(&dir)
-                    .map_err(|e| Failure(format!("cannot make the checkpoint folder {}: {e}", dir.display())))?;
+                std::fs::create_dir_all(&dir).map_err(|e| {
+                    AskError::local(format!("cannot make the checkpoint folder {}: {e}", dir.display()))
+                })?;
                 AnyCheckpoint::File(FileCheckpoint::new(dir))
             }
             Store::Table { client, table, keys, name, worker, lease } => {
@@ -118,7 +119,7 @@ impl Store {
 
     /// The pass a migration resumes: the last one that saved a page of one of the segments
     /// `mine` of `total` (1 when none has).
-    pub(crate) async fn last_pass(&self, total: u32, mine: &[u32]) -> Result<u32, Failure> {
+    pub(crate) async fn last_pass(&self, total: u32, mine: &[u32]) -> Result<u32, AskError> {
         match self {
             Store::Folder(dir) => {
                 let passes = std::fs::read_dir(dir).into_iter().flatten().flatten();
@@ -142,7 +143,7 @@ impl Store {
         pass: u32,
         segment: i32,
         total: i32,
-    ) -> Result<Option<(SegmentCursor, Progress)>, Failure> {
+    ) -> Result<Option<(SegmentCursor, Progress)>, AskError> {
         Ok(match self.checkpoint(pass)? {
             // A file checkpoint leases nothing: its load only reads.
             AnyCheckpoint::File(mut file) => Some(file.load(segment, total).await?),
@@ -151,7 +152,7 @@ impl Store {
     }
 
     /// Whether pass `pass` saved a page of one of the segments `mine`.
-    async fn saved_in(&self, pass: u32, total: u32, mine: &[u32]) -> Result<bool, Failure> {
+    async fn saved_in(&self, pass: u32, total: u32, mine: &[u32]) -> Result<bool, AskError> {
         for &segment in mine {
             if self.saved(pass, segment as i32, total as i32).await?.is_some() {
                 return Ok(true);
@@ -166,11 +167,12 @@ impl Store {
     /// Makes the checkpoints the migration `identity`'s: a folder that holds another's is refused
     /// (resuming there would skip segments that migration finished), one that holds none is
     /// marked (`migration.json`). A table's checkpoints are named by the migration already.
-    pub(crate) fn claim(&self, identity: &MigrationIdentity) -> Result<(), Failure> {
+    pub(crate) fn claim(&self, identity: &MigrationIdentity) -> Result<(), AskError> {
         let Store::Folder(dir) = self else { return Ok(()) };
         if self.holds_another(identity)?.is_none() {
-            let failed =
-                |e: std::io::Error| Failure(format!("cannot mark the checkpoint folder {}: {e}", dir.display()));
+            let failed = |e: std::io::Error| {
+                AskError::local(format!("cannot mark the checkpoint folder {}: {e}", dir.display()))
+            };
             std::fs::create_dir_all(dir).map_err(failed)?;
             let text = serde_json::to_string_pretty(identity).unwrap_or_default();
             std::fs::write(dir.join(MARK), text + "\n").map_err(failed)?;
@@ -181,16 +183,16 @@ impl Store {
     /// Whether the checkpoints are of the migration `identity`: an error naming the one they are
     /// of when they are another's; `Some(())` when they say whose they are, `None` when they
     /// say nothing (a new folder, or checkpoints saved before migrations were named).
-    pub(crate) fn holds_another(&self, identity: &MigrationIdentity) -> Result<Option<()>, Failure> {
+    pub(crate) fn holds_another(&self, identity: &MigrationIdentity) -> Result<Option<()>, AskError> {
         let Store::Folder(dir) = self else { return Ok(Some(())) };
         let found: MigrationIdentity = match std::fs::read_to_string(dir.join(MARK)) {
             Ok(text) => serde_json::from_str(&text)
-                .map_err(|e| Failure(format!("{}: not a migration's mark: {e}", dir.join(MARK).display())))?,
+                .map_err(|e| AskError::bad(format!("{}: not a migration's mark: {e}", dir.join(MARK).display())))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Failure(format!("cannot read {}: {e}", dir.join(MARK).display()))),
+            Err(e) => return Err(AskError::unreadable(&e, format!("cannot read {}: {e}", dir.join(MARK).display()))),
         };
         if &found != identity {
-            return Err(Failure(format!(
+            return Err(AskError::bad(format!(
                 "{} holds the checkpoints of the migration of {found}, not of {identity}; expected the folder of that \
                  migration (give another --checkpoint)",
                 dir.display()
@@ -207,7 +209,7 @@ impl Store {
     }
 
     /// Every segment pass `pass` saved, read without taking a lease; and the read units spent.
-    pub(crate) async fn segments(&self, pass: u32) -> Result<(Vec<SegmentState>, f64), Failure> {
+    pub(crate) async fn segments(&self, pass: u32) -> Result<(Vec<SegmentState>, f64), AskError> {
         match self {
             Store::Folder(dir) => Ok((FileCheckpoint::new(dir.join(format!("pass-{pass}"))).segments()?, 0.0)),
             Store::Table { client, table, keys, name, worker, lease } => {
@@ -232,11 +234,13 @@ impl Store {
 
     /// Keeps the migration's last report (its passes and verdict) beside its checkpoints, where a
     /// view of the migration reads it.
-    pub(crate) async fn save_report(&self, doc: &MigrateDocument) -> Result<(), Failure> {
-        let text = serde_json::to_string_pretty(doc)?;
+    pub(crate) async fn save_report(&self, doc: &MigrateDocument) -> Result<(), AskError> {
+        let text = serde_json::to_string_pretty(doc)
+            .map_err(|e| AskError::local(format!("cannot write the migration's report: {e}")))?;
         match self {
             Store::Folder(dir) => {
-                let failed = |e: std::io::Error| Failure(format!("cannot write the report in {}: {e}", dir.display()));
+                let failed =
+                    |e: std::io::Error| AskError::local(format!("cannot write the report in {}: {e}", dir.display()));
                 std::fs::create_dir_all(dir).map_err(failed)?;
                 let temporary = dir.join("report.json.tmp");
                 std::fs::write(&temporary, text).map_err(failed)?;
@@ -252,18 +256,20 @@ impl Store {
                     .send()
                     .await
                     .map(|_| ())
-                    .map_err(|e| Failure(format!("cannot keep the report in {table}: {}", sdk_error_line(&e))))
+                    .map_err(|e| AskError::request(format!("cannot keep the report in {table}"), &e))
             }
         }
     }
 
     /// The migration's last report, if one was kept; and the read units spent.
-    pub(crate) async fn report(&self) -> Result<(Option<MigrateDocument>, f64), Failure> {
+    pub(crate) async fn report(&self) -> Result<(Option<MigrateDocument>, f64), AskError> {
         let text = match self {
             Store::Folder(dir) => match std::fs::read_to_string(dir.join("report.json")) {
                 Ok(text) => Some(text),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(e) => return Err(Failure(format!("cannot read the report in {}: {e}", dir.display()))),
+                Err(e) => {
+                    return Err(AskError::unreadable(&e, format!("cannot read the report in {}: {e}", dir.display())));
+                }
             },
             Store::Table { client, table, .. } => {
                 let got = client
@@ -274,14 +280,13 @@ impl Store {
                     .return_consumed_capacity(ReturnConsumedCapacity::Total)
                     .send()
                     .await
-                    .map_err(|e| Failure(format!("cannot read the report in {table}: {}", sdk_error_line(&e))))?;
+                    .map_err(|e| AskError::request(format!("cannot read the report in {table}"), &e))?;
                 let units = got.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
                 let text = got.item().and_then(|i| i.get("report")).and_then(|v| v.as_s().ok()).cloned();
-                let doc = text.map(|t| MigrateDocument::read_kept(&t)).transpose()?;
-                return Ok((doc, units));
+                return Ok((text.as_deref().map(kept).transpose()?, units));
             }
         };
-        Ok((text.map(|t| MigrateDocument::read_kept(&t)).transpose()?, 0.0))
+        Ok((text.as_deref().map(kept).transpose()?, 0.0))
     }
 }
 
@@ -294,4 +299,9 @@ fn host_name() -> String {
         .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
         .unwrap_or_else(|| "sortkey".to_owned())
+}
+
+/// A kept report read back: one this command did not write is refused, not shown.
+fn kept(text: &str) -> Result<MigrateDocument, AskError> {
+    MigrateDocument::read_kept(text).map_err(|e| AskError::bad(format!("the migration's kept report: {e}")))
 }

@@ -23,7 +23,7 @@ use sortkey_core::{DynMigration, KeyRole, LockFile};
 
 use crate::ask::MigrationAsk;
 use crate::cli::{Args, MigrateArgs};
-use crate::outcome::{Failure, Outcome};
+use crate::outcome::{AskError, Outcome};
 use crate::pages::{self, Source, progress_bar};
 use crate::{connect, lock, output, table};
 
@@ -33,7 +33,7 @@ use self::verdict::{MigrateDocument, classify};
 
 /// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
 /// the verdict.
-pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
+pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, AskError> {
     let lock = lock::read(&args.lock)?;
     let lock_path = args.lock.display().to_string();
     let ctx = args.context(&lock, &lock_path);
@@ -47,21 +47,20 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         DynMigration::versions(from, to)?
     };
     if m.status {
-        let runtime = tokio::runtime::Runtime::new()?;
+        let runtime = crate::connect::runtime()?;
         let (doc, _) =
             runtime.block_on(async { status::status(&connect::client(args).await, &ctx, &m.which).await })?;
         output::print(args, &doc);
         return Ok(Outcome::Clean);
     }
     if !m.dry_run && m.version_attribute.is_none() && !m.compare_attributes {
-        return Err(Failure(
+        return Err(AskError::bad(
             "expected --version-attribute ATTR (exact) or --compare-attributes [--may-add ATTRS]: how a move makes \
-             sure that no write made after the Scan is deleted with the old item"
-                .into(),
+             sure that no write made after the Scan is deleted with the old item",
         ));
     }
     let (total, mine) = pages::split(m.segments, m.total, m.segment)?;
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = crate::connect::runtime()?;
     runtime.block_on(async {
         let client = connect::client(args).await;
         let (pk, sk) = table::key_names(&client, &m.which.table, None).await?;
@@ -75,7 +74,7 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
         let names = match (&in_place, &sk) {
             (Some(attribute), _) => vec![attribute.clone()],
             (None, None) => {
-                return Err(Failure(format!(
+                return Err(AskError::bad(format!(
                     "table {} has a partition key alone; a migration moves sort keys",
                     m.which.table
                 )));
@@ -144,12 +143,12 @@ pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, Failure> {
 /// `--to` otherwise. `--from` must be an older version of `--to` when the lock records versions
 /// of either; refused before anything is read. A partition key sharded `by` a field without
 /// older versions moves from itself: its items in another shard than their sort key's.
-fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<String>, Failure> {
+fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<String>, AskError> {
     for name in m.from.iter().chain([&m.to]) {
         entry(lock, lock_path, name)?;
     }
     if let Some(v) = lock.versions_of(&m.to).filter(|v| v.current != m.to) {
-        return Err(Failure(format!(
+        return Err(AskError::bad(format!(
             "{lock_path}: `{}` is an older layout of `{}` ({v}); expected --to the current one",
             m.to, v.current
         )));
@@ -157,14 +156,14 @@ fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<Str
     let versions = lock.versions_of(&m.to);
     match (&m.from, versions) {
         (Some(from), Some(v)) if v.older.contains(from) => Ok(vec![from.clone()]),
-        (Some(from), Some(v)) => Err(Failure(format!(
+        (Some(from), Some(v)) => Err(AskError::bad(format!(
             "{lock_path}: `{from}` is not an older version of `{}` (the lock records {v}); expected one of {}",
             m.to,
             v.older.join(", ")
         ))),
         (None, Some(v)) => Ok(v.older.clone()),
         (Some(from), None) => match lock.versions_of(from) {
-            Some(v) => Err(Failure(format!(
+            Some(v) => Err(AskError::bad(format!(
                 "{lock_path}: `{from}` is a layout of the key of `{}` ({v}), not of `{}`; expected layouts of one key",
                 v.current, m.to
             ))),
@@ -173,7 +172,7 @@ fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<Str
         // A partition key sharded by a field, without older versions: its items in another
         // shard than the one their sort key gives are moved there (`from` it, `to` it).
         (None, None) if sharded_by_field(lock, &m.to) => Ok(vec![m.to.clone()]),
-        (None, None) => Err(Failure(format!(
+        (None, None) => Err(AskError::bad(format!(
             "{lock_path}: the lock records no older version of `{}` (a `{} > Older` line); expected --from LAYOUT",
             m.to, m.to
         ))),
@@ -189,12 +188,12 @@ fn sharded_by_field(lock: &LockFile, name: &str) -> bool {
 }
 
 /// The layout `name` of the lock, with its name.
-fn entry(lock: &LockFile, lock_path: &str, name: &str) -> Result<(String, sortkey_core::DynLayout), Failure> {
+fn entry(lock: &LockFile, lock_path: &str, name: &str) -> Result<(String, sortkey_core::DynLayout), AskError> {
     lock.entries
         .iter()
         .find(|(n, _)| n == name)
         .cloned()
-        .ok_or_else(|| Failure(crate::ask::no_layout(lock, lock_path, name)))
+        .ok_or_else(|| AskError::bad(crate::ask::no_layout(lock, lock_path, name)))
 }
 
 /// A pause while another worker holds a segment whose lease ends at `until` (milliseconds since
@@ -221,7 +220,7 @@ async fn run_pass(
     total: u32,
     mine: &[u32],
     bar: Option<&ProgressBar>,
-) -> Result<Progress, Failure> {
+) -> Result<Progress, AskError> {
     let totals = RefCell::new(vec![Progress::default(); mine.len()]);
     let show = |totals: &[Progress]| {
         if let Some(bar) = bar {
@@ -249,7 +248,7 @@ async fn run_pass(
                         wait_for_lease(until).await;
                         continue;
                     }
-                    Err(e) => return Err(Failure::from(e)),
+                    Err(e) => return Err(AskError::from(e)),
                 }
                 let each_page = |p: &Progress| {
                     let mut totals = totals.borrow_mut();
@@ -257,7 +256,7 @@ async fn run_pass(
                     show(&totals);
                 };
                 match backfill.run_rekey(migration, segment, total, &mut checkpoint, each_page).await {
-                    Ok(_) => return Ok::<_, Failure>(()),
+                    Ok(_) => return Ok::<_, AskError>(()),
                     // The lease was lost (this worker stalled past it): the new holder goes on.
                     Err(e) if matches!(e.kind(), BackfillErrorKind::Checkpoint(CheckpointError::Taken { .. })) => {}
                     Err(e) => return Err(e.into()),

@@ -12,7 +12,7 @@ use crate::display::shown;
 use crate::migrate::checkpoints::MigrationIdentity;
 use crate::migrate::checkpoints::Store;
 use crate::migrate::verdict::{MigrateDocument, Pass};
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::output::{self, Document, format_tag, outln};
 
 format_tag! {
@@ -102,7 +102,7 @@ pub(crate) async fn status(
     client: &Client,
     ctx: &Context<'_>,
     m: &MigrationAsk,
-) -> Result<(StatusDocument, f64), Failure> {
+) -> Result<(StatusDocument, f64), AskError> {
     let (lock, lock_path) = (ctx.lock, ctx.lock_path);
     let from = super::sources(lock, lock_path, m)?;
     // Read only: no lease is taken, so none is named.
@@ -126,7 +126,7 @@ pub(crate) async fn status(
     if let Some(r) = report.as_ref().filter(|_| !marked) {
         let kept = MigrationIdentity { table: r.table.clone(), from: r.from.clone(), to: r.to.clone() };
         if kept != identity {
-            return Err(Failure(format!(
+            return Err(AskError::bad(format!(
                 "{} holds the report of the migration of {kept}, not of {identity}; expected the checkpoints of that \
                  migration",
                 store.describe()

@@ -10,7 +10,7 @@ use sortkey_core::{DynMigration, KeyRole, LockFile, MigrationVerdict, VerdictAud
 use crate::ask::Context;
 use crate::cli::MigrateArgs;
 use crate::display::{sanitized, shown};
-use crate::outcome::{Failure, Outcome};
+use crate::outcome::{AskError, Outcome};
 use crate::output::{self, Document, format_tag, outln};
 use crate::pages::{self, SegmentOf, Source};
 
@@ -125,7 +125,7 @@ pub(crate) async fn classify(
     m: &MigrateArgs,
     bar: Option<&ProgressBar>,
     estimate: u64,
-) -> Result<MigrationVerdict, Failure> {
+) -> Result<MigrationVerdict, AskError> {
     if let Some(bar) = bar {
         bar.reset();
         bar.set_length(estimate);

@@ -20,8 +20,8 @@ use crate::audit::export_s3::{S3Export, S3Files};
 use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
-use crate::outcome::Failure;
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, encode, wants_json};
+use crate::outcome::AskError;
+use crate::serve::pages::{EmptyPage, Format, Frame, answer, encode, refusal, status_of, wants_json};
 use crate::serve::scans::{self, ScanView, Scans};
 use crate::serve::{App, filters};
 
@@ -107,7 +107,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
     let (pk, sk) = (q.pk.clone().unwrap_or_else(|| "pk".into()), q.sk.clone().unwrap_or_else(|| "sk".into()));
     let table = q.table.clone().unwrap_or_default();
     let ctx = app.context();
-    let (command, showing, this, doc, scan): (String, String, String, Option<Result<AuditDocument, Failure>>, _) =
+    let (command, showing, this, doc, scan): (String, String, String, Option<Result<AuditDocument, AskError>>, _) =
         match source.as_str() {
             "reports" if !app.reports.is_empty() => {
                 let line = AuditAsk::merge_command_line(&ctx, &app.reports);
@@ -141,7 +141,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
                         export_report(&reader.context(), (&*files, &at), keys, (HEADROOM, line))
                     })
                     .await
-                    .unwrap_or_else(|e| Err(Failure(format!("the export audit stopped: {e}")))),
+                    .unwrap_or_else(|e| Err(AskError::local(format!("the export audit stopped: {e}")))),
                     Err(e) => Err(e),
                 };
                 let this = format!("/audit?source=export&pk={}&sk={}", encode(&pk), encode(&sk));
@@ -176,7 +176,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
     if json {
         return match doc {
             Some(Ok(doc)) => answer(true, &doc, &EmptyPage),
-            Some(Err(e)) => (StatusCode::BAD_REQUEST, format!("sortkey: {}\n", e.0)).into_response(),
+            Some(Err(e)) => refusal(&e),
             None => {
                 (StatusCode::NOT_FOUND, "sortkey serve: no audit to show; expected ?source=reports, export or scan\n")
                     .into_response()
@@ -189,7 +189,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
     frame.json_link = format!("{this}{}format=json", if this.contains('?') { '&' } else { '?' });
     let (attributes, error) = match doc {
         Some(Ok(doc)) => (views(&doc), None),
-        Some(Err(e)) => (Vec::new(), Some(e.0)),
+        Some(Err(e)) => (Vec::new(), Some(e.message)),
         None => (Vec::new(), None),
     };
     let sources = Sources {
@@ -202,10 +202,10 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
 }
 
 /// The data files of the export at `at`: a folder's, or listed in S3 (read on this runtime).
-async fn export_files(app: &App, at: &str) -> Result<Box<dyn DataFiles + Send>, Failure> {
+async fn export_files(app: &App, at: &str) -> Result<Box<dyn DataFiles + Send>, AskError> {
     match S3Export::parse(at) {
         Some(s3) => {
-            let client = app.s3.clone().ok_or_else(|| Failure("no S3 client for the export".to_owned()))?;
+            let client = app.s3.clone().ok_or_else(|| AskError::local("no S3 client for the export"))?;
             let handle = tokio::runtime::Handle::current();
             Ok(Box::new(S3Files::list(client, handle, s3?).await?))
         }
@@ -236,7 +236,7 @@ pub(crate) async fn start_scan(State(app): State<Arc<App>>, Form(form): Form<Sca
     };
     match Scans::start(&app, &request) {
         Ok(()) => see_scan(&form.table),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("sortkey serve: {}\n", e.0)).into_response(),
+        Err(e) => (status_of(&e), format!("sortkey serve: {}\n", e.message)).into_response(),
     }
 }
 

@@ -12,7 +12,6 @@ use axum::response::{IntoResponse, Response};
 
 use crate::ask::{AskError, MigrationAsk};
 use crate::migrate::status::{StatusDocument, status};
-use crate::outcome::Failure;
 use crate::serve::pages::{EmptyPage, Format, Frame, answer, read_query, refusal, status_of, wants_json};
 use crate::serve::{App, filters};
 
@@ -58,7 +57,7 @@ pub(crate) async fn migration(State(app): State<Arc<App>>, RawQuery(raw): RawQue
         Err(e) => Some(Err(e)),
         Ok(_) if !asked => None,
         Ok(_) => Some(match ask.validate(&ctx) {
-            Ok(()) => status(&app.client, &ctx, &ask).await.map_err(|Failure(m)| AskError::bad(m)),
+            Ok(()) => status(&app.client, &ctx, &ask).await,
             Err(e) => Err(e),
         }),
     };

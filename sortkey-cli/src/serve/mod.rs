@@ -25,7 +25,7 @@ use sortkey_core::LockFile;
 
 use crate::cli::{Args, ServeArgs};
 use crate::lock;
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 
 /// What every request of the server reads: fixed when it starts.
 pub(crate) struct App {
@@ -66,7 +66,7 @@ pub(crate) struct App {
 }
 
 /// Starts the server and prints its URL; runs until the process is stopped.
-pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), AskError> {
     let lock = lock::read(&args.lock)?;
     let address = serve.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     if !address.is_loopback() {
@@ -75,19 +75,24 @@ pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), Failure> {
              reads the tables with your credentials"
         );
     }
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = crate::connect::runtime()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(address, serve.port))
             .await
-            .map_err(|e| Failure(format!("cannot listen on {address}:{}: {e}", serve.port)))?;
-        let port = listener.local_addr()?.port();
+            .map_err(|e| AskError::local(format!("cannot listen on {address}:{}: {e}", serve.port)))?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| AskError::local(format!("cannot read the address listened on: {e}")))?
+            .port();
         let client = crate::connect::client(args).await;
         let in_s3 = serve.export.as_deref().is_some_and(|e| e.starts_with("s3://"));
         let s3 = if in_s3 { Some(crate::connect::s3_client(args).await) } else { None };
         let app = App::new(args, serve, lock, (client, s3), (address, port))?;
         let url = format!("http://{}/?token={}", app.hosts[0], app.token);
         crate::output::outln!("sortkey serve: {url}");
-        axum::serve(listener, router(Arc::new(app))).await.map_err(|e| Failure(format!("the server stopped: {e}")))
+        axum::serve(listener, router(Arc::new(app)))
+            .await
+            .map_err(|e| AskError::local(format!("the server stopped: {e}")))
     })
 }
 
@@ -98,7 +103,7 @@ impl App {
         lock: LockFile,
         (client, s3): (aws_sdk_dynamodb::Client, Option<aws_sdk_s3::Client>),
         (address, port): (IpAddr, u16),
-    ) -> Result<App, Failure> {
+    ) -> Result<App, AskError> {
         let mut hosts = match address {
             IpAddr::V4(a) if a.is_loopback() => vec![format!("127.0.0.1:{port}"), format!("localhost:{port}")],
             IpAddr::V6(a) if a.is_loopback() => vec![format!("[::1]:{port}"), format!("localhost:{port}")],
@@ -173,9 +178,9 @@ impl App {
 }
 
 /// 128 random bits in hexadecimal, from the operating system.
-fn random_hex() -> Result<String, Failure> {
+fn random_hex() -> Result<String, AskError> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| Failure(format!("cannot draw a random token: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(|e| AskError::local(format!("cannot draw a random token: {e}")))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

@@ -10,9 +10,10 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use crate::ask::{AskError, AskErrorKind, BrowseAsk, TablesAsk};
+use crate::ask::{BrowseAsk, TablesAsk};
 use crate::browse::{self, BrowseDocument, Group, Row};
 use crate::layouts::LayoutsDocument;
+use crate::outcome::{AskError, AskErrorKind};
 use crate::serve::lab::{LabTable, lab};
 use crate::serve::reshape::{Ask, Reshaped, choices, reshape};
 use crate::serve::{App, filters};
@@ -201,7 +202,7 @@ pub(crate) async fn layouts(State(app): State<Arc<App>>, RawQuery(raw): RawQuery
                     if let Ok(r) = &read {
                         frame.read_units = r.read_units;
                     }
-                    Some(read.map_err(|e| e.0))
+                    Some(read.map_err(|e| e.message))
                 }
                 Err(_) => Some(Err(format!("expected a new width of 1 or more digits, found `{}`", on.new_width))),
             }
@@ -361,13 +362,16 @@ pub(crate) fn browse_link(ask: &BrowseAsk) -> String {
 }
 
 /// The status a refused ask is answered with: 400 for input the command does not read, 403 for
-/// a table the server may not read, 404 for what is not there, 502 when DynamoDB did not answer.
+/// a table the server may not read, 404 for what is not there, 503 when DynamoDB throttled the
+/// read, 502 when it refused it or did not answer, 500 when this machine failed.
 pub(crate) fn status_of(e: &AskError) -> StatusCode {
     match e.kind {
         AskErrorKind::BadInput => StatusCode::BAD_REQUEST,
         AskErrorKind::NotAllowed => StatusCode::FORBIDDEN,
         AskErrorKind::NotFound => StatusCode::NOT_FOUND,
-        AskErrorKind::Unreachable => StatusCode::BAD_GATEWAY,
+        AskErrorKind::Throttled => StatusCode::SERVICE_UNAVAILABLE,
+        AskErrorKind::Refused | AskErrorKind::Unreachable => StatusCode::BAD_GATEWAY,
+        AskErrorKind::Local => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

@@ -7,7 +7,7 @@ use sortkey_core::{DynLayout, KeyRole, LockFile};
 
 use crate::ask::{Context, MigrationAsk};
 use crate::browse::{self, Target};
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::serve::App;
 
 /// What the lab is asked: a partition, and a field of a layout written otherwise.
@@ -62,13 +62,13 @@ pub(crate) fn choices(lock: &LockFile) -> Vec<String> {
 }
 
 /// Reads a page of the partition and applies the reshaped layout to the keys of the layout.
-pub(crate) async fn reshape(app: &App, ask: &Ask<'_>, limit: usize) -> Result<Reshaped, Failure> {
+pub(crate) async fn reshape(app: &App, ask: &Ask<'_>, limit: usize) -> Result<Reshaped, AskError> {
     let layout = app
         .lock
         .get(ask.layout)
-        .ok_or_else(|| Failure(crate::ask::no_layout(&app.lock, &app.lock_path, ask.layout)))?;
+        .ok_or_else(|| AskError::bad(crate::ask::no_layout(&app.lock, &app.lock_path, ask.layout)))?;
     if ask.width == 0 {
-        return Err(Failure(format!("expected a width of 1 or more for `{}.{}`", ask.layout, ask.field)));
+        return Err(AskError::bad(format!("expected a width of 1 or more for `{}.{}`", ask.layout, ask.field)));
     }
     let new = layout.reshaped(ask.field, ask.width, ask.desc)?;
     let target = Target { table: ask.table, index: None, pk: ask.pk, after: None, shard: None };

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::audit::partial::{self, Partial};
 use crate::audit::scan::{self, Progress, ScanPlan};
-use crate::outcome::Failure;
+use crate::outcome::AskError;
 use crate::serve::App;
 
 /// The scans the server started, by table.
@@ -101,18 +101,18 @@ impl Scans {
     }
 
     /// Starts (or resumes, from its partial report) the scan of `request.table`, unless one runs.
-    pub(crate) fn start(app: &Arc<App>, request: &Request) -> Result<(), Failure> {
+    pub(crate) fn start(app: &Arc<App>, request: &Request) -> Result<(), AskError> {
         let mut scans = lock(&app.scans.0);
         if scans.get(&request.table).is_some_and(|r| *lock(&r.status) == Status::Running) {
             return Ok(());
         }
         let path = Scans::report_path(app, &request.table);
         std::fs::create_dir_all(&app.audit_dir)
-            .map_err(|e| Failure(format!("cannot make the audit folder {}: {e}", app.audit_dir.display())))?;
+            .map_err(|e| AskError::local(format!("cannot make the audit folder {}: {e}", app.audit_dir.display())))?;
         if request.fresh {
             match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(Failure(format!("cannot remove {}: {e}", path.display())));
+                    return Err(AskError::local(format!("cannot remove {}: {e}", path.display())));
                 }
                 _ => {}
             }
@@ -145,7 +145,7 @@ impl Scans {
             let read = scan::read(&task_app.client, &plan, &task_app.lock, &task_app.lock_path, Some(progress)).await;
             *lock(&task_run.status) = match read {
                 Ok(_) => Status::Finished,
-                Err(e) => Status::Failed(e.0),
+                Err(e) => Status::Failed(e.message),
             };
         });
         *lock(&run.abort) = Some(task.abort_handle());

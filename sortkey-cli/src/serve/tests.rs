@@ -420,7 +420,8 @@ async fn the_table_lab_starts_from_the_field_s_own_width_and_order() {
 }
 
 /// DynamoDB not answering is 502 on every page that reads it (browse and query alike, before:
-/// 502 and 400), and a browse page's JSON link keeps every parameter of the page (`after` too).
+/// 502 and 400; the status is the failed request's kind), and a browse page's JSON link keeps
+/// every parameter of the page (`after` too).
 #[tokio::test]
 async fn an_unreachable_table_is_502_everywhere_and_the_json_link_keeps_the_page() {
     let app = app();

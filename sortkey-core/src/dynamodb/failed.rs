@@ -51,15 +51,31 @@ impl RequestError {
         E: ProvideErrorMetadata + std::error::Error + 'static,
         R: fmt::Debug,
     {
-        let kind = match error.code() {
+        RequestError {
+            operation,
+            table: table.to_owned(),
+            kind: RequestErrorKind::of(error),
+            message: sdk_error_line(error),
+        }
+    }
+}
+
+impl RequestErrorKind {
+    /// The kind of a failure the SDK returned, read from the service's error code: DynamoDB's
+    /// codes for a missing table and for throttling, any other code the service's refusal, and
+    /// no code at all no answer.
+    pub fn of<E, R>(error: &SdkError<E, R>) -> Self
+    where
+        E: ProvideErrorMetadata,
+    {
+        match error.code() {
             Some("ResourceNotFoundException") => RequestErrorKind::NotFound,
             Some("ProvisionedThroughputExceededException" | "ThrottlingException" | "RequestLimitExceeded") => {
                 RequestErrorKind::Throttled
             }
             Some(code) => RequestErrorKind::Service { code: code.to_owned() },
             None => RequestErrorKind::Unreachable,
-        };
-        RequestError { operation, table: table.to_owned(), kind, message: sdk_error_line(error) }
+        }
     }
 }
 
