@@ -15,12 +15,11 @@ use sortkey_core::{
 };
 
 use crate::ask::{AskError, BrowseAsk, CommandLine, Context};
-use crate::cli::Args;
 use crate::display::{sanitized, shown};
 use crate::output::{self, Document, format_tag, outln};
+use crate::session::Session;
 use crate::sharded::{self, MergedKeys, Partition};
 use crate::table::key_names;
-use crate::{connect, lock};
 
 format_tag! {
     /// The browse report's format.
@@ -151,19 +150,16 @@ impl BrowseItem {
 }
 
 /// Queries the partition and prints its items.
-pub(crate) fn run(args: &Args, ask: &BrowseAsk) -> Result<(), AskError> {
-    let lock = lock::read(&args.lock)?;
-    let lock_path = args.lock.display().to_string();
-    let ctx = args.context(&lock, &lock_path);
-    let runtime = crate::connect::runtime()?;
-    let (doc, _) = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;
-    match (args.output(), ask.group) {
+pub(crate) fn run(session: &Session, ask: &BrowseAsk) -> Result<(), AskError> {
+    let (doc, _) =
+        session.runtime.block_on(async { answer(&session.client().await, &session.context(), ask).await })?;
+    match (session.output, ask.group) {
         (crate::cli::Output::Table, true) => {
             outln!("{} `{}`: {} items", doc.table, shown(&doc.pk), doc.items.len());
             doc.print_groups();
             outln!("read {} items, {} read units", doc.read.items, doc.read.read_units);
         }
-        _ => output::print(args, &doc),
+        _ => session.print(&doc),
     }
     Ok(())
 }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::ask::{AuditAsk, BrowseAsk, CommandLine, Context, HEADROOM, MigrationAsk, QueryAsk, SEGMENTS, TablesAsk};
+use crate::ask::{
+    AuditAsk, BrowseAsk, CommandLine, Connection, Context, HEADROOM, MigrationAsk, QueryAsk, SEGMENTS, TablesAsk,
+};
 
 /// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
 #[derive(Debug, Parser)]
@@ -291,17 +293,9 @@ fn fraction(text: &str) -> Result<f64, String> {
 }
 
 impl Args {
-    /// The context of the command's asks: the lock (read from `lock_path`, this command line's
-    /// `--lock`), every table, the connection options.
-    pub(crate) fn context<'a>(&'a self, lock: &'a sortkey_core::LockFile, lock_path: &'a str) -> Context<'a> {
-        Context {
-            lock,
-            lock_path,
-            tables: &[],
-            endpoint: self.endpoint_url.as_deref(),
-            region: self.region.as_deref(),
-            profile: self.profile.as_deref(),
-        }
+    /// The connection options the command line gives.
+    pub(crate) fn connection(&self) -> Connection {
+        Connection { endpoint: self.endpoint_url.clone(), region: self.region.clone(), profile: self.profile.clone() }
     }
 
     /// The output asked for, or the default: a table on a terminal, JSON otherwise.
@@ -310,11 +304,23 @@ impl Args {
     }
 }
 
+impl Command {
+    /// Whether the subcommand reads the lock: all but `tables` and `audit merge` (whose partial
+    /// reports carry theirs).
+    pub(crate) fn reads_lock(&self) -> bool {
+        match self {
+            Command::Tables(_) => false,
+            Command::Audit(audit) => !matches!(audit.command, Some(AuditCommand::Merge(_))),
+            _ => true,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use clap::Parser;
 
-    use super::{Args, AuditCommand, Command, HEADROOM, fraction};
+    use super::{Args, AuditCommand, Command, Context, HEADROOM, fraction};
 
     #[test]
     fn a_headroom_threshold_is_a_percentage_or_a_fraction() {
@@ -345,8 +351,8 @@ mod tests {
             "sortkey migrate --table Runs --to RankKey --status --checkpoint-table Cp",
         ] {
             let args = Args::try_parse_from(shlex::split(line).unwrap()).unwrap();
-            let lock_path = args.lock.display().to_string();
-            let ctx = args.context(&lock, &lock_path);
+            let (lock_path, connection) = (args.lock.display().to_string(), args.connection());
+            let ctx = Context::of(&lock, &lock_path, &[], &connection);
             let printed = match &args.command {
                 Command::Audit(a) => match &a.command {
                     Some(AuditCommand::Merge(m)) => m.command_line(&ctx),

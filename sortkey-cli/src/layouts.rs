@@ -4,11 +4,10 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, ShardRule, Versions};
 
 use crate::ask::Context;
-use crate::cli::Args;
 use crate::display::shown;
-use crate::lock;
 use crate::outcome::AskError;
 use crate::output::{self, Document, format_tag, outln};
+use crate::session::Session;
 
 format_tag! {
     /// The layouts' format.
@@ -132,9 +131,8 @@ impl LayoutReport {
 }
 
 /// Prints every layout of the lock, one row per field.
-pub(crate) fn run(args: &Args) -> Result<(), AskError> {
-    let (lock, lock_path) = (lock::read(&args.lock)?, args.lock.display().to_string());
-    output::print(args, &LayoutsDocument::new(&args.context(&lock, &lock_path)));
+pub(crate) fn run(session: &Session) -> Result<(), AskError> {
+    session.print(&LayoutsDocument::new(&session.context()));
     Ok(())
 }
 

@@ -23,6 +23,7 @@ mod query;
 mod readme_test;
 #[cfg(feature = "serve")]
 mod serve;
+mod session;
 mod sharded;
 mod table;
 mod tables;
@@ -32,26 +33,34 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{Args, Command};
-use crate::outcome::Outcome;
+use crate::outcome::{AskError, Outcome};
+use crate::session::Session;
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let result = match &args.command {
-        Command::Layouts => layouts::run(&args).map(|()| Outcome::Clean),
-        Command::Audit(audit) => audit::run(&args, audit),
-        Command::Query(query) => query::run(&args, query).map(|()| Outcome::Clean),
-        Command::Browse(browse) => browse::run(&args, browse).map(|()| Outcome::Clean),
-        Command::Migrate(migrate) => migrate::run(&args, migrate),
-        Command::Tables(t) => tables::run(&args, t).map(|()| Outcome::Clean),
-        #[cfg(feature = "serve")]
-        Command::Serve(serve) => serve::run(&args, serve).map(|()| Outcome::Clean),
-    };
-    match result {
+    let session = Session::new(&args.lock, args.command.reads_lock(), args.connection(), args.output());
+    match session.and_then(|session| run(&session, &args.command)) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Found) => ExitCode::from(1),
         Err(error) => {
-            eprintln!("sortkey: {}{}", display::sanitized(&error.message), connect::aws_hint(&args, &error));
+            let hint = connect::aws_hint(&args.connection(), &error);
+            eprintln!("sortkey: {}{hint}", display::sanitized(&error.message));
             ExitCode::from(error.exit_code())
         }
+    }
+}
+
+/// Runs the subcommand in the session built from the command line.
+fn run(session: &Session, command: &Command) -> Result<Outcome, AskError> {
+    let clean = |()| Outcome::Clean;
+    match command {
+        Command::Layouts => layouts::run(session).map(clean),
+        Command::Audit(audit) => audit::run(session, audit),
+        Command::Query(query) => query::run(session, query).map(clean),
+        Command::Browse(browse) => browse::run(session, browse).map(clean),
+        Command::Migrate(migrate) => migrate::run(session, migrate),
+        Command::Tables(t) => tables::run(session, t).map(clean),
+        #[cfg(feature = "serve")]
+        Command::Serve(serve) => serve::run(session, serve).map(clean),
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use comfy_table::presets;
 use serde::Serialize;
 
-use crate::cli::{Args, Output};
+use crate::cli::Output;
 
 /// A report the command prints: its JSON is its serde form, its tables [`print_table`](Self::print_table).
 pub(crate) trait Document: Serialize {
@@ -14,9 +14,9 @@ pub(crate) trait Document: Serialize {
     fn print_table(&self);
 }
 
-/// Prints `doc` as the arguments ask: tables, or one JSON document.
-pub(crate) fn print(args: &Args, doc: &impl Document) {
-    match args.output() {
+/// Prints `doc` as `output` asks: tables, or one JSON document.
+pub(crate) fn print(output: Output, doc: &impl Document) {
+    match output {
         Output::Json => print_json(doc),
         Output::Table => doc.print_table(),
     }

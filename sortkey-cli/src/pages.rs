@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sortkey_core::dynamodb::{RateShare, worker_index};
 use tokio::sync::mpsc;
 
-use crate::cli::{Args, Output};
+use crate::cli::Output;
 use crate::outcome::AskError;
 
 /// An item or a key, as the SDK gives it.
@@ -177,13 +177,13 @@ impl Reader {
 
 /// A progress bar on standard error when it is a terminal and the output is a table (not one
 /// JSON document): items read, items per second and the time left against an estimate.
-pub(crate) fn progress_bar(args: &Args) -> Option<ProgressBar> {
-    (std::io::stderr().is_terminal() && args.output() == Output::Table).then(bar)
+pub(crate) fn progress_bar(output: Output) -> Option<ProgressBar> {
+    (std::io::stderr().is_terminal() && output == Output::Table).then(bar)
 }
 
 /// [`progress_bar`] counting bytes (of an export's files) instead of items.
-pub(crate) fn bytes_bar(args: &Args) -> Option<ProgressBar> {
-    let bar = progress_bar(args)?;
+pub(crate) fn bytes_bar(output: Output) -> Option<ProgressBar> {
+    let bar = progress_bar(output)?;
     let style = ProgressStyle::with_template(
         "{bar:30} {binary_bytes}/{binary_total_bytes}, {binary_bytes_per_sec}, {eta} left",
     )

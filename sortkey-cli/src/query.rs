@@ -10,9 +10,9 @@ use sortkey_core::{KeyCondition, KeyExpression, LiveLayouts};
 
 use crate::ask::{AskError, CommandLine, Context, QueryAsk};
 use crate::browse::{BrowseDocument, Target};
-use crate::cli::Args;
 use crate::output::{Document, format_tag, outln};
-use crate::{browse, lock, output};
+use crate::session::Session;
+use crate::{browse, output};
 
 /// What a query ask is answered with: its condition as Query parameters and, with a table, the
 /// items it selects across the layout's versions and the read units the Queries spent.
@@ -28,21 +28,17 @@ pub(crate) struct QueryAnswer {
 
 /// Prints the KeyConditionExpression of the arguments, or with `--table` runs it on every live
 /// version of the layout and prints the items.
-pub(crate) fn run(args: &Args, ask: &QueryAsk) -> Result<(), AskError> {
-    let lock = lock::read(&args.lock)?;
-    let lock_path = args.lock.display().to_string();
-    let ctx = args.context(&lock, &lock_path);
-    let runtime = crate::connect::runtime()?;
-    let answered = runtime.block_on(async {
+pub(crate) fn run(session: &Session, ask: &QueryAsk) -> Result<(), AskError> {
+    let answered = session.runtime.block_on(async {
         let client = match ask.table {
-            Some(_) => Some(crate::connect::client(args).await),
+            Some(_) => Some(session.client().await),
             None => None,
         };
-        answer(client.as_ref(), &ctx, ask).await
+        answer(client.as_ref(), &session.context(), ask).await
     })?;
     match &answered.items {
-        Some(items) => output::print(args, items),
-        None => output::print(args, &answered.condition),
+        Some(items) => session.print(items),
+        None => session.print(&answered.condition),
     }
     Ok(())
 }

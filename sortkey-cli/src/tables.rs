@@ -7,9 +7,9 @@ use aws_sdk_dynamodb::types::KeySchemaElement;
 use serde::{Deserialize, Serialize};
 
 use crate::ask::{AskError, Context, TablesAsk};
-use crate::cli::Args;
 use crate::output::{self, Document, format_tag, outln};
-use crate::{connect, table};
+use crate::session::Session;
+use crate::table;
 
 format_tag! {
     /// The tables' format.
@@ -48,14 +48,9 @@ pub(crate) struct IndexReport {
 }
 
 /// Prints the tables.
-pub(crate) fn run(args: &Args, ask: &TablesAsk) -> Result<(), AskError> {
-    let lock_path = args.lock.display().to_string();
-    // The command reads no lock: the context's lock is an empty one.
-    let lock = sortkey_core::LockFile { entries: Vec::new(), versions: Vec::new(), tables: Vec::new() };
-    let ctx = args.context(&lock, &lock_path);
-    let runtime = crate::connect::runtime()?;
-    let doc = runtime.block_on(async { answer(&connect::client(args).await, &ctx, ask).await })?;
-    output::print(args, &doc);
+pub(crate) fn run(session: &Session, ask: &TablesAsk) -> Result<(), AskError> {
+    let doc = session.runtime.block_on(async { answer(&session.client().await, &session.context(), ask).await })?;
+    session.print(&doc);
     Ok(())
 }
 

@@ -13,6 +13,7 @@ mod migrate;
 mod query;
 mod tables;
 
+use serde::{Deserialize, Serialize};
 use sortkey_core::LockFile;
 
 pub(crate) use audit::{AuditAsk, HEADROOM, SEGMENTS};
@@ -23,6 +24,27 @@ pub(crate) use query::QueryAsk;
 pub(crate) use tables::TablesAsk;
 
 pub(crate) use crate::outcome::AskError;
+
+/// The connection options as the command line gave them (`--endpoint-url`, `--region`,
+/// `--profile`): what the clients are made from, and what every printed command and an audit's
+/// partial report name, so that a command pasted from them goes to the same server.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Connection {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) endpoint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) region: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) profile: Option<String>,
+}
+
+impl Connection {
+    /// The connection of the asks in `ctx`.
+    pub(crate) fn of(ctx: &Context<'_>) -> Connection {
+        let owned = |o: Option<&str>| o.map(str::to_owned);
+        Connection { endpoint: owned(ctx.endpoint), region: owned(ctx.region), profile: owned(ctx.profile) }
+    }
+}
 
 /// What every ask is validated and answered against: the lock, and what the asker may read.
 pub(crate) struct Context<'a> {
@@ -45,6 +67,24 @@ pub(crate) const MOST_ITEMS: usize = 1000;
 pub(crate) const DEFAULT_ITEMS: usize = 100;
 
 impl<'a> Context<'a> {
+    /// The context of `lock` (read from `lock_path`), `tables` (every one when empty) and the
+    /// `connection`.
+    pub(crate) fn of(
+        lock: &'a LockFile,
+        lock_path: &'a str,
+        tables: &'a [String],
+        connection: &'a Connection,
+    ) -> Context<'a> {
+        Context {
+            lock,
+            lock_path,
+            tables,
+            endpoint: connection.endpoint.as_deref(),
+            region: connection.region.as_deref(),
+            profile: connection.profile.as_deref(),
+        }
+    }
+
     /// Whether `table` may be read: a table name DynamoDB allows (3 to 255 letters, digits, `_`,
     /// `-` and `.`), and one of those the asker was given when it was given some.
     pub(crate) fn may_read(&self, table: &str) -> Result<(), AskError> {

@@ -20,10 +20,10 @@ use sortkey_core::{DynLayout, KeyAudit, KeyRole, LockFile, Versions};
 
 use self::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::ask::{CommandLine, Context};
-use crate::cli::{Args, AuditArgs, AuditCommand};
+use crate::cli::{AuditArgs, AuditCommand};
 use crate::outcome::{AskError, Outcome};
-use crate::pages::{self, Item, SegmentOf, bytes_bar};
-use crate::{lock, output};
+use crate::pages::{self, Item, SegmentOf};
+use crate::session::Session;
 
 use self::data_files::{DataFiles, Folder};
 
@@ -209,78 +209,83 @@ fn attributes(
     Ok(attributes)
 }
 
-/// Reads the table (or the export), or merges partial reports, and prints what the keys are.
-pub(crate) fn run(args: &Args, audit: &AuditArgs) -> Result<Outcome, AskError> {
+/// Reads the table (or the export), or merges partial reports, and prints what the keys are;
+/// [`Outcome::Found`] when it found anything: a key in no layout (unread, of a mixed width, empty
+/// or too long), a value that is no string, or a field under the headroom threshold.
+pub(crate) fn run(session: &Session, audit: &AuditArgs) -> Result<Outcome, AskError> {
     if let Some(AuditCommand::Merge(merge)) = &audit.command {
-        return partial::merge(args, merge);
+        return partial::merge(session, merge);
     }
-    let lock = lock::read(&args.lock)?;
-    let lock_path = args.lock.display().to_string();
-    let ctx = args.context(&lock, &lock_path);
+    let ctx = session.context();
     audit.what.validate(&ctx)?;
-    match (&audit.what.export, &audit.what.table) {
-        (Some(at), _) => {
-            let (Some(pk), sk) = (audit.what.pk.clone(), audit.what.sk.clone()) else {
-                return Err(AskError::bad("--export needs --pk ATTR (and --sk ATTR): an export has no key schema"));
-            };
-            // An export in S3 is listed and streamed on this runtime while the files' threads read.
-            let runtime = crate::connect::runtime()?;
-            let files: Box<dyn DataFiles> = match s3_files(args, at, &runtime)? {
-                Some(files) => files,
-                None => Box::new(Folder::of(std::path::Path::new(at))?),
-            };
-            // One share of the files (every `total`th from the segment's number), or all.
-            let (total, numbers) = match audit.total {
-                Some(_) => pages::split(1, audit.total, audit.segment)?,
-                None => (1, vec![0]),
-            };
-            let share: Vec<usize> =
-                (0..files.len()).filter(|i| numbers.contains(&((i % total as usize) as u32))).collect();
-            let bar = bytes_bar(args);
-            let audited = attributes(&lock, &lock_path, audit.what.table.as_deref(), (pk, sk))?;
-            let read = export::read(&*files, &share, audited, bar.as_ref())?;
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
-            let state = partial::Partial {
-                table: String::new(),
-                index: None,
-                export: Some(at.clone()),
-                total,
-                segments: numbers.iter().map(|&number| partial::Segment { number, after: None, done: true }).collect(),
-                lock: partial::lock_text(&lock),
-                attributes: read,
-                connection: partial::Connection::of(&ctx),
-            };
-            if let Some(path) = &audit.what.report {
-                partial::save(path, &state)?;
-            }
-            // The export's table, when named: the moves run on it.
-            let asked = (&ctx, audit.command_line(&ctx));
-            Ok(finish(args, &scan_report(&state, audit.headroom, asked, audit.what.table.as_deref())))
-        }
+    let doc = match (&audit.what.export, &audit.what.table) {
+        (Some(at), _) => export_audit(session, audit, at)?,
         (None, Some(table)) => {
-            let state = scan::run(args, audit, table, &lock)?;
-            Ok(finish(args, &scan_report(&state, audit.headroom, (&ctx, audit.command_line(&ctx)), None)))
+            let state = scan::run(session, audit, table)?;
+            scan_report(&state, audit.headroom, (&ctx, audit.command_line(&ctx)), None)
         }
-        (None, None) => Err(AskError::bad("expected --table NAME or --export DIR")),
+        (None, None) => return Err(AskError::bad("expected --table NAME or --export DIR")),
+    };
+    session.print(&doc);
+    Ok(if doc.findings { Outcome::Found } else { Outcome::Clean })
+}
+
+/// The audit of the export at `at` (a folder or `s3://BUCKET/PREFIX`): this worker's share of
+/// its files read, the partial report saved when asked.
+fn export_audit(session: &Session, audit: &AuditArgs, at: &str) -> Result<AuditDocument, AskError> {
+    let ctx = session.context();
+    let (Some(pk), sk) = (audit.what.pk.clone(), audit.what.sk.clone()) else {
+        return Err(AskError::bad("--export needs --pk ATTR (and --sk ATTR): an export has no key schema"));
+    };
+    // An export in S3 is listed and streamed on the runtime while the files' threads read.
+    let files: Box<dyn DataFiles> = match s3_files(session, at)? {
+        Some(files) => files,
+        None => Box::new(Folder::of(std::path::Path::new(at))?),
+    };
+    // One share of the files (every `total`th from the segment's number), or all.
+    let (total, numbers) = match audit.total {
+        Some(_) => pages::split(1, audit.total, audit.segment)?,
+        None => (1, vec![0]),
+    };
+    let share: Vec<usize> = (0..files.len()).filter(|i| numbers.contains(&((i % total as usize) as u32))).collect();
+    let bar = session.bytes_bar();
+    let audited = attributes(ctx.lock, ctx.lock_path, audit.what.table.as_deref(), (pk, sk))?;
+    let read = export::read(&*files, &share, audited, bar.as_ref())?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
+    let state = partial::Partial {
+        table: String::new(),
+        index: None,
+        export: Some(at.to_owned()),
+        total,
+        segments: numbers.iter().map(|&number| partial::Segment { number, after: None, done: true }).collect(),
+        lock: partial::lock_text(ctx.lock),
+        attributes: read,
+        connection: crate::ask::Connection::of(&ctx),
+    };
+    if let Some(path) = &audit.what.report {
+        partial::save(path, &state)?;
+    }
+    // The export's table, when named: the moves run on it.
+    let asked = (&ctx, audit.command_line(&ctx));
+    Ok(scan_report(&state, audit.headroom, asked, audit.what.table.as_deref()))
 }
 
 /// The data files of the export at `at` when it is in S3 (`s3://BUCKET/PREFIX`), listed on
 /// `runtime`; `None` for a folder.
 #[cfg(feature = "s3")]
-fn s3_files(args: &Args, at: &str, runtime: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, AskError> {
+fn s3_files(session: &Session, at: &str) -> Result<Option<Box<dyn DataFiles>>, AskError> {
     use self::export_s3::{S3Export, S3Files};
     let Some(s3) = S3Export::parse(at) else { return Ok(None) };
-    let (s3, handle) = (s3?, runtime.handle().clone());
-    let client = runtime.block_on(crate::connect::s3_client(args));
-    Ok(Some(Box::new(runtime.block_on(S3Files::list(client, handle, s3))?)))
+    let (s3, runtime) = (s3?, &session.runtime);
+    let client = runtime.block_on(crate::connect::s3_client(&session.connection));
+    Ok(Some(Box::new(runtime.block_on(S3Files::list(client, runtime.handle().clone(), s3))?)))
 }
 
 /// Without the `s3` feature: an `s3://` export is refused, saying how to read it.
 #[cfg(not(feature = "s3"))]
-fn s3_files(_: &Args, at: &str, _: &tokio::runtime::Runtime) -> Result<Option<Box<dyn DataFiles>>, AskError> {
+fn s3_files(_: &Session, at: &str) -> Result<Option<Box<dyn DataFiles>>, AskError> {
     match at.starts_with("s3://") {
         true => Err(AskError::bad(format!(
             "{at}: this sortkey was built without its `s3` feature, which reads an export in S3; expected a folder \
@@ -327,11 +332,4 @@ pub(crate) fn scan_report(
     };
     let reports = state.attributes.iter().map(|a| a.report(threshold)).collect();
     AuditDocument::new(source, threshold, reports, asked, export_table)
-}
-
-/// Prints the report, and says whether it found anything: a key in no layout (unread, of a mixed
-/// width, empty or too long), a value that is no string, or a field under the headroom threshold.
-fn finish(args: &Args, doc: &AuditDocument) -> Outcome {
-    output::print(args, doc);
-    if doc.findings { Outcome::Found } else { Outcome::Clean }
 }

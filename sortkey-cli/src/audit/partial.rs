@@ -14,14 +14,14 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sortkey_core::LockFile;
 
-use crate::ask::{CommandLine, Context};
+use crate::ask::{CommandLine, Connection, Context};
 use crate::audit::Attribute;
 use crate::audit::report::{AttributeReport, AuditDocument, AuditSource};
-use crate::cli::{Args, MergeArgs};
+use crate::cli::MergeArgs;
 use crate::outcome::{AskError, Outcome};
-use crate::output;
 use crate::output::format_tag;
 use crate::pages::Item;
+use crate::session::Session;
 
 format_tag! {
     /// The partial report's format.
@@ -51,33 +51,13 @@ pub(crate) struct PartialDocument {
     #[serde(default, skip_serializing_if = "none_named")]
     sort_keys: Vec<Option<String>>,
     /// The connection the segments read with, which the merged report's moves then name.
-    #[serde(default, skip_serializing_if = "Connection::is_default")]
+    #[serde(default, skip_serializing_if = "is_default")]
     connection: Connection,
 }
 
-/// The connection options an audit's segments were read with, as its command line gave them
-/// (`--endpoint-url`, `--region`, `--profile`): the merged report's printed moves name them,
-/// so that a move pasted from it goes to the server the keys were read from, not to AWS.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Connection {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) endpoint: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) region: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) profile: Option<String>,
-}
-
-impl Connection {
-    /// The connection of the asks in `ctx`.
-    pub(crate) fn of(ctx: &Context<'_>) -> Connection {
-        let owned = |o: Option<&str>| o.map(str::to_owned);
-        Connection { endpoint: owned(ctx.endpoint), region: owned(ctx.region), profile: owned(ctx.profile) }
-    }
-
-    fn is_default(&self) -> bool {
-        *self == Connection::default()
-    }
+/// Whether the connection is the default one (AWS's, no option given).
+fn is_default(connection: &Connection) -> bool {
+    *connection == Connection::default()
 }
 
 /// Whether no attribute names one.
@@ -315,14 +295,12 @@ pub(crate) fn load(path: &Path) -> Result<Option<Partial>, AskError> {
 /// `sortkey audit merge PARTS...`: the partial reports of every segment of one audit (same table,
 /// index, lock and total; each segment once, each read to its end), merged in segment order into
 /// the report of the whole table.
-pub(crate) fn merge(args: &Args, merge: &MergeArgs) -> Result<Outcome, AskError> {
-    // A merge reads no lock: the parts carry the one their audit read. The printed commands
-    // name this command line's --lock, which the moves then read.
-    let no_layouts = LockFile::parse("").map_err(|e| AskError::bad(e.to_string()))?;
-    let lock_path = args.lock.display().to_string();
-    let ctx = args.context(&no_layouts, &lock_path);
+pub(crate) fn merge(session: &Session, merge: &MergeArgs) -> Result<Outcome, AskError> {
+    // A merge reads no lock (the session's is empty): the parts carry the one their audit read.
+    // The printed commands name this command line's --lock, which the moves then read.
+    let ctx = session.context();
     let doc = merged(&merge.parts, merge.headroom, (&ctx, merge.command_line(&ctx)))?;
-    output::print(args, &doc);
+    session.print(&doc);
     Ok(if doc.findings { Outcome::Found } else { Outcome::Clean })
 }
 

@@ -9,12 +9,14 @@ use aws_sdk_dynamodb::Client;
 use indicatif::ProgressBar;
 use sortkey_core::LockFile;
 
-use crate::audit::partial::{self, Connection, Partial, Segment, StoredKey};
+use crate::ask::Connection;
+use crate::audit::partial::{self, Partial, Segment, StoredKey};
 use crate::audit::{Attribute, attributes, read_names};
-use crate::cli::{Args, AuditArgs};
+use crate::cli::AuditArgs;
 use crate::outcome::AskError;
-use crate::pages::{self, Item, Source, progress_bar};
-use crate::{connect, table};
+use crate::pages::{self, Item, Source};
+use crate::session::Session;
+use crate::table;
 
 /// What a Scan audit reads, and where it saves where it stands.
 pub(crate) struct ScanPlan {
@@ -35,8 +37,8 @@ pub(crate) struct ScanPlan {
 }
 
 impl ScanPlan {
-    /// The plan of `sortkey audit --table`, read with the connection `args` give.
-    fn of(args: &Args, audit: &AuditArgs, table: &str) -> Result<ScanPlan, AskError> {
+    /// The plan of `sortkey audit --table`, read with `connection`.
+    fn of(connection: &Connection, audit: &AuditArgs, table: &str) -> Result<ScanPlan, AskError> {
         let (total, numbers) = pages::split(audit.what.segments, audit.total, audit.segment)?;
         Ok(ScanPlan {
             table: table.to_owned(),
@@ -46,11 +48,7 @@ impl ScanPlan {
             numbers,
             report: audit.what.report.clone(),
             rate: audit.rate,
-            connection: Connection {
-                endpoint: args.endpoint_url.clone(),
-                region: args.region.clone(),
-                profile: args.profile.clone(),
-            },
+            connection: connection.clone(),
         })
     }
 }
@@ -77,14 +75,14 @@ impl Progress for ProgressBar {
 
 /// Audits the table's segments that this process runs, from where the partial report (if any)
 /// says they stand; returns the audit of those segments.
-pub(crate) fn run(args: &Args, audit: &AuditArgs, table: &str, lock: &LockFile) -> Result<Partial, AskError> {
-    let plan = ScanPlan::of(args, audit, table)?;
-    let runtime = crate::connect::runtime()?;
-    runtime.block_on(async {
-        let client = connect::client(args).await;
+pub(crate) fn run(session: &Session, audit: &AuditArgs, table: &str) -> Result<Partial, AskError> {
+    let plan = ScanPlan::of(&session.connection, audit, table)?;
+    session.runtime.block_on(async {
+        let client = session.client().await;
         // A progress bar on a terminal, unless the output is one JSON document.
-        let bar = progress_bar(args);
-        let state = read(&client, &plan, lock, &args.lock.display().to_string(), bar.as_ref().map(|b| b as _)).await;
+        let bar = session.progress_bar();
+        let (lock, lock_path) = (&session.lock, session.lock_path.as_str());
+        let state = read(&client, &plan, lock, lock_path, bar.as_ref().map(|b| b as _)).await;
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }

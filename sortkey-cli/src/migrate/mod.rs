@@ -21,122 +21,161 @@ use indicatif::ProgressBar;
 use sortkey_core::dynamodb::{Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress};
 use sortkey_core::{DynMigration, KeyRole, LockFile};
 
-use crate::ask::MigrationAsk;
-use crate::cli::{Args, MigrateArgs};
+use aws_sdk_dynamodb::Client;
+
+use crate::ask::{Context, MigrationAsk};
+use crate::cli::MigrateArgs;
 use crate::outcome::{AskError, Outcome};
-use crate::pages::{self, Source, progress_bar};
-use crate::{connect, lock, output, table};
+use crate::pages::{self, Source};
+use crate::session::Session;
+use crate::table;
 
 use self::attribute::Target;
 use self::checkpoints::{MigrationIdentity, Store};
 use self::verdict::{MigrateDocument, classify};
 
 /// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
-/// the verdict.
-pub(crate) fn run(args: &Args, m: &MigrateArgs) -> Result<Outcome, AskError> {
-    let lock = lock::read(&args.lock)?;
-    let lock_path = args.lock.display().to_string();
-    let ctx = args.context(&lock, &lock_path);
-    let olds = sources(&lock, &lock_path, &m.which)?;
-    let to = entry(&lock, &lock_path, &m.which.to)?;
+/// the verdict; with `--status`, reads where it stands and moves nothing.
+pub(crate) fn run(session: &Session, m: &MigrateArgs) -> Result<Outcome, AskError> {
+    let ctx = session.context();
+    if m.status {
+        let client = session.runtime.block_on(session.client());
+        let (doc, _) = session.runtime.block_on(status::status(&client, &ctx, &m.which))?;
+        session.print(&doc);
+        return Ok(Outcome::Clean);
+    }
+    let (lock, lock_path) = (ctx.lock, ctx.lock_path);
+    let olds = sources(lock, lock_path, &m.which)?;
+    let to = entry(lock, lock_path, &m.which.to)?;
     let migration = if olds == [m.which.to.clone()] {
         // The layout to itself: its items in another shard than their sort key's, moved there.
         DynMigration::placement(to)?
     } else {
-        let from = olds.iter().map(|name| entry(&lock, &lock_path, name)).collect::<Result<Vec<_>, _>>()?;
+        let from = olds.iter().map(|name| entry(lock, lock_path, name)).collect::<Result<Vec<_>, _>>()?;
         DynMigration::versions(from, to)?
     };
-    if m.status {
-        let runtime = crate::connect::runtime()?;
-        let (doc, _) =
-            runtime.block_on(async { status::status(&connect::client(args).await, &ctx, &m.which).await })?;
-        output::print(args, &doc);
-        return Ok(Outcome::Clean);
-    }
     if !m.dry_run && m.version_attribute.is_none() && !m.compare_attributes {
         return Err(AskError::bad(
             "expected --version-attribute ATTR (exact) or --compare-attributes [--may-add ATTRS]: how a move makes \
              sure that no write made after the Scan is deleted with the old item",
         ));
     }
-    let (total, mine) = pages::split(m.segments, m.total, m.segment)?;
-    let runtime = crate::connect::runtime()?;
-    runtime.block_on(async {
-        let client = connect::client(args).await;
-        let (pk, sk) = table::key_names(&client, &m.which.table, None).await?;
-        let role = if migration.moves_partition_keys() { KeyRole::Partition } else { KeyRole::Sort };
-        let target = attribute::target(&client, (&lock, &lock_path), &m.which, role, (&pk, sk.as_deref())).await?;
-        // An index's key is rewritten in place; the table's own key moves its items.
-        let in_place = match target {
-            Target::Index { attribute, .. } => Some(attribute),
-            Target::Primary => None,
-        };
-        let names = match (&in_place, &sk) {
-            (Some(attribute), _) => vec![attribute.clone()],
-            (None, None) => {
-                return Err(AskError::bad(format!(
-                    "table {} has a partition key alone; a migration moves sort keys",
-                    m.which.table
-                )));
-            }
-            // A partition key's migration reads the sort key too: an item's new shard is
-            // calculated from it, by the table's sort key layouts in the lock.
-            (None, Some(sk)) if migration.moves_partition_keys() => vec![sk.clone(), pk.clone()],
-            (None, Some(sk)) => vec![sk.clone()],
-        };
-        let migration = match (&in_place, &sk) {
-            (None, Some(sk)) if migration.moves_partition_keys() => {
-                migration.clone().reading_sort_keys(lock.layouts_reading(Some(&m.which.table), sk, KeyRole::Sort))
-            }
-            _ => migration.clone(),
-        };
-        let source = Source { client: client.clone(), table: m.which.table.clone(), index: None, names };
-        let bar = progress_bar(args);
+    let segments = pages::split(m.segments, m.total, m.segment)?;
+    let doc = session.runtime.block_on(async {
+        let client = session.client().await;
+        let (plan, source) = plan(&client, &ctx, m, migration).await?;
+        let bar = session.progress_bar();
         let estimate = table::item_count(&client, &m.which.table).await.unwrap_or(0);
-        if m.dry_run {
-            let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
-            return Ok(finish(args, MigrateDocument::new((m, &ctx), &olds, &[], Some(verdict))));
-        }
-        let mut backfill = Backfill::new(&client, &m.which.table, table::static_key_names(pk, sk));
-        if let Some(attribute) = &in_place {
-            backfill = backfill.index_attribute(attribute);
-        }
-        backfill = match &m.version_attribute {
-            Some(version) => backfill.version_attribute(version),
-            None => backfill.compare_attributes(&m.may_add.iter().map(String::as_str).collect::<Vec<_>>()),
-        };
-        if let Some(rate) = m.rate {
-            backfill = backfill.rate_share(rate as f64, mine.len() as i32);
-        }
-        let store = Store::open(&client, &m.which, (m.worker.as_deref(), m.lease), &olds.join("+")).await?;
-        let identity = MigrationIdentity { table: m.which.table.clone(), from: olds.clone(), to: m.which.to.clone() };
-        store.claim(&identity)?;
-        let mut passes = Vec::new();
-        let mut pass = store.last_pass(total, &mine).await?;
-        loop {
-            if let Some(bar) = &bar {
-                bar.reset();
-                bar.set_length(estimate * mine.len() as u64 / u64::from(total));
+        let olds = &olds;
+        match m.dry_run {
+            true => {
+                let verdict = classify(&source, lock, &plan.migration, m, bar.as_ref(), estimate).await?;
+                Ok(MigrateDocument::new((m, &ctx), olds, &[], Some(verdict)))
             }
-            passes.push(run_pass(&backfill, &migration, &store, pass, total, &mine, bar.as_ref()).await?);
-            if m.total.is_some() {
-                // One segment of many: the others' workers may not be done.
-                return Ok(finish(args, MigrateDocument::new((m, &ctx), &olds, &passes, None)));
-            }
-            let verdict = classify(&source, &lock, &migration, m, bar.as_ref(), estimate).await?;
-            let stuck = passes.last().is_some_and(|p| p.rewritten == 0 && p.superseded == 0);
-            if verdict.complete || verdict.cannot_move > 0 || pass >= m.passes || stuck {
-                if let Some(bar) = &bar {
-                    bar.finish_and_clear();
-                }
-                // Kept beside the checkpoints, for `--status` and the web view.
-                let doc = MigrateDocument::new((m, &ctx), &olds, &passes, Some(verdict));
-                store.save_report(&doc).await?;
-                return Ok(finish(args, doc));
-            }
-            pass += 1;
+            false => passes(&client, (&ctx, m, olds), (&plan, &source, segments), (bar.as_ref(), estimate)).await,
         }
-    })
+    })?;
+    session.print(&doc);
+    Ok(doc.outcome())
+}
+
+/// What a migration rewrites: the migration (reading the table's sort keys when it moves
+/// partition keys), the key attributes, and the index attribute rewritten in place (`None`
+/// when the table's own key moves its items).
+struct Plan {
+    migration: DynMigration,
+    keys: (String, Option<String>),
+    in_place: Option<String>,
+}
+
+/// The plan of `m` on its table, and the Scan its passes and its verdict read.
+async fn plan(
+    client: &Client,
+    ctx: &Context<'_>,
+    m: &MigrateArgs,
+    migration: DynMigration,
+) -> Result<(Plan, Source), AskError> {
+    let (lock, lock_path) = (ctx.lock, ctx.lock_path);
+    let (pk, sk) = table::key_names(client, &m.which.table, None).await?;
+    let role = if migration.moves_partition_keys() { KeyRole::Partition } else { KeyRole::Sort };
+    let target = attribute::target(client, (lock, lock_path), &m.which, role, (&pk, sk.as_deref())).await?;
+    // An index's key is rewritten in place; the table's own key moves its items.
+    let in_place = match target {
+        Target::Index { attribute, .. } => Some(attribute),
+        Target::Primary => None,
+    };
+    let names = match (&in_place, &sk) {
+        (Some(attribute), _) => vec![attribute.clone()],
+        (None, None) => {
+            return Err(AskError::bad(format!(
+                "table {} has a partition key alone; a migration moves sort keys",
+                m.which.table
+            )));
+        }
+        // A partition key's migration reads the sort key too: an item's new shard is
+        // calculated from it, by the table's sort key layouts in the lock.
+        (None, Some(sk)) if migration.moves_partition_keys() => vec![sk.clone(), pk.clone()],
+        (None, Some(sk)) => vec![sk.clone()],
+    };
+    let migration = match (&in_place, &sk) {
+        (None, Some(sk)) if migration.moves_partition_keys() => {
+            migration.reading_sort_keys(lock.layouts_reading(Some(&m.which.table), sk, KeyRole::Sort))
+        }
+        _ => migration,
+    };
+    let source = Source { client: client.clone(), table: m.which.table.clone(), index: None, names };
+    Ok((Plan { migration, keys: (pk, sk), in_place }, source))
+}
+
+/// The passes of a migration over this worker's segments (`mine` of `total`), until the verdict says it is complete,
+/// a key cannot move, a pass moves nothing or the last pass ran; the report, kept beside the
+/// checkpoints.
+async fn passes(
+    client: &Client,
+    (ctx, m, olds): (&Context<'_>, &MigrateArgs, &[String]),
+    (plan, source, (total, mine)): (&Plan, &Source, (u32, Vec<u32>)),
+    (bar, estimate): (Option<&ProgressBar>, u64),
+) -> Result<MigrateDocument, AskError> {
+    let (pk, sk) = plan.keys.clone();
+    let mut backfill = Backfill::new(client, &m.which.table, table::static_key_names(pk, sk));
+    if let Some(attribute) = &plan.in_place {
+        backfill = backfill.index_attribute(attribute);
+    }
+    backfill = match &m.version_attribute {
+        Some(version) => backfill.version_attribute(version),
+        None => backfill.compare_attributes(&m.may_add.iter().map(String::as_str).collect::<Vec<_>>()),
+    };
+    if let Some(rate) = m.rate {
+        backfill = backfill.rate_share(rate as f64, mine.len() as i32);
+    }
+    let store = Store::open(client, &m.which, (m.worker.as_deref(), m.lease), &olds.join("+")).await?;
+    let identity = MigrationIdentity { table: m.which.table.clone(), from: olds.to_vec(), to: m.which.to.clone() };
+    store.claim(&identity)?;
+    let mut passes = Vec::new();
+    let mut pass = store.last_pass(total, &mine).await?;
+    loop {
+        if let Some(bar) = bar {
+            bar.reset();
+            bar.set_length(estimate * mine.len() as u64 / u64::from(total));
+        }
+        passes.push(run_pass(&backfill, &plan.migration, &store, pass, total, &mine, bar).await?);
+        if m.total.is_some() {
+            // One segment of many: the others' workers may not be done.
+            return Ok(MigrateDocument::new((m, ctx), olds, &passes, None));
+        }
+        let verdict = classify(source, ctx.lock, &plan.migration, m, bar, estimate).await?;
+        let stuck = passes.last().is_some_and(|p| p.rewritten == 0 && p.superseded == 0);
+        if verdict.complete || verdict.cannot_move > 0 || pass >= m.passes || stuck {
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            // Kept beside the checkpoints, for `--status` and the web view.
+            let doc = MigrateDocument::new((m, ctx), olds, &passes, Some(verdict));
+            store.save_report(&doc).await?;
+            return Ok(doc);
+        }
+        pass += 1;
+    }
 }
 
 /// The layouts the keys move from, newest first: `--from` when given, every older version of
@@ -193,7 +232,7 @@ fn entry(lock: &LockFile, lock_path: &str, name: &str) -> Result<(String, sortke
         .iter()
         .find(|(n, _)| n == name)
         .cloned()
-        .ok_or_else(|| AskError::bad(crate::ask::no_layout(lock, lock_path, name)))
+        .ok_or_else(|| AskError::not_found(crate::ask::no_layout(lock, lock_path, name)))
 }
 
 /// A pause while another worker holds a segment whose lease ends at `until` (milliseconds since
@@ -202,12 +241,6 @@ async fn wait_for_lease(until: u64) {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let left = std::time::Duration::from_millis(until.saturating_sub(now).clamp(50, 1000));
     tokio::time::sleep(left).await;
-}
-
-/// Prints the migration's document; exit status 1 while keys are left in the old layout.
-fn finish(args: &Args, doc: MigrateDocument) -> Outcome {
-    output::print(args, &doc);
-    doc.outcome()
 }
 
 /// Pass `pass` over the segments `mine` of `total`, side by side, each from where its checkpoint

@@ -23,9 +23,10 @@ use axum::Router;
 use axum::routing::get;
 use sortkey_core::LockFile;
 
-use crate::cli::{Args, ServeArgs};
-use crate::lock;
+use crate::ask::Connection;
+use crate::cli::ServeArgs;
 use crate::outcome::AskError;
+use crate::session::Session;
 
 /// What every request of the server reads: fixed when it starts.
 pub(crate) struct App {
@@ -35,9 +36,7 @@ pub(crate) struct App {
     pub(crate) lock: LockFile,
     pub(crate) lock_path: String,
     /// The connection, as the command line gave it (for the frame of every page).
-    pub(crate) endpoint: Option<String>,
-    pub(crate) region: Option<String>,
-    pub(crate) profile: Option<String>,
+    pub(crate) connection: Connection,
     /// The tables the pages may read (all the connection sees when empty).
     pub(crate) tables: Vec<String>,
     /// The partial reports of an audit the audit page shows, merged.
@@ -66,8 +65,7 @@ pub(crate) struct App {
 }
 
 /// Starts the server and prints its URL; runs until the process is stopped.
-pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), AskError> {
-    let lock = lock::read(&args.lock)?;
+pub(crate) fn run(session: &Session, serve: &ServeArgs) -> Result<(), AskError> {
     let address = serve.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     if !address.is_loopback() {
         eprintln!(
@@ -75,8 +73,7 @@ pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), AskError> {
              reads the tables with your credentials"
         );
     }
-    let runtime = crate::connect::runtime()?;
-    runtime.block_on(async {
+    session.runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(address, serve.port))
             .await
             .map_err(|e| AskError::local(format!("cannot listen on {address}:{}: {e}", serve.port)))?;
@@ -84,10 +81,10 @@ pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), AskError> {
             .local_addr()
             .map_err(|e| AskError::local(format!("cannot read the address listened on: {e}")))?
             .port();
-        let client = crate::connect::client(args).await;
+        let client = session.client().await;
         let in_s3 = serve.export.as_deref().is_some_and(|e| e.starts_with("s3://"));
-        let s3 = if in_s3 { Some(crate::connect::s3_client(args).await) } else { None };
-        let app = App::new(args, serve, lock, (client, s3), (address, port))?;
+        let s3 = if in_s3 { Some(crate::connect::s3_client(&session.connection).await) } else { None };
+        let app = App::new(session, serve, (client, s3), (address, port))?;
         let url = format!("http://{}/?token={}", app.hosts[0], app.token);
         crate::output::outln!("sortkey serve: {url}");
         axum::serve(listener, router(Arc::new(app)))
@@ -98,9 +95,8 @@ pub(crate) fn run(args: &Args, serve: &ServeArgs) -> Result<(), AskError> {
 
 impl App {
     fn new(
-        args: &Args,
+        session: &Session,
         serve: &ServeArgs,
-        lock: LockFile,
         (client, s3): (aws_sdk_dynamodb::Client, Option<aws_sdk_s3::Client>),
         (address, port): (IpAddr, u16),
     ) -> Result<App, AskError> {
@@ -113,11 +109,9 @@ impl App {
         hosts.dedup();
         Ok(App {
             client,
-            lock,
-            lock_path: args.lock.display().to_string(),
-            endpoint: args.endpoint_url.clone(),
-            region: args.region.clone(),
-            profile: args.profile.clone(),
+            lock: session.lock.clone(),
+            lock_path: session.lock_path.clone(),
+            connection: session.connection.clone(),
             tables: serve.table.clone(),
             reports: serve.report.clone(),
             export: serve.export.clone(),
@@ -139,14 +133,7 @@ impl App {
     /// The context every page's ask is validated and answered against: the server's lock, the
     /// tables it was started with, its connection options.
     pub(crate) fn context(&self) -> crate::ask::Context<'_> {
-        crate::ask::Context {
-            lock: &self.lock,
-            lock_path: &self.lock_path,
-            tables: &self.tables,
-            endpoint: self.endpoint.as_deref(),
-            region: self.region.as_deref(),
-            profile: self.profile.as_deref(),
-        }
+        crate::ask::Context::of(&self.lock, &self.lock_path, &self.tables, &self.connection)
     }
 
     /// Whether the server answers a request whose Host header is `host`: one of its own addresses

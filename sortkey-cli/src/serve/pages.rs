@@ -36,7 +36,7 @@ pub(crate) struct Frame {
 
 impl Frame {
     pub(crate) fn new(app: &App, page: &'static str, command: String, path: &str) -> Frame {
-        let connection = match (&app.endpoint, &app.region) {
+        let connection = match (&app.connection.endpoint, &app.connection.region) {
             (Some(url), _) => url.clone(),
             (None, Some(region)) => format!("AWS {region}"),
             (None, None) => "AWS (the default region)".to_owned(),

@@ -130,7 +130,7 @@ impl Scans {
             numbers: (0..total).collect(),
             report: Some(path),
             rate: Some(request.rate),
-            connection: partial::Connection::of(&app.context()),
+            connection: crate::ask::Connection::of(&app.context()),
         };
         let run = Arc::new(ScanRun {
             expected: AtomicU64::new(0),
