@@ -21,7 +21,7 @@ use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
 use crate::outcome::AskError;
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, encode, refusal, status_of, wants_json};
+use crate::serve::pages::{Format, Frame, as_html, as_json, encode, refusal, status_of, wants_json};
 use crate::serve::scans::{self, ScanView, Scans};
 use crate::serve::{App, filters};
 
@@ -175,7 +175,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
         };
     if json {
         return match doc {
-            Some(Ok(doc)) => answer(true, &doc, &EmptyPage),
+            Some(Ok(doc)) => as_json(&doc),
             Some(Err(e)) => refusal(&e),
             None => {
                 (StatusCode::NOT_FOUND, "sortkey serve: no audit to show; expected ?source=reports, export or scan\n")
@@ -198,7 +198,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
         tables: app.tables.clone(),
         scans: Scans::tables(&app),
     };
-    answer(false, &(), &AuditPage { frame, sources, showing, this, pk, sk, scan, attributes, error })
+    as_html(&AuditPage { frame, sources, showing, this, pk, sk, scan, attributes, error })
 }
 
 /// The data files of the export at `at`: a folder's, or listed in S3 (read on this runtime).

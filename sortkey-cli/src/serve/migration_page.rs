@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::ask::{AskError, MigrationAsk};
 use crate::migrate::status::{StatusDocument, status};
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, read_query, refusal, status_of, wants_json};
+use crate::serve::pages::{Format, Frame, as_html, as_json, read_query, refusal, status_of, wants_json};
 use crate::serve::{App, filters};
 
 #[derive(Template)]
@@ -73,7 +73,7 @@ pub(crate) async fn migration(State(app): State<Arc<App>>, RawQuery(raw): RawQue
     };
     if json {
         return match &doc {
-            Some(doc) => answer(true, doc, &EmptyPage),
+            Some(doc) => as_json(doc),
             None => refusal(&AskError::bad("no migration")),
         };
     }
@@ -83,5 +83,5 @@ pub(crate) async fn migration(State(app): State<Arc<App>>, RawQuery(raw): RawQue
     let (table, to, from) = (ask.table, ask.to, ask.from.unwrap_or_default());
     let error = error.map(|e| e.message);
     let page = MigrationPage { frame, table, to, from, layouts, doc, refresh, this, error };
-    (status, answer(false, &(), &page)).into_response()
+    (status, as_html(&page)).into_response()
 }

@@ -73,14 +73,17 @@ pub(crate) fn read_query<T: serde::de::DeserializeOwned>(raw: Option<&str>) -> R
     })
 }
 
-/// The page, or the document as JSON.
-pub(crate) fn answer(json: bool, doc: &impl Serialize, page: &impl Template) -> Response {
-    if json {
-        return match serde_json::to_string_pretty(doc) {
-            Ok(text) => ([(header::CONTENT_TYPE, "application/json")], text + "\n").into_response(),
-            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-        };
+/// The document as JSON: a page's answer to `?format=json` (or `Accept: application/json`),
+/// the command's `-o json`.
+pub(crate) fn as_json(doc: &impl Serialize) -> Response {
+    match serde_json::to_string_pretty(doc) {
+        Ok(text) => ([(header::CONTENT_TYPE, "application/json")], text + "\n").into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
+}
+
+/// The page as HTML.
+pub(crate) fn as_html(page: &impl Template) -> Response {
     match page.render() {
         Ok(html) => Html(html).into_response(),
         Err(e) => {
@@ -109,17 +112,14 @@ pub(crate) async fn overview(State(app): State<Arc<App>>, RawQuery(raw): RawQuer
     let command = TablesAsk { table: app.tables.clone() }.command_line(&app.context());
     let frame = Frame::new(&app, "overview", command.to_string(), "/");
     let ask = TablesAsk { table: app.tables.clone() };
-    let (tables, error) = match crate::tables::answer(&app.client, &app.context(), &ask).await {
-        Ok(doc) => (Some(doc), None),
-        Err(e) => (None, Some(e.message)),
-    };
-    if wants_json(&format, &headers) {
-        return match &tables {
-            Some(doc) => answer(true, doc, &EmptyPage),
-            None => (StatusCode::BAD_GATEWAY, format!("sortkey: {}\n", error.unwrap_or_default())).into_response(),
-        };
+    let tables = crate::tables::answer(&app.client, &app.context(), &ask).await;
+    match (tables, wants_json(&format, &headers)) {
+        (Ok(doc), true) => as_json(&doc),
+        (Err(e), true) => refusal(&e),
+        // The lock's layouts are shown whether or not the tables could be read.
+        (Ok(doc), false) => as_html(&OverviewPage { frame, doc: &layouts, tables: Some(&doc), error: None }),
+        (Err(e), false) => as_html(&OverviewPage { frame, doc: &layouts, tables: None, error: Some(e.message) }),
     }
-    answer(false, &(), &OverviewPage { frame, doc: &layouts, tables: tables.as_ref(), error })
 }
 
 #[derive(Template)]
@@ -179,7 +179,7 @@ pub(crate) async fn layouts(State(app): State<Arc<App>>, RawQuery(raw): RawQuery
     let lab = lab(&values, width).map(|columns| LabTable::new(&columns));
     let json = wants_json(&Format { format: q.format }, &headers);
     if json {
-        return answer(true, &doc, &EmptyPage);
+        return as_json(&doc);
     }
     let mut on = TableLab { table: q.table, pk: q.pk, field: q.field, new_width: q.new_width, desc: q.desc.is_some() };
     // A field picked and no width tried yet: the form starts from the field's own width and
@@ -210,7 +210,7 @@ pub(crate) async fn layouts(State(app): State<Arc<App>>, RawQuery(raw): RawQuery
         _ => None,
     };
     let choices = choices(&app.lock);
-    answer(false, &doc, &LayoutsPage { frame, doc: &doc, values, width, lab, on, choices, reshaped })
+    as_html(&LayoutsPage { frame, doc: &doc, values, width, lab, on, choices, reshaped })
 }
 
 /// The field at `path` of the lock's layout `layout`.
@@ -274,7 +274,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         // No partition asked for yet: the form alone.
         Ok(ask) if ask.table.is_empty() && ask.pk.is_empty() && !json => {
             let page = BrowsePage::form(frame, &ask, None);
-            return answer(false, &(), &page);
+            return as_html(&page);
         }
         other => other,
     };
@@ -291,12 +291,12 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         Err(e) => {
             let status = status_of(&e);
             let page = BrowsePage::form(frame, &asked, Some(e.message));
-            return (status, answer(false, &(), &page)).into_response();
+            return (status, as_html(&page)).into_response();
         }
     };
     frame.read_units = units;
     if json {
-        return answer(true, &doc, &EmptyPage);
+        return as_json(&doc);
     }
     // A page read backwards is shown in the partition's order (the page before); a read of a
     // layout's versions backward, in its own order (highest first).
@@ -344,7 +344,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         previous,
         error: None,
     };
-    answer(false, &(), &page)
+    as_html(&page)
 }
 
 /// The query string `raw` with `key` set to `value` in place of any value it had (removed for
@@ -395,11 +395,6 @@ pub(crate) async fn favicon() -> Response {
     let headers = [(header::CONTENT_TYPE, "image/svg+xml"), (header::CACHE_CONTROL, ASSET_CACHE)];
     (headers, include_str!("../../assets/favicon.svg")).into_response()
 }
-
-/// No page: the JSON answer's stand-in.
-#[derive(Template)]
-#[template(source = "", ext = "html")]
-pub(crate) struct EmptyPage;
 
 /// htmx 2.0.11 (BSD Zero Clause), vendored: it makes the expression builder live; every page
 /// works without it.

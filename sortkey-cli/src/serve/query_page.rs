@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use crate::ask::QueryAsk;
 use crate::browse::BrowseDocument;
 use crate::query::{self, QueryDocument};
-use crate::serve::pages::{EmptyPage, Format, Frame, answer, refusal, status_of, wants_json, with_param};
+use crate::serve::pages::{Format, Frame, as_html, as_json, refusal, status_of, wants_json, with_param};
 use crate::serve::{App, filters};
 
 /// One field of the builder.
@@ -82,8 +82,8 @@ pub(crate) async fn query(
                 answered.older_queries.iter().map(|(layout, line)| (layout.clone(), line.to_string())).collect();
             if json {
                 return match &answered.items {
-                    Some(found) => answer(true, found, &EmptyPage),
-                    None => answer(true, &answered.condition, &EmptyPage),
+                    Some(found) => as_json(found),
+                    None => as_json(&answered.condition),
                 };
             }
             doc = Some(answered.condition);
@@ -102,7 +102,7 @@ pub(crate) async fn query(
     let reverse = form.get("reverse").is_some_and(|r| r == "on" || r == "true");
     let page =
         QueryPage { frame, layouts, layout, table, pk, fields, doc, items, next, aws, older_aws, reverse, error };
-    (status, answer(false, &(), &page)).into_response()
+    (status, as_html(&page)).into_response()
 }
 
 /// The layout's fields in order, with what the form says of each.
