@@ -73,114 +73,73 @@ struct AuditPage {
     error: Option<String>,
 }
 
-/// What the audit page asks: which source, and its JSON.
+/// Which source the audit page shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum SourceKind {
+    /// The partial reports the server was started with.
+    Reports,
+    /// The export the server was started with, by the key attributes the page names.
+    Export,
+    /// A Scan of a table, started from the page.
+    Scan,
+}
+
+/// What the audit page asks: which source (the reports, else the export, when it names none),
+/// its table or its key attributes, and its JSON.
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AuditQuery {
     format: Option<String>,
-    /// `reports`, `export` or `scan`.
-    source: Option<String>,
+    source: Option<SourceKind>,
     table: Option<String>,
-    /// The export's key attributes (an export has no key schema).
+    /// The export's key attributes (an export has no key schema); `pk` and `sk` when not named.
     pk: Option<String>,
     sk: Option<String>,
+}
+
+/// What the page shows of its source: the command that prints the same report, the source in
+/// words, the page's own address (refreshed while a scan runs), the report (none before a scan
+/// saved one, or when no source is picked) and a scan's progress.
+struct Shown {
+    command: String,
+    showing: String,
+    this: String,
+    doc: Option<Result<AuditDocument, AskError>>,
+    scan: Option<ScanView>,
 }
 
 /// The dashboard of the source asked for (the reports by default), or the command's JSON.
 pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
     let q: AuditQuery = match crate::serve::pages::read_query(raw.as_deref()) {
         Ok(q) => q,
-        Err(e) => return crate::serve::pages::refusal(&e),
+        Err(e) => return refusal(&e),
     };
     let json = wants_json(&Format { format: q.format.clone() }, &headers);
-    let paths: Vec<String> = app.reports.iter().map(|p| p.display().to_string()).collect();
-    let source = q.source.clone().unwrap_or_else(|| {
-        let default = if !app.reports.is_empty() {
-            "reports"
-        } else if app.export.is_some() {
-            "export"
-        } else {
-            ""
-        };
-        default.to_owned()
-    });
     let (pk, sk) = (q.pk.clone().unwrap_or_else(|| "pk".into()), q.sk.clone().unwrap_or_else(|| "sk".into()));
-    let table = q.table.clone().unwrap_or_default();
-    let ctx = app.context();
-    let (command, showing, this, doc, scan): (String, String, String, Option<Result<AuditDocument, AskError>>, _) =
-        match source.as_str() {
-            "reports" if !app.reports.is_empty() => {
-                let line = AuditAsk::merge_command_line(&ctx, &app.reports);
-                let command = line.to_string();
-                let doc = merged(&app.reports, HEADROOM, (&ctx, line));
-                (
-                    command,
-                    format!("the partial reports {}", paths.join(", ")),
-                    "/audit?source=reports".to_owned(),
-                    Some(doc),
-                    None,
-                )
-            }
-            "export" if app.export.is_some() => {
-                let at = app.export_text();
-                // The command's own ask: the server's export, the key attributes typed on the page.
-                let ask = AuditAsk {
-                    export: Some(at.clone()),
-                    pk: Some(pk.clone()),
-                    sk: Some(sk.clone()),
-                    ..AuditAsk::default()
-                };
-                if let Err(refusal) = ask.validate(&ctx) {
-                    return crate::serve::pages::refusal(&refusal);
-                }
-                let line = ask.command_line(&ctx);
-                let command = line.to_string();
-                let (reader, keys) = (app.clone(), (pk.clone(), Some(sk.clone())));
-                let read = match export_files(&app, &at).await {
-                    Ok(files) => tokio::task::spawn_blocking(move || {
-                        export_report(&reader.context(), (&*files, &at), keys, (HEADROOM, line))
-                    })
-                    .await
-                    .unwrap_or_else(|e| Err(AskError::local(format!("the export audit stopped: {e}")))),
-                    Err(e) => Err(e),
-                };
-                let this = format!("/audit?source=export&pk={}&sk={}", encode(&pk), encode(&sk));
-                (command, format!("the export {}", app.export_text()), this, Some(read), None)
-            }
-            "scan" if !table.is_empty() => {
-                // The command's own ask: a table the server may read, its report in the audit folder
-                // (read once: the progress and the dashboard are of the same), in its segments.
-                let path = Scans::report_path(&app, &table);
-                let saved = partial::load(&path);
-                let segments = if let Ok(Some(state)) = &saved { state.total } else { SEGMENTS };
-                let ask = AuditAsk { table: Some(table.clone()), report: Some(path), segments, ..AuditAsk::default() };
-                if let Err(refusal) = ask.validate(&ctx) {
-                    return crate::serve::pages::refusal(&refusal);
-                }
-                let line = ask.command_line(&ctx);
-                let command = line.to_string();
-                let (saved, doc) = match saved {
-                    Ok(Some(state)) => {
-                        let doc = scan_report(&state, HEADROOM, (&ctx, line), None);
-                        (Some(state), Some(Ok(doc)))
-                    }
-                    Ok(None) => (None, None),
-                    Err(e) => (None, Some(Err(e))),
-                };
-                let view = Scans::view(&app, &table, saved.as_ref(), command.clone());
-                let this = format!("/audit?source=scan&table={table}");
-                (command, format!("the scan of {table}"), this, doc, view)
-            }
-            _ => (String::new(), String::new(), "/audit".to_owned(), None, None),
-        };
+    let named = if !app.reports.is_empty() {
+        Some(SourceKind::Reports)
+    } else {
+        app.export.as_ref().map(|_| SourceKind::Export)
+    };
+    let shown = match (q.source.or(named), q.table.as_deref().filter(|t| !t.is_empty())) {
+        (Some(SourceKind::Reports), _) if !app.reports.is_empty() => Ok(reports(&app)),
+        (Some(SourceKind::Export), _) if app.export.is_some() => export(&app, (&pk, &sk)).await,
+        (Some(SourceKind::Scan), Some(table)) => scan(&app, table),
+        _ => Ok(Shown { command: String::new(), showing: String::new(), this: "/audit".into(), doc: None, scan: None }),
+    };
+    // An ask the command refuses is refused, page or JSON.
+    let Shown { command, showing, this, doc, scan } = match shown {
+        Ok(shown) => shown,
+        Err(e) => return refusal(&e),
+    };
     if json {
         return match doc {
             Some(Ok(doc)) => as_json(&doc),
             Some(Err(e)) => refusal(&e),
-            None => {
-                (StatusCode::NOT_FOUND, "sortkey serve: no audit to show; expected ?source=reports, export or scan\n")
-                    .into_response()
-            }
+            None => refusal(&AskError::not_found(
+                "no audit to show; expected ?source=reports, export or scan (with a table)",
+            )),
         };
     }
     let mut frame = Frame::new(&app, "audit", command, "/audit");
@@ -193,12 +152,70 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
         None => (Vec::new(), None),
     };
     let sources = Sources {
-        reports: paths,
+        reports: app.reports.iter().map(|p| p.display().to_string()).collect(),
         export: app.export.as_ref().map(|_| app.export_text()),
         tables: app.tables.clone(),
         scans: Scans::tables(&app),
     };
     as_html(&AuditPage { frame, sources, showing, this, pk, sk, scan, attributes, error })
+}
+
+/// The partial reports the server was started with, merged as `sortkey audit merge` does.
+fn reports(app: &App) -> Shown {
+    let ctx = app.context();
+    let line = AuditAsk::merge_command_line(&ctx, &app.reports);
+    let command = line.to_string();
+    let paths: Vec<String> = app.reports.iter().map(|p| p.display().to_string()).collect();
+    let doc = merged(&app.reports, HEADROOM, (&ctx, line));
+    let showing = format!("the partial reports {}", paths.join(", "));
+    Shown { command, showing, this: "/audit?source=reports".to_owned(), doc: Some(doc), scan: None }
+}
+
+/// The server's export read by the key attributes `pk` and `sk`, as `sortkey audit --export`
+/// reads it (the command's own ask, validated as the command validates it).
+async fn export(app: &Arc<App>, (pk, sk): (&str, &str)) -> Result<Shown, AskError> {
+    let ctx = app.context();
+    let at = app.export_text();
+    let ask = AuditAsk { export: Some(at.clone()), pk: Some(pk.into()), sk: Some(sk.into()), ..AuditAsk::default() };
+    ask.validate(&ctx)?;
+    let line = ask.command_line(&ctx);
+    let command = line.to_string();
+    let (reader, keys) = (app.clone(), (pk.to_owned(), Some(sk.to_owned())));
+    let read = match export_files(app, &at).await {
+        Ok(files) => tokio::task::spawn_blocking(move || {
+            export_report(&reader.context(), (&*files, &at), keys, (HEADROOM, line))
+        })
+        .await
+        .unwrap_or_else(|e| Err(AskError::local(format!("the export audit stopped: {e}")))),
+        Err(e) => Err(e),
+    };
+    let this = format!("/audit?source=export&pk={}&sk={}", encode(pk), encode(sk));
+    Ok(Shown { command, showing: format!("the export {}", app.export_text()), this, doc: Some(read), scan: None })
+}
+
+/// The Scan of `table` started from the page: the command's own ask (a table the server may
+/// read, its report in the audit folder, in its segments), its report read once so that the
+/// progress and the dashboard are of the same state.
+fn scan(app: &App, table: &str) -> Result<Shown, AskError> {
+    let ctx = app.context();
+    let path = Scans::report_path(app, table);
+    let saved = partial::load(&path);
+    let segments = if let Ok(Some(state)) = &saved { state.total } else { SEGMENTS };
+    let ask = AuditAsk { table: Some(table.to_owned()), report: Some(path), segments, ..AuditAsk::default() };
+    ask.validate(&ctx)?;
+    let line = ask.command_line(&ctx);
+    let command = line.to_string();
+    let (saved, doc) = match saved {
+        Ok(Some(state)) => {
+            let doc = scan_report(&state, HEADROOM, (&ctx, line), None);
+            (Some(state), Some(Ok(doc)))
+        }
+        Ok(None) => (None, None),
+        Err(e) => (None, Some(Err(e))),
+    };
+    let scan = Scans::view(app, table, saved.as_ref(), command.clone());
+    let this = format!("/audit?source=scan&table={table}");
+    Ok(Shown { command, showing: format!("the scan of {table}"), this, doc, scan })
 }
 
 /// The data files of the export at `at`: a folder's, or listed in S3 (read on this runtime).

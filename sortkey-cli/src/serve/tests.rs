@@ -335,6 +335,7 @@ async fn every_page_keeps_to_the_tables_of_the_server_and_refuses_odd_parameters
         ("/layouts?width=abc", "width"),
         ("/layouts?colour=red", "colour"),
         ("/audit?source=scan&table=Runs&colour=red", "colour"),
+        ("/audit?source=everything", "source"),
         ("/?colour=red", "colour"),
         ("/migration?table=Runs&to=RankKey&colour=red", "colour"),
     ];
