@@ -320,11 +320,39 @@ pub(crate) fn merged(
         parts.push((path.clone(), part));
     }
     parts.sort_by_key(|(_, p)| p.segments.iter().map(|s| s.number).min());
+    of_one_audit(&parts)?;
+    let mut parts = parts.into_iter().map(|(_, part)| part);
+    let Some(mut first) = parts.next() else { return Err(AskError::bad("expected partial reports to merge")) };
+    for part in parts {
+        for (mine, theirs) in first.attributes.iter_mut().zip(&part.attributes) {
+            mine.merge(theirs)?;
+        }
+    }
+    let source = match first.export {
+        Some(export) => AuditSource::Export { export, segment: None },
+        None => AuditSource::Table { table: first.table, index: first.index, segment: None },
+    };
+    let reports = first.attributes.iter().map(|a| a.report(threshold)).collect();
+    // The moves go where the segments were read, unless this command line says otherwise.
+    let (ctx, command) = asked;
+    let read = &first.connection;
+    let ctx = Context {
+        endpoint: ctx.endpoint.or(read.endpoint.as_deref()),
+        region: ctx.region.or(read.region.as_deref()),
+        profile: ctx.profile.or(read.profile.as_deref()),
+        ..*ctx
+    };
+    Ok(AuditDocument::new(source, threshold, reports, (&ctx, command), None))
+}
+
+/// Whether `parts` (in segment order) are the partial reports of one audit: the same source,
+/// lock, split and server, each segment once and finished, none missing.
+fn of_one_audit(parts: &[(PathBuf, Partial)]) -> Result<(), AskError> {
     let Some((first_path, first)) = parts.first() else {
         return Err(AskError::bad("expected partial reports to merge"));
     };
     let mut seen: Vec<u32> = Vec::new();
-    for (path, part) in &parts {
+    for (path, part) in parts {
         let same = part.table == first.table
             && part.index == first.index
             && part.export == first.export
@@ -372,26 +400,5 @@ pub(crate) fn merged(
             first.total
         )));
     }
-    let mut parts = parts.into_iter().map(|(_, part)| part);
-    let Some(mut first) = parts.next() else { return Err(AskError::bad("expected partial reports to merge")) };
-    for part in parts {
-        for (mine, theirs) in first.attributes.iter_mut().zip(&part.attributes) {
-            mine.merge(theirs)?;
-        }
-    }
-    let source = match first.export {
-        Some(export) => AuditSource::Export { export, segment: None },
-        None => AuditSource::Table { table: first.table, index: first.index, segment: None },
-    };
-    let reports = first.attributes.iter().map(|a| a.report(threshold)).collect();
-    // The moves go where the segments were read, unless this command line says otherwise.
-    let (ctx, command) = asked;
-    let read = &first.connection;
-    let ctx = Context {
-        endpoint: ctx.endpoint.or(read.endpoint.as_deref()),
-        region: ctx.region.or(read.region.as_deref()),
-        profile: ctx.profile.or(read.profile.as_deref()),
-        ..*ctx
-    };
-    Ok(AuditDocument::new(source, threshold, reports, (&ctx, command), None))
+    Ok(())
 }

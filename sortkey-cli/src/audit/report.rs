@@ -235,6 +235,26 @@ fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
         }
         outln!("{t}");
     }
+    print_headroom(r);
+    print_unread(r);
+    for argv in &a.moves {
+        outln!("move them: {}", CommandLine { argv: argv.clone() });
+    }
+    if unnamed && !a.moves.is_empty() {
+        outln!("(an export names no table: give the export's with --table T, and these commands name it)");
+    }
+    if !r.shards.is_empty() {
+        print_shards(&r.shards);
+    }
+    if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
+        outln!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);
+    }
+    outln!();
+}
+
+/// The headroom of every field that holds values: the least and largest value, what the width
+/// can hold and how much of it is left.
+fn print_headroom(r: &AuditReport) {
     let header = ["headroom: layout", "field", "values", "least", "largest", "can hold", "digits left", "left"];
     let mut t = output::table(&header);
     for l in &r.layouts {
@@ -255,6 +275,11 @@ fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
     if t.row_count() > 0 {
         outln!("{t}");
     }
+}
+
+/// The keys no layout reads (by error), the keys of older versions and the items in another
+/// shard than their sort key's, a sample of each.
+fn print_unread(r: &AuditReport) {
     if !r.unread.is_empty() {
         let mut t = output::table(&["no layout reads: error", "keys", "sample", "closest layout", "its error"]);
         for u in &r.unread {
@@ -300,19 +325,6 @@ fn print_attribute(title: &str, a: &AttributeReport, unnamed: bool) {
         }
         outln!("{t}");
     }
-    for argv in &a.moves {
-        outln!("move them: {}", CommandLine { argv: argv.clone() });
-    }
-    if unnamed && !a.moves.is_empty() {
-        outln!("(an export names no table: give the export's with --table T, and these commands name it)");
-    }
-    if !r.shards.is_empty() {
-        print_shards(&r.shards);
-    }
-    if r.empty > 0 || r.too_long > 0 || a.not_strings > 0 {
-        outln!("empty: {}, over DynamoDB's limit: {}, not strings: {}", r.empty, r.too_long, a.not_strings);
-    }
-    outln!();
 }
 
 /// The sharded partitions, the most skewed first (at most [`SHARD_ROWS`]): items, the fullest and

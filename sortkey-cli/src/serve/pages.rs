@@ -305,31 +305,7 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         shown.items.reverse();
     }
     let (groups, rows) = if ask.group { (shown.groups(), Vec::new()) } else { (Vec::new(), shown.rows()) };
-    let items = shown.items.as_slice();
-    let full = items.len() == ask.limit;
-    let link = |after: &str, reverse: bool| {
-        browse_link(&BrowseAsk { after: Some(after.to_owned()), reverse, format: None, ..ask.clone() })
-    };
-    // A merged read of a sharded partition pages by its cursor, `<shard>:<sort key>`.
-    let merged = shown.shards.is_some() && ask.shard.is_none() && shown.next.as_deref().is_none_or(|n| n.contains(':'));
-    let after_of = |i: &browse::BrowseItem| match (merged, i.shard) {
-        (true, Some(shard)) => format!("{shard}:{}", i.sk),
-        _ => i.sk.clone(),
-    };
-    let (next, previous) = match ask.layout {
-        // A read across a layout's versions pages on in its direction by its document's cursor
-        // (a key in the current layout), the layout kept.
-        Some(_) => (shown.next.as_deref().map(|n| link(n, ask.reverse)), None),
-        None => (
-            // A merged read knows whether anything follows (its `next`); a partition's page, by
-            // being full (a page read backward always has the rest after it).
-            items
-                .last()
-                .filter(|_| if merged && !ask.reverse { shown.next.is_some() } else { full || ask.reverse })
-                .map(|i| link(&after_of(i), false)),
-            items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true)),
-        ),
-    };
+    let (next, previous) = links(&ask, &shown);
     let page = BrowsePage {
         frame,
         table: &ask.table,
@@ -345,6 +321,36 @@ pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery,
         error: None,
     };
     as_html(&page)
+}
+
+/// The links of a browse page to the page after it and the page before it: the same ask, after
+/// the last (or before the first) item shown.
+fn links(ask: &BrowseAsk, shown: &BrowseDocument) -> (Option<String>, Option<String>) {
+    let items = shown.items.as_slice();
+    let full = items.len() == ask.limit;
+    let link = |after: &str, reverse: bool| {
+        browse_link(&BrowseAsk { after: Some(after.to_owned()), reverse, format: None, ..ask.clone() })
+    };
+    // A merged read of a sharded partition pages by its cursor, `<shard>:<sort key>`.
+    let merged = shown.shards.is_some() && ask.shard.is_none() && shown.next.as_deref().is_none_or(|n| n.contains(':'));
+    let after_of = |i: &browse::BrowseItem| match (merged, i.shard) {
+        (true, Some(shard)) => format!("{shard}:{}", i.sk),
+        _ => i.sk.clone(),
+    };
+    match ask.layout {
+        // A read across a layout's versions pages on in its direction by its document's cursor
+        // (a key in the current layout), the layout kept.
+        Some(_) => (shown.next.as_deref().map(|n| link(n, ask.reverse)), None),
+        None => (
+            // A merged read knows whether anything follows (its `next`); a partition's page, by
+            // being full (a page read backward always has the rest after it).
+            items
+                .last()
+                .filter(|_| if merged && !ask.reverse { shown.next.is_some() } else { full || ask.reverse })
+                .map(|i| link(&after_of(i), false)),
+            items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true)),
+        ),
+    }
 }
 
 /// The query string `raw` with `key` set to `value` in place of any value it had (removed for
