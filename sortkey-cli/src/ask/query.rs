@@ -1,6 +1,9 @@
 //! What `sortkey query` and the query page ask: a key condition on a layout's fields, printed as
 //! its `KeyConditionExpression`, or run on a table's partition.
 
+use std::fmt;
+use std::str::FromStr;
+
 use serde::Deserialize;
 use sortkey_core::query::Comparison;
 use sortkey_core::{DynQuery, DynValue, FieldCondition, KeyCondition};
@@ -55,8 +58,9 @@ pub(crate) struct QueryAsk {
     pub(crate) after: Option<String>,
     /// Conditions in field order: `field=value` fixes a field; the last may instead be a range,
     /// `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, or a text prefix
-    /// `field^=prefix`. None: every key of the layout (its prefix).
-    pub(crate) conditions: Vec<String>,
+    /// `field^=prefix`. A value written after a `:` is taken as written (`name=:a..b` fixes
+    /// `name` to `a..b`). None: every key of the layout (its prefix).
+    pub(crate) conditions: Vec<Condition>,
 }
 
 fn pk_attr() -> String {
@@ -71,13 +75,101 @@ fn default_limit() -> usize {
     DEFAULT_ITEMS
 }
 
-/// One condition of an ask.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum QueryCondition<'a> {
-    Fix(&'a str, &'a str),
-    Compare(&'a str, Comparison, &'a str),
-    Between(&'a str, &'a str, &'a str),
-    Prefix(&'a str, &'a str),
+/// One condition of an ask, typed: read from the command line's spelling ([`FromStr`]) or made
+/// from the query page's form, and printed back in the spelling that reads as the same
+/// condition ([`Display`](fmt::Display)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Condition {
+    /// `field=value` (`field=:value` for a value that holds `..`).
+    Fix { field: String, value: String },
+    /// `field>=value` and the other comparisons.
+    Compare { field: String, op: Comparison, value: String },
+    /// `field=low..high`, both ends included.
+    Between { field: String, low: String, high: String },
+    /// `field^=prefix`, a text field's prefix.
+    Prefix { field: String, prefix: String },
+}
+
+impl Condition {
+    fn field(&self) -> &str {
+        match self {
+            Condition::Fix { field, .. }
+            | Condition::Compare { field, .. }
+            | Condition::Between { field, .. }
+            | Condition::Prefix { field, .. } => field,
+        }
+    }
+}
+
+/// The spelling of a comparison.
+fn symbol(op: Comparison) -> &'static str {
+    match op {
+        Comparison::Lt => "<",
+        Comparison::Le => "<=",
+        Comparison::Gt => ">",
+        Comparison::Ge => ">=",
+    }
+}
+
+impl FromStr for Condition {
+    type Err = String;
+
+    /// `field=value`, `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`,
+    /// `field^=p`; a value after a `:` (`field=:a..b`, `field>:=x`) is the rest as written.
+    fn from_str(text: &str) -> Result<Condition, String> {
+        let at = text.find(['=', '<', '>', '^']).ok_or_else(|| {
+            format!(
+                "condition {}: expected `field=value`, `field>=value` (or <, <=, >), `field=low..high` or \
+                 `field^=prefix`",
+                crate::display::quoted(text)
+            )
+        })?;
+        let (field, rest) = text.split_at(at);
+        let (op, written) = [">=", "<=", "^=", "=", "<", ">"]
+            .into_iter()
+            .find_map(|op| rest.strip_prefix(op).map(|v| (op, v)))
+            .unwrap_or(("=", rest));
+        let (field, value, verbatim) = match written.strip_prefix(':') {
+            Some(value) => (field.to_owned(), value.to_owned(), true),
+            None => (field.to_owned(), written.to_owned(), false),
+        };
+        let compare = |op| Condition::Compare { field: field.clone(), op, value: value.clone() };
+        Ok(match op {
+            ">=" => compare(Comparison::Ge),
+            "<=" => compare(Comparison::Le),
+            ">" => compare(Comparison::Gt),
+            "<" => compare(Comparison::Lt),
+            "^=" => Condition::Prefix { field, prefix: value },
+            _ => match value.split_once("..").filter(|_| !verbatim) {
+                Some((low, high)) => Condition::Between { field, low: low.to_owned(), high: high.to_owned() },
+                None => Condition::Fix { field, value },
+            },
+        })
+    }
+}
+
+impl fmt::Display for Condition {
+    /// The spelling [`FromStr`] reads back as the same condition: a value that would read
+    /// otherwise (a fixed value holding `..`, `=` after `>` or `<`, a leading `:`) after a `:`.
+    /// A range whose low end holds `..`, ends with `.` or starts with `:` has no such spelling.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let escaped = |value: &str, also: bool| if also || value.starts_with(':') { ":" } else { "" };
+        match self {
+            Condition::Fix { field, value } => write!(f, "{field}={}{value}", escaped(value, value.contains(".."))),
+            Condition::Compare { field, op, value } => {
+                let also = matches!(op, Comparison::Gt | Comparison::Lt) && value.starts_with('=');
+                write!(f, "{field}{}{}{value}", symbol(*op), escaped(value, also))
+            }
+            Condition::Between { field, low, high } => write!(f, "{field}={low}..{high}"),
+            Condition::Prefix { field, prefix } => write!(f, "{field}^={}{prefix}", escaped(prefix, false)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Condition {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Condition, D::Error> {
+        String::deserialize(deserializer)?.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// The page's operators, in its form's order.
@@ -110,10 +202,16 @@ impl QueryAsk {
                     continue;
                 }
                 let op = form.get(&format!("op_{name}")).map_or("=", String::as_str);
+                let field = name.to_owned();
+                let compare = |op| Condition::Compare { field: field.clone(), op, value: value.clone() };
                 conditions.push(match op {
-                    "between" => format!("{name}={value}..{}", get(&format!("hi_{name}"))),
-                    "=" => format!("{name}={value}"),
-                    op if OPERATORS.contains(&op) => format!("{name}{op}{value}"),
+                    "between" => Condition::Between { field, low: value, high: get(&format!("hi_{name}")) },
+                    "=" => Condition::Fix { field, value },
+                    "^=" => Condition::Prefix { field, prefix: value },
+                    ">=" => compare(Comparison::Ge),
+                    ">" => compare(Comparison::Gt),
+                    "<=" => compare(Comparison::Le),
+                    "<" => compare(Comparison::Lt),
                     other => {
                         let known = OPERATORS.join(" ");
                         return Err(AskError::bad(format!(
@@ -149,11 +247,6 @@ impl QueryAsk {
         })
     }
 
-    /// The conditions, read.
-    fn parsed(&self) -> Result<Vec<QueryCondition<'_>>, AskError> {
-        self.conditions.iter().map(|c| condition(c)).collect()
-    }
-
     /// The condition the ask describes on its layout, as the library builds it (its refusals
     /// are the ask's), and the same condition on the fields by name, for the layout's other
     /// versions; after the table, the layout and the limit are checked.
@@ -172,37 +265,38 @@ impl QueryAsk {
             query = query.variant(variant);
             fields = fields.variant(variant);
         }
-        let conditions = self.parsed()?;
-        let Some((last, fixed)) = conditions.split_last() else {
+        let Some((last, fixed)) = self.conditions.split_last() else {
             return Ok((query.begins_with().map_err(refused)?, fields));
         };
-        for (c, text) in fixed.iter().zip(&self.conditions) {
-            let QueryCondition::Fix(name, value) = c else {
+        for c in fixed {
+            let Condition::Fix { field: name, value } = c else {
                 let expected =
                     "only the last condition may be a range or a prefix; the others fix a field (`field=value`)";
-                return Err(AskError::bad(format!("condition {}: {expected}", crate::display::quoted(text))));
+                let text = c.to_string();
+                return Err(AskError::bad(format!("condition {}: {expected}", crate::display::quoted(&text))));
             };
             let value = typed(&query, &self.layout, name, value)?;
             query = query.fix(name, &value);
             fields = fields.fix(name, value);
         }
         let layout_name = &self.layout;
-        let (condition, fields) = match *last {
-            QueryCondition::Fix(name, value) => {
+        let name = last.field();
+        let (condition, fields) = match last {
+            Condition::Fix { value, .. } => {
                 let value = typed(&query, layout_name, name, value)?;
                 let query = query.fix(name, &value);
                 let fields = fields.fix(name, value);
                 if query.next_field().is_some() { (query.begins_with(), fields) } else { (query.eq(), fields.eq()) }
             }
-            QueryCondition::Compare(name, cmp, value) => {
+            Condition::Compare { op, value, .. } => {
                 let value = typed(&query, layout_name, name, value)?;
-                (query.compare(name, cmp, &value), fields.compare(name, cmp, value))
+                (query.compare(name, *op, &value), fields.compare(name, *op, value))
             }
-            QueryCondition::Between(name, low, high) => {
+            Condition::Between { low, high, .. } => {
                 let (low, high) = (typed(&query, layout_name, name, low)?, typed(&query, layout_name, name, high)?);
                 (query.between(name, &low, &high), fields.between(name, low, high))
             }
-            QueryCondition::Prefix(name, prefix) => {
+            Condition::Prefix { prefix, .. } => {
                 (query.text_begins_with(name, prefix), fields.text_begins_with(name, prefix))
             }
         };
@@ -226,11 +320,12 @@ impl QueryAsk {
             line.flag("--reverse", self.reverse);
             line.option_if("--after", self.after.as_deref());
         }
-        if self.conditions.iter().any(|c| c.starts_with('-')) {
+        let conditions: Vec<String> = self.conditions.iter().map(ToString::to_string).collect();
+        if conditions.iter().any(|c| c.starts_with('-')) {
             // The conditions are positional: `--` keeps one that starts with `-` one.
             line.arg("--");
         }
-        for c in &self.conditions {
+        for c in &conditions {
             line.arg(c);
         }
         line
@@ -240,32 +335,6 @@ impl QueryAsk {
 /// The library's refusal of a query (its message names the layout).
 fn refused(e: sortkey_core::QueryError) -> AskError {
     AskError::bad(e.to_string())
-}
-
-/// `field=value`, `field<v`, `field<=v`, `field>v`, `field>=v`, `field=low..high`, `field^=p`.
-fn condition(text: &str) -> Result<QueryCondition<'_>, AskError> {
-    let at = text.find(['=', '<', '>', '^']).ok_or_else(|| {
-        AskError::bad(format!(
-            "condition {}: expected `field=value`, `field>=value` (or <, <=, >), `field=low..high` or `field^=prefix`",
-            crate::display::quoted(text)
-        ))
-    })?;
-    let (field, rest) = text.split_at(at);
-    let (op, value) = [">=", "<=", "^=", "=", "<", ">"]
-        .into_iter()
-        .find_map(|op| rest.strip_prefix(op).map(|v| (op, v)))
-        .unwrap_or(("=", rest));
-    Ok(match op {
-        ">=" => QueryCondition::Compare(field, Comparison::Ge, value),
-        "<=" => QueryCondition::Compare(field, Comparison::Le, value),
-        ">" => QueryCondition::Compare(field, Comparison::Gt, value),
-        "<" => QueryCondition::Compare(field, Comparison::Lt, value),
-        "^=" => QueryCondition::Prefix(field, value),
-        _ => match value.split_once("..") {
-            Some((low, high)) => QueryCondition::Between(field, low, high),
-            None => QueryCondition::Fix(field, value),
-        },
-    })
 }
 
 /// `text` as a value of the query's next field, which must be `name` (else the query's own
@@ -284,14 +353,53 @@ fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<D
 mod tests {
     use super::*;
 
+    use proptest::prelude::Strategy;
+
+    fn fix(field: &str, value: &str) -> Condition {
+        Condition::Fix { field: field.into(), value: value.into() }
+    }
+
     #[test]
     fn conditions_read_as_their_operator_says() {
-        assert_eq!(condition("score=1500").unwrap(), QueryCondition::Fix("score", "1500"));
-        assert_eq!(condition("ts>=17").unwrap(), QueryCondition::Compare("ts", Comparison::Ge, "17"));
-        assert_eq!(condition("ts<17").unwrap(), QueryCondition::Compare("ts", Comparison::Lt, "17"));
-        assert_eq!(condition("ts=1..9").unwrap(), QueryCondition::Between("ts", "1", "9"));
-        assert_eq!(condition("player^=p_").unwrap(), QueryCondition::Prefix("player", "p_"));
-        assert_eq!(condition("name=a=b").unwrap(), QueryCondition::Fix("name", "a=b"));
-        assert!(condition("score").is_err());
+        let read = |text: &str| text.parse::<Condition>().unwrap();
+        assert_eq!(read("score=1500"), fix("score", "1500"));
+        let ge = Condition::Compare { field: "ts".into(), op: Comparison::Ge, value: "17".into() };
+        assert_eq!(read("ts>=17"), ge);
+        let lt = Condition::Compare { field: "ts".into(), op: Comparison::Lt, value: "17".into() };
+        assert_eq!(read("ts<17"), lt);
+        let between = Condition::Between { field: "ts".into(), low: "1".into(), high: "9".into() };
+        assert_eq!(read("ts=1..9"), between);
+        assert_eq!(read("player^=p_"), Condition::Prefix { field: "player".into(), prefix: "p_".into() });
+        assert_eq!(read("name=a=b"), fix("name", "a=b"));
+        assert_eq!(read("name=:a..b"), fix("name", "a..b"));
+        let gt = Condition::Compare { field: "ts".into(), op: Comparison::Gt, value: "=x".into() };
+        assert_eq!(read("ts>:=x"), gt);
+        assert!("score".parse::<Condition>().is_err());
+    }
+
+    proptest::proptest! {
+        /// What the form asks is printed in a spelling that reads back as the same condition:
+        /// a fixed text value holding `..` stays a value (it read back as a range), `=` after
+        /// `>` stays the value's, whatever else the values hold.
+        #[test]
+        fn every_condition_reads_back_as_itself(
+            value in "[=<>^:.a1]{0,6}",
+            high in "[=<>^:.a1]{0,6}",
+            low in "[=<>^a1][=<>^.a1]{0,5}".prop_filter("no `..`", |l| !l.contains("..") && !l.ends_with('.')),
+            which in 0..7usize,
+        ) {
+            let field = "name".to_owned();
+            let compare = |op| Condition::Compare { field: field.clone(), op, value: value.clone() };
+            let c = match which {
+                0 => Condition::Fix { field: field.clone(), value: value.clone() },
+                1 => compare(Comparison::Gt),
+                2 => compare(Comparison::Ge),
+                3 => compare(Comparison::Lt),
+                4 => compare(Comparison::Le),
+                5 => Condition::Prefix { field: field.clone(), prefix: value.clone() },
+                _ => Condition::Between { field: field.clone(), low, high },
+            };
+            proptest::prop_assert_eq!(c.to_string().parse::<Condition>(), Ok(c.clone()), "{}", c);
+        }
     }
 }

@@ -240,6 +240,15 @@ async fn the_query_page_builds_the_command_expression_or_says_its_refusal() {
         send(&app, with_session("/query?layout=RankKey&pk=P&op_player=%5E%3D&v_player=p_&format=json")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("expected field `score` next"), "{body}");
+    // A text value holding `..` under `=` is that value, not a range (it was written as text and
+    // read back as `a..b`); the printed command spells it so that it asks the same.
+    let path = "/query?layout=RankKey&pk=P&v_score=7&op_player=%3D&v_player=a..b&format=json";
+    let (status, _, body) = send(&app, with_session(path)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let doc: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(doc["KeyConditionExpression"], "#pk = :pk AND #sk = :sk0", "{doc}");
+    assert_eq!(doc["ExpressionAttributeValues"][":sk0"]["S"], "RUN#999999999992#a..b", "{doc}");
+    assert!(doc["command"].as_array().unwrap().iter().any(|a| a == "player=:a..b"), "{doc}");
 }
 
 #[tokio::test]
