@@ -8,11 +8,15 @@ use std::collections::HashMap;
 
 use crate::dynamic::balance::{Balances, ShardBalance};
 use crate::dynamic::generations::{Generations, OldKeys};
+use crate::dynamic::lock::Versions;
+use crate::dynamic::model::DynLayout;
 use crate::dynamic::placement::{Misplaced, Placements};
+use crate::dynamic::plan::LayoutPlan;
 use crate::dynamic::reshape::field_mut;
 use crate::dynamic::samples::keep_least;
+use crate::dynamic::usage::FieldUsage;
 use crate::dynamic::usage::{merge_fields, observe_fields};
-use crate::dynamic::{DynLayout, DynValue, FieldUsage, LayoutPlan, Versions};
+use crate::dynamic::value::DynValue;
 use crate::encoding::key::KeyRole;
 use crate::error::{DecodeError, DecodeErrorKind};
 

@@ -4,7 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::dynamic::{DynBody, DynLayout, DynValue};
+use crate::dynamic::model::{DynBody, DynLayout};
+use crate::dynamic::value::DynValue;
 use crate::encoding::shard::Shards;
 
 /// A skew over this, in a partition holding at least [`JUDGED_PER_SHARD`] items a shard on

@@ -2,7 +2,8 @@
 //! `max` admit, and for a timestamp the last instant. The audit of a live table compares the
 //! largest values it sees with these (the width is a one-way door).
 
-use crate::dynamic::{DynField, DynType, DynValue};
+use crate::dynamic::model::{DynField, DynType};
+use crate::dynamic::value::DynValue;
 use crate::encoding::impls::time::{MAX_NANOS, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
 use crate::query::ends::{digits_max, unsigned_max};

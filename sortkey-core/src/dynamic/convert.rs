@@ -5,8 +5,8 @@
 
 use std::fmt;
 
+use crate::dynamic::model::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::dynamic::spec::KEY_NAME;
-use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::encoding::layout::{Body, FieldLayout, Layout, SegmentLayout, VariantLayout};
 use crate::encoding::spec::TimeFormat;
 

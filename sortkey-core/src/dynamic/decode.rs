@@ -3,8 +3,9 @@
 //! so that a key is refused exactly when the derived type refuses it, with the same error kind,
 //! field and byte offset.
 
+use crate::dynamic::model::{DynBody, DynKey, DynLayout, DynType, DynVariant};
 use crate::dynamic::spec::{first, spec, whole_key};
-use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
+use crate::dynamic::value::DynValue;
 use crate::encoding::cursor::Cursor;
 use crate::encoding::families::{first_segment, has_first_segment, unknown_variant_here};
 use crate::encoding::framing::{decode_start, expect_prefix, expect_separator, field_in};

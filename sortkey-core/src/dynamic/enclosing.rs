@@ -5,7 +5,9 @@
 //! older keys it selects are then held to the typed condition through their current key
 //! ([`LiveLayouts::read`]), so that none is missed and none is wrongly a result.
 
-use crate::dynamic::{ConditionEnd, DynBody, DynLayout, DynValue, FieldCondition, LiveLayouts};
+use crate::dynamic::model::{DynBody, DynLayout};
+use crate::dynamic::value::DynValue;
+use crate::dynamic::versions::{ConditionEnd, FieldCondition, LiveLayouts};
 use crate::error::{QueryError, QueryErrorKind};
 use crate::query::Comparison;
 use crate::query::condition::KeyCondition;

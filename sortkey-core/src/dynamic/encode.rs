@@ -6,8 +6,9 @@
 
 use std::time::SystemTime;
 
+use crate::dynamic::model::{DynBody, DynKey, DynLayout, DynType, DynVariant};
 use crate::dynamic::spec::{first, spec, whole_key};
-use crate::dynamic::{DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
+use crate::dynamic::value::DynValue;
 use crate::encoding::framing::{encode_key, field_in};
 use crate::encoding::names::encode_name;
 use crate::encoding::segment::KeySegment;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::dynamic::Versions;
+use crate::dynamic::lock::Versions;
 use crate::dynamic::samples::keep_least;
 
 /// The keys of one older layout of a key.

@@ -27,7 +27,8 @@ use serde_core::ser::{self, SerializeMap, SerializeSeq};
 use serde_core::{Deserializer, Serialize, Serializer};
 
 use crate::dynamic::exact;
-use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynValue, DynVariant};
+use crate::dynamic::model::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
+use crate::dynamic::value::DynValue;
 use crate::encoding::impls::time::{self, MAX_NANOS, parse_rfc3339_any, push_rfc3339};
 use crate::encoding::spec::TimeUnit;
 

@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use crate::dynamic::{DynLayout, LayoutParseError};
+use crate::dynamic::model::DynLayout;
+use crate::dynamic::parse::LayoutParseError;
 use crate::encoding::key::KeyRole;
 use crate::encoding::layout::LayoutMismatch;
 
@@ -483,7 +484,7 @@ fn same_partitions(a: &DynLayout, b: &DynLayout) -> bool {
     }
     let strip = |l: &DynLayout| {
         let mut l = l.clone();
-        if let crate::dynamic::DynBody::Fields(fields) = &mut l.key.body {
+        if let crate::dynamic::model::DynBody::Fields(fields) = &mut l.key.body {
             fields.remove(at_a);
         }
         l

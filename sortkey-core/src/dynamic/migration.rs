@@ -6,7 +6,8 @@
 //! the rule of the new layout.
 
 use crate::KeyRole;
-use crate::dynamic::{DynBody, DynLayout, DynValue, DynVariant};
+use crate::dynamic::model::{DynBody, DynLayout, DynVariant};
+use crate::dynamic::value::DynValue;
 use crate::encoding::shard::ShardRule;
 use crate::migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 

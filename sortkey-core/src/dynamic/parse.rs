@@ -4,8 +4,8 @@
 
 use std::fmt;
 
+use crate::dynamic::model::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::dynamic::spec::KEY_NAME;
-use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::encoding::key::KeyRole;
 use crate::encoding::shard::{ShardRule, Shards};
 use crate::encoding::spec::TimeUnit;
@@ -472,5 +472,13 @@ impl Parser<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl DynLayout {
+    /// Reads a layout's text, as `K::LAYOUT` prints it: every text the grammar allows, and
+    /// nothing else (an error at the byte where the text leaves the grammar).
+    pub fn parse(text: &str) -> std::result::Result<DynLayout, LayoutParseError> {
+        layout(text)
     }
 }

@@ -4,8 +4,9 @@
 //! the logical partition finds it where it sits; the audit counts them as a finding, and a
 //! migration to the layout moves each to its own shard.
 
+use crate::dynamic::model::{DynBody, DynLayout};
 use crate::dynamic::samples::keep_least_by;
-use crate::dynamic::{DynBody, DynLayout, DynValue};
+use crate::dynamic::value::DynValue;
 use crate::encoding::shard::ShardRule;
 
 /// Items in a shard other than their rule's, of one sharded partition key layout: a finding of

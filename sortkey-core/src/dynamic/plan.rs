@@ -6,8 +6,9 @@
 
 use crate::dynamic::decode::{decode_field, expect_key_prefix};
 use crate::dynamic::encode::{in_layout_order, write_type};
+use crate::dynamic::model::{DynBody, DynLayout, DynType};
 use crate::dynamic::spec::{spec, whole_key};
-use crate::dynamic::{DynBody, DynLayout, DynType, DynValue};
+use crate::dynamic::value::DynValue;
 use crate::encoding::framing::{decode_start, encode_key, expect_separator, field_in};
 use crate::encoding::spec::Field;
 use crate::error::{DecodeError, EncodeError};

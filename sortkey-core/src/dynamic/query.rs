@@ -4,8 +4,9 @@
 //! range on a partition key) is a [`QueryError`] here.
 
 use crate::dynamic::encode::write_type;
+use crate::dynamic::model::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::dynamic::spec::{intern, spec, whole_key};
-use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynValue, DynVariant};
+use crate::dynamic::value::DynValue;
 use crate::encoding::framing::field_in;
 use crate::encoding::key::KeyRole;
 use crate::encoding::spec::Field;

@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant, LayoutParseError};
+use crate::dynamic::model::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
+use crate::dynamic::parse::LayoutParseError;
 
 /// Why a layout cannot be reshaped as asked.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,8 @@
 //! `partition SEASON#{season:u16 width=4}#{shard:u16 width=2 shards=16 by=player}`), as the
 //! `sortkey` command reads a sharded table through a lock.
 
-use crate::dynamic::{DynBody, DynLayout, DynValue};
+use crate::dynamic::model::{DynBody, DynLayout};
+use crate::dynamic::value::DynValue;
 use crate::encoding::shard::Shards;
 
 /// The partitions of one sharded partition, from [`DynLayout::sharded_partition`].

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
 use crate::__private_0_1_0::{resolve_width, time_width};
-use crate::dynamic::{DynBody, DynField, DynKey, DynType, DynVariant};
+use crate::dynamic::model::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 use crate::encoding::families::first_segment;
 use crate::encoding::segment::KeySegment;
 use crate::encoding::spec::{Field, TimeFormat, TimeUnit, Width};
@@ -135,5 +135,14 @@ pub(super) fn first(variant: &DynVariant, separator: char) -> &str {
     match variant {
         DynVariant::Unit(lit) => first_segment(lit, separator),
         DynVariant::Key(key) => key.prefix.as_deref().unwrap_or_default(),
+    }
+}
+
+impl DynLayout {
+    /// This layout, its errors naming the key `name` (kept for the life of the program, once per
+    /// distinct name, as a derived type's name is).
+    pub fn named(mut self, name: &str) -> Self {
+        self.name = intern(name);
+        self
     }
 }

@@ -6,7 +6,9 @@
 
 use std::time::SystemTime;
 
-use crate::dynamic::{Capacity, DynBody, DynKey, DynLayout, DynType, DynValue, DynVariant};
+use crate::dynamic::capacity::Capacity;
+use crate::dynamic::model::{DynBody, DynKey, DynLayout, DynType, DynVariant};
+use crate::dynamic::value::DynValue;
 
 /// The values seen of one numeric or timestamp field of a layout.
 ///
@@ -246,7 +248,8 @@ mod json {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::{FieldUsage, Headroom};
-    use crate::dynamic::{Capacity, DynValue};
+    use crate::dynamic::capacity::Capacity;
+    use crate::dynamic::value::DynValue;
 
     #[derive(Serialize)]
     struct Written<'a> {

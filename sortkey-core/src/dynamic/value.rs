@@ -79,7 +79,7 @@ impl DynValue {
     }
 }
 
-impl crate::dynamic::DynField {
+impl crate::dynamic::model::DynField {
     /// A value of this field from its text as a person types it (on a command line): an
     /// integer in decimal, a float (`inf`, `-inf`), `true`/`false`, a char, text as it is, a
     /// UUID, ULID or decimal as its text, an enum name, a timestamp as RFC 3339 UTC text (no
@@ -89,7 +89,7 @@ impl crate::dynamic::DynField {
     pub fn value_from_text(&self, text: &str) -> Result<DynValue, ValueTextError> {
         value_of(&self.ty, self.unit, text).map_err(|expected| ValueTextError {
             field: self.name.to_owned(),
-            kind: if matches!(self.ty.innermost(), crate::dynamic::DynType::Key(_)) {
+            kind: if matches!(self.ty.innermost(), crate::dynamic::model::DynType::Key(_)) {
                 ValueTextErrorKind::NestedKey
             } else {
                 ValueTextErrorKind::NotAValue
@@ -133,11 +133,11 @@ impl std::error::Error for ValueTextError {}
 
 /// The value of type `ty` that `text` writes, or what was expected.
 fn value_of(
-    ty: &crate::dynamic::DynType,
+    ty: &crate::dynamic::model::DynType,
     unit: Option<crate::encoding::spec::TimeUnit>,
     text: &str,
 ) -> Result<DynValue, String> {
-    use crate::dynamic::DynType;
+    use crate::dynamic::model::DynType;
     let expected = || format!("a `{ty}` value");
     Ok(match ty {
         DynType::Unsigned(_) => DynValue::Unsigned(text.parse().map_err(|_| expected())?),

@@ -4,8 +4,10 @@
 //! lock. What `sortkey migrate` prints after each pass, here so that
 //! a program moving keys its own way can ask the same question: is anything left?
 
+use crate::dynamic::audit::{AuditReport, KeyAudit};
+use crate::dynamic::migration::DynMigration;
+use crate::dynamic::model::DynLayout;
 use crate::dynamic::samples::{keep_least, keep_least_by};
-use crate::dynamic::{AuditReport, DynLayout, DynMigration, KeyAudit};
 use crate::migrate::rekey::Rekeyed;
 
 /// A read of every key, classified against a migration: feed it every key

@@ -7,7 +7,10 @@
 use std::cmp::Ordering;
 use std::time::SystemTime;
 
-use crate::dynamic::{Capacity, DynField, DynLayout, DynQuery, DynValue};
+use crate::dynamic::capacity::Capacity;
+use crate::dynamic::model::{DynField, DynLayout};
+use crate::dynamic::query::DynQuery;
+use crate::dynamic::value::DynValue;
 use crate::encoding::layout::Layout;
 use crate::error::{DecodeError, QueryError, QueryErrorKind};
 use crate::migrate::legacy::Legacy;

@@ -1,7 +1,7 @@
 //! Every field of a layout with its path, as tools list them: the fields of a nested key under
 //! the nesting field's name (`inner.id`), a family variant's under its prefix (`ORDER.placed`).
 
-use crate::dynamic::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
+use crate::dynamic::model::{DynBody, DynField, DynKey, DynLayout, DynType, DynVariant};
 
 impl DynLayout {
     /// Every field of the layout, in order, with its path (a `key(..)` field before the fields
