@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ask::{AskError, CommandLine, Context};
+use crate::ask::command::CommandLine;
+use crate::ask::context::Context;
+use crate::outcome::AskError;
 
 /// What an audit reads: `sortkey audit`'s arguments (clap), and what the audit page asks with
 /// the sources the server was started with (a Scan of a table it may read, saved in its audit

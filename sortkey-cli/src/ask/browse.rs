@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS};
+use crate::ask::command::CommandLine;
+use crate::ask::context::{Context, DEFAULT_ITEMS};
+use crate::outcome::AskError;
 
 /// A page of one partition, in the order DynamoDB returns it: from the command line (`sortkey
 /// browse`) or a page's query string (`/browse?table=T&pk=P&limit=10&after=K`), which is also

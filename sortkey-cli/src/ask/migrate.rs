@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use crate::ask::{CommandLine, Context};
+use crate::ask::command::CommandLine;
+use crate::ask::context::Context;
 
 /// A migration: the table, the layouts its keys move from and to, and where its checkpoints
 /// are. The page reads the first three from its query string; the checkpoints are always the
@@ -65,7 +66,7 @@ impl MigrationAsk {
 
     /// The ask, when the command answers it: a table that may be read, layouts of the lock.
     #[cfg(feature = "serve")]
-    pub(crate) fn validate(&self, ctx: &Context<'_>) -> Result<(), crate::ask::AskError> {
+    pub(crate) fn validate(&self, ctx: &Context<'_>) -> Result<(), crate::outcome::AskError> {
         ctx.may_read(&self.table)?;
         for layout in self.from.iter().chain([&self.to]) {
             ctx.layout(layout)?;

@@ -8,7 +8,9 @@ use serde::Deserialize;
 use sortkey_core::query::Comparison;
 use sortkey_core::{DynQuery, DynValue, FieldCondition, KeyCondition};
 
-use crate::ask::{AskError, CommandLine, Context, DEFAULT_ITEMS};
+use crate::ask::command::CommandLine;
+use crate::ask::context::{Context, DEFAULT_ITEMS};
+use crate::outcome::AskError;
 
 /// A key condition by field name: from the command line (`sortkey query --layout L --pk P
 /// 'score>=1500'`) or the query page's form (its fields' operators and values, read by
@@ -187,7 +189,7 @@ impl QueryAsk {
         ctx: &Context<'_>,
         form: &std::collections::HashMap<String, String>,
     ) -> Result<QueryAsk, AskError> {
-        use crate::ask::MOST_ITEMS;
+        use crate::ask::context::MOST_ITEMS;
         let get = |k: &str| form.get(k).cloned().unwrap_or_default();
         let layout = match form.get("layout").filter(|l| !l.is_empty()) {
             Some(layout) => layout.clone(),

@@ -2,7 +2,9 @@
 
 use serde::Deserialize;
 
-use crate::ask::{AskError, CommandLine, Context};
+use crate::ask::command::CommandLine;
+use crate::ask::context::Context;
+use crate::outcome::AskError;
 
 /// The tables to describe: those named, or every table the connection sees (the overview asks
 /// for those the server was started with).

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use flate2::read::MultiGzDecoder;
 use indicatif::ProgressBar;
 
+use crate::audit::attribute::{Attribute, read_names};
 use crate::audit::data_files::DataFiles;
 use crate::audit::export_line::{self, Attr};
-use crate::audit::{Attribute, read_names};
 use crate::outcome::AskError;
 
 /// The audit of the file at one place in the list of files.

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::LockFile;
 
 use crate::ask::{CommandLine, Connection, Context};
-use crate::audit::Attribute;
+use crate::audit::attribute::Attribute;
 use crate::audit::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::MergeArgs;
 use crate::outcome::{AskError, Outcome};

@@ -10,8 +10,8 @@ use indicatif::ProgressBar;
 use sortkey_core::LockFile;
 
 use crate::ask::Connection;
+use crate::audit::attribute::{Attribute, attributes, read_names};
 use crate::audit::partial::{self, Partial, Segment, StoredKey};
-use crate::audit::{Attribute, attributes, read_names};
 use crate::cli::AuditArgs;
 use crate::outcome::AskError;
 use crate::pages::{self, Item, Source};

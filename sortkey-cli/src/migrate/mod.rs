@@ -11,6 +11,7 @@
 
 mod attribute;
 mod checkpoints;
+mod layouts;
 pub(crate) mod status;
 pub(crate) mod verdict;
 
@@ -19,11 +20,11 @@ use std::cell::RefCell;
 use futures_util::future::join_all;
 use indicatif::ProgressBar;
 use sortkey_core::dynamodb::{Backfill, BackfillErrorKind, Checkpoint, CheckpointError, Progress};
-use sortkey_core::{DynMigration, KeyRole, LockFile};
+use sortkey_core::{DynMigration, KeyRole};
 
 use aws_sdk_dynamodb::Client;
 
-use crate::ask::{Context, MigrationAsk};
+use crate::ask::Context;
 use crate::cli::MigrateArgs;
 use crate::outcome::{AskError, Outcome};
 use crate::pages::{self, Source};
@@ -32,6 +33,7 @@ use crate::table;
 
 use self::attribute::Target;
 use self::checkpoints::{MigrationIdentity, Store};
+use self::layouts::{entry, sources};
 use self::verdict::{MigrateDocument, classify};
 
 /// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
@@ -176,63 +178,6 @@ async fn passes(
         }
         pass += 1;
     }
-}
-
-/// The layouts the keys move from, newest first: `--from` when given, every older version of
-/// `--to` otherwise. `--from` must be an older version of `--to` when the lock records versions
-/// of either; refused before anything is read. A partition key sharded `by` a field without
-/// older versions moves from itself: its items in another shard than their sort key's.
-fn sources(lock: &LockFile, lock_path: &str, m: &MigrationAsk) -> Result<Vec<String>, AskError> {
-    for name in m.from.iter().chain([&m.to]) {
-        entry(lock, lock_path, name)?;
-    }
-    if let Some(v) = lock.versions_of(&m.to).filter(|v| v.current != m.to) {
-        return Err(AskError::bad(format!(
-            "{lock_path}: `{}` is an older layout of `{}` ({v}); expected --to the current one",
-            m.to, v.current
-        )));
-    }
-    let versions = lock.versions_of(&m.to);
-    match (&m.from, versions) {
-        (Some(from), Some(v)) if v.older.contains(from) => Ok(vec![from.clone()]),
-        (Some(from), Some(v)) => Err(AskError::bad(format!(
-            "{lock_path}: `{from}` is not an older version of `{}` (the lock records {v}); expected one of {}",
-            m.to,
-            v.older.join(", ")
-        ))),
-        (None, Some(v)) => Ok(v.older.clone()),
-        (Some(from), None) => match lock.versions_of(from) {
-            Some(v) => Err(AskError::bad(format!(
-                "{lock_path}: `{from}` is a layout of the key of `{}` ({v}), not of `{}`; expected layouts of one key",
-                v.current, m.to
-            ))),
-            None => Ok(vec![from.clone()]),
-        },
-        // A partition key sharded by a field, without older versions: its items in another
-        // shard than the one their sort key gives are moved there (`from` it, `to` it).
-        (None, None) if sharded_by_field(lock, &m.to) => Ok(vec![m.to.clone()]),
-        (None, None) => Err(AskError::bad(format!(
-            "{lock_path}: the lock records no older version of `{}` (a `{} > Older` line); expected --from LAYOUT",
-            m.to, m.to
-        ))),
-    }
-}
-
-/// Whether the lock's layout `name` is a partition key's sharded `by` a field.
-fn sharded_by_field(lock: &LockFile, name: &str) -> bool {
-    let by = |l: &sortkey_core::DynLayout| {
-        l.shard_field().is_some_and(|(_, s)| matches!(s.rule(), sortkey_core::ShardRule::By(_)))
-    };
-    lock.get(name).is_some_and(|l| l.role == KeyRole::Partition && by(l))
-}
-
-/// The layout `name` of the lock, with its name.
-fn entry(lock: &LockFile, lock_path: &str, name: &str) -> Result<(String, sortkey_core::DynLayout), AskError> {
-    lock.entries
-        .iter()
-        .find(|(n, _)| n == name)
-        .cloned()
-        .ok_or_else(|| AskError::not_found(crate::ask::no_layout(lock, lock_path, name)))
 }
 
 /// A pause while another worker holds a segment whose lease ends at `until` (milliseconds since

@@ -104,7 +104,7 @@ pub(crate) async fn status(
     m: &MigrationAsk,
 ) -> Result<(StatusDocument, f64), AskError> {
     let (lock, lock_path) = (ctx.lock, ctx.lock_path);
-    let from = super::sources(lock, lock_path, m)?;
+    let from = crate::migrate::layouts::sources(lock, lock_path, m)?;
     // Read only: no lease is taken, so none is named.
     let store = Store::open(client, m, (None, 0), &from.join("+")).await?;
     // Only this migration's checkpoints: a folder another migration used says so.

@@ -21,9 +21,10 @@ use crate::audit::partial::{self, merged};
 use crate::audit::report::AuditDocument;
 use crate::audit::{export_report, scan_report};
 use crate::outcome::AskError;
+use crate::serve::app::App;
+use crate::serve::filters;
 use crate::serve::pages::{Format, Frame, as_html, as_json, encode, refusal, status_of, wants_json};
-use crate::serve::scans::{self, ScanView, Scans};
-use crate::serve::{App, filters};
+use crate::serve::scans::{self, ScanView};
 
 /// The longest bar, in pixels.
 const BAR: f64 = 320.0;
@@ -155,7 +156,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
         reports: app.reports.iter().map(|p| p.display().to_string()).collect(),
         export: app.export.as_ref().map(|_| app.export_text()),
         tables: app.tables.clone(),
-        scans: Scans::tables(&app),
+        scans: app.scans.tables(),
     };
     as_html(&AuditPage { frame, sources, showing, this, pk, sk, scan, attributes, error })
 }
@@ -198,7 +199,7 @@ async fn export(app: &Arc<App>, (pk, sk): (&str, &str)) -> Result<Shown, AskErro
 /// progress and the dashboard are of the same state.
 fn scan(app: &App, table: &str) -> Result<Shown, AskError> {
     let ctx = app.context();
-    let path = Scans::report_path(app, table);
+    let path = app.scans.report_path(table);
     let saved = partial::load(&path);
     let segments = if let Ok(Some(state)) = &saved { state.total } else { SEGMENTS };
     let ask = AuditAsk { table: Some(table.to_owned()), report: Some(path), segments, ..AuditAsk::default() };
@@ -213,7 +214,7 @@ fn scan(app: &App, table: &str) -> Result<Shown, AskError> {
         Ok(None) => (None, None),
         Err(e) => (None, Some(Err(e))),
     };
-    let scan = Scans::view(app, table, saved.as_ref(), command.clone());
+    let scan = app.scans.view(table, saved.as_ref(), command.clone());
     let this = format!("/audit?source=scan&table={table}");
     Ok(Shown { command, showing: format!("the scan of {table}"), this, doc, scan })
 }
@@ -251,7 +252,13 @@ pub(crate) async fn start_scan(State(app): State<Arc<App>>, Form(form): Form<Sca
         segments: form.segments.unwrap_or(4).clamp(1, 1000),
         fresh: form.fresh.is_some(),
     };
-    match Scans::start(&app, &request) {
+    let reader = scans::ScanReader {
+        client: app.client.clone(),
+        lock: app.lock.clone(),
+        lock_path: app.lock_path.clone(),
+        connection: app.connection.clone(),
+    };
+    match app.scans.start(&request, reader) {
         Ok(()) => see_scan(&form.table),
         Err(e) => (status_of(&e), format!("sortkey serve: {}\n", e.message)).into_response(),
     }
@@ -265,7 +272,7 @@ pub(crate) struct StopForm {
 
 /// Stops the scan of a table between two pages; its partial report stays, to resume.
 pub(crate) async fn stop_scan(State(app): State<Arc<App>>, Form(form): Form<StopForm>) -> Response {
-    Scans::stop(&app, &form.table);
+    app.scans.stop(&form.table);
     see_scan(&form.table)
 }
 

@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::serve::App;
+use crate::serve::app::App;
 
 /// The session cookie's name.
 const COOKIE: &str = "sortkey_session";

@@ -12,8 +12,9 @@ use axum::response::{IntoResponse, Response};
 
 use crate::ask::{AskError, MigrationAsk};
 use crate::migrate::status::{StatusDocument, status};
+use crate::serve::app::App;
+use crate::serve::filters;
 use crate::serve::pages::{Format, Frame, as_html, as_json, read_query, refusal, status_of, wants_json};
-use crate::serve::{App, filters};
 
 #[derive(Template)]
 #[template(path = "migration.html")]

@@ -14,9 +14,10 @@ use crate::ask::{BrowseAsk, TablesAsk};
 use crate::browse::{self, BrowseDocument, Group, Row};
 use crate::layouts::LayoutsDocument;
 use crate::outcome::{AskError, AskErrorKind};
+use crate::serve::app::App;
+use crate::serve::filters;
 use crate::serve::lab::{LabTable, lab};
 use crate::serve::reshape::{Ask, Reshaped, choices, reshape};
-use crate::serve::{App, filters};
 use crate::tables::TablesDocument;
 
 /// What every page's frame shows.

@@ -14,8 +14,9 @@ use axum::response::{IntoResponse, Response};
 use crate::ask::QueryAsk;
 use crate::browse::BrowseDocument;
 use crate::query::{self, QueryDocument};
+use crate::serve::app::App;
+use crate::serve::filters;
 use crate::serve::pages::{Format, Frame, as_html, as_json, refusal, status_of, wants_json, with_param};
-use crate::serve::{App, filters};
 
 /// One field of the builder.
 struct FieldRow {

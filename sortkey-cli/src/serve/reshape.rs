@@ -8,7 +8,7 @@ use sortkey_core::{DynLayout, KeyRole, LockFile};
 use crate::ask::{Context, MigrationAsk};
 use crate::browse::{self, Target};
 use crate::outcome::AskError;
-use crate::serve::App;
+use crate::serve::app::App;
 
 /// What the lab is asked: a partition, and a field of a layout written otherwise.
 pub(crate) struct Ask<'a> {

@@ -8,14 +8,24 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::ask::Connection;
 use crate::audit::partial::{self, Partial};
 use crate::audit::scan::{self, Progress, ScanPlan};
 use crate::outcome::AskError;
-use crate::serve::App;
 
-/// The scans the server started, by table.
-#[derive(Default)]
-pub(crate) struct Scans(Mutex<HashMap<String, Arc<ScanRun>>>);
+/// The scans the server started, by table, and the folder their partial reports are saved in.
+pub(crate) struct Scans {
+    runs: Mutex<HashMap<String, Arc<ScanRun>>>,
+    dir: PathBuf,
+}
+
+/// What a scan reads with: the server's client, its lock (and the lock's path) and connection.
+pub(crate) struct ScanReader {
+    pub(crate) client: aws_sdk_dynamodb::Client,
+    pub(crate) lock: sortkey_core::LockFile,
+    pub(crate) lock_path: String,
+    pub(crate) connection: Connection,
+}
 
 /// One scan started from the page.
 pub(crate) struct ScanRun {
@@ -95,20 +105,26 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Scans {
-    /// The partial report of the scan of `table` in the server's audit folder.
-    pub(crate) fn report_path(app: &App, table: &str) -> PathBuf {
-        app.audit_dir.join(report_file_name(table))
+    /// No scan yet, their reports to be saved in `dir` (made when the first starts).
+    pub(crate) fn new(dir: PathBuf) -> Scans {
+        Scans { runs: Mutex::default(), dir }
     }
 
-    /// Starts (or resumes, from its partial report) the scan of `request.table`, unless one runs.
-    pub(crate) fn start(app: &Arc<App>, request: &Request) -> Result<(), AskError> {
-        let mut scans = lock(&app.scans.0);
+    /// The partial report of the scan of `table` in the server's audit folder.
+    pub(crate) fn report_path(&self, table: &str) -> PathBuf {
+        self.dir.join(report_file_name(table))
+    }
+
+    /// Starts (or resumes, from its partial report) the scan of `request.table` with `reader`,
+    /// unless one runs.
+    pub(crate) fn start(&self, request: &Request, reader: ScanReader) -> Result<(), AskError> {
+        let mut scans = lock(&self.runs);
         if scans.get(&request.table).is_some_and(|r| *lock(&r.status) == Status::Running) {
             return Ok(());
         }
-        let path = Scans::report_path(app, &request.table);
-        std::fs::create_dir_all(&app.audit_dir)
-            .map_err(|e| AskError::local(format!("cannot make the audit folder {}: {e}", app.audit_dir.display())))?;
+        let path = self.report_path(&request.table);
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| AskError::local(format!("cannot make the audit folder {}: {e}", self.dir.display())))?;
         if request.fresh {
             match std::fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -130,7 +146,7 @@ impl Scans {
             numbers: (0..total).collect(),
             report: Some(path),
             rate: Some(request.rate),
-            connection: crate::ask::Connection::of(&app.context()),
+            connection: reader.connection.clone(),
         };
         let run = Arc::new(ScanRun {
             expected: AtomicU64::new(0),
@@ -139,10 +155,10 @@ impl Scans {
             status: Mutex::new(Status::Running),
             abort: Mutex::new(None),
         });
-        let (task_app, task_run) = (app.clone(), run.clone());
+        let task_run = run.clone();
         let task = tokio::spawn(async move {
             let progress: &dyn Progress = &*task_run;
-            let read = scan::read(&task_app.client, &plan, &task_app.lock, &task_app.lock_path, Some(progress)).await;
+            let read = scan::read(&reader.client, &plan, &reader.lock, &reader.lock_path, Some(progress)).await;
             *lock(&task_run.status) = match read {
                 Ok(_) => Status::Finished,
                 Err(e) => Status::Failed(e.message),
@@ -154,8 +170,8 @@ impl Scans {
     }
 
     /// Stops the scan of `table` between two pages; its partial report stays, to resume.
-    pub(crate) fn stop(app: &App, table: &str) {
-        let scans = lock(&app.scans.0);
+    pub(crate) fn stop(&self, table: &str) {
+        let scans = lock(&self.runs);
         if let Some(run) = scans.get(table) {
             let mut status = lock(&run.status);
             if *status == Status::Running {
@@ -170,9 +186,9 @@ impl Scans {
     /// What the page shows of the scan of `table`: the one this server runs or ran, with its
     /// partial report as read (`saved`), or that report alone, saved by an earlier server; `None`
     /// when there is neither.
-    pub(crate) fn view(app: &App, table: &str, saved: Option<&Partial>, command: String) -> Option<ScanView> {
-        let path = Scans::report_path(app, table);
-        let run = lock(&app.scans.0).get(table).cloned();
+    pub(crate) fn view(&self, table: &str, saved: Option<&Partial>, command: String) -> Option<ScanView> {
+        let path = self.report_path(table);
+        let run = lock(&self.runs).get(table).cloned();
         if saved.is_none() && run.is_none() {
             return None;
         }
@@ -206,9 +222,9 @@ impl Scans {
     }
 
     /// The tables with a scan running or saved, in name order.
-    pub(crate) fn tables(app: &App) -> Vec<String> {
-        let mut tables: Vec<String> = lock(&app.scans.0).keys().cloned().collect();
-        if let Ok(entries) = std::fs::read_dir(&app.audit_dir) {
+    pub(crate) fn tables(&self) -> Vec<String> {
+        let mut tables: Vec<String> = lock(&self.runs).keys().cloned().collect();
+        if let Ok(entries) = std::fs::read_dir(&self.dir) {
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 // A report saved under a hashed name says its table inside.
