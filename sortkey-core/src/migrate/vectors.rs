@@ -12,13 +12,14 @@ use crate::error::{DecodeError, EncodeError};
 pub struct Vector {
     /// The fields, as a JSON object (`{"score": 1500, "player_id": "p_1"}`).
     pub fields: String,
-    /// The encoded key, or the error message when the value is refused.
-    pub key: Result<String, String>,
+    /// The encoded key, or the error the value is refused with (its message is the vector's
+    /// `error`).
+    pub key: Result<String, EncodeError>,
 }
 
 /// Vectors for `K`: each value's fields (a JSON object the caller writes) and its key.
 pub fn vectors<K: SortKey>(values: impl IntoIterator<Item = (String, K)>) -> Vec<Vector> {
-    values.into_iter().map(|(fields, k)| Vector { fields, key: k.encode().map_err(|e| e.to_string()) }).collect()
+    values.into_iter().map(|(fields, k)| Vector { fields, key: k.encode() }).collect()
 }
 
 /// The JSON document of `vectors` for the key type named `name`:
@@ -35,7 +36,7 @@ pub fn vectors_json<K: SortKey>(name: &str, vectors: &[Vector]) -> String {
         let sep = if i == 0 { "" } else { "," };
         let result = match &v.key {
             Ok(key) => format!("\"key\": {}", json_string(key)),
-            Err(e) => format!("\"error\": {}", json_string(e)),
+            Err(e) => format!("\"error\": {}", json_string(&e.to_string())),
         };
         let _ = write!(out, "{sep}\n    {{\"fields\": {}, {result}}}", v.fields);
     }
