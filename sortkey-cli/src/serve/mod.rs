@@ -6,7 +6,9 @@
 //! template, or the command's JSON with `?format=json`.
 
 mod app;
+mod ask_page;
 mod audit_page;
+mod browse_page;
 mod filters;
 mod guard;
 mod lab;
@@ -62,12 +64,12 @@ pub(crate) fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(pages::overview))
         .route("/layouts", get(pages::layouts))
-        .route("/browse", get(pages::browse))
-        .route("/query", get(query_page::query))
+        .route("/browse", get(ask_page::ask_page::<browse_page::BrowseView>))
+        .route("/query", get(ask_page::ask_page::<query_page::QueryView>))
         .route("/audit", get(audit_page::audit))
         .route("/audit/scan", axum::routing::post(audit_page::start_scan))
         .route("/audit/scan/stop", axum::routing::post(audit_page::stop_scan))
-        .route("/migration", get(migration_page::migration))
+        .route("/migration", get(ask_page::ask_page::<migration_page::MigrationView>))
         .route("/assets/htmx.min.js", get(pages::htmx))
         .route("/assets/sortkey.css", get(pages::stylesheet))
         .route("/favicon.ico", get(pages::favicon))

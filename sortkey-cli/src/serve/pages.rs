@@ -11,7 +11,6 @@ use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use crate::ask::{BrowseAsk, TablesAsk};
-use crate::browse::{self, BrowseDocument, Group, Row};
 use crate::layouts::LayoutsDocument;
 use crate::outcome::{AskError, AskErrorKind};
 use crate::serve::app::App;
@@ -228,130 +227,6 @@ const ASSET_CACHE: &str = "private, max-age=86400";
 pub(crate) async fn stylesheet() -> Response {
     let headers = [(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, ASSET_CACHE)];
     (headers, include_str!("../../assets/sortkey.css")).into_response()
-}
-
-#[derive(Template)]
-#[template(path = "browse.html")]
-struct BrowsePage<'a> {
-    frame: Frame,
-    table: &'a str,
-    pk: &'a str,
-    limit: usize,
-    doc: Option<&'a BrowseDocument>,
-    /// One table per layout, on request; else one table in the partition's order.
-    groups: Vec<Group>,
-    rows: Vec<Row>,
-    group: bool,
-    /// Whether the partition is sharded: the rows then show their shard.
-    sharded: bool,
-    /// The sort keys the next and the previous page start after.
-    next: Option<String>,
-    previous: Option<String>,
-    error: Option<String>,
-}
-
-impl<'a> BrowsePage<'a> {
-    /// The page's form as `ask` fills it, with no partition shown: before one is asked for, or
-    /// with why it was refused.
-    fn form(frame: Frame, ask: &'a BrowseAsk, error: Option<String>) -> Self {
-        let (doc, groups, rows, next, previous) = (None, Vec::new(), Vec::new(), None, None);
-        let (table, pk, limit, group) = (ask.table.as_str(), ask.pk.as_str(), ask.limit, ask.group);
-        BrowsePage { frame, table, pk, limit, doc, groups, rows, group, sharded: false, next, previous, error }
-    }
-}
-
-/// A partition, one page at a time, its keys decoded by the lock's layouts: the query string
-/// read into the command's ask (`sortkey browse`), answered as the command answers it.
-pub(crate) async fn browse(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, headers: HeaderMap) -> Response {
-    let ctx = app.context();
-    let raw = raw.unwrap_or_default();
-    let read: Result<BrowseAsk, AskError> = read_query(Some(&raw));
-    let json_format = read.as_ref().ok().and_then(|a| a.format.clone());
-    let json = wants_json(&Format { format: json_format }, &headers);
-    let asked = read.clone().unwrap_or_default();
-    let mut frame = Frame::new(&app, "browse", String::new(), "/browse");
-    frame.json_link = format!("/browse?{}", with_param(&raw, "format", Some("json")));
-    let ask = match read {
-        // No partition asked for yet: the form alone.
-        Ok(ask) if ask.table.is_empty() && ask.pk.is_empty() && !json => {
-            let page = BrowsePage::form(frame, &ask, None);
-            return as_html(&page);
-        }
-        other => other,
-    };
-    let answered = match ask {
-        Ok(ask) => {
-            frame.command = ask.command_line(&ctx).to_string();
-            browse::answer(&app.client, &ctx, &ask).await.map(|a| (ask, a))
-        }
-        Err(e) => Err(e),
-    };
-    let (ask, doc, units) = match answered {
-        Ok((ask, (doc, units))) => (ask, doc, units),
-        Err(e) if json => return refusal(&e),
-        Err(e) => {
-            let status = status_of(&e);
-            let page = BrowsePage::form(frame, &asked, Some(e.message));
-            return (status, as_html(&page)).into_response();
-        }
-    };
-    frame.read_units = units;
-    if json {
-        return as_json(&doc);
-    }
-    // A page read backwards is shown in the partition's order (the page before); a read of a
-    // layout's versions backward, in its own order (highest first).
-    let mut shown = doc;
-    if ask.reverse && ask.layout.is_none() {
-        shown.items.reverse();
-    }
-    let (groups, rows) = if ask.group { (shown.groups(), Vec::new()) } else { (Vec::new(), shown.rows()) };
-    let (next, previous) = links(&ask, &shown);
-    let page = BrowsePage {
-        frame,
-        table: &ask.table,
-        pk: &ask.pk,
-        limit: ask.limit,
-        doc: Some(&shown),
-        groups,
-        rows,
-        group: ask.group,
-        sharded: shown.shards.is_some(),
-        next,
-        previous,
-        error: None,
-    };
-    as_html(&page)
-}
-
-/// The links of a browse page to the page after it and the page before it: the same ask, after
-/// the last (or before the first) item shown.
-fn links(ask: &BrowseAsk, shown: &BrowseDocument) -> (Option<String>, Option<String>) {
-    let items = shown.items.as_slice();
-    let full = items.len() == ask.limit;
-    let link = |after: &str, reverse: bool| {
-        browse_link(&BrowseAsk { after: Some(after.to_owned()), reverse, format: None, ..ask.clone() })
-    };
-    // A merged read of a sharded partition pages by its cursor, `<shard>:<sort key>`.
-    let merged = shown.shards.is_some() && ask.shard.is_none() && shown.next.as_deref().is_none_or(|n| n.contains(':'));
-    let after_of = |i: &browse::BrowseItem| match (merged, i.shard) {
-        (true, Some(shard)) => format!("{shard}:{}", i.sk),
-        _ => i.sk.clone(),
-    };
-    match ask.layout {
-        // A read across a layout's versions pages on in its direction by its document's cursor
-        // (a key in the current layout), the layout kept.
-        Some(_) => (shown.next.as_deref().map(|n| link(n, ask.reverse)), None),
-        None => (
-            // A merged read knows whether anything follows (its `next`); a partition's page, by
-            // being full (a page read backward always has the rest after it).
-            items
-                .last()
-                .filter(|_| if merged && !ask.reverse { shown.next.is_some() } else { full || ask.reverse })
-                .map(|i| link(&after_of(i), false)),
-            items.first().filter(|_| ask.after.is_some()).map(|i| link(&after_of(i), true)),
-        ),
-    }
 }
 
 /// The query string `raw` with `key` set to `value` in place of any value it had (removed for

@@ -4,19 +4,18 @@
 //! matching items across the layout's versions. Live with htmx as the user types; a form without.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use askama::Template;
-use axum::extract::{Query, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
 use crate::ask::QueryAsk;
 use crate::browse::BrowseDocument;
-use crate::query::{self, QueryDocument};
+use crate::outcome::AskError;
+use crate::query::{self, QueryAnswer, QueryDocument};
 use crate::serve::app::App;
+use crate::serve::ask_page::AskPage;
 use crate::serve::filters;
-use crate::serve::pages::{Format, Frame, as_html, as_json, refusal, status_of, wants_json, with_param};
+use crate::serve::pages::{Frame, as_html, as_json, read_query, with_param};
 
 /// One field of the builder.
 struct FieldRow {
@@ -51,59 +50,106 @@ struct QueryPage {
 
 /// The builder's page, its JSON the command's (`sortkey query`, or with a table `sortkey query
 /// --table`): the form read into the command's ask, answered as the command answers it.
-pub(crate) async fn query(
-    State(app): State<Arc<App>>,
-    Query(form): Query<HashMap<String, String>>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let ctx = app.context();
-    let json = wants_json(&Format { format: form.get("format").cloned() }, &headers);
-    let layout = form.get("layout").cloned().or_else(|| app.lock.entries.first().map(|(n, _)| n.clone()));
-    let layout = layout.unwrap_or_default();
-    let get = |k: &str| form.get(k).cloned().unwrap_or_default();
-    let (table, pk) = (get("table"), get("pk"));
-    let fields = field_rows(&app, &layout, &form);
-    let mut frame = Frame::new(&app, "query", String::new(), "/query");
-    let raw = raw.unwrap_or_default();
-    frame.json_link = format!("/query?{}", with_param(&raw, "format", Some("json")));
-    let answered = match QueryAsk::from_form(&ctx, &form) {
-        Ok(ask) => {
-            frame.command = ask.command_line(&ctx).to_string();
-            query::answer(Some(&app.client), &ctx, &ask).await.map(|a| (ask, a))
-        }
-        Err(e) => Err(e),
-    };
-    let (mut doc, mut items, mut error, mut aws, mut older_aws) = (None, None, None, String::new(), Vec::new());
-    match answered {
-        Ok((ask, answered)) => {
-            aws = query::aws_command_line(&ctx, ask.table.as_deref(), &answered.condition).to_string();
-            frame.read_units = answered.read_units;
-            older_aws =
-                answered.older_queries.iter().map(|(layout, line)| (layout.clone(), line.to_string())).collect();
-            if json {
-                return match &answered.items {
-                    Some(found) => as_json(found),
-                    None => as_json(&answered.condition),
-                };
-            }
-            doc = Some(answered.condition);
-            items = answered.items;
-        }
-        Err(e) if json => return refusal(&e),
-        Err(e) => error = Some(e),
+pub(crate) struct QueryView;
+
+/// The query page's form as sent (its fields show again as the user typed them, a refused ask
+/// included), and the command's ask read from it.
+#[derive(Default)]
+pub(crate) struct QueryForm {
+    form: HashMap<String, String>,
+    ask: Option<Result<QueryAsk, AskError>>,
+}
+
+impl AskPage for QueryView {
+    type Ask = QueryForm;
+    type Answer = (QueryAsk, QueryAnswer);
+    const NAME: &'static str = "query";
+    const PATH: &'static str = "/query";
+
+    fn read(app: &App, raw: &str) -> Result<QueryForm, AskError> {
+        let form: HashMap<String, String> = read_query(Some(raw))?;
+        let ask = Some(QueryAsk::from_form(&app.context(), &form));
+        Ok(QueryForm { form, ask })
     }
-    let status = error.as_ref().map_or(StatusCode::OK, status_of);
-    let layouts = app.lock.entries.iter().map(|(n, _)| n.clone()).collect();
-    let error = error.map(|e| e.message);
-    let next = items.as_ref().and_then(|found| found.next.as_deref()).map(|after| {
-        let html = with_param(&raw, "format", None);
-        format!("/query?{}", with_param(&html, "after", Some(after)))
-    });
-    let reverse = form.get("reverse").is_some_and(|r| r == "on" || r == "true");
-    let page =
-        QueryPage { frame, layouts, layout, table, pk, fields, doc, items, next, aws, older_aws, reverse, error };
-    (status, as_html(&page)).into_response()
+
+    /// The builder always shows an expression (a partition `PK` stands in for none).
+    fn asked(_: &QueryForm) -> bool {
+        true
+    }
+
+    fn command(app: &App, form: &QueryForm) -> String {
+        match &form.ask {
+            Some(Ok(ask)) => ask.command_line(&app.context()).to_string(),
+            _ => String::new(),
+        }
+    }
+
+    async fn answer(app: &App, form: &QueryForm) -> Result<((QueryAsk, QueryAnswer), f64), AskError> {
+        let ask = match &form.ask {
+            Some(Ok(ask)) => ask.clone(),
+            Some(Err(e)) => return Err(e.clone()),
+            None => return Err(AskError::bad("expected a query")),
+        };
+        let answered = query::answer(Some(&app.client), &app.context(), &ask).await?;
+        let units = answered.read_units;
+        Ok(((ask, answered), units))
+    }
+
+    fn json((_, answered): &(QueryAsk, QueryAnswer)) -> Response {
+        match &answered.items {
+            Some(found) => as_json(found),
+            None => as_json(&answered.condition),
+        }
+    }
+
+    fn html(
+        app: &App,
+        frame: Frame,
+        form: &QueryForm,
+        raw: &str,
+        answer: Option<Result<(QueryAsk, QueryAnswer), String>>,
+    ) -> Response {
+        let form = &form.form;
+        let get = |k: &str| form.get(k).cloned().unwrap_or_default();
+        let layout = form.get("layout").cloned().or_else(|| app.lock.entries.first().map(|(n, _)| n.clone()));
+        let layout = layout.unwrap_or_default();
+        let (table, pk) = (get("table"), get("pk"));
+        let fields = field_rows(app, &layout, form);
+        let (mut doc, mut items, mut error, mut aws, mut older_aws) = (None, None, None, String::new(), Vec::new());
+        match answer {
+            Some(Ok((ask, answered))) => {
+                let ctx = app.context();
+                aws = query::aws_command_line(&ctx, ask.table.as_deref(), &answered.condition).to_string();
+                older_aws =
+                    answered.older_queries.iter().map(|(layout, line)| (layout.clone(), line.to_string())).collect();
+                doc = Some(answered.condition);
+                items = answered.items;
+            }
+            Some(Err(e)) => error = Some(e),
+            None => {}
+        }
+        let layouts = app.lock.entries.iter().map(|(n, _)| n.clone()).collect();
+        let next = items.as_ref().and_then(|found| found.next.as_deref()).map(|after| {
+            let html = with_param(raw, "format", None);
+            format!("/query?{}", with_param(&html, "after", Some(after)))
+        });
+        let reverse = form.get("reverse").is_some_and(|r| r == "on" || r == "true");
+        as_html(&QueryPage {
+            frame,
+            layouts,
+            layout,
+            table,
+            pk,
+            fields,
+            doc,
+            items,
+            next,
+            aws,
+            older_aws,
+            reverse,
+            error,
+        })
+    }
 }
 
 /// The layout's fields in order, with what the form says of each.
