@@ -41,15 +41,9 @@ pub(crate) trait AskPage {
     /// The command's JSON document of the answer.
     fn json(answer: &Self::Answer) -> Response;
 
-    /// The page: its form as `ask` fills it (the query string `raw`), with the answer, or with
-    /// the refusal, or with neither before anything is asked.
-    fn html(
-        app: &App,
-        frame: Frame,
-        ask: &Self::Ask,
-        raw: &str,
-        answer: Option<Result<Self::Answer, String>>,
-    ) -> Response;
+    /// The page: its form as `ask` fills it, with the answer, or with the refusal, or with
+    /// neither before anything is asked.
+    fn html(app: &App, frame: Frame, ask: &Self::Ask, answer: Option<Result<Self::Answer, String>>) -> Response;
 }
 
 /// The handler of every [`AskPage`].
@@ -77,11 +71,11 @@ pub(crate) async fn ask_page<P: AskPage>(
         Some(Err(e)) if json => refusal(&e),
         Some(Ok((answer, read_units))) => {
             frame.read_units = read_units;
-            P::html(&app, frame, &ask, &raw, Some(Ok(answer)))
+            P::html(&app, frame, &ask, Some(Ok(answer)))
         }
-        Some(Err(e)) => (status_of(&e), P::html(&app, frame, &ask, &raw, Some(Err(e.message)))).into_response(),
+        Some(Err(e)) => (status_of(&e), P::html(&app, frame, &ask, Some(Err(e.message)))).into_response(),
         // Nothing asked yet (a JSON ask is always answered, or refused).
-        None => P::html(&app, frame, &ask, &raw, None),
+        None => P::html(&app, frame, &ask, None),
     }
 }
 

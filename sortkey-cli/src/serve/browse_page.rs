@@ -74,13 +74,7 @@ impl AskPage for BrowseView {
         as_json(doc)
     }
 
-    fn html(
-        _: &App,
-        frame: Frame,
-        ask: &BrowseAsk,
-        _: &str,
-        answer: Option<Result<BrowseDocument, String>>,
-    ) -> Response {
+    fn html(_: &App, frame: Frame, ask: &BrowseAsk, answer: Option<Result<BrowseDocument, String>>) -> Response {
         let doc = match answer {
             None => return as_html(&BrowsePage::form(frame, ask, None)),
             Some(Err(e)) => return as_html(&BrowsePage::form(frame, ask, Some(e))),

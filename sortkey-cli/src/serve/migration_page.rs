@@ -71,7 +71,6 @@ impl AskPage for MigrationView {
         app: &App,
         mut frame: Frame,
         ask: &MigrationAsk,
-        _: &str,
         answer: Option<Result<StatusDocument, String>>,
     ) -> Response {
         let from = ask.from.clone().unwrap_or_default();

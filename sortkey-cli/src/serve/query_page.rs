@@ -15,7 +15,7 @@ use crate::query::{self, QueryAnswer, QueryDocument};
 use crate::serve::app::App;
 use crate::serve::ask_page::AskPage;
 use crate::serve::filters;
-use crate::serve::pages::{Frame, as_html, as_json, read_query, with_param};
+use crate::serve::pages::{Frame, as_html, as_json, read_query};
 
 /// One field of the builder.
 struct FieldRow {
@@ -106,7 +106,6 @@ impl AskPage for QueryView {
         app: &App,
         frame: Frame,
         form: &QueryForm,
-        raw: &str,
         answer: Option<Result<(QueryAsk, QueryAnswer), String>>,
     ) -> Response {
         let form = &form.form;
@@ -129,9 +128,12 @@ impl AskPage for QueryView {
             None => {}
         }
         let layouts = app.lock.entries.iter().map(|(n, _)| n.clone()).collect();
+        // The next page: the same form, after this page's last result.
         let next = items.as_ref().and_then(|found| found.next.as_deref()).map(|after| {
-            let html = with_param(raw, "format", None);
-            format!("/query?{}", with_param(&html, "after", Some(after)))
+            let mut next: std::collections::BTreeMap<&str, &str> =
+                form.iter().filter(|(k, _)| *k != "format").map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            next.insert("after", after);
+            format!("/query?{}", serde_urlencoded::to_string(next).unwrap_or_default())
         });
         let reverse = form.get("reverse").is_some_and(|r| r == "on" || r == "true");
         as_html(&QueryPage {
