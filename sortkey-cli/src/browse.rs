@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sortkey_core::dynamodb::VersionsQuery;
+use sortkey_core::dynamodb::{IndexVersionsQuery, VersionsQuery};
 use sortkey_core::{
     DynLayout, DynValue, FieldCondition, KeyAudit, KeyExpression, KeyRole, LiveKey, LiveLayouts, LiveResults, LockFile,
     Outside, read_furthest,
@@ -405,63 +405,107 @@ pub(crate) async fn query_versions(
         }
     };
     let target = &Target { pk: &one, ..*target };
-    let (merged, read_per_version, read, next) = match target.index {
-        // The table's own key: paged by VersionsQuery, each version's Query started after the
-        // cursor as its own layout writes it.
-        None => {
-            let (pk_attr, sk_attr) = key_names(client, target.table, None).await?;
-            let sk_attr = sk_attr
-                .ok_or_else(|| AskError::not_found(format!("table {} has no sort key to browse", target.table)))?;
-            let cursor = target.after.map(|after| current_key(&live, layout, after)).transpose()?;
-            let query = VersionsQuery {
-                table: target.table,
-                partition: target.pk,
-                partition_attribute: &pk_attr,
-                sort_attribute: &sk_attr,
-                forward: !reverse,
-                limit,
-            };
-            let page = query.run(client, &live, &conditions, cursor.as_deref()).await?;
-            let read = ReadCost { items: page.read as u64, read_units: page.read_units };
-            let results = LiveResults {
-                results: (page.results.results.into_iter())
-                    .map(|r| LiveKey {
-                        key: r.key,
-                        version: r.version,
-                        value: r.value,
-                        current_key: r.current_key,
-                        item: (),
-                    })
-                    .collect(),
-                outside: page.results.outside,
-                per_version: page.results.per_version,
-            };
-            (results, page.read_per_version, read, page.next)
-        }
-        // An index: each version read to `limit` results (to its end when its keys sort otherwise).
-        Some(_) => {
-            let (mut pages, mut read_units, mut items_read) = (Vec::new(), 0.0, 0u64);
-            let mut read_per_version = vec![0u64; conditions.len()];
-            for (version, c) in conditions.iter().enumerate() {
-                let Some(c) = c else {
-                    pages.push(Vec::new());
-                    continue;
-                };
-                let expression = |pk: &str, sk: &str| c.with_partition_key(pk, target.pk, sk);
-                let mine = |key: &str| live.read(key, &conditions).is_ok_and(|(v, _)| v == version);
-                let limit = if live.sorts_as_current(version) { limit } else { usize::MAX };
-                let read = query(client, target, expression, (limit, reverse), mine).await?;
-                read_units += read.read_units;
-                items_read += read.items;
-                read_per_version[version] = read.items;
-                pages.push(read.keys.into_iter().map(|k| (k, ())).collect());
-            }
-            let mut merged = live.merge(&conditions, pages, !reverse);
-            merged.page(None, !reverse, limit);
-            (merged, read_per_version, ReadCost { items: items_read, read_units }, None)
-        }
+    let read = match target.index {
+        None => table_versions(client, target, &live, layout, &conditions, (limit, reverse)).await?,
+        Some(index) => index_versions(client, target, index, &live, &conditions, (limit, reverse)).await?,
     };
-    let read_units = read.read_units;
+    let read_units = read.cost.read_units;
+    let doc = versions_document(target, &live, &conditions, read);
+    Ok((doc.in_shard(shard, shards), read_units))
+}
+
+/// A read across a layout's versions: the results (their items left out), the items each
+/// version's Query returned, what the read cost, and where the next page starts.
+struct VersionsRead {
+    merged: LiveResults<()>,
+    read_per_version: Vec<u64>,
+    cost: ReadCost,
+    next: Option<String>,
+}
+
+/// The table's own key: paged by sortkey-core's VersionsQuery, each version's Query started
+/// after the cursor as its own layout writes it.
+async fn table_versions(
+    client: &Client,
+    target: &Target<'_>,
+    live: &LiveLayouts<'_>,
+    layout: &str,
+    conditions: &[Option<sortkey_core::KeyCondition>],
+    (limit, reverse): (usize, bool),
+) -> Result<VersionsRead, AskError> {
+    let (pk_attr, sk_attr) = key_names(client, target.table, None).await?;
+    let sk_attr =
+        sk_attr.ok_or_else(|| AskError::not_found(format!("table {} has no sort key to browse", target.table)))?;
+    let cursor = target.after.map(|after| current_key(live, layout, after)).transpose()?;
+    let query = VersionsQuery {
+        table: target.table,
+        partition: target.pk,
+        partition_attribute: &pk_attr,
+        sort_attribute: &sk_attr,
+        forward: !reverse,
+        limit,
+    };
+    let page = query.run(client, live, conditions, cursor.as_deref()).await?;
+    Ok(VersionsRead {
+        merged: keys_only(page.results),
+        read_per_version: page.read_per_version,
+        cost: ReadCost { items: page.read as u64, read_units: page.read_units },
+        next: page.next,
+    })
+}
+
+/// An index: its first page, by sortkey-core's IndexVersionsQuery (an index key is not unique:
+/// items that share one are each a result, ordered by their primary key).
+async fn index_versions(
+    client: &Client,
+    target: &Target<'_>,
+    index: &str,
+    live: &LiveLayouts<'_>,
+    conditions: &[Option<sortkey_core::KeyCondition>],
+    (limit, reverse): (usize, bool),
+) -> Result<VersionsRead, AskError> {
+    let (pk_attr, sk_attr) = key_names(client, target.table, Some(index)).await?;
+    let sk_attr = sk_attr
+        .ok_or_else(|| AskError::not_found(format!("index {index} of table {} has no sort key", target.table)))?;
+    let (table_pk, table_sk) = key_names(client, target.table, None).await?;
+    let query = IndexVersionsQuery {
+        table: target.table,
+        index,
+        partition: target.pk,
+        partition_attribute: &pk_attr,
+        sort_attribute: &sk_attr,
+        table_keys: (&table_pk, table_sk.as_deref()),
+        forward: !reverse,
+        limit,
+    };
+    let page = query.run(client, live, conditions, None).await?;
+    Ok(VersionsRead {
+        merged: keys_only(page.results),
+        read_per_version: page.read_per_version,
+        cost: ReadCost { items: page.read as u64, read_units: page.read_units },
+        next: None,
+    })
+}
+
+/// The results without their items: the document shows each key's fields.
+fn keys_only<V>(results: LiveResults<V>) -> LiveResults<()> {
+    LiveResults {
+        results: (results.results.into_iter())
+            .map(|r| LiveKey { key: r.key, version: r.version, value: r.value, current_key: r.current_key, item: () })
+            .collect(),
+        outside: results.outside,
+        per_version: results.per_version,
+    }
+}
+
+/// The document of a read across `live`'s versions of the partition `target`.
+fn versions_document(
+    target: &Target<'_>,
+    live: &LiveLayouts<'_>,
+    conditions: &[Option<sortkey_core::KeyCondition>],
+    read: VersionsRead,
+) -> BrowseDocument {
+    let VersionsRead { merged, read_per_version, cost, next } = read;
     let names: Vec<&str> = live.layouts().iter().map(|(n, _)| *n).collect();
     let items = merged
         .results
@@ -484,7 +528,7 @@ pub(crate) async fn query_versions(
     let mut outside = merged.outside;
     let keys = outside.len() as u64;
     outside.truncate(OUTSIDE_SAMPLES);
-    let doc = BrowseDocument {
+    BrowseDocument {
         format: BrowseFormat,
         table: target.table.to_owned(),
         index: target.index.map(str::to_owned),
@@ -493,13 +537,12 @@ pub(crate) async fn query_versions(
         items,
         versions,
         outside: OutsideReport { keys, samples: outside },
-        read,
+        read: cost,
         command: Vec::new(),
         shards: None,
         next,
         merged: false,
-    };
-    Ok((doc.in_shard(shard, shards), read_units))
+    }
 }
 
 /// `--after` of a read across `layout`'s versions as the current layout's key (what the pages'

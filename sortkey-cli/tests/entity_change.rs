@@ -309,6 +309,43 @@ fn an_index_keys_width_changes_and_its_keys_are_rewritten_in_place() {
         .code(0);
 }
 
+/// A read of an index across its key's versions (`query --table --index`) shows every item:
+/// items that share an index key are each a result, in the order of their primary keys, both
+/// ways (the read merged them by key, and showed one of them).
+#[test]
+fn items_sharing_an_index_key_are_each_read_across_versions() {
+    let Some(server) = server_or_skip("items_sharing_an_index_key_are_each_read_across_versions") else { return };
+    let dir = std::env::temp_dir().join(format!("sortkey-cli-index-shared-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("layouts.lock");
+    let client = client(&server.endpoint);
+    let definition = TableDefinition::of::<index_after::Ticket>("SharedKeys");
+    runtime().block_on(async {
+        definition.apply_to_create(client.create_table()).unwrap().send().await.unwrap();
+        for (project, ticket_no) in [("p1", 1), ("p2", 1), ("p1", 2), ("p3", 1)] {
+            let t = index_after::Ticket { project: project.into(), ticket_no, assignee: "u1".into() };
+            put_item(&client, "SharedKeys", &t, PutMode::Create).await.unwrap();
+        }
+    });
+    std::fs::write(&lock, LockedKeys::new().table(&definition).text()).unwrap();
+    let read = |reverse: bool| -> Vec<(String, String)> {
+        let mut args = vec!["query", "--table", "SharedKeys", "--index", "gsi1", "--pk", "A#u1"];
+        args.extend(["--layout", "TicketGsi1Sk", "-o", "json", "ticket_no>=1"]);
+        if reverse {
+            args.push("--reverse");
+        }
+        let out = sortkey(&server.endpoint, &lock, &args).assert().code(0);
+        let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        let items = doc["items"].as_array().unwrap_or_else(|| panic!("{doc}"));
+        assert_eq!(doc["versions"][0]["items"].as_u64(), Some(items.len() as u64), "{doc}");
+        items.iter().map(|i| (i["sk"].as_str().unwrap().to_owned(), i["layout"].as_str().unwrap().to_owned())).collect()
+    };
+    let key = |n: u32| (format!("{n:010}"), "TicketGsi1Sk".to_owned());
+    assert_eq!(read(false), [key(1), key(1), key(1), key(2)], "every item, ties included");
+    assert_eq!(read(true), [key(2), key(1), key(1), key(1)], "read backward");
+}
+
 /// An index's partition key changes prefix (`A#u1` to `ASSIGNEE#u1`): `sortkey migrate` rewrites
 /// each item's `gsi1pk` in place, found from the lock's table lines, and its verdict says none is
 /// left; a sharded new layout is refused by name, before anything is read.

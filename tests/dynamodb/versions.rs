@@ -136,3 +136,113 @@ async fn sweep(client: &aws_sdk_dynamodb::Client, limits: &[usize]) -> usize {
         checked
     }
 }
+
+/// An index across its sort key's versions, by `IndexVersionsQuery`: 60 items under one index
+/// partition, their index keys in the four layouts, three items on each index key (ties), paged
+/// by every condition both ways and compared with the oracle: every item once, in the current
+/// layout's order of its index key, then its primary key's (backward both reversed).
+#[test]
+fn an_index_read_across_versions_pages_every_item_exactly() {
+    let client = sortkey_sim::MemoryDynamo::new().client();
+    assert_eq!(runtime().block_on(index_sweep(&client, &[1, 4, 100])), 24);
+}
+
+/// The same reads on moto at 4 and 100 a page.
+#[test]
+fn an_index_read_across_versions_pages_every_item_exactly_on_moto() {
+    let Some(server) = server_or_skip("an_index_read_across_versions_pages_every_item_exactly_on_moto") else {
+        return;
+    };
+    assert_eq!(runtime().block_on(index_sweep(&client(&server.endpoint), &[4, 100])), 16);
+}
+
+async fn index_sweep(client: &aws_sdk_dynamodb::Client, limits: &[usize]) -> usize {
+    use aws_sdk_dynamodb::types::{
+        AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection, ProjectionType,
+        ScalarAttributeType,
+    };
+    use sortkey_core::dynamodb::{IndexCursor, IndexVersionsQuery};
+    let lock = LockFile::parse(LOCK).unwrap();
+    let live = LiveLayouts::new(lock.live("Rank"));
+    let layout = |n: &str| lock.get(n).unwrap();
+    let attribute = |name: &str| {
+        AttributeDefinition::builder().attribute_name(name).attribute_type(ScalarAttributeType::S).build().unwrap()
+    };
+    let key = |name: &str, kind| KeySchemaElement::builder().attribute_name(name).key_type(kind).build().unwrap();
+    let gsi = GlobalSecondaryIndex::builder()
+        .index_name("gsi1")
+        .key_schema(key("gsi1pk", KeyType::Hash))
+        .key_schema(key("gsi1sk", KeyType::Range))
+        .projection(Projection::builder().projection_type(ProjectionType::All).build())
+        .build()
+        .unwrap();
+    let create = client.create_table().table_name("runs_by_index").billing_mode(BillingMode::PayPerRequest);
+    let create = ["pk", "sk", "gsi1pk", "gsi1sk"].iter().fold(create, |c, a| c.attribute_definitions(attribute(a)));
+    let create = create.key_schema(key("pk", KeyType::Hash)).key_schema(key("sk", KeyType::Range));
+    create.global_secondary_indexes(gsi).send().await.unwrap();
+    // 20 runs, each run's index key on three items (three players' copies of it), in the
+    // layout of the run's number modulo 4.
+    let runs: Vec<(u64, String)> = (0..20u64).map(|i| ((i * 37) % 100 * 1000, format!("p_{i:02}"))).collect();
+    let mut items = Vec::new();
+    for (i, (score, player)) in runs.iter().enumerate() {
+        let name = ["Rank", "Rank@v2", "Rank@v1", "Rank@v0"][i % 4];
+        let index_key = layout(name).encode(&value(*score, player)).unwrap();
+        let current = layout("Rank").encode(&value(*score, player)).unwrap();
+        for copy in 0..3 {
+            let pk = format!("ITEM#{copy}#{i:02}");
+            let put = client.put_item().table_name("runs_by_index").item("pk", AttributeValue::S(pk.clone()));
+            let put = put.item("sk", AttributeValue::S("RUN".into()));
+            let put = put.item("gsi1pk", AttributeValue::S("SEASON#7".into()));
+            put.item("gsi1sk", AttributeValue::S(index_key.clone())).send().await.unwrap();
+            items.push((current.clone(), pk));
+        }
+    }
+    let conditions = [
+        ("none", FieldCondition::new().compare("score", Comparison::Ge, DynValue::Unsigned(0))),
+        ("score >= 40000", FieldCondition::new().compare("score", Comparison::Ge, DynValue::Unsigned(40_000))),
+        ("between", FieldCondition::new().between("score", DynValue::Unsigned(12_000), DynValue::Unsigned(74_000))),
+        ("score < 30000", FieldCondition::new().compare("score", Comparison::Lt, DynValue::Unsigned(30_000))),
+    ];
+    let mut checked = 0;
+    for (name, condition) in &conditions {
+        let per_version = live.conditions(condition).unwrap();
+        let mut want: Vec<(String, String)> =
+            items.iter().filter(|(k, _)| per_version[0].as_ref().is_some_and(|c| c.matches(k))).cloned().collect();
+        want.sort();
+        assert!(!want.is_empty(), "{name}: the condition selects some items");
+        for forward in [true, false] {
+            let want: Vec<(String, String)> = if forward { want.clone() } else { want.iter().rev().cloned().collect() };
+            for &limit in limits {
+                let query = IndexVersionsQuery {
+                    table: "runs_by_index",
+                    index: "gsi1",
+                    partition: "SEASON#7",
+                    partition_attribute: "gsi1pk",
+                    sort_attribute: "gsi1sk",
+                    table_keys: ("pk", Some("sk")),
+                    forward,
+                    limit,
+                };
+                let (mut got, mut cursor, mut pages) = (Vec::new(), None::<IndexCursor>, 0);
+                loop {
+                    let page = query.run(client, &live, &per_version, cursor.as_ref()).await.unwrap();
+                    assert!(page.results.results.len() <= limit, "{name}, limit {limit}: a page over its limit");
+                    let pk = |r: &sortkey_core::LiveKey<_>| {
+                        let item: &std::collections::HashMap<String, AttributeValue> = &r.item;
+                        item["pk"].as_s().unwrap().clone()
+                    };
+                    got.extend(page.results.results.iter().map(|r| (r.current_key.clone(), pk(r))));
+                    pages += 1;
+                    assert!(pages <= 200, "{name}: pages without end");
+                    match page.next {
+                        Some(next) => cursor = Some(next),
+                        None => break,
+                    }
+                }
+                assert_eq!(got, want, "{name}, forward {forward}, limit {limit}, {pages} pages");
+                checked += 1;
+            }
+        }
+    }
+    checked
+}

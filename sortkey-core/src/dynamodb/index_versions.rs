@@ -8,12 +8,118 @@
 //! sort key has `legacy`.
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
-use crate::dynamic::LiveLayouts;
+use crate::dynamic::{DynValue, LiveKey, LiveLayouts, LiveResults, Outside};
 use crate::query::condition::KeyCondition;
-use crate::table::item::KeyNames;
 
 use super::Attributes;
+use super::failed::RequestError;
+use super::versions::VersionsError;
+
+/// The paged read of one partition of a global secondary index across the live layouts of the
+/// index's sort key: which index and partition, the table's own key attributes, in which
+/// direction and how many results a page. What [`VersionsQuery`](super::VersionsQuery) is for a
+/// table's own sort key: an index key is not unique, so a page is ordered by the key in the
+/// current layout and then by the item's primary key, and its cursor ([`IndexCursor`]) holds
+/// both.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexVersionsQuery<'a> {
+    /// The table.
+    pub table: &'a str,
+    /// The global secondary index.
+    pub index: &'a str,
+    /// The index's partition key, encoded.
+    pub partition: &'a str,
+    /// The index's partition key attribute.
+    pub partition_attribute: &'a str,
+    /// The index's sort key attribute.
+    pub sort_attribute: &'a str,
+    /// The table's own key attributes: its partition key's, and its sort key's when it has one.
+    pub table_keys: (&'a str, Option<&'a str>),
+    /// Ascending in the current layout's order, or descending.
+    pub forward: bool,
+    /// The results a page returns.
+    pub limit: usize,
+}
+
+/// Where a page of an [`IndexVersionsQuery`] ends: its last result's index key in the current
+/// layout, and the item's primary key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexCursor {
+    /// The index key, in the current layout.
+    pub key: String,
+    /// The item's partition key.
+    pub partition: String,
+    /// The item's sort key ("" for a table of a partition key alone).
+    pub sort: String,
+}
+
+/// One page of an [`IndexVersionsQuery`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexVersionsPage {
+    /// The results, at most the query's limit, in its direction (ties of an index key by the
+    /// item's primary key), each item once, and the keys the Queries returned that are no
+    /// result.
+    pub results: LiveResults<Attributes>,
+    /// Where the next page starts; `None` after the last page.
+    pub next: Option<IndexCursor>,
+    /// The items the Queries returned, those beyond the page included: what the page cost.
+    pub read: usize,
+    /// Of those, the items each version's Query returned (current version first).
+    pub read_per_version: Vec<u64>,
+    /// The Query requests made.
+    pub requests: usize,
+    /// The read units they consumed (`ConsumedCapacity`).
+    pub read_units: f64,
+}
+
+impl IndexVersionsQuery<'_> {
+    /// The page after `cursor` (a previous page's `next`) of the results of `conditions` (as
+    /// [`LiveLayouts::conditions`] gives them for `live`). A version whose keys sort as the
+    /// current layout's is read from the cursor's key as that version writes it until the page
+    /// and every tie of its last key are read; another version is read whole. A request that
+    /// fails is the error ([`VersionsError::Request`]); a limit of 0 is refused.
+    pub async fn run(
+        &self,
+        client: &Client,
+        live: &LiveLayouts<'_>,
+        conditions: &[Option<KeyCondition>],
+        cursor: Option<&IndexCursor>,
+    ) -> Result<IndexVersionsPage, VersionsError> {
+        if self.limit == 0 {
+            return Err(VersionsError::NoLimit { table: self.table.to_owned() });
+        }
+        let read = IndexRead {
+            table: self.table,
+            index: Some(self.index),
+            partition: (self.partition_attribute, self.partition),
+            sort_attribute: self.sort_attribute,
+            primary: self.table_keys,
+            current_primary: None,
+        };
+        let after = cursor.map(|c| (c.key.clone(), (c.partition.clone(), c.sort.clone())));
+        let page = page(client, &read, live, conditions, (after.as_ref(), self.forward), self.limit)
+            .await
+            .map_err(VersionsError::Request)?;
+        let next = page.items.last().filter(|_| page.more).map(|last| {
+            let ((partition, sort), _) = read.primary_of(&last.item);
+            IndexCursor { key: last.current_key.clone(), partition, sort }
+        });
+        let mut per_version = vec![0u64; live.layouts().len()];
+        for r in &page.items {
+            per_version[r.version] += 1;
+        }
+        Ok(IndexVersionsPage {
+            results: LiveResults { results: page.items, outside: page.outside, per_version },
+            next,
+            read: page.read,
+            read_per_version: page.read_per_version,
+            requests: page.requests,
+            read_units: page.read_units,
+        })
+    }
+}
 
 /// An item's primary key as the current layouts write it, from its fields (`None` when they do
 /// not read as the entity).
@@ -29,8 +135,8 @@ pub(super) struct IndexRead<'a> {
     pub(super) partition: (&'a str, &'a str),
     /// The index's sort key attribute.
     pub(super) sort_attribute: &'a str,
-    /// The table's primary key attributes.
-    pub(super) primary: KeyNames,
+    /// The table's primary key attributes: its partition key's and its sort key's.
+    pub(super) primary: (&'a str, Option<&'a str>),
     /// While the table's own key has older layouts: an item's primary key in the current ones
     /// (computed from its fields), so that an item moved and not yet deleted, in the index twice,
     /// orders and is kept once. `None` when the item's primary key is as stored.
@@ -42,7 +148,7 @@ impl IndexRead<'_> {
     /// they can differ from the stored ones; and whether it is stored under it.
     fn primary_of(&self, item: &Attributes) -> ((String, String), bool) {
         let text = |name: Option<&str>| name.and_then(|n| item.get(n)?.as_s().ok().cloned()).unwrap_or_default();
-        let stored = (text(Some(self.primary.partition())), text(self.primary.sort()));
+        let stored = (text(Some(self.primary.0)), text(self.primary.1));
         match self.current_primary.and_then(|current| current(item)) {
             Some(current) => {
                 let at_current = current == stored;
@@ -54,20 +160,28 @@ impl IndexRead<'_> {
 }
 
 /// Where a page starts after: an item's index key in the current layout and its primary key.
-pub(super) type IndexCursor = (String, (String, String));
+pub(super) type KeyCursor = (String, (String, String));
 
-/// One page: the items (with their index key in the current layout), whether more follow, the
-/// items the Queries returned and the requests made.
+/// One page: the items in the read's order (each with its index key as stored, its version, its
+/// value and its key in the current layout), whether more follow, the keys the Queries returned
+/// that are no result, and what the page cost: the items the Queries returned (in all and per
+/// version), the requests and the read units.
 pub(super) struct IndexPage {
-    pub(super) items: Vec<(String, Attributes)>,
+    pub(super) items: Vec<LiveKey<Attributes>>,
     pub(super) more: bool,
+    pub(super) outside: Vec<Outside>,
     pub(super) read: usize,
+    pub(super) read_per_version: Vec<u64>,
     pub(super) requests: usize,
+    pub(super) read_units: f64,
 }
 
-/// One item read: its index key in the current layout, its primary key (in the current
-/// layouts), whether it is stored under that key, the item.
+/// One item read: its index key (as stored and in the current layout), its version and value,
+/// its primary key (in the current layouts), whether it is stored under that key, the item.
 struct Found {
+    key: String,
+    version: usize,
+    value: DynValue,
     current_key: String,
     primary: (String, String),
     at_current: bool,
@@ -79,37 +193,66 @@ impl Found {
         (&self.current_key, &self.primary.0, &self.primary.1)
     }
 
-    /// Two of one item (moved and not yet deleted) next to each other, the copy under the
-    /// current key first: the one kept.
-    fn sort(all: &mut Vec<Found>) {
+    /// In the read's order (ascending when `forward`), two of one item (moved and not yet
+    /// deleted) once, the copy under the current key kept.
+    fn sort(all: &mut Vec<Found>, forward: bool) {
         all.sort_by(|a, b| a.order().cmp(&b.order()).then(b.at_current.cmp(&a.at_current)));
         all.dedup_by(|later, first| later.primary == first.primary);
+        if !forward {
+            all.reverse();
+        }
+    }
+
+    fn result(self) -> LiveKey<Attributes> {
+        LiveKey {
+            key: self.key,
+            version: self.version,
+            value: self.value,
+            current_key: self.current_key,
+            item: self.item,
+        }
+    }
+}
+
+/// The items of a page by their key in the current layout.
+pub(super) fn keyed(items: Vec<LiveKey<Attributes>>) -> Vec<(String, Attributes)> {
+    items.into_iter().map(|r| (r.current_key, r.item)).collect()
+}
+
+/// Whether `found` comes after `cursor` in the read's direction.
+fn beyond(found: &Found, cursor: Option<&KeyCursor>, forward: bool) -> bool {
+    match cursor {
+        Some((key, (pk, sk))) => {
+            let at = (key.as_str(), pk.as_str(), sk.as_str());
+            if forward { found.order() > at } else { found.order() < at }
+        }
+        None => true,
     }
 }
 
 /// The page after `cursor` of at most `limit` items the `conditions` (one per live layout, as
-/// [`LiveLayouts::enclosing_conditions`] gives them) select, in ascending order. A request that
-/// fails is the error, in one line.
+/// [`LiveLayouts::conditions`] or [`LiveLayouts::enclosing_conditions`] gives them) select, in
+/// the current layout's order (descending when not `forward`), then the primary key's. A
+/// request that fails is the error.
 pub(super) async fn page(
     client: &Client,
     read: &IndexRead<'_>,
     live: &LiveLayouts<'_>,
     conditions: &[Option<KeyCondition>],
-    cursor: Option<&IndexCursor>,
+    (cursor, forward): (Option<&KeyCursor>, bool),
     limit: usize,
-) -> Result<IndexPage, String> {
+) -> Result<IndexPage, RequestError> {
     let limit = limit.max(1);
-    let after = |f: &Found| match cursor {
-        Some((key, (pk, sk))) => f.order() > (key.as_str(), pk.as_str(), sk.as_str()),
-        None => true,
-    };
-    let (mut all, mut more, mut items_read, mut requests) = (Vec::new(), false, 0, 0);
+    let (mut all, mut more, mut outside) = (Vec::new(), false, Vec::<Outside>::new());
+    let (mut items_read, mut requests, mut read_units) = (0, 0, 0.0);
+    let mut read_per_version = vec![0u64; conditions.len()];
     for (version, condition) in conditions.iter().enumerate() {
         let Some(condition) = condition else { continue };
         let whole = !live.sorts_as_current(version);
         let narrowed = match (cursor, whole) {
             (Some((key, _)), false) => match start_in(live, version, key) {
-                Some(start) => narrow(condition, &start),
+                Some(start) if forward => narrow(condition, &start),
+                Some(start) => narrow_below(condition, &start),
                 None => Some(condition.clone()),
             },
             _ => Some(condition.clone()),
@@ -122,19 +265,25 @@ pub(super) async fn page(
                 .query()
                 .table_name(read.table)
                 .set_index_name(read.index.map(str::to_owned))
+                .scan_index_forward(forward)
                 .set_limit((!whole).then(|| i32::try_from(limit + 1).unwrap_or(i32::MAX)))
-                .set_exclusive_start_key(start.take());
+                .set_exclusive_start_key(start.take())
+                .return_consumed_capacity(ReturnConsumedCapacity::Total);
             let answer = expression
                 .apply_to_query(query)
                 .send()
                 .await
-                .map_err(|e| format!("cannot query {}: {}", read.table, crate::error::sdk_error_line(&e)))?;
+                .map_err(|e| RequestError::from_sdk("Query", read.table, &e))?;
             requests += 1;
             items_read += answer.items().len();
+            read_per_version[version] += answer.items().len() as u64;
+            read_units += answer.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or_default();
             for item in answer.items() {
-                let Some(found) = found(live, conditions, version, read, item) else { continue };
-                if after(&found) {
-                    own.push(found);
+                match found(live, conditions, version, read, item) {
+                    Ok(Some(found)) if beyond(&found, cursor, forward) => own.push(found),
+                    Ok(_) => {}
+                    Err(o) if !outside.iter().any(|seen| seen.key == o.key) => outside.push(o),
+                    Err(_) => {}
                 }
             }
             start = answer.last_evaluated_key().filter(|k| !k.is_empty()).cloned();
@@ -143,20 +292,25 @@ pub(super) async fn page(
             }
             // Read in the current order: once more than a page is read and the last key read is
             // past the page's last, every item that can be in the page (ties included) is read.
-            if !whole && own.len() > limit && own.last().map(|f| &f.current_key) > Some(&own[limit - 1].current_key) {
+            let past = |last: &str, edge: &str| if forward { last > edge } else { last < edge };
+            if !whole
+                && own.len() > limit
+                && own.last().is_some_and(|f| past(&f.current_key, &own[limit - 1].current_key))
+            {
                 more = true;
                 break;
             }
         }
         all.extend(own);
     }
-    Found::sort(&mut all);
+    Found::sort(&mut all, forward);
     if all.len() > limit {
         all.truncate(limit);
         more = true;
     }
-    let items = all.into_iter().map(|f| (f.current_key, f.item)).collect();
-    Ok(IndexPage { items, more, read: items_read, requests })
+    outside.sort_by(|a, b| a.key.cmp(&b.key));
+    let items = all.into_iter().map(Found::result).collect();
+    Ok(IndexPage { items, more, outside, read: items_read, read_per_version, requests, read_units })
 }
 
 /// The page after `cursor` of at most `limit` items of the whole partition, for a key whose
@@ -169,11 +323,12 @@ pub(super) async fn page_whole(
     client: &Client,
     read: &IndexRead<'_>,
     live: &LiveLayouts<'_>,
-    cursor: Option<&IndexCursor>,
+    cursor: Option<&KeyCursor>,
     limit: usize,
-) -> Result<IndexPage, String> {
+) -> Result<IndexPage, RequestError> {
     let limit = limit.max(1);
     let (mut all, mut items_read, mut requests, mut start) = (Vec::new(), 0, 0, None::<Attributes>);
+    let mut read_per_version = vec![0u64; live.layouts().len()];
     loop {
         let query = client
             .query()
@@ -183,10 +338,7 @@ pub(super) async fn page_whole(
             .expression_attribute_names("#pk", read.partition.0)
             .expression_attribute_values(":pk", aws_sdk_dynamodb::types::AttributeValue::S(read.partition.1.to_owned()))
             .set_exclusive_start_key(start.take());
-        let answer = query
-            .send()
-            .await
-            .map_err(|e| format!("cannot query {}: {}", read.table, crate::error::sdk_error_line(&e)))?;
+        let answer = query.send().await.map_err(|e| RequestError::from_sdk("Query", read.table, &e))?;
         requests += 1;
         items_read += answer.items().len();
         for item in answer.items() {
@@ -197,13 +349,11 @@ pub(super) async fn page_whole(
                 continue;
             };
             let Ok(current_key) = live.current_key(version, key, &value) else { continue };
+            read_per_version[version] += 1;
             let (primary, at_current) = read.primary_of(item);
-            let found = Found { current_key, primary, at_current, item: item.clone() };
-            let after = match cursor {
-                Some((key, (pk, sk))) => found.order() > (key.as_str(), pk.as_str(), sk.as_str()),
-                None => true,
-            };
-            if after {
+            let key = key.clone();
+            let found = Found { key, version, value, current_key, primary, at_current, item: item.clone() };
+            if beyond(&found, cursor, true) {
                 all.push(found);
             }
         }
@@ -218,31 +368,38 @@ pub(super) async fn page_whole(
         all.sort_by(|a, b| a.order().cmp(&b.order()));
         all.dedup_by(|later, first| later.current_key == first.current_key);
     } else {
-        Found::sort(&mut all);
+        Found::sort(&mut all, true);
     }
     let more = all.len() > limit;
     all.truncate(limit);
-    let items = all.into_iter().map(|f| (f.current_key, f.item)).collect();
-    Ok(IndexPage { items, more, read: items_read, requests })
+    let items = all.into_iter().map(Found::result).collect();
+    let (outside, read_units) = (Vec::new(), 0.0);
+    Ok(IndexPage { items, more, outside, read: items_read, read_per_version, requests, read_units })
 }
 
 /// `item`, returned by the Query of `version`, when it is one of that version's results: its
 /// index key read by that layout, within the conditions, with a key in the current layout.
+/// A key no layout reads as a result is outside (the error); one another version reads is
+/// that version's (`None`: its own Query returns it).
 fn found(
     live: &LiveLayouts<'_>,
     conditions: &[Option<KeyCondition>],
     version: usize,
     read: &IndexRead<'_>,
     item: &Attributes,
-) -> Option<Found> {
-    let key = item.get(read.sort_attribute)?.as_s().ok()?;
-    let (read_version, value) = live.read(key, conditions).ok()?;
+) -> Result<Option<Found>, Outside> {
+    let Some(key) = item.get(read.sort_attribute).and_then(|v| v.as_s().ok()) else { return Ok(None) };
+    let (read_version, value) = live.read(key, conditions)?;
     if read_version != version {
-        return None;
+        return Ok(None);
     }
-    let current_key = live.current_key(version, key, &value).ok()?;
+    let current_key = live.current_key(version, key, &value).map_err(|reason| Outside {
+        key: key.clone(),
+        layout: Some(live.layouts()[version].0.to_owned()),
+        reason,
+    })?;
     let (primary, at_current) = read.primary_of(item);
-    Some(Found { current_key, primary, at_current, item: item.clone() })
+    Ok(Some(Found { key: key.clone(), version, value, current_key, primary, at_current, item: item.clone() }))
 }
 
 /// The key `current` (a key of the current layout) has in the layout of `version`; `None` when
@@ -271,6 +428,27 @@ fn narrow(condition: &KeyCondition, start: &str) -> Option<KeyCondition> {
         KeyCondition::BeginsWith(p) if start.starts_with(p.as_str()) => Some(KeyCondition::Between(s, above_prefix(p))),
         // Past every key with the prefix.
         KeyCondition::BeginsWith(_) => None,
+    }
+}
+
+/// `condition` narrowed to the keys at or below `start`: `None` when none of its keys are.
+/// Every key it selects at or below `start` is selected; a few more may be (the results are held
+/// to the condition again).
+fn narrow_below(condition: &KeyCondition, start: &str) -> Option<KeyCondition> {
+    let s = start.to_owned();
+    match condition {
+        KeyCondition::Eq(x) => (x.as_str() <= start).then(|| condition.clone()),
+        KeyCondition::Le(x) | KeyCondition::Lt(x) if start < x.as_str() => Some(KeyCondition::Le(s)),
+        KeyCondition::Le(_) | KeyCondition::Lt(_) => Some(condition.clone()),
+        KeyCondition::Ge(x) | KeyCondition::Gt(x) => (x.as_str() <= start).then(|| KeyCondition::Between(x.clone(), s)),
+        KeyCondition::Between(lo, hi) => {
+            let hi = hi.clone().min(s);
+            (*lo <= hi).then(|| KeyCondition::Between(lo.clone(), hi))
+        }
+        // Before every key with the prefix.
+        KeyCondition::BeginsWith(p) if start < p.as_str() => None,
+        KeyCondition::BeginsWith(p) if start.starts_with(p.as_str()) => Some(KeyCondition::Between(p.clone(), s)),
+        KeyCondition::BeginsWith(_) => Some(condition.clone()),
     }
 }
 

@@ -72,6 +72,7 @@ mod write;
 pub use entity::entity_key;
 pub use entity_query::{AcrossVersions, EntityPage, EntityQuery};
 pub use failed::{RequestError, RequestErrorKind};
+pub use index_versions::{IndexCursor, IndexVersionsPage, IndexVersionsQuery};
 pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
 pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged, query_merged_moving};

@@ -90,14 +90,14 @@ where
                 index,
                 partition: (across.partition_attribute, across.partition),
                 sort_attribute: across.sort_attribute,
-                primary,
+                primary: (primary.partition(), primary.sort()),
                 current_primary,
             };
             let cursor = composite(value_of(Some(across.sort_attribute)));
             let page = index_versions::page_whole(client, &read, &live, cursor.as_ref(), limit)
                 .await
                 .map_err(|failed| fail(ItemErrorKind::Request(failed.to_string())))?;
-            (page.items, page.more, page.read, page.requests)
+            (index_versions::keyed(page.items), page.more, page.read, page.requests)
         }
         (Some(index), Some(_)) => {
             let read = IndexRead {
@@ -105,14 +105,14 @@ where
                 index: Some(index),
                 partition: (across.partition_attribute, across.partition),
                 sort_attribute: across.sort_attribute,
-                primary,
+                primary: (primary.partition(), primary.sort()),
                 current_primary,
             };
             let cursor = composite(value_of(Some(across.sort_attribute)));
-            let page = index_versions::page(client, &read, &live, &conditions, cursor.as_ref(), limit)
+            let page = index_versions::page(client, &read, &live, &conditions, (cursor.as_ref(), true), limit)
                 .await
                 .map_err(|failed| fail(ItemErrorKind::Request(failed.to_string())))?;
-            (page.items, page.more, page.read, page.requests)
+            (index_versions::keyed(page.items), page.more, page.read, page.requests)
         }
         (None, Some(_)) => {
             let read = VersionsQuery {
