@@ -1,7 +1,7 @@
 //! What the subcommands ask of a table: its key attributes and its item count.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType};
+use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
 use sortkey_core::KeyNames;
 
 use crate::outcome::AskError;
@@ -12,13 +12,7 @@ pub(crate) async fn key_names(
     table_name: &str,
     index: Option<&str>,
 ) -> Result<(String, Option<String>), AskError> {
-    let described = client
-        .describe_table()
-        .table_name(table_name)
-        .send()
-        .await
-        .map_err(|e| AskError::request(format!("cannot describe table {table_name}"), &e))?;
-    let table = described.table().ok_or_else(|| AskError::refused(format!("table {table_name} has no description")))?;
+    let table = describe(client, table_name).await?;
     let schema = match &index {
         None => table.key_schema(),
         Some(index) => table
@@ -32,6 +26,17 @@ pub(crate) async fn key_names(
         (Some(pk), sk) => Ok((pk, sk)),
         (None, _) => Err(AskError::refused(format!("table {table_name} has no partition key"))),
     }
+}
+
+/// The table's description, from DescribeTable.
+async fn describe(client: &Client, table_name: &str) -> Result<TableDescription, AskError> {
+    let described = client
+        .describe_table()
+        .table_name(table_name)
+        .send()
+        .await
+        .map_err(|e| AskError::request(format!("cannot describe table {table_name}"), &e))?;
+    described.table.ok_or_else(|| AskError::refused(format!("table {table_name} has no description")))
 }
 
 /// The partition and the sort key attributes a key schema names.
@@ -64,13 +69,8 @@ pub(crate) async fn index_keyed_by(
     table_name: &str,
     attribute: &str,
 ) -> Result<Option<(String, (Option<String>, Option<String>))>, AskError> {
-    let described = client
-        .describe_table()
-        .table_name(table_name)
-        .send()
-        .await
-        .map_err(|e| AskError::request(format!("cannot describe table {table_name}"), &e))?;
-    let indexes = described.table().map(|t| t.global_secondary_indexes()).unwrap_or_default();
+    let table = describe(client, table_name).await?;
+    let indexes = table.global_secondary_indexes();
     Ok(indexes.iter().find_map(|i| {
         let keys = key_attributes(i.key_schema());
         let named = keys.0.as_deref() == Some(attribute) || keys.1.as_deref() == Some(attribute);
