@@ -16,7 +16,7 @@ use sortkey_core::{
 
 use crate::ask::{AskError, BrowseAsk, CommandLine, Context};
 use crate::display::{sanitized, shown};
-use crate::output::{self, Document, format_tag, outln};
+use crate::output::{self, Answer, Document, format_tag, outln};
 use crate::session::Session;
 use crate::sharded::{self, MergedKeys, Partition};
 use crate::table::key_names;
@@ -150,18 +150,24 @@ impl BrowseItem {
 }
 
 /// Queries the partition and prints its items.
-pub(crate) fn run(session: &Session, ask: &BrowseAsk) -> Result<(), AskError> {
+pub(crate) fn run(session: &Session, ask: &BrowseAsk) -> Result<Answer, AskError> {
     let (doc, _) =
         session.runtime.block_on(async { answer(&session.client().await, &session.context(), ask).await })?;
-    match (session.output, ask.group) {
-        (crate::cli::Output::Table, true) => {
-            outln!("{} `{}`: {} items", doc.table, shown(&doc.pk), doc.items.len());
-            doc.print_groups();
-            outln!("read {} items, {} read units", doc.read.items, doc.read.read_units);
-        }
-        _ => session.print(&doc),
+    Ok(if ask.group { Answer::of(Grouped(doc)) } else { Answer::of(doc) })
+}
+
+/// A partition's page printed as one table per layout (`--group`); its JSON is the page's.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct Grouped(BrowseDocument);
+
+impl Document for Grouped {
+    fn print_table(&self) {
+        let doc = &self.0;
+        outln!("{} `{}`: {} items", doc.table, shown(&doc.pk), doc.items.len());
+        doc.print_groups();
+        outln!("read {} items, {} read units", doc.read.items, doc.read.read_units);
     }
-    Ok(())
 }
 
 /// The answer to a browse ask, the command's and the page's: a page of the partition (of one

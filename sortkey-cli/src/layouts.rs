@@ -6,7 +6,7 @@ use sortkey_core::{Capacity, DynBody, DynLayout, DynVariant, KeyRole, ShardRule,
 use crate::ask::Context;
 use crate::display::shown;
 use crate::outcome::AskError;
-use crate::output::{self, Document, format_tag, outln};
+use crate::output::{self, Answer, Document, format_tag, outln};
 use crate::session::Session;
 
 format_tag! {
@@ -131,9 +131,8 @@ impl LayoutReport {
 }
 
 /// Prints every layout of the lock, one row per field.
-pub(crate) fn run(session: &Session) -> Result<(), AskError> {
-    session.print(&LayoutsDocument::new(&session.context()));
-    Ok(())
+pub(crate) fn run(session: &Session) -> Result<Answer, AskError> {
+    Ok(Answer::of(LayoutsDocument::new(&session.context())))
 }
 
 impl Document for LayoutsDocument {

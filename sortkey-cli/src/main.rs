@@ -34,12 +34,18 @@ use clap::Parser;
 
 use crate::cli::{Args, Command};
 use crate::outcome::{AskError, Outcome};
+use crate::output::Answer;
 use crate::session::Session;
 
 fn main() -> ExitCode {
     let args = Args::parse();
     let session = Session::new(&args.lock, args.command.reads_lock(), args.connection(), args.output());
-    match session.and_then(|session| run(&session, &args.command)) {
+    let answered = session.and_then(|session| {
+        let answer = run(&session, &args.command)?;
+        answer.print(session.output);
+        Ok(answer.outcome)
+    });
+    match answered {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Found) => ExitCode::from(1),
         Err(error) => {
@@ -50,17 +56,17 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the subcommand in the session built from the command line.
-fn run(session: &Session, command: &Command) -> Result<Outcome, AskError> {
-    let clean = |()| Outcome::Clean;
+/// The answer of the subcommand in the session built from the command line (`serve` answers
+/// its pages until it is stopped, and prints nothing of its own).
+fn run(session: &Session, command: &Command) -> Result<Answer, AskError> {
     match command {
-        Command::Layouts => layouts::run(session).map(clean),
+        Command::Layouts => layouts::run(session),
         Command::Audit(audit) => audit::run(session, audit),
-        Command::Query(query) => query::run(session, query).map(clean),
-        Command::Browse(browse) => browse::run(session, browse).map(clean),
+        Command::Query(query) => query::run(session, query),
+        Command::Browse(browse) => browse::run(session, browse),
         Command::Migrate(migrate) => migrate::run(session, migrate),
-        Command::Tables(t) => tables::run(session, t).map(clean),
+        Command::Tables(t) => tables::run(session, t),
         #[cfg(feature = "serve")]
-        Command::Serve(serve) => serve::run(session, serve).map(clean),
+        Command::Serve(serve) => serve::run(session, serve).map(|()| Answer::nothing()),
     }
 }

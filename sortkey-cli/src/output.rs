@@ -7,11 +7,62 @@ use comfy_table::presets;
 use serde::Serialize;
 
 use crate::cli::Output;
+use crate::outcome::Outcome;
 
 /// A report the command prints: its JSON is its serde form, its tables [`print_table`](Self::print_table).
 pub(crate) trait Document: Serialize {
     /// Prints the report as aligned tables.
     fn print_table(&self);
+
+    /// What the report found: [`Outcome::Found`] (exit status 1) for a finding.
+    fn outcome(&self) -> Outcome {
+        Outcome::Clean
+    }
+}
+
+/// A subcommand's answer: its document, which `main` prints as the output asks, and what it
+/// found (the exit status).
+pub(crate) struct Answer {
+    doc: Box<dyn Printable>,
+    pub(crate) outcome: Outcome,
+}
+
+impl Answer {
+    /// The answer of `doc`.
+    pub(crate) fn of(doc: impl Document + 'static) -> Answer {
+        Answer { outcome: doc.outcome(), doc: Box::new(doc) }
+    }
+
+    /// No document: a subcommand that prints none of its own (`serve`).
+    #[cfg(feature = "serve")]
+    pub(crate) fn nothing() -> Answer {
+        Answer { doc: Box::new(Nothing), outcome: Outcome::Clean }
+    }
+
+    /// Prints the document as `output` asks.
+    pub(crate) fn print(&self, output: Output) {
+        self.doc.print_as(output);
+    }
+}
+
+/// What an answer without a document prints: nothing.
+#[cfg(feature = "serve")]
+struct Nothing;
+
+#[cfg(feature = "serve")]
+impl Printable for Nothing {
+    fn print_as(&self, _: Output) {}
+}
+
+/// A document of any type, printed.
+trait Printable {
+    fn print_as(&self, output: Output);
+}
+
+impl<D: Document> Printable for D {
+    fn print_as(&self, output: Output) {
+        print(output, self);
+    }
 }
 
 /// Prints `doc` as `output` asks: tables, or one JSON document.

@@ -10,7 +10,7 @@ use sortkey_core::{KeyCondition, KeyExpression, LiveLayouts};
 
 use crate::ask::{AskError, CommandLine, Context, QueryAsk};
 use crate::browse::{BrowseDocument, Target};
-use crate::output::{Document, format_tag, outln};
+use crate::output::{Answer, Document, format_tag, outln};
 use crate::session::Session;
 use crate::{browse, output};
 
@@ -28,7 +28,7 @@ pub(crate) struct QueryAnswer {
 
 /// Prints the KeyConditionExpression of the arguments, or with `--table` runs it on every live
 /// version of the layout and prints the items.
-pub(crate) fn run(session: &Session, ask: &QueryAsk) -> Result<(), AskError> {
+pub(crate) fn run(session: &Session, ask: &QueryAsk) -> Result<Answer, AskError> {
     let answered = session.runtime.block_on(async {
         let client = match ask.table {
             Some(_) => Some(session.client().await),
@@ -36,11 +36,10 @@ pub(crate) fn run(session: &Session, ask: &QueryAsk) -> Result<(), AskError> {
         };
         answer(client.as_ref(), &session.context(), ask).await
     })?;
-    match &answered.items {
-        Some(items) => session.print(items),
-        None => session.print(&answered.condition),
-    }
-    Ok(())
+    Ok(match answered.items {
+        Some(items) => Answer::of(items),
+        None => Answer::of(answered.condition),
+    })
 }
 
 /// The answer to a query ask, the command's and the page's: the condition the library builds,

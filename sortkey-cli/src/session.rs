@@ -13,8 +13,7 @@ use tokio::runtime::Runtime;
 use crate::ask::{Connection, Context};
 use crate::cli::Output;
 use crate::outcome::AskError;
-use crate::output::Document;
-use crate::{connect, lock, output, pages};
+use crate::{connect, lock, pages};
 
 /// The command's context: see the module.
 pub(crate) struct Session {
@@ -46,11 +45,6 @@ impl Session {
     /// The DynamoDB client of the connection options.
     pub(crate) async fn client(&self) -> Client {
         connect::client(&self.connection).await
-    }
-
-    /// Prints `doc` as the output asked for.
-    pub(crate) fn print(&self, doc: &impl Document) {
-        output::print(self.output, doc);
     }
 
     /// A progress bar of items, when one is shown (see [`pages::progress_bar`]).

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::KeySchemaElement;
 use serde::{Deserialize, Serialize};
 
 use crate::ask::{AskError, Context, TablesAsk};
-use crate::output::{self, Document, format_tag, outln};
+use crate::output::{self, Answer, Document, format_tag, outln};
 use crate::session::Session;
 use crate::table;
 
@@ -48,10 +48,9 @@ pub(crate) struct IndexReport {
 }
 
 /// Prints the tables.
-pub(crate) fn run(session: &Session, ask: &TablesAsk) -> Result<(), AskError> {
+pub(crate) fn run(session: &Session, ask: &TablesAsk) -> Result<Answer, AskError> {
     let doc = session.runtime.block_on(async { answer(&session.client().await, &session.context(), ask).await })?;
-    session.print(&doc);
-    Ok(())
+    Ok(Answer::of(doc))
 }
 
 /// The answer to a tables ask, the command's and the overview's.

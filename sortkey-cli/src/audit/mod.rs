@@ -19,7 +19,8 @@ pub(crate) mod scan;
 use self::report::{AuditDocument, AuditSource};
 use crate::ask::{CommandLine, Context};
 use crate::cli::{AuditArgs, AuditCommand};
-use crate::outcome::{AskError, Outcome};
+use crate::outcome::AskError;
+use crate::output::Answer;
 use crate::pages::{self, SegmentOf};
 use crate::session::Session;
 
@@ -29,7 +30,7 @@ use self::data_files::{DataFiles, Folder};
 /// Reads the table (or the export), or merges partial reports, and prints what the keys are;
 /// [`Outcome::Found`] when it found anything: a key in no layout (unread, of a mixed width, empty
 /// or too long), a value that is no string, or a field under the headroom threshold.
-pub(crate) fn run(session: &Session, audit: &AuditArgs) -> Result<Outcome, AskError> {
+pub(crate) fn run(session: &Session, audit: &AuditArgs) -> Result<Answer, AskError> {
     if let Some(AuditCommand::Merge(merge)) = &audit.command {
         return partial::merge(session, merge);
     }
@@ -43,8 +44,7 @@ pub(crate) fn run(session: &Session, audit: &AuditArgs) -> Result<Outcome, AskEr
         }
         (None, None) => return Err(AskError::bad("expected --table NAME or --export DIR")),
     };
-    session.print(&doc);
-    Ok(if doc.findings { Outcome::Found } else { Outcome::Clean })
+    Ok(Answer::of(doc))
 }
 
 /// The audit of the export at `at` (a folder or `s3://BUCKET/PREFIX`): this worker's share of

@@ -18,8 +18,8 @@ use crate::ask::{CommandLine, Connection, Context};
 use crate::audit::attribute::Attribute;
 use crate::audit::report::{AttributeReport, AuditDocument, AuditSource};
 use crate::cli::MergeArgs;
-use crate::outcome::{AskError, Outcome};
-use crate::output::format_tag;
+use crate::outcome::AskError;
+use crate::output::{Answer, format_tag};
 use crate::pages::Item;
 use crate::session::Session;
 
@@ -295,13 +295,12 @@ pub(crate) fn load(path: &Path) -> Result<Option<Partial>, AskError> {
 /// `sortkey audit merge PARTS...`: the partial reports of every segment of one audit (same table,
 /// index, lock and total; each segment once, each read to its end), merged in segment order into
 /// the report of the whole table.
-pub(crate) fn merge(session: &Session, merge: &MergeArgs) -> Result<Outcome, AskError> {
+pub(crate) fn merge(session: &Session, merge: &MergeArgs) -> Result<Answer, AskError> {
     // A merge reads no lock (the session's is empty): the parts carry the one their audit read.
     // The printed commands name this command line's --lock, which the moves then read.
     let ctx = session.context();
     let doc = merged(&merge.parts, merge.headroom, (&ctx, merge.command_line(&ctx)))?;
-    session.print(&doc);
-    Ok(if doc.findings { Outcome::Found } else { Outcome::Clean })
+    Ok(Answer::of(doc))
 }
 
 /// The report of the whole table from the partial reports at `paths` (every segment once, each

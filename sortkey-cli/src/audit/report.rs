@@ -6,6 +6,7 @@ use sortkey_core::{AuditReport, KeyRole, SKEW_LIMIT, ShardBalance};
 
 use crate::ask::{CommandLine, Context, MigrationAsk};
 use crate::display::{sanitized, shown};
+use crate::outcome::Outcome;
 use crate::output::{self, Document, format_tag, outln};
 use crate::pages::SegmentOf;
 
@@ -188,6 +189,12 @@ impl AuditDocument {
 }
 
 impl Document for AuditDocument {
+    /// A key in no layout (unread, of a mixed width, empty or too long), a value that is no
+    /// string, or a field under the headroom threshold: exit status 1.
+    fn outcome(&self) -> Outcome {
+        if self.findings { Outcome::Found } else { Outcome::Clean }
+    }
+
     fn print_table(&self) {
         let title = self.title();
         let named = self.command.iter().any(|arg| arg == "--table" || arg.starts_with("--table="));

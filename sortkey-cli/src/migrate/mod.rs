@@ -26,7 +26,8 @@ use aws_sdk_dynamodb::Client;
 
 use crate::ask::Context;
 use crate::cli::MigrateArgs;
-use crate::outcome::{AskError, Outcome};
+use crate::outcome::AskError;
+use crate::output::Answer;
 use crate::pages::{self, Source};
 use crate::session::Session;
 use crate::table;
@@ -38,13 +39,12 @@ use self::verdict::{MigrateDocument, classify};
 
 /// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
 /// the verdict; with `--status`, reads where it stands and moves nothing.
-pub(crate) fn run(session: &Session, m: &MigrateArgs) -> Result<Outcome, AskError> {
+pub(crate) fn run(session: &Session, m: &MigrateArgs) -> Result<Answer, AskError> {
     let ctx = session.context();
     if m.status {
         let client = session.runtime.block_on(session.client());
         let (doc, _) = session.runtime.block_on(status::status(&client, &ctx, &m.which))?;
-        session.print(&doc);
-        return Ok(Outcome::Clean);
+        return Ok(Answer::of(doc));
     }
     let (lock, lock_path) = (ctx.lock, ctx.lock_path);
     let olds = sources(lock, lock_path, &m.which)?;
@@ -77,8 +77,7 @@ pub(crate) fn run(session: &Session, m: &MigrateArgs) -> Result<Outcome, AskErro
             false => passes(&client, (&ctx, m, olds), (&plan, &source, segments), (bar.as_ref(), estimate)).await,
         }
     })?;
-    session.print(&doc);
-    Ok(doc.outcome())
+    Ok(Answer::of(doc))
 }
 
 /// What a migration rewrites: the migration (reading the table's sort keys when it moves

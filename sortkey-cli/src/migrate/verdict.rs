@@ -106,14 +106,6 @@ impl MigrateDocument {
         }
         serde_json::from_value(value)
     }
-
-    /// Exit status 1 while keys are left in the old layout (or cannot move).
-    pub(crate) fn outcome(&self) -> Outcome {
-        match &self.verdict {
-            Some(v) if !v.complete => Outcome::Found,
-            _ => Outcome::Clean,
-        }
-    }
 }
 
 /// Reads every item's keys (`source.names`: the sort key, and the partition key of a partition
@@ -155,6 +147,14 @@ pub(crate) async fn classify(
 }
 
 impl Document for MigrateDocument {
+    /// Exit status 1 while keys are left in the old layout (or cannot move).
+    fn outcome(&self) -> Outcome {
+        match &self.verdict {
+            Some(v) if !v.complete => Outcome::Found,
+            _ => Outcome::Clean,
+        }
+    }
+
     fn print_table(&self) {
         let what = if self.dry_run { " (dry run: nothing written)" } else { "" };
         outln!("{}: {} -> {}{what}", self.table, self.from.join(", "), self.to);
