@@ -1,6 +1,6 @@
 //! `sortkey audit`: every key attribute of a table (or index, or a DynamoDB export) classified by
-//! sortkey-core's [`KeyAudit`] against the lock's layouts of its role, and the report printed.
-//! Read only.
+//! sortkey-core's [`KeyAudit`](sortkey_core::KeyAudit) against the lock's layouts of its role,
+//! and the report. Read only.
 //!
 //! Where the items come from: a parallel Scan of the table ([`scan`]), resumable from a partial
 //! report and split between processes by segment ([`partial`]), or the files of an export
@@ -27,9 +27,10 @@ use crate::session::Session;
 use self::attribute::attributes;
 use self::data_files::{DataFiles, Folder};
 
-/// Reads the table (or the export), or merges partial reports, and prints what the keys are;
-/// [`Outcome::Found`] when it found anything: a key in no layout (unread, of a mixed width, empty
-/// or too long), a value that is no string, or a field under the headroom threshold.
+/// Reads the table (or the export), or merges partial reports, and answers what the keys are: a
+/// report that found anything ([`Outcome::Found`](crate::outcome::Outcome::Found)) holds a key in
+/// no layout (unread, of a mixed width, empty or too long), a value that is no string, or a field
+/// under the headroom threshold.
 pub(crate) fn run(session: &Session, audit: &AuditArgs) -> Result<Answer, AskError> {
     if let Some(AuditCommand::Merge(merge)) = &audit.command {
         return partial::merge(session, merge);
