@@ -24,14 +24,12 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    ProjectionType, PutRequest, ScalarAttributeType, WriteRequest,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group};
 use sortkey_core::dynamodb::{IndexCursor, IndexVersionsQuery};
 use sortkey_core::query::Comparison;
 use sortkey_core::{DynValue, FieldCondition, KeyCondition, LiveLayouts, LockFile, SortKey};
+use sortkey_tests::index_table::create_gsi1_table;
 use sortkey_tests::leaderboard::{RankKey, RankKeyV1};
 use sortkey_tests::server::{Server, client, runtime};
 
@@ -45,19 +43,7 @@ const PAGE: usize = 100;
 type Read = (Vec<(String, String)>, usize, usize);
 
 async fn seed(client: &Client) {
-    let attribute =
-        |n: &str| AttributeDefinition::builder().attribute_name(n).attribute_type(ScalarAttributeType::S).build();
-    let key = |n: &str, t| KeySchemaElement::builder().attribute_name(n).key_type(t).build().unwrap();
-    let gsi = GlobalSecondaryIndex::builder()
-        .index_name("gsi1")
-        .key_schema(key("gsi1pk", KeyType::Hash))
-        .key_schema(key("gsi1sk", KeyType::Range))
-        .projection(Projection::builder().projection_type(ProjectionType::All).build())
-        .build()
-        .unwrap();
-    let create = client.create_table().table_name(TABLE).billing_mode(BillingMode::PayPerRequest);
-    let create = ["pk", "gsi1pk", "gsi1sk"].iter().fold(create, |c, a| c.attribute_definitions(attribute(a).unwrap()));
-    create.key_schema(key("pk", KeyType::Hash)).global_secondary_indexes(gsi).send().await.expect("create table");
+    create_gsi1_table(client, TABLE, None).await;
     let keys: Vec<String> = (0..200u64)
         .map(|i| RankKey { score: i * 5_000, player: format!("n{i}") }.encode().unwrap())
         .chain((0..100u64).map(|i| RankKeyV1 { score: i * 10_000 + 1, player: format!("o{i}") }.encode().unwrap()))

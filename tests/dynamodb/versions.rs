@@ -157,29 +157,11 @@ fn an_index_read_across_versions_pages_every_item_exactly_on_moto() {
 }
 
 async fn index_sweep(client: &aws_sdk_dynamodb::Client, limits: &[usize]) -> usize {
-    use aws_sdk_dynamodb::types::{
-        AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection, ProjectionType,
-        ScalarAttributeType,
-    };
     use sortkey_core::dynamodb::{IndexCursor, IndexVersionsQuery};
     let lock = LockFile::parse(LOCK).unwrap();
     let live = LiveLayouts::new(lock.live("Rank"));
     let layout = |n: &str| lock.get(n).unwrap();
-    let attribute = |name: &str| {
-        AttributeDefinition::builder().attribute_name(name).attribute_type(ScalarAttributeType::S).build().unwrap()
-    };
-    let key = |name: &str, kind| KeySchemaElement::builder().attribute_name(name).key_type(kind).build().unwrap();
-    let gsi = GlobalSecondaryIndex::builder()
-        .index_name("gsi1")
-        .key_schema(key("gsi1pk", KeyType::Hash))
-        .key_schema(key("gsi1sk", KeyType::Range))
-        .projection(Projection::builder().projection_type(ProjectionType::All).build())
-        .build()
-        .unwrap();
-    let create = client.create_table().table_name("runs_by_index").billing_mode(BillingMode::PayPerRequest);
-    let create = ["pk", "sk", "gsi1pk", "gsi1sk"].iter().fold(create, |c, a| c.attribute_definitions(attribute(a)));
-    let create = create.key_schema(key("pk", KeyType::Hash)).key_schema(key("sk", KeyType::Range));
-    create.global_secondary_indexes(gsi).send().await.unwrap();
+    sortkey_tests::index_table::create_gsi1_table(client, "runs_by_index", Some("sk")).await;
     // 20 runs, each run's index key on three items (three players' copies of it), in the
     // layout of the run's number modulo 4.
     let runs: Vec<(u64, String)> = (0..20u64).map(|i| ((i * 37) % 100 * 1000, format!("p_{i:02}"))).collect();

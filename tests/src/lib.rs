@@ -16,6 +16,8 @@ pub mod versions;
 /// The moto server of the DynamoDB tests (its own crate, which the `sortkey` command's tests use too).
 #[cfg(feature = "dynamodb")]
 pub use sortkey_test_server as server;
+#[cfg(feature = "dynamodb")]
+pub mod index_table;
 
 use std::fmt::Debug;
 
