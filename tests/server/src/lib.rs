@@ -38,35 +38,60 @@ impl Server {
         Server::spawn(true)
     }
 
+    /// Starts the server on a free port and waits until it answers there. A start can lose its
+    /// port between the probe and moto's bind (another test's connection may take it as its own
+    /// port): the server then exits, and the start is tried again on another port.
     fn spawn(serialized: bool) -> Option<Server> {
         let bin = find_server()?;
-        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let mut command = match serialized {
-            // The Python of moto's own environment, beside its `moto_server`.
-            true => {
-                let mut c = Command::new(python().unwrap_or_else(|| PathBuf::from("python3")));
-                c.args(["-c", SERIALIZED, "127.0.0.1", &port.to_string()]);
-                c
+        for _ in 0..5 {
+            let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+            let mut command = match serialized {
+                // The Python of moto's own environment, beside its `moto_server`.
+                true => {
+                    let mut c = Command::new(python().unwrap_or_else(|| PathBuf::from("python3")));
+                    c.args(["-c", SERIALIZED, "127.0.0.1", &port.to_string()]);
+                    c
+                }
+                false => {
+                    let mut c = Command::new(&bin);
+                    c.args(["-H", "127.0.0.1", "-p", &port.to_string()]);
+                    c
+                }
+            };
+            // moto logs every request; a failing request shows in the SDK error instead.
+            let child = command
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
+            let mut server = Server { child, endpoint: format!("http://127.0.0.1:{port}") };
+            if server.listens(port) {
+                return Some(server);
             }
-            false => {
-                let mut c = Command::new(&bin);
-                c.args(["-H", "127.0.0.1", "-p", &port.to_string()]);
-                c
-            }
-        };
-        // moto logs every request; a failing request shows in the SDK error instead.
-        let child = command
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
-        let server = Server { child, endpoint: format!("http://127.0.0.1:{port}") };
+        }
+        panic!("moto_server exited five times before it listened (each on a free port)");
+    }
+
+    /// Whether the server came to listen on `port` (`false`: it exited first). Panics after 20 s.
+    ///
+    /// A connection counts only when its two ends differ: a connect to an unbound local port of
+    /// the ephemeral range can be given that same port as its own and connect to itself (TCP's
+    /// simultaneous open), which once made a test use a server that was not there.
+    fn listens(&mut self, port: u16) -> bool {
         let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        loop {
+            if let Ok(stream) = TcpStream::connect(("127.0.0.1", port)) {
+                let to_itself = stream.local_addr().ok() == stream.peer_addr().ok();
+                if !to_itself {
+                    return true;
+                }
+            }
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return false;
+            }
             assert!(Instant::now() < deadline, "moto_server did not listen on port {port} within 20 s");
             std::thread::sleep(Duration::from_millis(50));
         }
-        Some(server)
     }
 }
 
