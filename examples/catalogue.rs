@@ -87,8 +87,8 @@ fn stage_2_floats(store: &mut Store) -> Result<(), Box<dyn std::error::Error>> {
     let queries = [
         ("the 3 cheapest", all.clone(), Order::Ascending, Some(3)),
         ("the 3 dearest", all, Order::Descending, Some(3)),
-        ("from 9.50 to 24.50", ItemKey::query().price_between(9.5, 24.5)?, Order::Ascending, None),
-        ("under 10", ItemKey::query().price_lt(10.0)?, Order::Ascending, None),
+        ("from 9.50 to 24.50", ItemKey::query().price_range().between(9.5, 24.5)?, Order::Ascending, None),
+        ("under 10", ItemKey::query().price_range().lt(10.0)?, Order::Ascending, None),
     ];
     for (what, cond, order, limit) in queries {
         println!("\n{what}:  {cond}");
@@ -112,7 +112,7 @@ fn stage_3_decimals(store: &mut Store) -> Result<(), Box<dyn std::error::Error>>
         let price = Decimal::new((price * 100.0).round() as i64, 2);
         store.put(SHOP, &CentsKey { price, name: name.into() })?;
     }
-    let cond = CentsKey::query().price_between(Decimal::new(950, 2), Decimal::new(14900, 2))?;
+    let cond = CentsKey::query().price_range().between(Decimal::new(950, 2), Decimal::new(14900, 2))?;
     println!("from 9.50 to 149.00:  {cond}");
     let mut out = TextTable::new(["sort key", "price", "product"]).right(1);
     for sk in store.query(SHOP, &cond, Order::Descending, None)? {

@@ -235,8 +235,8 @@ fn stage_6_top_of_the_season(store: &Store) -> Result<(), Box<dyn std::error::Er
     heading("6. Top of the season: typed query conditions");
     let queries: [(&str, KeyCondition, Option<usize>); 3] = [
         ("the 3 best runs", RankKey::query().begins_with()?, Some(3)),
-        ("scores from 200 to 1500", RankKey::query().score_between(200, 1500)?, None),
-        ("score 1500, at or after 1719104400", RankKey::query().score(1500).timestamp_gte(1719104400)?, None),
+        ("scores from 200 to 1500", RankKey::query().score_range().between(200, 1500)?, None),
+        ("score 1500, at or after 1719104400", RankKey::query().score(1500).timestamp_range().gte(1719104400)?, None),
     ];
     for (what, cond, limit) in queries {
         let expr = cond.with_partition_key("pk", SEASON, "sk");
@@ -250,7 +250,7 @@ fn stage_6_top_of_the_season(store: &Store) -> Result<(), Box<dyn std::error::Er
         }
         print!("{out}");
     }
-    println!("\nscore_between(200, 1500) swaps the bounds for the desc field (1500 is the smaller key),");
+    println!("\nscore_range().between(200, 1500) swaps the bounds for the desc field (1500 is the smaller key),");
     println!("and every upper bound ends in '$', the successor of '#': above every key under the");
     println!("fixed fields, below every key of the next value, and itself never a key.");
     Ok(())

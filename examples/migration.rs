@@ -76,7 +76,7 @@ fn main() -> Result<()> {
 /// The 5 best runs: `score >= 0` in each live layout, merged in the new layout's order.
 fn top(board: &Board, title: &str) -> Result<()> {
     println!("\n== {title} ==\n");
-    let conditions = [RankKey::query().score_gte(0)?, RankKeyV1::query().score_gte(0)?];
+    let conditions = [RankKey::query().score_range().gte(0)?, RankKeyV1::query().score_range().gte(0)?];
     let mut pages = Vec::new();
     for cond in &conditions {
         let keys = board.query(cond)?;
@@ -172,8 +172,8 @@ impl Board {
 
     /// Every sort key of the season.
     fn all(&self) -> Result<Vec<String>> {
-        let mut keys = self.query(&RankKey::query().score_gte(0)?)?;
-        keys.extend(self.query(&RankKeyV1::query().score_gte(0)?)?);
+        let mut keys = self.query(&RankKey::query().score_range().gte(0)?)?;
+        keys.extend(self.query(&RankKeyV1::query().score_range().gte(0)?)?);
         Ok(keys)
     }
 

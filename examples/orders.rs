@@ -117,7 +117,7 @@ fn main() -> Result<()> {
 
     let since = now() - days(30);
     let shipped = Order::by_status(&OrderByStatusPk { status: Status::Shipped })?
-        .sort(OrderByStatusSk::query().placed_at_gte(since)?);
+        .sort(OrderByStatusSk::query().placed_at_range().gte(since)?);
     println!("\n{}", shipped.expression().expression);
     show("3. Shipped in the last 30 days, every customer, newest first (gsi1)", shop.query_index(&shipped)?)?;
 

@@ -153,7 +153,7 @@ fn main() -> Result<()> {
     }
 
     let (from, to) = (1730419200, 1741478400); // 2024-11-01 to 2025-03-09
-    let in_range = CustomerItem::query().order().placed_at_between(from, to)?;
+    let in_range = CustomerItem::query().order().placed_at_range().between(from, to)?;
     let title = "4. Orders placed from 2024-11-01 to 2025-03-09";
     show(&table, title, KEYS.query(&me)?.sort(in_range), Direction::Ascending)?;
 

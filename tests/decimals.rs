@@ -100,17 +100,11 @@ impl LawKey for Catalogue {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Catalogue::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.price, [price_lt, price_lte, price_gt, price_gte, price_between]),
+            0 => ends!(q, c, |t| t.price, price_range),
             1 => {
-                ends!(q.price(f.price), c, |t| t.rating, [rating_lt, rating_lte, rating_gt, rating_gte, rating_between])
+                ends!(q.price(f.price), c, |t| t.rating, rating_range)
             }
-            2 => ends!(
-                q.price(f.price).rating(f.rating),
-                c,
-                |t| &t.sku,
-                [sku_lt, sku_lte, sku_gt, sku_gte, sku_between],
-                sku_begins_with
-            ),
+            2 => ends!(q.price(f.price).rating(f.rating), c, |t| &t.sku, sku_range, text),
             _ => {
                 let q = q.price(f.price).rating(f.rating).sku(&f.sku);
                 if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }

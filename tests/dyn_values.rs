@@ -366,7 +366,7 @@ fn layout_queries_refuse_what_the_derived_builder_cannot_express() {
     let t = DynValue::Unsigned(1_719_100_800);
     assert_eq!(
         item.query().variant("ORDER").compare("placed_at", Comparison::Ge, &t).unwrap(),
-        Item::query().order().placed_at_gte(1_719_100_800).unwrap()
+        Item::query().order().placed_at_range().gte(1_719_100_800).unwrap()
     );
     assert!(matches!(kind(item.query().variant("NOPE").begins_with()), QueryErrorKind::OutOfOrder { .. }));
 }

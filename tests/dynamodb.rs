@@ -231,12 +231,12 @@ fn plain(r: &mut Rng) -> PlainKey {
 
 /// One of the four comparisons of a query stage, chosen by `i`.
 macro_rules! compare {
-    ($q:expr, $i:expr, $v:expr, $lt:ident, $le:ident, $gt:ident, $ge:ident) => {
+    ($q:expr, $i:expr, $v:expr, $range:ident) => {
         match $i % 4 {
-            0 => $q.$lt($v),
-            1 => $q.$le($v),
-            2 => $q.$gt($v),
-            _ => $q.$ge($v),
+            0 => $q.$range().lt($v),
+            1 => $q.$range().lte($v),
+            2 => $q.$range().gt($v),
+            _ => $q.$range().gte($v),
         }
     };
 }
@@ -246,13 +246,13 @@ fn rank_condition(r: &mut Rng, a: &RankKey, b: &RankKey) -> Result<KeyCondition,
     let q = RankKey::query();
     let i = r.below(6);
     match r.below(4) {
-        0 if i < 4 => compare!(q, i, a.score, score_lt, score_lte, score_gt, score_gte),
-        0 => q.score_between(a.score.min(b.score), a.score.max(b.score)),
-        1 if i < 4 => compare!(q.score(a.score), i, b.ts, ts_lt, ts_lte, ts_gt, ts_gte),
+        0 if i < 4 => compare!(q, i, a.score, score_range),
+        0 => q.score_range().between(a.score.min(b.score), a.score.max(b.score)),
+        1 if i < 4 => compare!(q.score(a.score), i, b.ts, ts_range),
         1 => q.score(a.score).begins_with(),
-        2 if i < 4 => compare!(q.score(a.score).ts(a.ts), i, &b.player, player_lt, player_lte, player_gt, player_gte),
-        2 if i == 4 => q.score(a.score).ts(a.ts).player_begins_with(&b.player),
-        2 => q.score(a.score).ts(a.ts).player_between(&a.player, &b.player),
+        2 if i < 4 => compare!(q.score(a.score).ts(a.ts), i, &b.player, player_range),
+        2 if i == 4 => q.score(a.score).ts(a.ts).player_range().begins_with(&b.player),
+        2 => q.score(a.score).ts(a.ts).player_range().between(&a.player, &b.player),
         _ => q.score(a.score).ts(a.ts).player(&a.player).eq(),
     }
 }
@@ -261,12 +261,12 @@ fn ledger_condition(r: &mut Rng, a: &LedgerKey, b: &LedgerKey) -> Result<KeyCond
     let q = LedgerKey::query();
     let i = r.below(6);
     match r.below(3) {
-        0 if i < 4 => compare!(q, i, a.amount, amount_lt, amount_lte, amount_gt, amount_gte),
-        0 => q.amount_between(a.amount.min(b.amount), a.amount.max(b.amount)),
-        1 if i < 4 => compare!(q.amount(a.amount), i, b.day, day_lt, day_lte, day_gt, day_gte),
-        1 => q.amount(a.amount).day_between(a.day.min(b.day), a.day.max(b.day)),
-        _ if i < 4 => compare!(q.amount(a.amount).day(a.day), i, &b.memo, memo_lt, memo_lte, memo_gt, memo_gte),
-        _ => q.amount(a.amount).day(a.day).memo_begins_with(&b.memo),
+        0 if i < 4 => compare!(q, i, a.amount, amount_range),
+        0 => q.amount_range().between(a.amount.min(b.amount), a.amount.max(b.amount)),
+        1 if i < 4 => compare!(q.amount(a.amount), i, b.day, day_range),
+        1 => q.amount(a.amount).day_range().between(a.day.min(b.day), a.day.max(b.day)),
+        _ if i < 4 => compare!(q.amount(a.amount).day(a.day), i, &b.memo, memo_range),
+        _ => q.amount(a.amount).day(a.day).memo_range().begins_with(&b.memo),
     }
 }
 
@@ -274,13 +274,13 @@ fn tag_condition(r: &mut Rng, a: &TagKey, b: &TagKey) -> Result<KeyCondition, Qu
     let q = TagKey::query();
     let i = r.below(6);
     match r.below(3) {
-        0 if i < 4 => compare!(q, i, &b.city, city_lt, city_lte, city_gt, city_gte),
-        0 if i == 4 => q.city_begins_with(&b.city),
+        0 if i < 4 => compare!(q, i, &b.city, city_range),
+        0 if i == 4 => q.city_range().begins_with(&b.city),
         0 => q.begins_with(),
-        1 if i < 4 => compare!(q.city(&a.city), i, b.open, open_lt, open_lte, open_gt, open_gte),
+        1 if i < 4 => compare!(q.city(&a.city), i, b.open, open_range),
         1 => q.city(&a.city).begins_with(),
-        _ if i < 4 => compare!(q.city(&a.city).open(a.open), i, b.n, n_lt, n_lte, n_gt, n_gte),
-        _ => q.city(&a.city).open(a.open).n_between(a.n.min(b.n), a.n.max(b.n)),
+        _ if i < 4 => compare!(q.city(&a.city).open(a.open), i, b.n, n_range),
+        _ => q.city(&a.city).open(a.open).n_range().between(a.n.min(b.n), a.n.max(b.n)),
     }
 }
 
@@ -289,21 +289,21 @@ fn price_condition(r: &mut Rng, a: &PriceKey, b: &PriceKey) -> Result<KeyConditi
     let i = r.below(6);
     let ordered = |x: f64, y: f64| if x.total_cmp(&y).is_le() { (x, y) } else { (y, x) };
     match r.below(4) {
-        0 if i < 4 => compare!(q, i, a.price, price_lt, price_lte, price_gt, price_gte),
+        0 if i < 4 => compare!(q, i, a.price, price_range),
         0 => {
             let (lo, hi) = ordered(a.price, b.price);
-            q.price_between(lo, hi)
+            q.price_range().between(lo, hi)
         }
-        1 if i < 4 => compare!(q.price(a.price), i, b.cost, cost_lt, cost_lte, cost_gt, cost_gte),
-        1 => q.price(a.price).cost_between(a.cost.min(b.cost), a.cost.max(b.cost)),
+        1 if i < 4 => compare!(q.price(a.price), i, b.cost, cost_range),
+        1 => q.price(a.price).cost_range().between(a.cost.min(b.cost), a.cost.max(b.cost)),
         2 if i < 4 => {
-            compare!(q.price(a.price).cost(a.cost), i, b.rating, rating_lt, rating_lte, rating_gt, rating_gte)
+            compare!(q.price(a.price).cost(a.cost), i, b.rating, rating_range)
         }
         2 => q.price(a.price).cost(a.cost).begins_with(),
         _ if i < 4 => {
-            compare!(q.price(a.price).cost(a.cost).rating(a.rating), i, &b.sku, sku_lt, sku_lte, sku_gt, sku_gte)
+            compare!(q.price(a.price).cost(a.cost).rating(a.rating), i, &b.sku, sku_range)
         }
-        _ => q.price(a.price).cost(a.cost).rating(a.rating).sku_begins_with(&b.sku),
+        _ => q.price(a.price).cost(a.cost).rating(a.rating).sku_range().begins_with(&b.sku),
     }
 }
 
@@ -311,10 +311,10 @@ fn plain_condition(r: &mut Rng, a: &PlainKey, b: &PlainKey) -> Result<KeyConditi
     let q = PlainKey::query();
     let i = r.below(6);
     match r.below(2) {
-        0 if i < 4 => compare!(q, i, &b.name, name_lt, name_lte, name_gt, name_gte),
-        0 => q.name_between(&a.name.clone().min(b.name.clone()), &a.name.clone().max(b.name.clone())),
-        _ if i < 4 => compare!(q.name(&a.name), i, b.delta, delta_lt, delta_lte, delta_gt, delta_gte),
-        _ => q.name(&a.name).delta_between(a.delta.min(b.delta), a.delta.max(b.delta)),
+        0 if i < 4 => compare!(q, i, &b.name, name_range),
+        0 => q.name_range().between(&a.name.clone().min(b.name.clone()), &a.name.clone().max(b.name.clone())),
+        _ if i < 4 => compare!(q.name(&a.name), i, b.delta, delta_range),
+        _ => q.name(&a.name).delta_range().between(a.delta.min(b.delta), a.delta.max(b.delta)),
     }
 }
 
@@ -539,7 +539,7 @@ fn single_table_partition_through_the_server() {
         let variants = [
             CustomerItem::query().profile().eq().unwrap(),
             CustomerItem::query().order().begins_with().unwrap(),
-            CustomerItem::query().order().placed_at_lte(5).unwrap(),
+            CustomerItem::query().order().placed_at_range().lte(5).unwrap(),
             CustomerItem::query().year().begins_with().unwrap(),
             CustomerItem::query().address().begins_with().unwrap(),
         ];
@@ -758,7 +758,7 @@ fn entities_and_their_indexes_through_the_server() {
         for status in statuses {
             let query = OrderEntity::gsi1(&OrderEntityGsi1Pk { status })
                 .unwrap()
-                .sort(OrderEntityGsi1Sk::query().placed_at_gte(1_700_001_000).unwrap());
+                .sort(OrderEntityGsi1Sk::query().placed_at_range().gte(1_700_001_000).unwrap());
             let mut want: Vec<(String, String)> = orders
                 .iter()
                 .map(|o| (o.gsi1_key(), o))
@@ -865,12 +865,12 @@ fn multi_attribute_index_through_the_server() {
         let q = || Shipment::by_region("eu", 7u32);
         let conditions = [
             q().condition(),
-            q().year_gte(2025u16),
-            q().year(2024u16).week_lt(10u8),
-            q().year(2024u16).week_between(2u8, 10u8).unwrap(),
-            q().year(2025u16).week(9u8).dock_begins_with("B1"),
+            q().year_range().gte(2025u16),
+            q().year(2024u16).week_range().lt(10u8),
+            q().year(2024u16).week_range().between(2u8, 10u8).unwrap(),
+            q().year(2025u16).week(9u8).dock_range().begins_with("B1"),
             q().year(2025u16).week(9u8).condition(),
-            Shipment::by_region("us", 8u32).year(2025u16).week_gt(1u8),
+            Shipment::by_region("us", 8u32).year(2025u16).week_range().gt(1u8),
         ];
         for cond in &conditions {
             // DynamoDB's order: by each sort attribute in turn, numbers by value.
@@ -1375,7 +1375,7 @@ fn entities_read_a_page_at_a_time_and_one_by_key() {
         }
         assert_eq!(read, stored, "every account once, in key order");
         assert!(pages >= 3, "{pages} pages of at most 2");
-        let later = all.sort(AccountSk::query().region_gte("r03").unwrap());
+        let later = all.sort(AccountSk::query().region_range().gte("r03").unwrap());
         let page = query_page(&client, "accounts_read", &later, None, 10).await.unwrap();
         assert_eq!(page.entities, stored[3..]);
         let notes = AccountNote::query(&AccountNotePk { id: "a7".into() }).unwrap();

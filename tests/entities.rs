@@ -71,7 +71,7 @@ fn the_key_types_are_key_types() {
     assert_eq!(key.partition, OrderPk { customer_id: 42 });
     assert_eq!(OrderSk::decode("ORDER#8280899199#o-1").unwrap(), key.sort);
     assert_eq!(o.gsi1_key().sort.encode().unwrap(), "1719100800#o-1");
-    let cond = OrderGsi1Sk::query().placed_at_gte(1719100000).unwrap();
+    let cond = OrderGsi1Sk::query().placed_at_range().gte(1719100000).unwrap();
     assert!(cond.matches(&o.gsi1_key().sort.encode().unwrap()));
     assert_eq!(OrderPk::ROLE, sortkey_core::KeyRole::Partition);
 }
@@ -176,7 +176,7 @@ fn entities_sharing_a_table_share_one_definition() {
 fn an_index_query_uses_the_index_names() {
     let q = Order::gsi1(&OrderGsi1Pk { status: Status::Shipped })
         .unwrap()
-        .sort(OrderGsi1Sk::query().placed_at_gte(1719100000).unwrap());
+        .sort(OrderGsi1Sk::query().placed_at_range().gte(1719100000).unwrap());
     assert_eq!(q.index().name(), "gsi1");
     let e = q.expression();
     assert_eq!(e.names[0], ("#pk".to_string(), "gsi1pk".to_string()));
@@ -234,7 +234,7 @@ fn a_multi_attribute_index_writes_typed_attributes() {
         ]
     );
     assert_eq!(
-        Shipment::by_status(Status::Shipped).year_gt(2024u16).to_string(),
+        Shipment::by_status(Status::Shipped).year_range().gt(2024u16).to_string(),
         "status = \"SHIPPED\" AND year > 2024"
     );
     assert_eq!(keys.absent(), ["dock"], "attribute by attribute: no dock, not in the index");
@@ -242,11 +242,11 @@ fn a_multi_attribute_index_writes_typed_attributes() {
     assert_eq!(multi.partition, [("region", ScalarType::S), ("tenant", ScalarType::N)]);
     assert_eq!(multi.sort.len(), 3);
 
-    let c = Shipment::by_region("eu", 7u32).year(2025u16).week_between(5u8, 10u8).unwrap();
+    let c = Shipment::by_region("eu", 7u32).year(2025u16).week_range().between(5u8, 10u8).unwrap();
     assert_eq!(c.to_string(), "region = \"eu\" AND tenant = 7 AND year = 2025 AND week BETWEEN 5 AND 10");
     assert_eq!(c.index(), "by_region");
-    assert!(Shipment::by_region("eu", 7u32).year(2025u16).week_between(10u8, 5u8).is_err(), "an empty range");
-    let prefix = Shipment::by_region("eu", 7u32).year(2025u16).week(9u8).dock_begins_with("D");
+    assert!(Shipment::by_region("eu", 7u32).year(2025u16).week_range().between(10u8, 5u8).is_err(), "an empty range");
+    let prefix = Shipment::by_region("eu", 7u32).year(2025u16).week(9u8).dock_range().begins_with("D");
     assert_eq!(
         prefix.expression().expression,
         "#m0 = :m0 AND #m1 = :m1 AND #m2 = :m2 AND #m3 = :m3 AND begins_with(#m4, :m4)"
@@ -294,7 +294,7 @@ fn index_keys_and_queries_need_nothing_of_the_entity() {
     let q = Note::by_topic(&NoteByTopicPk { topic: "rust".into() }).unwrap();
     assert_eq!(q.clone(), q);
     assert!(format!("{q:?}").contains("TOPIC#rust"), "{q:?}");
-    let c = Note::by_day("rust").written_gte(1719100000u64);
+    let c = Note::by_day("rust").written_range().gte(1719100000u64);
     assert_eq!(c.clone(), c);
     assert_eq!(c.attributes().sort, [("written", sortkey_core::ScalarType::N)]);
     assert!(format!("{c:?}").contains("by_day"), "{c:?}");
@@ -435,7 +435,7 @@ fn a_partition_key_alone_for_the_table_and_for_an_index() {
 fn requests_are_data_without_a_client() {
     use sortkey_core::{KeyType, ScalarType, ScalarValue};
     let o = order(Some("SUMMER"));
-    let cond = OrderGsi1Sk::query().placed_at_gte(1719100000).unwrap();
+    let cond = OrderGsi1Sk::query().placed_at_range().gte(1719100000).unwrap();
     let request = Order::gsi1(&OrderGsi1Pk { status: Status::Shipped }).unwrap().sort(cond).request(None).unwrap();
     assert_eq!(request.index_name, Some("gsi1"));
     assert_eq!(request.key_condition_expression, "#pk = :pk AND #sk >= :sk0");
@@ -447,7 +447,7 @@ fn requests_are_data_without_a_client() {
     assert_eq!(names, ["gsi1pk", "gsi1sk", "pk", "sk"]);
     assert_eq!(o.primary_key().key_values(Order::KEYS).unwrap()[0].0, "pk");
 
-    let multi = Shipment::by_region("eu", 7u32).year(2025u16).week_gte(5u8).request(None).unwrap();
+    let multi = Shipment::by_region("eu", 7u32).year(2025u16).week_range().gte(5u8).request(None).unwrap();
     assert_eq!(multi.index_name, Some("by_region"));
     assert_eq!(multi.values[1], (":m1".to_owned(), ScalarValue::N("7".into())));
 

@@ -130,7 +130,7 @@ proptest! {
     #[test]
     fn queries_match_exactly_their_variant(items in proptest::collection::vec(item(), 1..30), t in 0u64..20) {
         let all_orders = CustomerItem::query().order().begins_with().unwrap();
-        let newer = CustomerItem::query().order().placed_at_gte(t).unwrap();
+        let newer = CustomerItem::query().order().placed_at_range().gte(t).unwrap();
         let summaries = CustomerItem::query().summary().begins_with().unwrap();
         let profile = CustomerItem::query().profile().eq().unwrap();
         let addresses = CustomerItem::query().address().begins_with().unwrap();

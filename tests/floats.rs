@@ -191,14 +191,9 @@ impl LawKey for Priced {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Priced::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| &t.line, [line_lt, line_lte, line_gt, line_gte, line_between], line_begins_with),
-            1 => ends!(q.line(&f.line), c, |t| t.price, [price_lt, price_lte, price_gt, price_gte, price_between]),
-            2 => ends!(
-                q.line(&f.line).price(f.price),
-                c,
-                |t| t.rating,
-                [rating_lt, rating_lte, rating_gt, rating_gte, rating_between]
-            ),
+            0 => ends!(q, c, |t| &t.line, line_range, text),
+            1 => ends!(q.line(&f.line), c, |t| t.price, price_range),
+            2 => ends!(q.line(&f.line).price(f.price), c, |t| t.rating, rating_range),
             _ => {
                 let q = q.line(&f.line).price(f.price).rating(f.rating);
                 if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }

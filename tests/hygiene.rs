@@ -137,7 +137,7 @@ fn primitive_names_shadowed() {
     let k = primitives::Key { n: 7, name: "x".into() };
     assert_eq!(k.encode().unwrap(), "P#007#x");
     assert_eq!(primitives::Key::decode("P#007#x").unwrap(), k);
-    let c = primitives::Key::query().n(7).name_begins_with("x").unwrap();
+    let c = primitives::Key::query().n(7).name_range().begins_with("x").unwrap();
     assert!(c.matches("P#007#xy"));
 }
 
@@ -208,7 +208,7 @@ fn families_and_entities_under_no_implicit_prelude() {
     assert_eq!(f.encode().unwrap(), "RUN#007");
     assert_eq!(shadowed::Family::decode("PROFILE").unwrap(), shadowed::Family::Profile);
     assert_eq!(shadowed::Family::decode("RUN#007").unwrap(), f);
-    assert!(shadowed::Family::query().run().n_gte(5).unwrap().matches("RUN#007"));
+    assert!(shadowed::Family::query().run().n_range().gte(5).unwrap().matches("RUN#007"));
 
     let o = shadowed::Order {
         customer: 42,
@@ -226,7 +226,7 @@ fn families_and_entities_under_no_implicit_prelude() {
     assert_eq!(o.primary_key().sort.encode().unwrap(), "ORDER#9999999994#o-1");
     assert!(o.coupons_key().is_none());
     assert_eq!(shadowed::Order::INDEXES.len(), 3);
-    let c = shadowed::Order::by_region("eu").year(2026u16).dock_gte(1u8);
+    let c = shadowed::Order::by_region("eu").year(2026u16).dock_range().gte(1u8);
     let equal: Vec<&str> = c.equal().iter().map(|(n, _)| *n).collect();
     assert_eq!(equal, ["region", "year"]);
     assert_eq!(c.range().map(|(n, _)| *n), Some("dock"));

@@ -41,8 +41,10 @@ fn a_range_runs_once_per_layout_and_merges_each_item_once() {
         }
     }
     table.sort();
-    let conditions =
-        [RankKey::query().score_between(12, 17).unwrap(), RankKeyV1::query().score_between(12, 17).unwrap()];
+    let conditions = [
+        RankKey::query().score_range().between(12, 17).unwrap(),
+        RankKeyV1::query().score_range().between(12, 17).unwrap(),
+    ];
     let pages: Vec<Vec<_>> = conditions
         .iter()
         .map(|c| table.iter().filter(|k| c.matches(k)).map(|k| (RankKey::decode_any(k).unwrap(), ())).collect())

@@ -121,13 +121,13 @@ fn condition(kind: u8, a: u16, b: u16) -> Option<KeyCondition> {
     Some(match kind % 10 {
         0 => return None,
         1 => q().score(a).player("bob").eq().unwrap(),
-        2 => q().score_gt(a).unwrap(),
-        3 => q().score_gte(a).unwrap(),
-        4 => q().score_lt(a.max(1)).unwrap(), // below 0 is the empty range, an error
-        5 => q().score_lte(a).unwrap(),
-        6 => q().score_between(lo, hi).unwrap(),
+        2 => q().score_range().gt(a).unwrap(),
+        3 => q().score_range().gte(a).unwrap(),
+        4 => q().score_range().lt(a.max(1)).unwrap(), // below 0 is the empty range, an error
+        5 => q().score_range().lte(a).unwrap(),
+        6 => q().score_range().between(lo, hi).unwrap(),
         7 => q().score(a).begins_with().unwrap(),
-        8 => q().score(a).player_begins_with("bo").unwrap(),
+        8 => q().score(a).player_range().begins_with("bo").unwrap(),
         _ => q().begins_with().unwrap(),
     })
 }

@@ -100,15 +100,9 @@ mod rank {
         fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (RankKey::query(), &c.fixed);
             match c.k {
-                0 => ends!(q, c, |t| t.score, [score_lt, score_lte, score_gt, score_gte, score_between]),
-                1 => ends!(q.score(f.score), c, |t| t.ts, [ts_lt, ts_lte, ts_gt, ts_gte, ts_between]),
-                2 => ends!(
-                    q.score(f.score).ts(f.ts),
-                    c,
-                    |t| &t.player,
-                    [player_lt, player_lte, player_gt, player_gte, player_between],
-                    player_begins_with
-                ),
+                0 => ends!(q, c, |t| t.score, score_range),
+                1 => ends!(q.score(f.score), c, |t| t.ts, ts_range),
+                2 => ends!(q.score(f.score).ts(f.ts), c, |t| &t.player, player_range, text),
                 _ => {
                     let q = q.score(f.score).ts(f.ts).player(&f.player);
                     if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -155,20 +149,10 @@ mod mixed {
         fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (Mixed::query(), &c.fixed);
             match c.k {
-                0 => ends!(q, c, |t| &t.name, [name_lt, name_lte, name_gt, name_gte, name_between], name_begins_with),
-                1 => ends!(q.name(&f.name), c, |t| t.delta, [delta_lt, delta_lte, delta_gt, delta_gte, delta_between]),
-                2 => ends!(
-                    q.name(&f.name).delta(f.delta),
-                    c,
-                    |t| t.flag,
-                    [flag_lt, flag_lte, flag_gt, flag_gte, flag_between]
-                ),
-                3 => ends!(
-                    q.name(&f.name).delta(f.delta).flag(f.flag),
-                    c,
-                    |t| t.n,
-                    [n_lt, n_lte, n_gt, n_gte, n_between]
-                ),
+                0 => ends!(q, c, |t| &t.name, name_range, text),
+                1 => ends!(q.name(&f.name), c, |t| t.delta, delta_range),
+                2 => ends!(q.name(&f.name).delta(f.delta), c, |t| t.flag, flag_range),
+                3 => ends!(q.name(&f.name).delta(f.delta).flag(f.flag), c, |t| t.n, n_range),
                 _ => {
                     let q = q.name(&f.name).delta(f.delta).flag(f.flag).n(f.n);
                     if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -217,21 +201,9 @@ mod piped {
         fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (Piped::query(), &c.fixed);
             match c.k {
-                0 => ends!(q, c, |t| t.level, [level_lt, level_lte, level_gt, level_gte, level_between]),
-                1 => ends!(
-                    q.level(f.level),
-                    c,
-                    |t| &t.city,
-                    [city_lt, city_lte, city_gt, city_gte, city_between],
-                    city_begins_with
-                ),
-                2 => ends!(
-                    q.level(f.level).city(&f.city),
-                    c,
-                    |t| &t.tag,
-                    [tag_lt, tag_lte, tag_gt, tag_gte, tag_between],
-                    tag_begins_with
-                ),
+                0 => ends!(q, c, |t| t.level, level_range),
+                1 => ends!(q.level(f.level), c, |t| &t.city, city_range, text),
+                2 => ends!(q.level(f.level).city(&f.city), c, |t| &t.tag, tag_range, text),
                 _ => {
                     let q = q.level(f.level).city(&f.city).tag(&f.tag);
                     if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -251,7 +223,7 @@ mod long {
     use super::*;
 
     /// Keys at DynamoDB's 1024-byte limit: a long non-final text, a number, a long final text.
-    /// The natural bounds of many calls are longer than 1024 bytes here (`a_gt(x)` on a full
+    /// The natural bounds of many calls are longer than 1024 bytes here (`a_range().gt(x)` on a full
     /// `a` is `x` and a separator more), and must be replaced by equivalent ones within it.
     #[derive(SortKey, Debug, Clone, PartialEq)]
     #[key(prefix = "L")]
@@ -282,9 +254,9 @@ mod long {
         fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (Long::query(), &c.fixed);
             match c.k {
-                0 => ends!(q, c, |t| &t.a, [a_lt, a_lte, a_gt, a_gte, a_between], a_begins_with),
-                1 => ends!(q.a(&f.a), c, |t| t.n, [n_lt, n_lte, n_gt, n_gte, n_between]),
-                2 => ends!(q.a(&f.a).n(f.n), c, |t| &t.b, [b_lt, b_lte, b_gt, b_gte, b_between], b_begins_with),
+                0 => ends!(q, c, |t| &t.a, a_range, text),
+                1 => ends!(q.a(&f.a), c, |t| t.n, n_range),
+                2 => ends!(q.a(&f.a).n(f.n), c, |t| &t.b, b_range, text),
                 _ => {
                     let q = q.a(&f.a).n(f.n).b(&f.b);
                     if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -349,14 +321,8 @@ mod index {
         fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
             let (q, f) = (EventByKindSk::query(), &c.fixed);
             match c.k {
-                0 => ends!(q, c, |t| t.at, [at_lt, at_lte, at_gt, at_gte, at_between]),
-                1 => ends!(
-                    q.at(f.at),
-                    c,
-                    |t| &t.label,
-                    [label_lt, label_lte, label_gt, label_gte, label_between],
-                    label_begins_with
-                ),
+                0 => ends!(q, c, |t| t.at, at_range),
+                1 => ends!(q.at(f.at), c, |t| &t.label, label_range, text),
                 _ => {
                     let q = q.at(f.at).label(&f.label);
                     if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -444,9 +410,9 @@ fn readme_queries_produce_the_documented_shapes() {
     }
     let c = RankKey::query().score(1500).begins_with().unwrap();
     assert_eq!(c, KeyCondition::BeginsWith("RUN#9999998499#".into()));
-    let c = RankKey::query().score_between(100, 200).unwrap();
+    let c = RankKey::query().score_range().between(100, 200).unwrap();
     assert_eq!(c, KeyCondition::Between("RUN#9999999799".into(), "RUN#9999999899$".into()));
-    let c = RankKey::query().score(1500).timestamp_gte(1719100800).unwrap();
+    let c = RankKey::query().score(1500).timestamp_range().gte(1719100800).unwrap();
     assert_eq!(c, KeyCondition::Between("RUN#9999998499#0000001719100800".into(), "RUN#9999998499$".into()));
     let c = RankKey::query().score(1500).timestamp(1719100800).player_id("p_8842").eq().unwrap();
     assert_eq!(c, KeyCondition::Eq("RUN#9999998499#0000001719100800#p_8842".into()));
@@ -543,12 +509,12 @@ mod sparse {
                 let q = q.level(level);
                 match (call.op, call.between) {
                     (Some((op, b)), _) => match op {
-                        Comparison::Lt => q.n_lt(b),
-                        Comparison::Le => q.n_lte(b),
-                        Comparison::Gt => q.n_gt(b),
-                        Comparison::Ge => q.n_gte(b),
+                        Comparison::Lt => q.n_range().lt(b),
+                        Comparison::Le => q.n_range().lte(b),
+                        Comparison::Gt => q.n_range().gt(b),
+                        Comparison::Ge => q.n_range().gte(b),
                     },
-                    (None, Some((low, high))) => q.n_between(low, high),
+                    (None, Some((low, high))) => q.n_range().between(low, high),
                     (None, None) => q.begins_with(),
                 }
                 .map(Some)
@@ -557,12 +523,12 @@ mod sparse {
                 let level = |b: u16| b as u8;
                 match (call.op, call.between) {
                     (Some((op, b)), _) => match op {
-                        Comparison::Lt => q.level_lt(level(b)),
-                        Comparison::Le => q.level_lte(level(b)),
-                        Comparison::Gt => q.level_gt(level(b)),
-                        Comparison::Ge => q.level_gte(level(b)),
+                        Comparison::Lt => q.level_range().lt(level(b)),
+                        Comparison::Le => q.level_range().lte(level(b)),
+                        Comparison::Gt => q.level_range().gt(level(b)),
+                        Comparison::Ge => q.level_range().gte(level(b)),
                     },
-                    (None, Some((low, high))) => q.level_between(level(low), level(high)),
+                    (None, Some((low, high))) => q.level_range().between(level(low), level(high)),
                     (None, None) => unreachable!("the whole partition, above"),
                 }
                 .map(Some)
@@ -579,23 +545,23 @@ mod sparse {
                 let q = q.level(level);
                 match (call.op, call.between) {
                     (Some((op, b)), _) => Ok(match op {
-                        Comparison::Lt => q.dock_lt(dock(b)),
-                        Comparison::Le => q.dock_lte(dock(b)),
-                        Comparison::Gt => q.dock_gt(dock(b)),
-                        Comparison::Ge => q.dock_gte(dock(b)),
+                        Comparison::Lt => q.dock_range().lt(dock(b)),
+                        Comparison::Le => q.dock_range().lte(dock(b)),
+                        Comparison::Gt => q.dock_range().gt(dock(b)),
+                        Comparison::Ge => q.dock_range().gte(dock(b)),
                     }),
-                    (None, Some((low, high))) => q.dock_between(dock(low), dock(high)),
+                    (None, Some((low, high))) => q.dock_range().between(dock(low), dock(high)),
                     (None, None) => Ok(q.condition()),
                 }
             }
             None => match (call.op, call.between) {
                 (Some((op, b)), _) => Ok(match op {
-                    Comparison::Lt => q.level_lt(dock(b)),
-                    Comparison::Le => q.level_lte(dock(b)),
-                    Comparison::Gt => q.level_gt(dock(b)),
-                    Comparison::Ge => q.level_gte(dock(b)),
+                    Comparison::Lt => q.level_range().lt(dock(b)),
+                    Comparison::Le => q.level_range().lte(dock(b)),
+                    Comparison::Gt => q.level_range().gt(dock(b)),
+                    Comparison::Ge => q.level_range().gte(dock(b)),
                 }),
-                (None, Some((low, high))) => q.level_between(dock(low), dock(high)),
+                (None, Some((low, high))) => q.level_range().between(dock(low), dock(high)),
                 (None, None) => Ok(q.condition()),
             },
         }

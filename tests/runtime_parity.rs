@@ -117,11 +117,14 @@ fn a_comparison_past_an_end_of_the_range_is_the_empty_range() {
         assert!(layout.query().compare(name, other, &value).is_ok(), "{text} {other:?} {value:?}");
     }
     // The derived builder asks the same question.
-    let e = RankKey::query().score_lt(0).unwrap_err();
+    let e = RankKey::query().score_range().lt(0).unwrap_err();
     assert_eq!(e.kind(), &QueryErrorKind::EmptyRange);
     let largest = 999_999_999_999;
-    assert_eq!(RankKey::query().score_gt(largest).unwrap_err().kind(), &QueryErrorKind::EmptyRange);
-    assert_eq!(RankKey::query().score_lte(0).unwrap(), KeyCondition::Between("RUN#999999999999".into(), "RUN$".into()));
+    assert_eq!(RankKey::query().score_range().gt(largest).unwrap_err().kind(), &QueryErrorKind::EmptyRange);
+    assert_eq!(
+        RankKey::query().score_range().lte(0).unwrap(),
+        KeyCondition::Between("RUN#999999999999".into(), "RUN$".into())
+    );
 }
 
 #[test]

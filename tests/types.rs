@@ -571,20 +571,10 @@ impl LawKey for Order {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Order::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.status, [status_lt, status_lte, status_gt, status_gte, status_between]),
-            1 => ends!(q.status(f.status), c, |t| t.at, [at_lt, at_lte, at_gt, at_gte, at_between]),
-            2 => ends!(
-                q.status(f.status).at(f.at),
-                c,
-                |t| t.note.clone(),
-                [note_lt, note_lte, note_gt, note_gte, note_between]
-            ),
-            3 => ends!(
-                q.status(f.status).at(f.at).note(f.note.clone()),
-                c,
-                |t| t.id,
-                [id_lt, id_lte, id_gt, id_gte, id_between]
-            ),
+            0 => ends!(q, c, |t| t.status, status_range),
+            1 => ends!(q.status(f.status), c, |t| t.at, at_range),
+            2 => ends!(q.status(f.status).at(f.at), c, |t| t.note.clone(), note_range),
+            3 => ends!(q.status(f.status).at(f.at).note(f.note.clone()), c, |t| t.id, id_range),
             _ => {
                 let q = q.status(f.status).at(f.at).note(f.note.clone()).id(f.id);
                 if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -602,19 +592,14 @@ impl LawKey for Nest {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Nest::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.inner.clone(), [inner_lt, inner_lte, inner_gt, inner_gte, inner_between]),
-            1 => ends!(q.inner(f.inner.clone()), c, |t| t.opt.clone(), [opt_lt, opt_lte, opt_gt, opt_gte, opt_between]),
-            2 => ends!(
-                q.inner(f.inner.clone()).opt(f.opt.clone()),
-                c,
-                |t| t.tail.clone(),
-                [tail_lt, tail_lte, tail_gt, tail_gte, tail_between]
-            ),
+            0 => ends!(q, c, |t| t.inner.clone(), inner_range),
+            1 => ends!(q.inner(f.inner.clone()), c, |t| t.opt.clone(), opt_range),
+            2 => ends!(q.inner(f.inner.clone()).opt(f.opt.clone()), c, |t| t.tail.clone(), tail_range),
             3 => ends!(
                 q.inner(f.inner.clone()).opt(f.opt.clone()).tail(f.tail.clone()),
                 c,
                 |t| t.last.clone(),
-                [last_lt, last_lte, last_gt, last_gte, last_between]
+                last_range
             ),
             _ => {
                 let q = q.inner(f.inner.clone()).opt(f.opt.clone()).tail(f.tail.clone()).last(f.last.clone());
@@ -633,17 +618,12 @@ impl LawKey for Times {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Times::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.r, [r_lt, r_lte, r_gt, r_gte, r_between]),
-            1 => ends!(q.r(f.r), c, |t| t.o, [o_lt, o_lte, o_gt, o_gte, o_between]),
-            2 => ends!(q.r(f.r).o(f.o), c, |t| t.s, [s_lt, s_lte, s_gt, s_gte, s_between]),
-            3 => ends!(q.r(f.r).o(f.o).s(f.s), c, |t| t.n, [n_lt, n_lte, n_gt, n_gte, n_between]),
-            4 => ends!(q.r(f.r).o(f.o).s(f.s).n(f.n), c, |t| t.u, [u_lt, u_lte, u_gt, u_gte, u_between]),
-            5 => ends!(
-                q.r(f.r).o(f.o).s(f.s).n(f.n).u(f.u),
-                c,
-                |t| t.tier,
-                [tier_lt, tier_lte, tier_gt, tier_gte, tier_between]
-            ),
+            0 => ends!(q, c, |t| t.r, r_range),
+            1 => ends!(q.r(f.r), c, |t| t.o, o_range),
+            2 => ends!(q.r(f.r).o(f.o), c, |t| t.s, s_range),
+            3 => ends!(q.r(f.r).o(f.o).s(f.s), c, |t| t.n, n_range),
+            4 => ends!(q.r(f.r).o(f.o).s(f.s).n(f.n), c, |t| t.u, u_range),
+            5 => ends!(q.r(f.r).o(f.o).s(f.s).n(f.n).u(f.u), c, |t| t.tier, tier_range),
             _ => {
                 let q = q.r(f.r).o(f.o).s(f.s).n(f.n).u(f.u).tier(f.tier);
                 if matches!(c.end, End::Eq) { q.eq() } else { q.begins_with() }
@@ -676,7 +656,7 @@ proptest! {
 fn recent_shipped_orders_query() {
     let now = system_time(1_719_100_800_000_000_000);
     let since = now - Duration::from_secs(30 * 86_400);
-    let c = Order::query().status(Status::Shipped).at_gte(since).unwrap();
+    let c = Order::query().status(Status::Shipped).at_range().gte(since).unwrap();
     let key = |status, at| Order { status, at, note: None, id: Ulid(7) }.encode().unwrap();
     assert!(c.matches(&key(Status::Shipped, now)));
     assert!(c.matches(&key(Status::Shipped, since)));

@@ -53,22 +53,22 @@ fn by_hand_fixed(score: u64, t: u64) -> KeyCondition {
 }
 
 fn bench(c: &mut Criterion) {
-    assert_eq!(RankKey::query().score_gt(1500).unwrap(), without_end_check(1500));
+    assert_eq!(RankKey::query().score_range().gt(1500).unwrap(), without_end_check(1500));
     assert_eq!(
-        RankKey::query().score(1500).timestamp_gt(1_719_100_800).unwrap(),
+        RankKey::query().score(1500).timestamp_range().gt(1_719_100_800).unwrap(),
         without_end_check_fixed(1500, 1_719_100_800)
     );
     assert_eq!(by_hand(1500), without_end_check(1500));
     assert_eq!(by_hand_fixed(1500, 1_719_100_800), without_end_check_fixed(1500, 1_719_100_800));
     let mut g = c.benchmark_group("query_gt");
-    g.bench_function("derive", |b| b.iter(|| RankKey::query().score_gt(black_box(1500)).unwrap()));
+    g.bench_function("derive", |b| b.iter(|| RankKey::query().score_range().gt(black_box(1500)).unwrap()));
     g.bench_function("no_end_check", |b| b.iter(|| without_end_check(black_box(1500))));
     g.bench_function("format", |b| b.iter(|| by_hand(black_box(1500))));
     g.finish();
     let mut g = c.benchmark_group("query_fixed_gt");
     let t = 1_719_100_800;
     g.bench_function("derive", |b| {
-        b.iter(|| RankKey::query().score(black_box(1500)).timestamp_gt(black_box(t)).unwrap())
+        b.iter(|| RankKey::query().score(black_box(1500)).timestamp_range().gt(black_box(t)).unwrap())
     });
     g.bench_function("no_end_check", |b| b.iter(|| without_end_check_fixed(black_box(1500), black_box(t))));
     g.bench_function("format", |b| b.iter(|| by_hand_fixed(black_box(1500), black_box(t))));

@@ -399,6 +399,7 @@ pub mod dynamodb;
 #[path = "private/mod.rs"]
 pub mod __private_0_1_0;
 
+pub use __private_0_1_0::MultiRange;
 pub use encoding::cursor::Cursor;
 pub use encoding::key::Sharded;
 pub use encoding::key::{DecodeKey, KeyRole, PARTITION_KEY_LIMIT, Queryable, SORT_KEY_LIMIT, SortKey};

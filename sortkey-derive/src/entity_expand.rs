@@ -559,34 +559,12 @@ fn multi_stage(entity: &Entity, query: &Ident, k: usize, s: &Segment) -> TokenSt
     let scalar = quote!(#krate::KeyScalar);
     let (f, fname, t) = (&s.field, s.field.to_string(), &s.ty);
     let next = k + 1;
-    let op = |suffix: &str, variant: &str| {
-        let m = format_ident!("{}_{}", f, suffix);
-        let v = format_ident!("{}", variant);
-        let doc = format!("The condition with `{fname}` {suffix} `value`.");
-        quote! {
-            #[doc = #doc]
-            #[inline]
-            pub fn #m(self, value: impl ::core::convert::Into<#t>) -> #krate::MultiCondition<#ident> {
-                self.inner.range(#fname, #krate::Range::#v(#scalar::to_scalar(&::core::convert::Into::<#t>::into(value))))
-            }
-        }
-    };
-    let ranges = [op("lt", "Lt"), op("lte", "Le"), op("gt", "Gt"), op("gte", "Ge")];
-    let between = format_ident!("{}_between", f);
-    let begins = is_string(t).then(|| {
-        let m = format_ident!("{}_begins_with", f);
-        let doc = format!("The condition with `{fname}` beginning with `prefix`.");
-        quote! {
-            #[doc = #doc]
-            #[inline]
-            pub fn #m(self, prefix: &str) -> #krate::MultiCondition<#ident> {
-                self.inner.range(#fname, #krate::Range::BeginsWith(#krate::ScalarValue::S(::std::borrow::ToOwned::to_owned(prefix))))
-            }
-        }
-    });
+    let range = format_ident!("{}_range", f);
     let eq_doc = format!("`{fname}` equal to `value`; the query continues with the next sort attribute.");
-    let between_doc =
-        format!("The condition with `{fname}` from `low` to `high`, inclusive; an error when `low` is above `high`.");
+    let range_doc = format!(
+        "Ends the query with a range on `{fname}`: `gt`, `gte`, `lt`, `lte`, `between`{}.",
+        if is_string(t) { " or `begins_with`" } else { "" }
+    );
     quote! {
         #[automatically_derived]
         impl #query<#k> {
@@ -595,21 +573,11 @@ fn multi_stage(entity: &Entity, query: &Ident, k: usize, s: &Segment) -> TokenSt
             pub fn #f(self, value: impl ::core::convert::Into<#t>) -> #query<#next> {
                 #query { inner: self.inner.eq(#fname, #scalar::to_scalar(&::core::convert::Into::<#t>::into(value))) }
             }
-            #(#ranges)*
-            #[doc = #between_doc]
+            #[doc = #range_doc]
             #[inline]
-            pub fn #between(
-                self,
-                low: impl ::core::convert::Into<#t>,
-                high: impl ::core::convert::Into<#t>,
-            ) -> ::core::result::Result<#krate::MultiCondition<#ident>, #krate::QueryError> {
-                self.inner.between(
-                    #fname,
-                    #scalar::to_scalar(&::core::convert::Into::<#t>::into(low)),
-                    #scalar::to_scalar(&::core::convert::Into::<#t>::into(high)),
-                )
+            pub fn #range(self) -> #krate::MultiRange<#ident, #t> {
+                #krate::MultiRange::new(self.inner, #fname)
             }
-            #begins
         }
     }
 }

@@ -1,8 +1,9 @@
 //! The typed query builder: `Key::query()` and one stage per number of fixed fields.
 //!
-//! `KeyQuery<.., N>` has fixed the first `N` fields. On stage `N` the methods named after field
-//! `N` fix it (and move to stage `N + 1`) or end the query with a range on it; every stage can
-//! end with `begins_with()`, the last with `eq()`. Fields can only be fixed in declaration
+//! `KeyQuery<.., N>` has fixed the first `N` fields. On stage `N` the method named after field
+//! `N` fixes it (and moves to stage `N + 1`), and `<field>_range()` ends the query with a range
+//! on it (core's `FieldRange` or `TextRange`); every stage can end with `begins_with()`, the
+//! last with `eq()`. Fields can only be fixed in declaration
 //! order because no other stage has the method.
 
 use proc_macro2::TokenStream;
@@ -32,10 +33,10 @@ pub(crate) fn query_struct(key: &Key, vis: &syn::Visibility) -> TokenStream {
          A method of a later field on an earlier stage does not exist (\"no method named ... found \
          for `{ident}Query<0>`\"): fix the fields before it first.\n\n\
          `__N` counts the fields fixed so far, in declaration order. Fix the next field with the \
-         method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, \
-         `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is \
-         fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value \
-         that does not fit its field.",
+         method named after it, or end with a range on it through `<field>_range()` (`gt`, \
+         `gte`, `lt`, `lte`, `between`, and `begins_with` for text), or with `begins_with()`; \
+         once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the \
+         `QueryError` of any value that does not fit its field.",
         order.join(", ")
     );
     quote! {
@@ -149,51 +150,26 @@ fn stage(key: &Key, k: usize) -> TokenStream {
     let param = param_type(field);
     let key_ty = quote!(#ident #ty_generics);
     let (span, Encoder { seg_ty, by_ref, encode, seg }) = (field.ty.span(), encoder(key, k, &key_ty));
+    let cond = quote!(_sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
     let f = &field.ident;
     let name = f.to_string();
     let (range_generics, range_bound) = sort_key_only(key);
-    let [between, gt, gte, lt, lte, begins] =
-        ["between", "gt", "gte", "lt", "lte", "begins_with"].map(|s| format_ident!("{}_{}", f, s));
-    let cond = quote!(_sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>);
-    let ranges = [(&gt, "Gt", ">"), (&gte, "Ge", ">="), (&lt, "Lt", "<"), (&lte, "Le", "<=")].map(|(m, c, op)| {
-        let c = format_ident!("{}", c);
-        let doc = format!("Ends the query with `{name} {op} value` on the keys fixed so far.");
-        quote! {
-            #[doc = #doc]
-            #[inline]
-            pub fn #m #range_generics(self, value: #param) -> #cond #range_bound {
-                self.__sortkey_compare(_sortkey::Comparison::#c, #by_ref value)
-            }
-        }
-    });
-    // The four comparisons share one body that names the field's spec and encoder: each of
-    // them is then a plain call, which costs the user's crate less to check.
-    // The segment type's layout says where its range ends: a comparison past an end is the
-    // empty range.
-    let segment = quote_spanned!(span=> &#seg::SEGMENT_LAYOUT);
-    let compare = quote_spanned!(span=> self.head.compare_in(__op, #spec, #segment, __value, #encode));
-    let compare = quote! {
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(self, __op: _sortkey::Comparison, __value: &#seg_ty) -> #cond {
-            #compare
-        }
+    let range = format_ident!("{}_range", f);
+    let spec_value = quote!(*#spec);
+    // The comparisons themselves are written once, in core's `FieldRange` and `TextRange`: a
+    // stage has two methods per field, not seven.
+    let range_body = if is_text(&field.ty) {
+        quote_spanned!(span=> _sortkey::TextRange::new(self.head, #spec_value))
+    } else {
+        quote_spanned!(span=> _sortkey::FieldRange::new(self.head, #spec_value, #seg::SEGMENT_LAYOUT, #encode))
     };
+    let range_ty = if is_text(&field.ty) { quote!(_sortkey::TextRange) } else { quote!(_sortkey::FieldRange<#seg_ty>) };
     let fix = quote_spanned!(span=> self.head.fix(#by_ref value, #spec, #encode));
-    let range = quote_spanned!(span=> self.head.between(#spec, #by_ref low, #by_ref high, #encode));
-    let text = is_text(&field.ty).then(|| {
-        let doc = format!("Ends the query with the keys whose `{name}` starts with `prefix`.");
-        quote! {
-            #[doc = #doc]
-            #[inline]
-            pub fn #begins #range_generics(self, prefix: &::core::primitive::str) -> #cond #range_bound {
-                self.head.text_begins_with(prefix, #spec)
-            }
-        }
-    });
     let fix_doc = format!("Fixes `{name}` to `value` and moves on to the next field.");
-    let between_doc = format!(
-        "Ends the query with `low <= {name} <= high` (inclusive; bounds of a `desc` field are swapped for you)."
+    let range_doc = format!(
+        "Ends the query with a range on `{name}`: `gt`, `gte`, `lt`, `lte`, `between`{} (the bounds of a \
+         `desc` field are swapped for you).",
+        if is_text(&field.ty) { " or `begins_with`" } else { "" }
     );
     quote! {
         #[automatically_derived]
@@ -204,15 +180,11 @@ fn stage(key: &Key, k: usize) -> TokenStream {
                 #query { head: #fix, key: ::core::marker::PhantomData }
             }
 
-            #[doc = #between_doc]
+            #[doc = #range_doc]
             #[inline]
-            pub fn #between #range_generics(self, low: #param, high: #param) -> #cond #range_bound {
-                #range
+            pub fn #range #range_generics(self) -> #range_ty #range_bound {
+                #range_body
             }
-
-            #compare
-            #(#ranges)*
-            #text
 
             /// Ends the query with every key whose fields equal the ones fixed so far.
             #[inline]

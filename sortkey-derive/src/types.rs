@@ -4,7 +4,7 @@
 use quote::quote;
 use syn::Type;
 
-/// Whether the builder takes `&str` for this field and offers `_begins_with`.
+/// Whether the builder takes `&str` for this field and whose range offers `begins_with`.
 ///
 /// Decided by the type as written (`String`, `&str`, `Cow<str>`); an alias of `String` is
 /// queried with its own type instead.

@@ -107,7 +107,8 @@ async fn by_hand_pages(client: &Client) -> Read {
 }
 
 async fn by_hand_once(client: &Client) -> Read {
-    let conditions = [RankKey::query().score_gte(BOUND).unwrap(), RankKeyV1::query().score_gte(BOUND).unwrap()];
+    let conditions =
+        [RankKey::query().score_range().gte(BOUND).unwrap(), RankKeyV1::query().score_range().gte(BOUND).unwrap()];
     let (mut all, mut read, mut requests) = (Vec::new(), 0, 0);
     for (version, c) in conditions.iter().enumerate() {
         let (items, n) = index_items(client, c).await;

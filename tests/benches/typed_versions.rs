@@ -109,9 +109,10 @@ fn benches(c: &mut Criterion) {
     };
     let client = client(&server.endpoint);
     let rt = runtime();
-    let across = Run::query(&RunPk { season: 1 }).unwrap().sort(RunSk::query().score_gte(BOUND).unwrap());
-    let after = Run::query(&RunPk { season: 2 }).unwrap().sort(RunSk::query().score_gte(BOUND).unwrap());
-    let single = RunDone::query(&RunDonePk { season: 2 }).unwrap().sort(RunDoneSk::query().score_gte(BOUND).unwrap());
+    let across = Run::query(&RunPk { season: 1 }).unwrap().sort(RunSk::query().score_range().gte(BOUND).unwrap());
+    let after = Run::query(&RunPk { season: 2 }).unwrap().sort(RunSk::query().score_range().gte(BOUND).unwrap());
+    let single =
+        RunDone::query(&RunDonePk { season: 2 }).unwrap().sort(RunDoneSk::query().score_range().gte(BOUND).unwrap());
     let expected = rt.block_on(async {
         TableDefinition::of::<Run>(TABLE).apply_to_create(client.create_table()).unwrap().send().await.unwrap();
         seed(&client).await;

@@ -9,7 +9,7 @@
 //! - `library`: one `FieldCondition` on the fields, `on_versions::<RankKey>()` for both layouts'
 //!   conditions, one Query per layout (pages of 100), `merge_version_pages` to decode, keep each
 //!   query's own keys, merge and order;
-//! - `by_hand`: `RankKey::query().score_gte(..)` and `RankKeyV1::query().score_gte(..)` built by
+//! - `by_hand`: `RankKey::query().score_range().gte(..)` and `RankKeyV1::query().score_range().gte(..)` built by
 //!   hand, the same two Queries, each key decoded with `decode_any` and kept when it is in the
 //!   queried layout, the copies merged by their current key, sorted.
 //!
@@ -75,7 +75,8 @@ async fn library(client: &Client) -> Vec<RankKey> {
 }
 
 async fn by_hand(client: &Client) -> Vec<RankKey> {
-    let conditions = [RankKey::query().score_gte(BOUND).unwrap(), RankKeyV1::query().score_gte(BOUND).unwrap()];
+    let conditions =
+        [RankKey::query().score_range().gte(BOUND).unwrap(), RankKeyV1::query().score_range().gte(BOUND).unwrap()];
     let mut all: Vec<(String, usize, RankKey)> = Vec::new();
     for (version, c) in conditions.iter().enumerate() {
         for key in keys(client, c).await {

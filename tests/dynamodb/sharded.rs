@@ -58,11 +58,11 @@ async fn sweep(client: &aws_sdk_dynamodb::Client, table: &str, limits: &[usize],
     let conditions: Vec<(&str, Option<KeyCondition>)> = vec![
         ("none", None),
         ("=", Some(q().score(37).player("p_1").eq().unwrap())),
-        ("score >= 200", Some(q().score_gte(200).unwrap())),
-        ("score < 100", Some(q().score_lt(100).unwrap())),
-        ("between", Some(q().score_between(120, 340).unwrap())),
+        ("score >= 200", Some(q().score_range().gte(200).unwrap())),
+        ("score < 100", Some(q().score_range().lt(100).unwrap())),
+        ("between", Some(q().score_range().between(120, 340).unwrap())),
         ("begins_with", Some(q().score(74).begins_with().unwrap())),
-        ("player begins_with", Some(q().score(111).player_begins_with("p_3").unwrap())),
+        ("player begins_with", Some(q().score(111).player_range().begins_with("p_3").unwrap())),
     ];
     let mut checked = 0;
     for (name, condition) in &conditions {

@@ -95,9 +95,9 @@ fn typed_reads_mid_migration_return_what_they_return_after_it() {
         // The rows of the issue: an old key inside the new byte range is no result, an old key
         // below the bound is one, and pages of 2 over one millisecond cross the layouts.
         let at_t = Ticket::query(&pk).unwrap();
-        let q = at_t.clone().sort(TicketSk::query().created_ms(T).ticket_no_gte(30).unwrap());
+        let q = at_t.clone().sort(TicketSk::query().created_ms(T).ticket_no_range().gte(30).unwrap());
         assert_eq!(pages(&client, &q, 10).await, [Vec::<u32>::new()], "ticket_no >= 30 at T: none");
-        let q = at_t.clone().sort(TicketSk::query().created_ms(T).ticket_no_lte(5).unwrap());
+        let q = at_t.clone().sort(TicketSk::query().created_ms(T).ticket_no_range().lte(5).unwrap());
         assert_eq!(pages(&client, &q, 10).await, [vec![1, 2, 3, 4, 5]], "ticket_no <= 5 at T");
         let q = at_t.clone().sort(TicketSk::query().created_ms(T).begins_with().unwrap());
         assert_eq!(pages(&client, &q, 2).await, [vec![1, 2], vec![3, 4], vec![5, 6]]);
@@ -106,31 +106,39 @@ fn typed_reads_mid_migration_return_what_they_return_after_it() {
         type Pred = Box<dyn Fn(&Ticket) -> bool>;
         let cases: Vec<(&str, KeyCondition, Pred)> = vec![
             ("the entity's own range", at_t.partition_query().condition().unwrap().clone(), Box::new(|_| true)),
-            ("created_ms >= T", TicketSk::query().created_ms_gte(T).unwrap(), Box::new(|t: &Ticket| t.created_ms >= T)),
-            ("created_ms < T", TicketSk::query().created_ms_lt(T).unwrap(), Box::new(|t: &Ticket| t.created_ms < T)),
+            (
+                "created_ms >= T",
+                TicketSk::query().created_ms_range().gte(T).unwrap(),
+                Box::new(|t: &Ticket| t.created_ms >= T),
+            ),
+            (
+                "created_ms < T",
+                TicketSk::query().created_ms_range().lt(T).unwrap(),
+                Box::new(|t: &Ticket| t.created_ms < T),
+            ),
             (
                 "created_ms between T-1 and T",
-                TicketSk::query().created_ms_between(T - 1, T).unwrap(),
+                TicketSk::query().created_ms_range().between(T - 1, T).unwrap(),
                 Box::new(|t: &Ticket| (T - 1..=T).contains(&t.created_ms)),
             ),
             (
                 "created_ms = T, ticket_no > 3",
-                TicketSk::query().created_ms(T).ticket_no_gt(3).unwrap(),
+                TicketSk::query().created_ms(T).ticket_no_range().gt(3).unwrap(),
                 Box::new(|t: &Ticket| t.created_ms == T && t.ticket_no > 3),
             ),
             (
                 "created_ms = T, ticket_no < 4",
-                TicketSk::query().created_ms(T).ticket_no_lt(4).unwrap(),
+                TicketSk::query().created_ms(T).ticket_no_range().lt(4).unwrap(),
                 Box::new(|t: &Ticket| t.created_ms == T && t.ticket_no < 4),
             ),
             (
                 "created_ms = T, ticket_no between 2 and 5",
-                TicketSk::query().created_ms(T).ticket_no_between(2, 5).unwrap(),
+                TicketSk::query().created_ms(T).ticket_no_range().between(2, 5).unwrap(),
                 Box::new(|t: &Ticket| t.created_ms == T && (2..=5).contains(&t.ticket_no)),
             ),
             (
                 "created_ms = T+1, ticket_no >= 1000",
-                TicketSk::query().created_ms(T + 1).ticket_no_gte(1000).unwrap(),
+                TicketSk::query().created_ms(T + 1).ticket_no_range().gte(1000).unwrap(),
                 Box::new(|t: &Ticket| t.created_ms == T + 1 && t.ticket_no >= 1000),
             ),
             (
@@ -337,17 +345,17 @@ fn an_index_query_mid_migration_returns_what_it_returns_after_it() {
             ("every ticket of the assignee", None, Box::new(|_| true)),
             (
                 "created_ms = T, ticket_no >= 30",
-                Some(AssignedByAssigneeSk::query().created_ms(T).ticket_no_gte(30).unwrap()),
+                Some(AssignedByAssigneeSk::query().created_ms(T).ticket_no_range().gte(30).unwrap()),
                 Box::new(|t: &Assigned| t.created_ms == T && t.ticket_no >= 30),
             ),
             (
                 "created_ms = T, ticket_no <= 3",
-                Some(AssignedByAssigneeSk::query().created_ms(T).ticket_no_lte(3).unwrap()),
+                Some(AssignedByAssigneeSk::query().created_ms(T).ticket_no_range().lte(3).unwrap()),
                 Box::new(|t: &Assigned| t.created_ms == T && t.ticket_no <= 3),
             ),
             (
                 "created_ms >= T",
-                Some(AssignedByAssigneeSk::query().created_ms_gte(T).unwrap()),
+                Some(AssignedByAssigneeSk::query().created_ms_range().gte(T).unwrap()),
                 Box::new(|t: &Assigned| t.created_ms >= T),
             ),
             (

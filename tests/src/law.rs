@@ -12,7 +12,7 @@ use sortkey_core::{KeyCondition, QueryError, QueryErrorKind, SortKey};
 /// DynamoDB's limit on a sort key, and so on every value of a sort key condition, in bytes.
 pub const SORT_KEY_LIMIT: usize = 1024;
 
-/// The comparison of a range method (`f_lt`, `f_lte`, `f_gt`, `f_gte`): the runtime's own tag;
+/// The comparison of a range method (`lt`, `lte`, `gt`, `gte` of `f_range()`): the runtime's own tag;
 /// what each one means is evaluated here, on the fields, independently of the runtime.
 pub use sortkey_core::query::Comparison;
 
@@ -23,11 +23,11 @@ pub enum End<T> {
     BeginsWith,
     /// `.eq()`, on the last stage only.
     Eq,
-    /// `.f_lt(v)` and friends, with `v` taken from the template.
+    /// `.f_range().lt(v)` and friends, with `v` taken from the template.
     Cmp(Comparison, T),
-    /// `.f_between(lo, hi)`, bounds taken from the templates.
+    /// `.f_range().between(lo, hi)`, bounds taken from the templates.
     Between(T, T),
-    /// `.f_begins_with(prefix)`, text fields only.
+    /// `.f_range().begins_with(prefix)`, text fields only.
     Prefix(String),
 }
 
@@ -151,20 +151,21 @@ pub fn check_law<T: LawKey>(call: &Call<T>, keys: &[T]) -> Result<(), TestCaseEr
 }
 
 /// The match on how a query ends, at a stage whose next field is read from a template `$t` by
-/// `$get`, with the stage's method names (and `_begins_with` for a text field).
+/// `$get`, with the stage's `<field>_range()` method (and `text` after it for a text field, whose
+/// range has `begins_with`).
 #[macro_export]
 macro_rules! ends {
-    ($q:expr, $c:expr, |$t:ident| $get:expr, [$lt:ident, $le:ident, $gt:ident, $ge:ident, $bt:ident] $(, $pre:ident)?) => {{
+    ($q:expr, $c:expr, |$t:ident| $get:expr, $range:ident $(, $text:ident)?) => {{
         use $crate::law::End;
         use $crate::law::Comparison;
         let q = $q;
         match &$c.end {
             End::BeginsWith => q.begins_with(),
             End::Cmp(op, $t) => match op {
-                Comparison::Lt => q.$lt($get),
-                Comparison::Le => q.$le($get),
-                Comparison::Gt => q.$gt($get),
-                Comparison::Ge => q.$ge($get),
+                Comparison::Lt => q.$range().lt($get),
+                Comparison::Le => q.$range().lte($get),
+                Comparison::Gt => q.$range().gt($get),
+                Comparison::Ge => q.$range().gte($get),
             },
             End::Between(lo, hi) => {
                 let low = {
@@ -175,9 +176,9 @@ macro_rules! ends {
                     let $t = hi;
                     $get
                 };
-                q.$bt(low, high)
+                q.$range().between(low, high)
             }
-            $(End::Prefix(p) => q.$pre(p),)?
+            $(End::Prefix(p) => { let _ = stringify!($text); q.$range().begins_with(p) })?
             other => unreachable!("{other:?} is not generated for this field"),
         }
     }};

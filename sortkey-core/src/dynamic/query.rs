@@ -17,7 +17,7 @@ use crate::query::{Comparison, QueryHead};
 
 /// A query condition being built on a [`DynLayout`]: fix fields in order by name, then end with
 /// a range or a prefix on the next one, [`begins_with`](Self::begins_with) or
-/// [`eq`](Self::eq), as the derived builder does (`RankKey::query().score(1500).timestamp_gte(t)`
+/// [`eq`](Self::eq), as the derived builder does (`RankKey::query().score(1500).timestamp_range().gte(t)`
 /// is `layout.query().fix("score", &v).compare("timestamp", Comparison::Ge, &t)`).
 ///
 /// A family's query first picks its variant ([`variant`](Self::variant)). A mistake (a field

@@ -25,7 +25,7 @@
 //!     .send()
 //!     .await?;
 //!
-//! let top = RankKey::query().score_gte(1000)?;
+//! let top = RankKey::query().score_range().gte(1000)?;
 //! let page = top
 //!     .apply_to_query(client.query().table_name("runs"), "pk", AttributeValue::S("SEASON#7".into()), "sk")
 //!     .send()

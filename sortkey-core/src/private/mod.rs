@@ -25,7 +25,7 @@ pub use crate::encoding::spec::{Field, TimeFormat, TimeUnit, Width};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, QueryError};
 pub use crate::migrate::legacy::{Legacy, Versioned};
 pub use crate::query::condition::KeyCondition;
-pub use crate::query::{Comparison, Encoder, QueryHead};
+pub use crate::query::{Comparison, Encoder, FieldRange, QueryHead, TextRange};
 pub use crate::table::entity::{Entity, EntityKeys, IndexNames, KeyLayout};
 pub use crate::table::family::UnitQuery;
 pub use crate::table::index::IndexQuery;
@@ -36,7 +36,7 @@ pub use core::{assert, option::Option, result::Result, str::FromStr};
 pub use dispatch::{Decode, DecodeField, DecodeNoSegment, DecodeOnlyEncodes};
 pub use entity::*;
 pub use field::{FieldSegment, Of};
-pub use multi::MultiQuery;
+pub use multi::{MultiQuery, MultiRange};
 pub use serde::*;
 pub use std::string::String;
 

@@ -1,11 +1,12 @@
-//! What the staged query builder of a multi-attribute index calls: the query being built.
+//! What the staged query builder of a multi-attribute index calls: the query being built, and
+//! the range that ends it on its next sort attribute (what a stage's `<field>_range()` returns).
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
 
 use crate::error::{QueryError, QueryErrorKind};
-use crate::table::multi::{MultiCondition, MultiKeys, Range, ScalarValue};
+use crate::table::multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarValue};
 
 /// A multi-attribute query being built: the equalities so far. The staged builder an entity
 /// derives for each multi-attribute index wraps it; each of its methods is one call here.
@@ -63,5 +64,69 @@ impl<E> MultiQuery<E> {
     /// The condition with the equalities alone.
     pub fn finish(self) -> MultiCondition<E> {
         MultiCondition::new(self.index, self.attributes, self.equal, None)
+    }
+}
+
+/// The range on the next sort attribute of a multi-attribute index query, from the stage's
+/// `<field>_range()`: it ends the query with `gt`, `gte`, `lt`, `lte` or `between` on that
+/// attribute, and `begins_with` on a string attribute. The attribute holds the field's value
+/// (`S` or `N`, see [`KeyScalar`]), so the comparison is DynamoDB's on that type.
+#[must_use = "a range does nothing until it ends with a condition"]
+#[derive(Debug, Clone)]
+pub struct MultiRange<E, T> {
+    query: MultiQuery<E>,
+    name: &'static str,
+    value: PhantomData<fn(T)>,
+}
+
+impl<E, T: KeyScalar> MultiRange<E, T> {
+    /// The range on the sort attribute `name` after the equalities of `query`; the generated
+    /// stages call it.
+    #[inline]
+    pub fn new(query: MultiQuery<E>, name: &'static str) -> Self {
+        MultiRange { query, name, value: PhantomData }
+    }
+
+    fn range(self, range: impl FnOnce(ScalarValue) -> Range, value: impl Into<T>) -> MultiCondition<E> {
+        self.query.range(self.name, range(value.into().to_scalar()))
+    }
+
+    /// The condition with the attribute `< value`.
+    #[inline]
+    pub fn lt(self, value: impl Into<T>) -> MultiCondition<E> {
+        self.range(Range::Lt, value)
+    }
+
+    /// The condition with the attribute `<= value`.
+    #[inline]
+    pub fn lte(self, value: impl Into<T>) -> MultiCondition<E> {
+        self.range(Range::Le, value)
+    }
+
+    /// The condition with the attribute `> value`.
+    #[inline]
+    pub fn gt(self, value: impl Into<T>) -> MultiCondition<E> {
+        self.range(Range::Gt, value)
+    }
+
+    /// The condition with the attribute `>= value`.
+    #[inline]
+    pub fn gte(self, value: impl Into<T>) -> MultiCondition<E> {
+        self.range(Range::Ge, value)
+    }
+
+    /// The condition with the attribute from `low` to `high`, inclusive; an error when `low` is
+    /// above `high`.
+    #[inline]
+    pub fn between(self, low: impl Into<T>, high: impl Into<T>) -> Result<MultiCondition<E>, QueryError> {
+        self.query.between(self.name, low.into().to_scalar(), high.into().to_scalar())
+    }
+}
+
+impl<E> MultiRange<E, String> {
+    /// The condition with the string attribute beginning with `prefix`.
+    #[inline]
+    pub fn begins_with(self, prefix: &str) -> MultiCondition<E> {
+        self.query.range(self.name, Range::BeginsWith(ScalarValue::S(prefix.to_owned())))
     }
 }

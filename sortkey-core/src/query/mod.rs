@@ -52,8 +52,10 @@
 pub(crate) mod condition;
 pub(crate) mod ends;
 mod merge;
+mod range;
 
 pub use merge::{Merge, MergeCursor, MergedPage, ShardRead};
+pub use range::{FieldRange, TextRange};
 
 use crate::encoding::key::KeyRole;
 use crate::encoding::layout::SegmentLayout;

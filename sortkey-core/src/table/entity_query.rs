@@ -30,7 +30,7 @@ use crate::table::request::QueryRequest;
 /// let all = Order::query(&OrderPk { customer_id: "c_1".into() }).unwrap();
 /// assert_eq!(all.expression().expression, "#pk = :pk AND begins_with(#sk, :sk0)");
 /// assert_eq!(all.expression().values[1].1, "ORDER#");
-/// let some = all.sort(OrderSk::query().order_no_gte(100).unwrap());
+/// let some = all.sort(OrderSk::query().order_no_range().gte(100).unwrap());
 /// assert!(some.matches("CUST#c_1", "ORDER#00000100"));
 /// assert!(!some.matches("CUST#c_1", "ORDER#00000099"));
 /// ```

@@ -5,7 +5,7 @@
 
 Fields are fixed in this order, stage `__N` having fixed the first `__N`: 0: `dir`, 1: `file`. A method of a later field on an earlier stage does not exist ("no method named ... found for `PathQuery<0>`"): fix the fields before it first.
 
-`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it through `<field>_range()` (`gt`, `gte`, `lt`, `lte`, `between`, and `begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
 #[must_use = "a query does nothing until it ends with a condition"]
 struct PathQuery<'a, const __N: ::core::primitive::usize> {
     head: ::sortkey_core::__private_0_1_0::QueryHead,
@@ -219,76 +219,10 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= dir <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `dir`: `gt`, `gte`, `lt`, `lte`, `between` or `begins_with` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn dir_between(
-            self,
-            low: &::core::primitive::str,
-            high: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &<Path<'a>>::__SORTKEY_FIELD0,
-                    low,
-                    high,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &<Path<'a>>::__SORTKEY_FIELD0,
-                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `dir > value` on the keys fixed so far.
-        #[inline]
-        pub fn dir_gt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
-        }
-        ///Ends the query with `dir >= value` on the keys fixed so far.
-        #[inline]
-        pub fn dir_gte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
-        }
-        ///Ends the query with `dir < value` on the keys fixed so far.
-        #[inline]
-        pub fn dir_lt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
-        }
-        ///Ends the query with `dir <= value` on the keys fixed so far.
-        #[inline]
-        pub fn dir_lte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, value)
-        }
-        ///Ends the query with the keys whose `dir` starts with `prefix`.
-        #[inline]
-        pub fn dir_begins_with(
-            self,
-            prefix: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<Path<'a>>::__SORTKEY_FIELD0)
+        pub fn dir_range(self) -> _sortkey::TextRange {
+            _sortkey::TextRange::new(self.head, *&<Path<'a>>::__SORTKEY_FIELD0)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -317,89 +251,13 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= file <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `file`: `gt`, `gte`, `lt`, `lte`, `between` or `begins_with` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn file_between(
-            self,
-            low: &::core::primitive::str,
-            high: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &_sortkey::field_in(
-                        <Path<'a>>::__SORTKEY_FIELD1,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    low,
-                    high,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &_sortkey::field_in(
-                        <Path<'a>>::__SORTKEY_FIELD1,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `file > value` on the keys fixed so far.
-        #[inline]
-        pub fn file_gt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
-        }
-        ///Ends the query with `file >= value` on the keys fixed so far.
-        #[inline]
-        pub fn file_gte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
-        }
-        ///Ends the query with `file < value` on the keys fixed so far.
-        #[inline]
-        pub fn file_lt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
-        }
-        ///Ends the query with `file <= value` on the keys fixed so far.
-        #[inline]
-        pub fn file_lte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, value)
-        }
-        ///Ends the query with the keys whose `file` starts with `prefix`.
-        #[inline]
-        pub fn file_begins_with(
-            self,
-            prefix: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .text_begins_with(
-                    prefix,
-                    &_sortkey::field_in(
-                        <Path<'a>>::__SORTKEY_FIELD1,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                )
+        pub fn file_range(self) -> _sortkey::TextRange {
+            _sortkey::TextRange::new(
+                self.head,
+                *&_sortkey::field_in(<Path<'a>>::__SORTKEY_FIELD1, &_sortkey::WHOLE_KEY),
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

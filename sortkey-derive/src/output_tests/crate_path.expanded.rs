@@ -5,7 +5,7 @@
 
 Fields are fixed in this order, stage `__N` having fixed the first `__N`: 0: `name`, 1: `shard`. A method of a later field on an earlier stage does not exist ("no method named ... found for `TenantQuery<0>`"): fix the fields before it first.
 
-`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it through `<field>_range()` (`gt`, `gte`, `lt`, `lte`, `between`, and `begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
 #[must_use = "a query does nothing until it ends with a condition"]
 struct TenantQuery<const __N: ::core::primitive::usize> {
     head: ::sk::__private_0_1_0::QueryHead,
@@ -223,94 +223,13 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= name <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `name`: `gt`, `gte`, `lt`, `lte`, `between` or `begins_with` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn name_between<'__q>(
-            self,
-            low: &::core::primitive::str,
-            high: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        pub fn name_range<'__q>(self) -> _sortkey::TextRange
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .between(
-                    &<Tenant>::__SORTKEY_FIELD0,
-                    low,
-                    high,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &<Tenant>::__SORTKEY_FIELD0,
-                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `name > value` on the keys fixed so far.
-        #[inline]
-        pub fn name_gt<'__q>(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
-        }
-        ///Ends the query with `name >= value` on the keys fixed so far.
-        #[inline]
-        pub fn name_gte<'__q>(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
-        }
-        ///Ends the query with `name < value` on the keys fixed so far.
-        #[inline]
-        pub fn name_lt<'__q>(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
-        }
-        ///Ends the query with `name <= value` on the keys fixed so far.
-        #[inline]
-        pub fn name_lte<'__q>(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Le, value)
-        }
-        ///Ends the query with the keys whose `name` starts with `prefix`.
-        #[inline]
-        pub fn name_begins_with<'__q>(
-            self,
-            prefix: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.head.text_begins_with(prefix, &<Tenant>::__SORTKEY_FIELD0)
+            _sortkey::TextRange::new(self.head, *&<Tenant>::__SORTKEY_FIELD0)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -342,89 +261,18 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= shard <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `shard`: `gt`, `gte`, `lt`, `lte`, `between` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn shard_between<'__q>(
-            self,
-            low: u16,
-            high: u16,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
+        pub fn shard_range<'__q>(self) -> _sortkey::FieldRange<u16>
         where
             Tenant: _sortkey::SortKeyRange<'__q>,
         {
-            self.head
-                .between(
-                    &_sortkey::field_in(
-                        <Tenant>::__SORTKEY_FIELD1,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &low,
-                    &high,
-                    <u16 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &u16,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &_sortkey::field_in(
-                        <Tenant>::__SORTKEY_FIELD1,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &<u16 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <u16 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `shard > value` on the keys fixed so far.
-        #[inline]
-        pub fn shard_gt<'__q>(
-            self,
-            value: u16,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
-        }
-        ///Ends the query with `shard >= value` on the keys fixed so far.
-        #[inline]
-        pub fn shard_gte<'__q>(
-            self,
-            value: u16,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
-        }
-        ///Ends the query with `shard < value` on the keys fixed so far.
-        #[inline]
-        pub fn shard_lt<'__q>(
-            self,
-            value: u16,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
-        }
-        ///Ends the query with `shard <= value` on the keys fixed so far.
-        #[inline]
-        pub fn shard_lte<'__q>(
-            self,
-            value: u16,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError>
-        where
-            Tenant: _sortkey::SortKeyRange<'__q>,
-        {
-            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
+            _sortkey::FieldRange::new(
+                self.head,
+                *&_sortkey::field_in(<Tenant>::__SORTKEY_FIELD1, &_sortkey::WHOLE_KEY),
+                <u16 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                <u16 as _sortkey::KeySegment>::encode_segment,
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

@@ -104,90 +104,10 @@ impl OrderByRegionQuery<0usize> {
                 ),
         }
     }
-    ///The condition with `year` lt `value`.
+    ///Ends the query with a range on `year`: `gt`, `gte`, `lt`, `lte`, `between`.
     #[inline]
-    pub fn year_lt(
-        self,
-        value: impl ::core::convert::Into<u16>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "year",
-                ::sortkey_core::Range::Lt(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u16>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `year` lte `value`.
-    #[inline]
-    pub fn year_lte(
-        self,
-        value: impl ::core::convert::Into<u16>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "year",
-                ::sortkey_core::Range::Le(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u16>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `year` gt `value`.
-    #[inline]
-    pub fn year_gt(
-        self,
-        value: impl ::core::convert::Into<u16>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "year",
-                ::sortkey_core::Range::Gt(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u16>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `year` gte `value`.
-    #[inline]
-    pub fn year_gte(
-        self,
-        value: impl ::core::convert::Into<u16>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "year",
-                ::sortkey_core::Range::Ge(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u16>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `year` from `low` to `high`, inclusive; an error when `low` is above `high`.
-    #[inline]
-    pub fn year_between(
-        self,
-        low: impl ::core::convert::Into<u16>,
-        high: impl ::core::convert::Into<u16>,
-    ) -> ::core::result::Result<
-        ::sortkey_core::MultiCondition<Order>,
-        ::sortkey_core::QueryError,
-    > {
-        self.inner
-            .between(
-                "year",
-                ::sortkey_core::KeyScalar::to_scalar(
-                    &::core::convert::Into::<u16>::into(low),
-                ),
-                ::sortkey_core::KeyScalar::to_scalar(
-                    &::core::convert::Into::<u16>::into(high),
-                ),
-            )
+    pub fn year_range(self) -> ::sortkey_core::MultiRange<Order, u16> {
+        ::sortkey_core::MultiRange::new(self.inner, "year")
     }
 }
 #[automatically_derived]
@@ -209,90 +129,10 @@ impl OrderByRegionQuery<1usize> {
                 ),
         }
     }
-    ///The condition with `dock` lt `value`.
+    ///Ends the query with a range on `dock`: `gt`, `gte`, `lt`, `lte`, `between`.
     #[inline]
-    pub fn dock_lt(
-        self,
-        value: impl ::core::convert::Into<u8>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "dock",
-                ::sortkey_core::Range::Lt(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u8>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `dock` lte `value`.
-    #[inline]
-    pub fn dock_lte(
-        self,
-        value: impl ::core::convert::Into<u8>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "dock",
-                ::sortkey_core::Range::Le(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u8>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `dock` gt `value`.
-    #[inline]
-    pub fn dock_gt(
-        self,
-        value: impl ::core::convert::Into<u8>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "dock",
-                ::sortkey_core::Range::Gt(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u8>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `dock` gte `value`.
-    #[inline]
-    pub fn dock_gte(
-        self,
-        value: impl ::core::convert::Into<u8>,
-    ) -> ::sortkey_core::MultiCondition<Order> {
-        self.inner
-            .range(
-                "dock",
-                ::sortkey_core::Range::Ge(
-                    ::sortkey_core::KeyScalar::to_scalar(
-                        &::core::convert::Into::<u8>::into(value),
-                    ),
-                ),
-            )
-    }
-    ///The condition with `dock` from `low` to `high`, inclusive; an error when `low` is above `high`.
-    #[inline]
-    pub fn dock_between(
-        self,
-        low: impl ::core::convert::Into<u8>,
-        high: impl ::core::convert::Into<u8>,
-    ) -> ::core::result::Result<
-        ::sortkey_core::MultiCondition<Order>,
-        ::sortkey_core::QueryError,
-    > {
-        self.inner
-            .between(
-                "dock",
-                ::sortkey_core::KeyScalar::to_scalar(
-                    &::core::convert::Into::<u8>::into(low),
-                ),
-                ::sortkey_core::KeyScalar::to_scalar(
-                    &::core::convert::Into::<u8>::into(high),
-                ),
-            )
+    pub fn dock_range(self) -> ::sortkey_core::MultiRange<Order, u8> {
+        ::sortkey_core::MultiRange::new(self.inner, "dock")
     }
 }
 #[automatically_derived]

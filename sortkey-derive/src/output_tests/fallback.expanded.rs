@@ -8,7 +8,7 @@
 
 Fields are fixed in this order, stage `__N` having fixed the first `__N`: 0: `score`. A method of a later field on an earlier stage does not exist ("no method named ... found for `BrokenQuery<0>`"): fix the fields before it first.
 
-`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it through `<field>_range()` (`gt`, `gte`, `lt`, `lte`, `between`, and `begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
 #[must_use = "a query does nothing until it ends with a condition"]
 struct BrokenQuery<const __N: ::core::primitive::usize> {
     head: ::sk::__private_0_1_0::QueryHead,
@@ -118,74 +118,15 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= score <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `score`: `gt`, `gte`, `lt`, `lte`, `between` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn score_between(
-            self,
-            low: u64,
-            high: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &_sortkey::field_in(
-                        <Broken>::__SORTKEY_FIELD0,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &low,
-                    &high,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &_sortkey::field_in(
-                        <Broken>::__SORTKEY_FIELD0,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &<u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `score > value` on the keys fixed so far.
-        #[inline]
-        pub fn score_gt(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
-        }
-        ///Ends the query with `score >= value` on the keys fixed so far.
-        #[inline]
-        pub fn score_gte(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
-        }
-        ///Ends the query with `score < value` on the keys fixed so far.
-        #[inline]
-        pub fn score_lt(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
-        }
-        ///Ends the query with `score <= value` on the keys fixed so far.
-        #[inline]
-        pub fn score_lte(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
+        pub fn score_range(self) -> _sortkey::FieldRange<u64> {
+            _sortkey::FieldRange::new(
+                self.head,
+                *&_sortkey::field_in(<Broken>::__SORTKEY_FIELD0, &_sortkey::WHOLE_KEY),
+                <u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                <u64 as _sortkey::KeySegment>::encode_segment,
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

@@ -5,7 +5,7 @@
 
 Fields are fixed in this order, stage `__N` having fixed the first `__N`: 0: `package`, 1: `version`, 2: `patch`, 3: `at`. A method of a later field on an earlier stage does not exist ("no method named ... found for `ReleaseQuery<0>`"): fix the fields before it first.
 
-`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it through `<field>_range()` (`gt`, `gte`, `lt`, `lte`, `between`, and `begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
 #[must_use = "a query does nothing until it ends with a condition"]
 struct ReleaseQuery<const __N: ::core::primitive::usize> {
     head: ::sortkey_core::__private_0_1_0::QueryHead,
@@ -319,76 +319,10 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= package <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `package`: `gt`, `gte`, `lt`, `lte`, `between` or `begins_with` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn package_between(
-            self,
-            low: &::core::primitive::str,
-            high: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &<Release>::__SORTKEY_FIELD0,
-                    low,
-                    high,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &<Release>::__SORTKEY_FIELD0,
-                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `package > value` on the keys fixed so far.
-        #[inline]
-        pub fn package_gt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
-        }
-        ///Ends the query with `package >= value` on the keys fixed so far.
-        #[inline]
-        pub fn package_gte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
-        }
-        ///Ends the query with `package < value` on the keys fixed so far.
-        #[inline]
-        pub fn package_lt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
-        }
-        ///Ends the query with `package <= value` on the keys fixed so far.
-        #[inline]
-        pub fn package_lte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, value)
-        }
-        ///Ends the query with the keys whose `package` starts with `prefix`.
-        #[inline]
-        pub fn package_begins_with(
-            self,
-            prefix: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head.text_begins_with(prefix, &<Release>::__SORTKEY_FIELD0)
+        pub fn package_range(self) -> _sortkey::TextRange {
+            _sortkey::TextRange::new(self.head, *&<Release>::__SORTKEY_FIELD0)
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -414,68 +348,15 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= version <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `version`: `gt`, `gte`, `lt`, `lte`, `between` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn version_between(
-            self,
-            low: Version,
-            high: Version,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &<Release>::__SORTKEY_FIELD1,
-                    &low,
-                    &high,
-                    _sortkey::Of::<Release, 1usize>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &Version,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &<Release>::__SORTKEY_FIELD1,
-                    &_sortkey::Of::<Release, 1usize>::SEGMENT_LAYOUT,
-                    __value,
-                    _sortkey::Of::<Release, 1usize>::encode_segment,
-                )
-        }
-        ///Ends the query with `version > value` on the keys fixed so far.
-        #[inline]
-        pub fn version_gt(
-            self,
-            value: Version,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
-        }
-        ///Ends the query with `version >= value` on the keys fixed so far.
-        #[inline]
-        pub fn version_gte(
-            self,
-            value: Version,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
-        }
-        ///Ends the query with `version < value` on the keys fixed so far.
-        #[inline]
-        pub fn version_lt(
-            self,
-            value: Version,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
-        }
-        ///Ends the query with `version <= value` on the keys fixed so far.
-        #[inline]
-        pub fn version_lte(
-            self,
-            value: Version,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
+        pub fn version_range(self) -> _sortkey::FieldRange<Version> {
+            _sortkey::FieldRange::new(
+                self.head,
+                *&<Release>::__SORTKEY_FIELD1,
+                _sortkey::Of::<Release, 1usize>::SEGMENT_LAYOUT,
+                _sortkey::Of::<Release, 1usize>::encode_segment,
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -501,68 +382,15 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= patch <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `patch`: `gt`, `gte`, `lt`, `lte`, `between` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn patch_between(
-            self,
-            low: Option<u16>,
-            high: Option<u16>,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &<Release>::__SORTKEY_FIELD2,
-                    &low,
-                    &high,
-                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &Option<u16>,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &<Release>::__SORTKEY_FIELD2,
-                    &<Option<u16> as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <Option<u16> as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `patch > value` on the keys fixed so far.
-        #[inline]
-        pub fn patch_gt(
-            self,
-            value: Option<u16>,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
-        }
-        ///Ends the query with `patch >= value` on the keys fixed so far.
-        #[inline]
-        pub fn patch_gte(
-            self,
-            value: Option<u16>,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
-        }
-        ///Ends the query with `patch < value` on the keys fixed so far.
-        #[inline]
-        pub fn patch_lt(
-            self,
-            value: Option<u16>,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
-        }
-        ///Ends the query with `patch <= value` on the keys fixed so far.
-        #[inline]
-        pub fn patch_lte(
-            self,
-            value: Option<u16>,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
+        pub fn patch_range(self) -> _sortkey::FieldRange<Option<u16>> {
+            _sortkey::FieldRange::new(
+                self.head,
+                *&<Release>::__SORTKEY_FIELD2,
+                <Option<u16> as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                <Option<u16> as _sortkey::KeySegment>::encode_segment,
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -591,74 +419,15 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= at <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `at`: `gt`, `gte`, `lt`, `lte`, `between` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn at_between(
-            self,
-            low: SystemTime,
-            high: SystemTime,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &_sortkey::field_in(
-                        <Release>::__SORTKEY_FIELD3,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &low,
-                    &high,
-                    <SystemTime as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &SystemTime,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &_sortkey::field_in(
-                        <Release>::__SORTKEY_FIELD3,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &<SystemTime as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <SystemTime as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `at > value` on the keys fixed so far.
-        #[inline]
-        pub fn at_gt(
-            self,
-            value: SystemTime,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
-        }
-        ///Ends the query with `at >= value` on the keys fixed so far.
-        #[inline]
-        pub fn at_gte(
-            self,
-            value: SystemTime,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
-        }
-        ///Ends the query with `at < value` on the keys fixed so far.
-        #[inline]
-        pub fn at_lt(
-            self,
-            value: SystemTime,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
-        }
-        ///Ends the query with `at <= value` on the keys fixed so far.
-        #[inline]
-        pub fn at_lte(
-            self,
-            value: SystemTime,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
+        pub fn at_range(self) -> _sortkey::FieldRange<SystemTime> {
+            _sortkey::FieldRange::new(
+                self.head,
+                *&_sortkey::field_in(<Release>::__SORTKEY_FIELD3, &_sortkey::WHOLE_KEY),
+                <SystemTime as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                <SystemTime as _sortkey::KeySegment>::encode_segment,
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

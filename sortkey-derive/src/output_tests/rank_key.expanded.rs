@@ -5,7 +5,7 @@
 
 Fields are fixed in this order, stage `__N` having fixed the first `__N`: 0: `score`, 1: `timestamp`, 2: `player_id`. A method of a later field on an earlier stage does not exist ("no method named ... found for `RankKeyQuery<0>`"): fix the fields before it first.
 
-`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it (`_between`, `_gt`, `_gte`, `_lt`, `_lte`, and `_begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
+`__N` counts the fields fixed so far, in declaration order. Fix the next field with the method named after it, or end with a range on it through `<field>_range()` (`gt`, `gte`, `lt`, `lte`, `between`, and `begins_with` for text), or with `begins_with()`; once every field is fixed, `eq()`. Each ending returns a `KeyCondition`, or the `QueryError` of any value that does not fit its field.*/
 #[must_use = "a query does nothing until it ends with a condition"]
 pub struct RankKeyQuery<const __N: ::core::primitive::usize> {
     head: ::sortkey_core::__private_0_1_0::QueryHead,
@@ -262,68 +262,15 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= score <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `score`: `gt`, `gte`, `lt`, `lte`, `between` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn score_between(
-            self,
-            low: u64,
-            high: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &<RankKey>::__SORTKEY_FIELD0,
-                    &low,
-                    &high,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &<RankKey>::__SORTKEY_FIELD0,
-                    &<u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `score > value` on the keys fixed so far.
-        #[inline]
-        pub fn score_gt(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
-        }
-        ///Ends the query with `score >= value` on the keys fixed so far.
-        #[inline]
-        pub fn score_gte(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
-        }
-        ///Ends the query with `score < value` on the keys fixed so far.
-        #[inline]
-        pub fn score_lt(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
-        }
-        ///Ends the query with `score <= value` on the keys fixed so far.
-        #[inline]
-        pub fn score_lte(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
+        pub fn score_range(self) -> _sortkey::FieldRange<u64> {
+            _sortkey::FieldRange::new(
+                self.head,
+                *&<RankKey>::__SORTKEY_FIELD0,
+                <u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                <u64 as _sortkey::KeySegment>::encode_segment,
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -349,68 +296,15 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= timestamp <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `timestamp`: `gt`, `gte`, `lt`, `lte`, `between` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn timestamp_between(
-            self,
-            low: u64,
-            high: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &<RankKey>::__SORTKEY_FIELD1,
-                    &low,
-                    &high,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &<RankKey>::__SORTKEY_FIELD1,
-                    &<u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <u64 as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `timestamp > value` on the keys fixed so far.
-        #[inline]
-        pub fn timestamp_gt(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, &value)
-        }
-        ///Ends the query with `timestamp >= value` on the keys fixed so far.
-        #[inline]
-        pub fn timestamp_gte(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, &value)
-        }
-        ///Ends the query with `timestamp < value` on the keys fixed so far.
-        #[inline]
-        pub fn timestamp_lt(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, &value)
-        }
-        ///Ends the query with `timestamp <= value` on the keys fixed so far.
-        #[inline]
-        pub fn timestamp_lte(
-            self,
-            value: u64,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, &value)
+        pub fn timestamp_range(self) -> _sortkey::FieldRange<u64> {
+            _sortkey::FieldRange::new(
+                self.head,
+                *&<RankKey>::__SORTKEY_FIELD1,
+                <u64 as _sortkey::KeySegment>::SEGMENT_LAYOUT,
+                <u64 as _sortkey::KeySegment>::encode_segment,
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]
@@ -439,89 +333,13 @@ const _: () = {
                 key: ::core::marker::PhantomData,
             }
         }
-        ///Ends the query with `low <= player_id <= high` (inclusive; bounds of a `desc` field are swapped for you).
+        ///Ends the query with a range on `player_id`: `gt`, `gte`, `lt`, `lte`, `between` or `begins_with` (the bounds of a `desc` field are swapped for you).
         #[inline]
-        pub fn player_id_between(
-            self,
-            low: &::core::primitive::str,
-            high: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .between(
-                    &_sortkey::field_in(
-                        <RankKey>::__SORTKEY_FIELD2,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    low,
-                    high,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        #[doc(hidden)]
-        #[inline]
-        fn __sortkey_compare(
-            self,
-            __op: _sortkey::Comparison,
-            __value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .compare_in(
-                    __op,
-                    &_sortkey::field_in(
-                        <RankKey>::__SORTKEY_FIELD2,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                    &<::core::primitive::str as _sortkey::KeySegment>::SEGMENT_LAYOUT,
-                    __value,
-                    <::core::primitive::str as _sortkey::KeySegment>::encode_segment,
-                )
-        }
-        ///Ends the query with `player_id > value` on the keys fixed so far.
-        #[inline]
-        pub fn player_id_gt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Gt, value)
-        }
-        ///Ends the query with `player_id >= value` on the keys fixed so far.
-        #[inline]
-        pub fn player_id_gte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Ge, value)
-        }
-        ///Ends the query with `player_id < value` on the keys fixed so far.
-        #[inline]
-        pub fn player_id_lt(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Lt, value)
-        }
-        ///Ends the query with `player_id <= value` on the keys fixed so far.
-        #[inline]
-        pub fn player_id_lte(
-            self,
-            value: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.__sortkey_compare(_sortkey::Comparison::Le, value)
-        }
-        ///Ends the query with the keys whose `player_id` starts with `prefix`.
-        #[inline]
-        pub fn player_id_begins_with(
-            self,
-            prefix: &::core::primitive::str,
-        ) -> _sortkey::Result<_sortkey::KeyCondition, _sortkey::QueryError> {
-            self.head
-                .text_begins_with(
-                    prefix,
-                    &_sortkey::field_in(
-                        <RankKey>::__SORTKEY_FIELD2,
-                        &_sortkey::WHOLE_KEY,
-                    ),
-                )
+        pub fn player_id_range(self) -> _sortkey::TextRange {
+            _sortkey::TextRange::new(
+                self.head,
+                *&_sortkey::field_in(<RankKey>::__SORTKEY_FIELD2, &_sortkey::WHOLE_KEY),
+            )
         }
         /// Ends the query with every key whose fields equal the ones fixed so far.
         #[inline]

@@ -16,7 +16,7 @@ use crate::law::{Call, Comparison, End};
 pub trait QueryLaw: SortKey + ToDyn + Clone + Debug + 'static {
     /// The number of fields.
     const N: usize;
-    /// Field `i` as text, if it is a text field (its builder has `_begins_with`).
+    /// Field `i` as text, if it is a text field (its range has `begins_with`).
     fn text(&self, _i: usize) -> Option<&str> {
         None
     }
@@ -106,14 +106,9 @@ impl QueryLaw for Times {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Times::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.at, [at_lt, at_lte, at_gt, at_gte, at_between]),
-            1 => ends!(q.at(f.at), c, |t| t.text, [text_lt, text_lte, text_gt, text_gte, text_between]),
-            2 => ends!(
-                q.at(f.at).text(f.text),
-                c,
-                |t| t.plain,
-                [plain_lt, plain_lte, plain_gt, plain_gte, plain_between]
-            ),
+            0 => ends!(q, c, |t| t.at, at_range),
+            1 => ends!(q.at(f.at), c, |t| t.text, text_range),
+            2 => ends!(q.at(f.at).text(f.text), c, |t| t.plain, plain_range),
             _ => last(q.at(f.at).text(f.text).plain(f.plain), &c.end),
         }
     }
@@ -127,20 +122,10 @@ impl QueryLaw for Floats {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Floats::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.hex, [hex_lt, hex_lte, hex_gt, hex_gte, hex_between]),
-            1 => ends!(q.hex(f.hex), c, |t| t.small, [small_lt, small_lte, small_gt, small_gte, small_between]),
-            2 => ends!(
-                q.hex(f.hex).small(f.small),
-                c,
-                |t| t.price,
-                [price_lt, price_lte, price_gt, price_gte, price_between]
-            ),
-            3 => ends!(
-                q.hex(f.hex).small(f.small).price(f.price),
-                c,
-                |t| t.last,
-                [last_lt, last_lte, last_gt, last_gte, last_between]
-            ),
+            0 => ends!(q, c, |t| t.hex, hex_range),
+            1 => ends!(q.hex(f.hex), c, |t| t.small, small_range),
+            2 => ends!(q.hex(f.hex).small(f.small), c, |t| t.price, price_range),
+            3 => ends!(q.hex(f.hex).small(f.small).price(f.price), c, |t| t.last, last_range),
             _ => last(q.hex(f.hex).small(f.small).price(f.price).last(f.last), &c.end),
         }
     }
@@ -154,20 +139,10 @@ impl QueryLaw for Ids {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Ids::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.id, [id_lt, id_lte, id_gt, id_gte, id_between]),
-            1 => ends!(q.id(f.id), c, |t| t.ulid, [ulid_lt, ulid_lte, ulid_gt, ulid_gte, ulid_between]),
-            2 => ends!(
-                q.id(f.id).ulid(f.ulid),
-                c,
-                |t| t.status,
-                [status_lt, status_lte, status_gt, status_gte, status_between]
-            ),
-            3 => ends!(
-                q.id(f.id).ulid(f.ulid).status(f.status),
-                c,
-                |t| t.maybe,
-                [maybe_lt, maybe_lte, maybe_gt, maybe_gte, maybe_between]
-            ),
+            0 => ends!(q, c, |t| t.id, id_range),
+            1 => ends!(q.id(f.id), c, |t| t.ulid, ulid_range),
+            2 => ends!(q.id(f.id).ulid(f.ulid), c, |t| t.status, status_range),
+            3 => ends!(q.id(f.id).ulid(f.ulid).status(f.status), c, |t| t.maybe, maybe_range),
             _ => last(q.id(f.id).ulid(f.ulid).status(f.status).maybe(f.maybe), &c.end),
         }
     }
@@ -184,15 +159,9 @@ impl QueryLaw for Outer {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Outer::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.inner.clone(), [inner_lt, inner_lte, inner_gt, inner_gte, inner_between]),
-            1 => ends!(q.inner(f.inner.clone()), c, |t| t.opt.clone(), [opt_lt, opt_lte, opt_gt, opt_gte, opt_between]),
-            2 => ends!(
-                q.inner(f.inner.clone()).opt(f.opt.clone()),
-                c,
-                |t| &t.tail,
-                [tail_lt, tail_lte, tail_gt, tail_gte, tail_between],
-                tail_begins_with
-            ),
+            0 => ends!(q, c, |t| t.inner.clone(), inner_range),
+            1 => ends!(q.inner(f.inner.clone()), c, |t| t.opt.clone(), opt_range),
+            2 => ends!(q.inner(f.inner.clone()).opt(f.opt.clone()), c, |t| &t.tail, tail_range, text),
             _ => last(q.inner(f.inner.clone()).opt(f.opt.clone()).tail(&f.tail), &c.end),
         }
     }
@@ -206,13 +175,8 @@ impl QueryLaw for Audit {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Audit::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.item.clone(), [item_lt, item_lte, item_gt, item_gte, item_between]),
-            1 => ends!(
-                q.item(f.item.clone()),
-                c,
-                |t| t.revision,
-                [revision_lt, revision_lte, revision_gt, revision_gte, revision_between]
-            ),
+            0 => ends!(q, c, |t| t.item.clone(), item_range),
+            1 => ends!(q.item(f.item.clone()), c, |t| t.revision, revision_range),
             _ => last(q.item(f.item.clone()).revision(f.revision), &c.end),
         }
     }
@@ -226,8 +190,8 @@ impl QueryLaw for Stamps {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (Stamps::query(), &c.fixed);
         match c.k {
-            0 => ends!(q, c, |t| t.at, [at_lt, at_lte, at_gt, at_gte, at_between]),
-            1 => ends!(q.at(f.at), c, |t| t.plain, [plain_lt, plain_lte, plain_gt, plain_gte, plain_between]),
+            0 => ends!(q, c, |t| t.at, at_range),
+            1 => ends!(q.at(f.at), c, |t| t.plain, plain_range),
             _ => last(q.at(f.at).plain(f.plain), &c.end),
         }
     }
@@ -244,19 +208,8 @@ impl QueryLaw for OrderKey {
     fn build(c: &Call<Self>) -> Result<KeyCondition, QueryError> {
         let (q, f) = (OrderKey::query(), &c.fixed);
         match c.k {
-            0 => ends!(
-                q,
-                c,
-                |t| t.placed_at,
-                [placed_at_lt, placed_at_lte, placed_at_gt, placed_at_gte, placed_at_between]
-            ),
-            1 => ends!(
-                q.placed_at(f.placed_at),
-                c,
-                |t| &t.order_id,
-                [order_id_lt, order_id_lte, order_id_gt, order_id_gte, order_id_between],
-                order_id_begins_with
-            ),
+            0 => ends!(q, c, |t| t.placed_at, placed_at_range),
+            1 => ends!(q.placed_at(f.placed_at), c, |t| &t.order_id, order_id_range, text),
             _ => last(q.placed_at(f.placed_at).order_id(&f.order_id), &c.end),
         }
     }

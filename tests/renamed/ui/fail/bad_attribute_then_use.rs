@@ -14,6 +14,6 @@ fn main() {
     let run = Run { score: 1, player: "p".into() };
     let _ = run.encode();
     let _ = Run::decode("R#1#p");
-    let _ = Run::query().score(1).player_begins_with("p");
-    let _ = Run::query().score_between(1, 5);
+    let _ = Run::query().score(1).player_range().begins_with("p");
+    let _ = Run::query().score_range().between(1, 5);
 }

@@ -55,5 +55,5 @@ fn main() {
     assert_eq!(o.key_attributes().unwrap().get("gsi1pk"), Some("S#NEW"));
     assert!(o.coupons_key().is_none());
     assert_eq!(Order::INDEXES.len(), 3);
-    let _ = Order::by_region("eu").year_gte(2025u16);
+    let _ = Order::by_region("eu").year_range().gte(2025u16);
 }

@@ -110,7 +110,7 @@ pub(super) async fn reader(sim: Sim, stop: Arc<Mutex<bool>>) -> Result<usize, St
     let mut reads = 0;
     while !*stop.lock().unwrap_or_else(|p| p.into_inner()) {
         let threshold = sim.below(items) * 1000;
-        let condition = RunSk::query().score_gte(threshold).map_err(|e| e.to_string())?;
+        let condition = RunSk::query().score_range().gte(threshold).map_err(|e| e.to_string())?;
         let query = Run::query(&RunPk { season: 7 }).map_err(|e| e.to_string())?.sort(condition);
         let limit = 1 + sim.below(12) as i32;
         let (mut players, mut start) = (Vec::new(), None);

@@ -80,9 +80,9 @@ fn condition(rng: &mut Rng) -> Option<KeyCondition> {
     let other = rng.below(8) as u32 * 100;
     match rng.below(5) {
         0 => None,
-        1 => RunSk::query().score_gte(score).ok(),
-        2 => RunSk::query().score_lt(score).ok(),
-        3 => RunSk::query().score_between(score.min(other), score.max(other)).ok(),
+        1 => RunSk::query().score_range().gte(score).ok(),
+        2 => RunSk::query().score_range().lt(score).ok(),
+        3 => RunSk::query().score_range().between(score.min(other), score.max(other)).ok(),
         _ => RunSk::query().score(score).begins_with().ok(),
     }
 }

@@ -12,5 +12,5 @@ struct Shipment {
 }
 
 fn main() {
-    let _ = Shipment::by_region("eu").week_gte(5u8);
+    let _ = Shipment::by_region("eu").week_range().gte(5u8);
 }

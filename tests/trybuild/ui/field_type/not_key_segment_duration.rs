@@ -11,6 +11,6 @@ struct Job {
 }
 
 fn main() {
-    let _ = Job::query().queue(1).timeout_gt(Duration::from_secs(5));
+    let _ = Job::query().queue(1).timeout_range().gt(Duration::from_secs(5));
     let _ = Job::decode("0001#5");
 }

@@ -13,5 +13,5 @@ fn main() {
     // Equality is fine.
     let _ = PartitionKey::query().tenant("acme").shard(7).eq();
     // A range is not.
-    let _ = PartitionKey::query().tenant("acme").shard_gt(7);
+    let _ = PartitionKey::query().tenant("acme").shard_range().gt(7);
 }

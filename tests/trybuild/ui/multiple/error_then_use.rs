@@ -12,6 +12,6 @@ fn main() {
     let _ = k.encode();
     let _ = K::decode("001");
     let _: Result<K, _> = "001".parse();
-    let _ = K::query().score_gte(1);
+    let _ = K::query().score_range().gte(1);
     let _ = K::query().score(1).eq();
 }

@@ -1,4 +1,4 @@
-// `_begins_with` exists only for text fields; a number is queried with a range.
+// `begins_with` on a field's range exists only for text fields; a number is queried with a range.
 use sortkey_core::SortKey;
 
 #[derive(SortKey)]
@@ -9,5 +9,5 @@ struct K {
 }
 
 fn main() {
-    let _ = K::query().score_begins_with("15");
+    let _ = K::query().score_range().begins_with("15");
 }
