@@ -121,13 +121,18 @@ fn the_readme_front_door_builds_in_a_fresh_crate_and_runs_on_moto() {
     let toml = all.iter().find(|(_, b)| b.info == "toml").expect("the front door's Cargo.toml lines");
     let main = all.iter().find(|(_, b)| b.info.starts_with("rust")).expect("the front door's src/main.rs");
     assert!(main.1.code.contains("fn main"), "the front door's Rust block is a program");
-    let servers: Vec<(usize, String)> = blocks(&readme)
+    let servers: Vec<(String, String)> = sortkey_tests::docs::documents()
         .into_iter()
-        .filter(|(_, b)| b.info.starts_with("rust") && b.info.contains("no_run"))
-        .filter(|(_, b)| b.code.contains("async fn run(client: aws_sdk_dynamodb::Client)"))
-        .map(|(line, b)| (line, unhidden(&b.code)))
+        .flat_map(|(path, text)| {
+            blocks(&text)
+                .into_iter()
+                .filter(|(_, b)| b.info.starts_with("rust") && b.info.contains("no_run"))
+                .filter(|(_, b)| b.code.contains("async fn run(client: aws_sdk_dynamodb::Client)"))
+                .map(move |(line, b)| (format!("{path} line {line}"), unhidden(&b.code)))
+                .collect::<Vec<_>>()
+        })
         .collect();
-    assert!(servers.len() >= 4, "the README's server examples: {}", servers.len());
+    assert!(servers.len() >= 4, "the README's and the book's server examples: {}", servers.len());
 
     let dir = root().join("target/front-door");
     let service = dir.join("orders-service");
@@ -167,6 +172,6 @@ fn the_readme_front_door_builds_in_a_fresh_crate_and_runs_on_moto() {
     for (i, (line, _)) in servers.iter().enumerate() {
         let Some(own) = server_or_skip("a README example") else { return };
         let _ = run("snippets", &own.endpoint, &[i.to_string()]);
-        eprintln!("README line {line}: ran on moto");
+        eprintln!("{line}: ran on moto");
     }
 }

@@ -1,4 +1,4 @@
-//! The README's JSON documents against the report types: each example is read into the type its
+//! The JSON documents of the README and the book against the report types: each example is read into the type its
 //! `format` names and written back, and must come back unchanged (a member the type lacks, or
 //! one it has and the example lacks, fails).
 
@@ -15,9 +15,21 @@ use crate::migrate::verdict::{MigrateDocument, MigrateFormat};
 use crate::query::{QueryDocument, QueryFormat};
 use crate::tables::{TablesDocument, TablesFormat};
 
-/// The README's ```json blocks.
+/// The ```json blocks of the README and of the book's pages (docs/src: the JSON reference and
+/// the command's pages).
 fn json_blocks() -> Vec<Value> {
-    let readme = include_str!("../../README.md");
+    let mut readme = include_str!("../../README.md").to_owned();
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("docs/src") {
+            let path = entry.expect("a page").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                readme.push_str(&std::fs::read_to_string(&path).expect("a page"));
+            }
+        }
+    }
     readme
         .split("```json\n")
         .skip(1)

@@ -6,6 +6,7 @@
 //! that do *not* fit (`10^w`, `max + 1`), so that the tests see the error path as often as the
 //! happy one.
 
+pub mod docs;
 pub mod law;
 pub mod leaderboard;
 #[cfg(feature = "extra-types")]
@@ -28,6 +29,48 @@ use std::fmt::Debug;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+/// The book's pages (docs/src, in the order of its SUMMARY.md), compiled and run as the README
+/// is: every Rust block of the guide and the reference is a doctest. tests/book.rs checks that
+/// this list names every page of the summary.
+#[cfg(doctest)]
+mod book {
+    macro_rules! pages {
+        ($($name:ident = $path:literal,)*) => {$(
+            #[doc = include_str!(concat!("../../docs/src/", $path))]
+            pub struct $name;
+        )*};
+    }
+    pages! {
+    Introduction = "introduction.md",
+    GuideOneKey = "guide/one-key.md",
+    GuideAttributes = "guide/attributes.md",
+    GuideFieldTypes = "guide/field-types.md",
+    GuideFloatsAndDecimals = "guide/floats-and-decimals.md",
+    GuideQueries = "guide/queries.md",
+    GuideDynamodb = "guide/dynamodb.md",
+    GuideSingleTable = "guide/single-table.md",
+    GuideEntitiesAndIndexes = "guide/entities-and-indexes.md",
+    GuideShardedKeys = "guide/sharded-keys.md",
+    GuideServiceDuringAMigration = "guide/service-during-a-migration.md",
+    LayoutsChanging = "layouts/changing.md",
+    LayoutsLocking = "layouts/locking.md",
+    LayoutsReadingTwoLayouts = "layouts/reading-two-layouts.md",
+    LayoutsEntityKeys = "layouts/entity-keys.md",
+    LayoutsBackfill = "layouts/backfill.md",
+    LayoutsRunnable = "layouts/runnable.md",
+    CommandIndex = "command/index.md",
+    CommandServe = "command/serve.md",
+    ReferenceJson = "reference/json.md",
+    ReferenceFormat = "reference/format.md",
+    ReferenceReaders = "reference/readers.md",
+    ReferenceRefusals = "reference/refusals.md",
+    ReferenceCompilerMessages = "reference/compiler-messages.md",
+    ReferencePerformance = "reference/performance.md",
+    ContributingWorkspace = "contributing/workspace.md",
+    ContributingSimulation = "contributing/simulation.md",
+    }
+}
 
 use proptest::prelude::*;
 use proptest::sample::select;

@@ -116,14 +116,26 @@ fn compile_fail_categories() -> Vec<String> {
     categories
 }
 
-/// The README quotes the compiler's messages in its tables of mistakes ("you wrote" | "the
+/// The README and the book quote the compiler's messages in their tables of mistakes ("you wrote" | "the
 /// compiler says"): each quoted message (between double backticks) is in a `.stderr` file of
 /// the cases, word for word, so that the README says what the compiler says. A `...` in a quote
 /// stands for a part left out: each part around it is checked.
 #[test]
 fn the_readme_quotes_the_compilers_messages() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("../../README.md")).unwrap();
+    // The README and the book's pages (docs/src), where the tables are.
+    let mut readme = std::fs::read_to_string(root.join("../../README.md")).unwrap();
+    let mut dirs = vec![root.join("../../docs/src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                readme.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
     let mut stderr = String::new();
     let mut dirs = vec![root.join("ui")];
     while let Some(dir) = dirs.pop() {
