@@ -72,11 +72,23 @@ impl<E> MultiQuery<E> {
 /// attribute, and `begins_with` on a string attribute. The attribute holds the field's value
 /// (`S` or `N`, see [`KeyScalar`]), so the comparison is DynamoDB's on that type.
 #[must_use = "a range does nothing until it ends with a condition"]
-#[derive(Debug, Clone)]
 pub struct MultiRange<E, T> {
     query: MultiQuery<E>,
     name: &'static str,
     value: PhantomData<fn(T)>,
+}
+
+// By hand: neither the entity nor the value type need be `Clone` or `Debug` for the range to be.
+impl<E, T> Clone for MultiRange<E, T> {
+    fn clone(&self) -> Self {
+        MultiRange { query: self.query.clone(), name: self.name, value: PhantomData }
+    }
+}
+
+impl<E, T> fmt::Debug for MultiRange<E, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MultiRange").field("query", &self.query).field("attribute", &self.name).finish()
+    }
 }
 
 impl<E, T: KeyScalar> MultiRange<E, T> {

@@ -33,9 +33,21 @@ use crate::query::{Comparison, Encoder, QueryHead};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use = "a range does nothing until it ends with a condition"]
-#[derive(Debug, Clone)]
 pub struct FieldRange<T> {
     on: On<T>,
+}
+
+// By hand: the value type need not be `Clone` or `Debug` for the range to be.
+impl<T> Clone for FieldRange<T> {
+    fn clone(&self) -> Self {
+        FieldRange { on: self.on.clone() }
+    }
+}
+
+impl<T> std::fmt::Debug for FieldRange<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.on.fmt(f)
+    }
 }
 
 /// The range on the next field of a typed query when that field is text, from the stage's
@@ -185,5 +197,49 @@ impl TextRange {
     #[inline]
     pub fn begins_with(self, prefix: &str) -> Result<KeyCondition, QueryError> {
         self.on.head.text_begins_with(prefix, &self.on.field)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::key::KeyRole;
+
+    const SEQ: Field = Field::new("LogKey", "seq", '#').with_width(6).with_last(true);
+
+    fn range() -> FieldRange<u32> {
+        let head = QueryHead::new("LogKey", Some("LOG"), '#', 1024, KeyRole::Sort);
+        FieldRange::new(head, SEQ, u32::SEGMENT_LAYOUT, <u32 as KeySegment>::encode_segment)
+    }
+
+    #[test]
+    fn each_comparison_is_the_head_s_own() {
+        let head = || QueryHead::new("LogKey", Some("LOG"), '#', 1024, KeyRole::Sort);
+        let by_head =
+            |cmp| head().compare_in(cmp, &SEQ, &u32::SEGMENT_LAYOUT, &42u32, <u32 as KeySegment>::encode_segment);
+        assert_eq!(range().gt(42), by_head(Comparison::Gt));
+        assert_eq!(range().gte(42), by_head(Comparison::Ge));
+        assert_eq!(range().lt(42), by_head(Comparison::Lt));
+        assert_eq!(range().lte(42), by_head(Comparison::Le));
+        assert_eq!(
+            range().clone().between(7, 42),
+            head().between(&SEQ, &7u32, &42u32, <u32 as KeySegment>::encode_segment)
+        );
+        assert!(format!("{:?}", range()).contains("seq"));
+    }
+
+    #[test]
+    fn a_value_that_does_not_fit_is_the_field_s_error() {
+        let err = range().gt(1_000_000).unwrap_err();
+        assert_eq!(err.field(), Some("seq"));
+    }
+
+    #[test]
+    fn a_text_range_begins_with_a_prefix() {
+        let name = Field::new("UserKey", "name", '#').with_last(true);
+        let head = QueryHead::new("UserKey", Some("USER"), '#', 1024, KeyRole::Sort);
+        let cond = TextRange::new(head, name).begins_with("ali").unwrap();
+        assert!(cond.matches("USER#alice"));
+        assert!(!cond.matches("USER#bob"));
     }
 }
