@@ -121,6 +121,7 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Quer
 pub use migrate::legacy::{Legacy, Versioned, merge_layouts, merge_version_pages};
 pub use migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 pub use query::condition::{KeyCondition, KeyExpression};
+pub use query::range::{FieldRange, TextRange};
 pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
 pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyLayout, KeyUpdate};
 pub use table::entity_query::TableQuery;

@@ -26,8 +26,9 @@
 //! replaced by the nearest string within it on the inside of the range, or the range is empty.
 //!
 //! The builder `#[derive(SortKey)]` generates is a thin typed layer over [`QueryHead`]: each of
-//! its methods is one call of [`QueryHead::fix`], [`compare`](QueryHead::compare),
-//! [`between`](QueryHead::between) or an ending. A hand-written key type gets the same exact
+//! its methods is one call of [`QueryHead::fix`], an ending, or a field's range
+//! ([`FieldRange`](crate::FieldRange), whose comparisons call [`compare`](QueryHead::compare)
+//! and [`between`](QueryHead::between)). A hand-written key type gets the same exact
 //! conditions by calling it with its own field specs:
 //!
 //! ```
@@ -52,10 +53,9 @@
 pub(crate) mod condition;
 pub(crate) mod ends;
 mod merge;
-mod range;
+pub(crate) mod range;
 
 pub use merge::{Merge, MergeCursor, MergedPage, ShardRead};
-pub use range::{FieldRange, TextRange};
 
 use crate::encoding::key::KeyRole;
 use crate::encoding::layout::SegmentLayout;

@@ -108,7 +108,8 @@ impl<T> FieldRange<T> {
     /// hand-written key can too:
     ///
     /// ```
-    /// use sortkey_core::query::{FieldRange, QueryHead};
+    /// use sortkey_core::FieldRange;
+    /// use sortkey_core::query::QueryHead;
     /// use sortkey_core::{Field, KeyRole, KeySegment};
     ///
     /// const SEQ: Field = Field::new("LogKey", "seq", '#').with_width(6).with_last(true);
