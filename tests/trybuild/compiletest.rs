@@ -116,6 +116,23 @@ fn compile_fail_categories() -> Vec<String> {
     categories
 }
 
+/// Every file under `dir` (its folders too) whose extension is `ext`, read and joined.
+fn text_under(dir: &Path, ext: &str) -> String {
+    let mut text = String::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                text.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    text
+}
+
 /// The README and the book quote the compiler's messages in their tables of mistakes ("you wrote" | "the
 /// compiler says"): each quoted message (between double backticks) is in a `.stderr` file of
 /// the cases, word for word, so that the README says what the compiler says. A `...` in a quote
@@ -125,29 +142,8 @@ fn the_readme_quotes_the_compilers_messages() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // The README and the book's pages (docs/src), where the tables are.
     let mut readme = std::fs::read_to_string(root.join("../../README.md")).unwrap();
-    let mut dirs = vec![root.join("../../docs/src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                readme.push_str(&std::fs::read_to_string(&path).unwrap());
-            }
-        }
-    }
-    let mut stderr = String::new();
-    let mut dirs = vec![root.join("ui")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "stderr") {
-                stderr.push_str(&std::fs::read_to_string(&path).unwrap());
-            }
-        }
-    }
+    readme.push_str(&text_under(&root.join("../../docs/src"), "md"));
+    let stderr = text_under(&root.join("ui"), "stderr");
     let mut quotes = 0;
     let mut missing = Vec::new();
     for table in readme.split("| you wrote | the compiler says |").skip(1) {
