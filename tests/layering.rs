@@ -192,15 +192,15 @@ fn derive_modules_depend_one_way() {
 }
 
 /// The command's layers: what a subcommand ends with, the display of untrusted text, what a user
-/// asks (each subcommand's ask, its validation and its command line) and the arguments; the shared parts
-/// (output, the lock, the connection, a table's description, Scan pages, a sharded partition's
-/// merged read); the subcommands, one
+/// asks (each subcommand's ask with its options, its validation and its command line); the shared
+/// parts (output, the lock, the connection, a table's description, Scan pages, a sharded
+/// partition's merged read) and the command line that main parses into an ask; the subcommands, one
 /// module (or folder) each; `query`, which shows its items as `browse` does; the README's test
 /// of the documents, which names them all. A module uses only its own layer or earlier ones, and
 /// no subcommand uses another of its layer.
 const COMMAND_LAYERS: &[&[&str]] = &[
-    &["outcome", "display", "ask", "cli"],
-    &["output", "lock", "connect", "table", "pages", "sharded", "session"],
+    &["outcome", "display", "ask"],
+    &["output", "lock", "connect", "table", "pages", "sharded", "session", "cli"],
     &["layouts", "browse", "audit", "migrate", "tables"],
     &["query", "serve"],
     &["readme_test"],

@@ -6,8 +6,17 @@ use std::fmt;
 use comfy_table::presets;
 use serde::Serialize;
 
-use crate::cli::Output;
 use crate::outcome::Outcome;
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Output {
+    /// Aligned columns, for people.
+    Table,
+    /// One JSON document on standard output, for programs (each document's shape is a page of the
+    /// book's reference).
+    Json,
+}
 
 /// A report the command prints: its JSON is its serde form, its tables [`print_table`](Self::print_table).
 pub(crate) trait Document: Serialize {

@@ -12,8 +12,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sortkey_core::dynamodb::{RateShare, worker_index};
 use tokio::sync::mpsc;
 
-use crate::cli::Output;
 use crate::outcome::AskError;
+use crate::output::Output;
 
 /// An item or a key, as the SDK gives it.
 pub(crate) type Item = HashMap<String, AttributeValue>;

@@ -11,8 +11,8 @@ use sortkey_core::LockFile;
 use tokio::runtime::Runtime;
 
 use crate::ask::{Connection, Context};
-use crate::cli::Output;
 use crate::outcome::AskError;
+use crate::output::Output;
 use crate::{connect, lock, pages};
 
 /// The command's context: see the module.

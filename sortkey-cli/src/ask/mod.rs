@@ -1,5 +1,5 @@
 //! What a user asks, once: per subcommand a plain type ([`BrowseAsk`], [`QueryAsk`],
-//! [`MigrationAsk`], [`TablesAsk`], [`AuditAsk`]) that clap
+//! [`MigrationAsk`] and [`MigrateAsk`], [`TablesAsk`], [`AuditAsk`]) that clap
 //! parses the command line into and a page's query string deserializes into, validated once
 //! against the [`Context`] (the tables a server may read, the lock's layouts, limits, values),
 //! answered by one function that returns the document, and printed back as the one command
@@ -12,14 +12,20 @@ mod command;
 mod context;
 mod migrate;
 mod query;
+#[cfg(feature = "serve")]
+mod serve;
 mod tables;
 
-pub(crate) use audit::{AuditAsk, HEADROOM, SEGMENTS};
+pub(crate) use audit::{AuditAsk, AuditCommand, MergeAsk};
+#[cfg(feature = "serve")]
+pub(crate) use audit::{AuditReads, HEADROOM, SEGMENTS};
 pub(crate) use browse::BrowseAsk;
 pub(crate) use command::CommandLine;
 pub(crate) use context::{Connection, Context, no_layout};
-pub(crate) use migrate::MigrationAsk;
+pub(crate) use migrate::{MigrateAsk, MigrationAsk};
 pub(crate) use query::QueryAsk;
+#[cfg(feature = "serve")]
+pub(crate) use serve::ServeAsk;
 pub(crate) use tables::TablesAsk;
 
 pub(crate) use crate::outcome::AskError;

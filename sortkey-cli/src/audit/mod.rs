@@ -17,8 +17,8 @@ pub(crate) mod report;
 pub(crate) mod scan;
 
 use self::report::{AuditDocument, AuditSource};
+use crate::ask::{AuditAsk, AuditCommand};
 use crate::ask::{CommandLine, Context};
-use crate::cli::{AuditArgs, AuditCommand};
 use crate::outcome::AskError;
 use crate::output::Answer;
 use crate::pages::{self, SegmentOf};
@@ -31,7 +31,7 @@ use self::data_files::{DataFiles, Folder};
 /// report that found anything ([`Outcome::Found`](crate::outcome::Outcome::Found)) holds a key in
 /// no layout (unread, of a mixed width, empty or too long), a value that is no string, or a field
 /// under the headroom threshold.
-pub(crate) fn run(session: &Session, audit: &AuditArgs) -> Result<Answer, AskError> {
+pub(crate) fn run(session: &Session, audit: &AuditAsk) -> Result<Answer, AskError> {
     if let Some(AuditCommand::Merge(merge)) = &audit.command {
         return partial::merge(session, merge);
     }
@@ -50,7 +50,7 @@ pub(crate) fn run(session: &Session, audit: &AuditArgs) -> Result<Answer, AskErr
 
 /// The audit of the export at `at` (a folder or `s3://BUCKET/PREFIX`): this worker's share of
 /// its files read, the partial report saved when asked.
-fn export_audit(session: &Session, audit: &AuditArgs, at: &str) -> Result<AuditDocument, AskError> {
+fn export_audit(session: &Session, audit: &AuditAsk, at: &str) -> Result<AuditDocument, AskError> {
     let ctx = session.context();
     let (Some(pk), sk) = (audit.what.pk.clone(), audit.what.sk.clone()) else {
         return Err(AskError::bad("--export needs --pk ATTR (and --sk ATTR): an export has no key schema"));

@@ -14,10 +14,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sortkey_core::LockFile;
 
+use crate::ask::MergeAsk;
 use crate::ask::{CommandLine, Connection, Context};
 use crate::audit::attribute::Attribute;
 use crate::audit::report::{AttributeReport, AuditDocument, AuditSource};
-use crate::cli::MergeArgs;
 use crate::outcome::AskError;
 use crate::output::{Answer, format_tag};
 use crate::pages::Item;
@@ -295,7 +295,7 @@ pub(crate) fn load(path: &Path) -> Result<Option<Partial>, AskError> {
 /// `sortkey audit merge PARTS...`: the partial reports of every segment of one audit (same table,
 /// index, lock and total; each segment once, each read to its end), merged in segment order into
 /// the report of the whole table.
-pub(crate) fn merge(session: &Session, merge: &MergeArgs) -> Result<Answer, AskError> {
+pub(crate) fn merge(session: &Session, merge: &MergeAsk) -> Result<Answer, AskError> {
     // A merge reads no lock (the session's is empty): the parts carry the one their audit read.
     // The printed commands name this command line's --lock, which the moves then read.
     let ctx = session.context();

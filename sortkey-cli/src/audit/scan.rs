@@ -9,10 +9,10 @@ use aws_sdk_dynamodb::Client;
 use indicatif::ProgressBar;
 use sortkey_core::LockFile;
 
+use crate::ask::AuditAsk;
 use crate::ask::Connection;
 use crate::audit::attribute::{Attribute, attributes, read_names};
 use crate::audit::partial::{self, Partial, Segment, StoredKey};
-use crate::cli::AuditArgs;
 use crate::outcome::AskError;
 use crate::pages::{self, Item, Source};
 use crate::session::Session;
@@ -38,7 +38,7 @@ pub(crate) struct ScanPlan {
 
 impl ScanPlan {
     /// The plan of `sortkey audit --table`, read with `connection`.
-    fn of(connection: &Connection, audit: &AuditArgs, table: &str) -> Result<ScanPlan, AskError> {
+    fn of(connection: &Connection, audit: &AuditAsk, table: &str) -> Result<ScanPlan, AskError> {
         let (total, numbers) = pages::split(audit.what.segments, audit.total, audit.segment)?;
         Ok(ScanPlan {
             table: table.to_owned(),
@@ -75,7 +75,7 @@ impl Progress for ProgressBar {
 
 /// Audits the table's segments that this process runs, from where the partial report (if any)
 /// says they stand; returns the audit of those segments.
-pub(crate) fn run(session: &Session, audit: &AuditArgs, table: &str) -> Result<Partial, AskError> {
+pub(crate) fn run(session: &Session, audit: &AuditAsk, table: &str) -> Result<Partial, AskError> {
     let plan = ScanPlan::of(&session.connection, audit, table)?;
     session.runtime.block_on(async {
         let client = session.client().await;

@@ -25,7 +25,7 @@ use sortkey_core::{DynMigration, KeyRole};
 use aws_sdk_dynamodb::Client;
 
 use crate::ask::Context;
-use crate::cli::MigrateArgs;
+use crate::ask::MigrateAsk;
 use crate::outcome::AskError;
 use crate::output::Answer;
 use crate::pages::{self, Source};
@@ -39,7 +39,7 @@ use self::verdict::{MigrateDocument, classify};
 
 /// Runs the migration (or, with `--dry-run`, reads what it would do) and prints the passes and
 /// the verdict; with `--status`, reads where it stands and moves nothing.
-pub(crate) fn run(session: &Session, m: &MigrateArgs) -> Result<Answer, AskError> {
+pub(crate) fn run(session: &Session, m: &MigrateAsk) -> Result<Answer, AskError> {
     let ctx = session.context();
     if m.status {
         let client = session.runtime.block_on(session.client());
@@ -93,7 +93,7 @@ struct Plan {
 async fn plan(
     client: &Client,
     ctx: &Context<'_>,
-    m: &MigrateArgs,
+    m: &MigrateAsk,
     migration: DynMigration,
 ) -> Result<(Plan, Source), AskError> {
     let (lock, lock_path) = (ctx.lock, ctx.lock_path);
@@ -133,7 +133,7 @@ async fn plan(
 /// checkpoints.
 async fn passes(
     client: &Client,
-    (ctx, m, olds): (&Context<'_>, &MigrateArgs, &[String]),
+    (ctx, m, olds): (&Context<'_>, &MigrateAsk, &[String]),
     (plan, source, (total, mine)): (&Plan, &Source, (u32, Vec<u32>)),
     (bar, estimate): (Option<&ProgressBar>, u64),
 ) -> Result<MigrateDocument, AskError> {

@@ -8,7 +8,7 @@ use sortkey_core::dynamodb::Progress;
 use sortkey_core::{DynMigration, KeyRole, LockFile, MigrationVerdict, VerdictAudit};
 
 use crate::ask::Context;
-use crate::cli::MigrateArgs;
+use crate::ask::MigrateAsk;
 use crate::display::{sanitized, shown};
 use crate::outcome::{AskError, Outcome};
 use crate::output::{self, Document, format_tag, outln};
@@ -74,7 +74,7 @@ impl From<&Progress> for Pass {
 impl MigrateDocument {
     /// The document of a migration (`m`, asked in `ctx`), its `passes` and its `verdict`.
     pub(crate) fn new(
-        (m, ctx): (&MigrateArgs, &Context<'_>),
+        (m, ctx): (&MigrateAsk, &Context<'_>),
         from: &[String],
         passes: &[Progress],
         verdict: Option<MigrationVerdict>,
@@ -114,7 +114,7 @@ pub(crate) async fn classify(
     source: &Source,
     lock: &LockFile,
     migration: &DynMigration,
-    m: &MigrateArgs,
+    m: &MigrateAsk,
     bar: Option<&ProgressBar>,
     estimate: u64,
 ) -> Result<MigrationVerdict, AskError> {

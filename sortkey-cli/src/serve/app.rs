@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use sortkey_core::LockFile;
 
 use crate::ask::Connection;
-use crate::cli::ServeArgs;
+use crate::ask::ServeAsk;
 use crate::outcome::AskError;
 use crate::serve::scans;
 use crate::session::Session;
@@ -50,7 +50,7 @@ pub(crate) struct App {
 impl App {
     pub(super) fn new(
         session: &Session,
-        serve: &ServeArgs,
+        serve: &ServeAsk,
         (client, s3): (aws_sdk_dynamodb::Client, Option<aws_sdk_s3::Client>),
         (address, port): (IpAddr, u16),
     ) -> Result<App, AskError> {

@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::ask::{AuditAsk, HEADROOM, SEGMENTS};
+use crate::ask::{AuditReads, HEADROOM, SEGMENTS};
 use crate::audit::data_files::{DataFiles, Folder};
 use crate::audit::export_s3::{S3Export, S3Files};
 use crate::audit::partial::{self, merged};
@@ -164,7 +164,7 @@ pub(crate) async fn audit(State(app): State<Arc<App>>, RawQuery(raw): RawQuery, 
 /// The partial reports the server was started with, merged as `sortkey audit merge` does.
 fn reports(app: &App) -> Shown {
     let ctx = app.context();
-    let line = AuditAsk::merge_command_line(&ctx, &app.reports);
+    let line = AuditReads::merge_command_line(&ctx, &app.reports);
     let command = line.to_string();
     let paths: Vec<String> = app.reports.iter().map(|p| p.display().to_string()).collect();
     let doc = merged(&app.reports, HEADROOM, (&ctx, line));
@@ -177,7 +177,8 @@ fn reports(app: &App) -> Shown {
 async fn export(app: &Arc<App>, (pk, sk): (&str, &str)) -> Result<Shown, AskError> {
     let ctx = app.context();
     let at = app.export_text();
-    let ask = AuditAsk { export: Some(at.clone()), pk: Some(pk.into()), sk: Some(sk.into()), ..AuditAsk::default() };
+    let ask =
+        AuditReads { export: Some(at.clone()), pk: Some(pk.into()), sk: Some(sk.into()), ..AuditReads::default() };
     ask.validate(&ctx)?;
     let line = ask.command_line(&ctx);
     let command = line.to_string();
@@ -202,7 +203,7 @@ fn scan(app: &App, table: &str) -> Result<Shown, AskError> {
     let path = app.scans.report_path(table);
     let saved = partial::load(&path);
     let segments = if let Ok(Some(state)) = &saved { state.total } else { SEGMENTS };
-    let ask = AuditAsk { table: Some(table.to_owned()), report: Some(path), segments, ..AuditAsk::default() };
+    let ask = AuditReads { table: Some(table.to_owned()), report: Some(path), segments, ..AuditReads::default() };
     ask.validate(&ctx)?;
     let line = ask.command_line(&ctx);
     let command = line.to_string();

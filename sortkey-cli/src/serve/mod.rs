@@ -26,12 +26,12 @@ use axum::routing::get;
 
 pub(crate) use app::App;
 
-use crate::cli::ServeArgs;
+use crate::ask::ServeAsk;
 use crate::outcome::AskError;
 use crate::session::Session;
 
 /// Starts the server and prints its URL; runs until the process is stopped.
-pub(crate) fn run(session: &Session, serve: &ServeArgs) -> Result<(), AskError> {
+pub(crate) fn run(session: &Session, serve: &ServeAsk) -> Result<(), AskError> {
     let address = serve.bind.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     if !address.is_loopback() {
         eprintln!(
