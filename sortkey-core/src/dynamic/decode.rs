@@ -48,7 +48,7 @@ fn decode_family(
                 Ok(DynValue::Variant(lit.clone(), None))
             }
             DynVariant::Key(inner) => {
-                let mut cursor = decode_start(key, name, crate::SORT_KEY_LIMIT)?;
+                let mut cursor = decode_start(key, name, crate::encoding::key::SORT_KEY_LIMIT)?;
                 let value = decode_key(&mut cursor, inner, &whole_key(name))?;
                 cursor.expect_end()?;
                 Ok(DynValue::Variant(first.to_owned(), Some(Box::new(value))))

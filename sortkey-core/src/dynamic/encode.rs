@@ -37,7 +37,9 @@ impl DynLayout {
                 }),
                 (DynVariant::Key(inner), Some(value)) => {
                     let whole = whole_key(self.name);
-                    encode_key(out, self.name, crate::SORT_KEY_LIMIT, |out| write_key(value, inner, &whole, out))
+                    encode_key(out, self.name, crate::encoding::key::SORT_KEY_LIMIT, |out| {
+                        write_key(value, inner, &whole, out)
+                    })
                 }
                 (DynVariant::Key(_), None) => unreachable!("variant_of pairs a keyed variant with its value"),
             };

@@ -5,9 +5,9 @@
 //! shard field (a shard-count change): each item's new shard is calculated from its sort key, by
 //! the rule of the new layout.
 
-use crate::KeyRole;
 use crate::dynamic::model::{DynBody, DynLayout, DynVariant};
 use crate::dynamic::value::DynValue;
+use crate::encoding::key::KeyRole;
 use crate::encoding::shard::ShardRule;
 use crate::migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, RekeyErrorKind, Rekeyed};
 

@@ -134,7 +134,7 @@ impl Placements {
 
 #[cfg(test)]
 mod tests {
-    use crate::{DynLayout, KeyAudit};
+    use crate::dynamic::{DynLayout, KeyAudit};
 
     #[test]
     fn items_in_another_shard_are_found_whole_or_in_parts() {

@@ -95,7 +95,7 @@ impl<'a> DynQuery<'a> {
         };
         let separator = key.map_or('#', |k| k.separator);
         let prefix = key.map_or(Some(name), |k| k.prefix.as_deref()).map(intern);
-        self.head = QueryHead::new(self.name, prefix, separator, crate::SORT_KEY_LIMIT, self.role);
+        self.head = QueryHead::new(self.name, prefix, separator, crate::encoding::key::SORT_KEY_LIMIT, self.role);
         // A unit variant has no fields: the query is its one key.
         self.key = key.or(Some(&UNIT));
         self
