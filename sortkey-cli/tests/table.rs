@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -73,10 +73,8 @@ fn audit_reports_layouts_mixed_widths_and_unread_keys() {
     assert!(argv.windows(2).any(|w| w == ["--rate", "40"]) && argv.windows(2).any(|w| w == ["--segments", "2"]));
 
     // The table, as a user sees it (one segment: the samples in a fixed order).
-    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--segments", "1", "-o", "table"])
-        .assert()
-        .code(1);
-    snapshot("audit_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let run = (server.endpoint.as_str(), lock.as_path());
+    transcript("audit_table.txt", run, &["audit", "--table", "Runs", "--segments", "1", "-o", "table"], 1, &[]);
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "--segments", "1", "-o", "json"])
         .assert()
         .code(1);
@@ -214,15 +212,8 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     assert!(pages >= 9, "{pages} pages of 4");
     let (after_old, _) = page(Some("RUN#04999999#old_19"));
     assert_eq!(after_old, &expected[1..5], "after the old key of 95000000");
-    let out = sortkey(&server.endpoint, &lock, &args[..args.len() - 2])
-        .args(["--limit", "4", "-o", "table"])
-        .assert()
-        .code(0);
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    snapshot(
-        "query_versions.txt",
-        &text.replace(&lock.display().to_string(), "LOCK").replace(&server.endpoint, "ENDPOINT"),
-    );
+    let shown = [&args[..args.len() - 2], &["--limit", "4", "-o", "table"]].concat();
+    transcript("query_versions.txt", (&server.endpoint, &lock), &shown, 0, &[]);
     let out = sortkey(&server.endpoint, &lock, &args).args(["--limit", "2"]).assert().code(0);
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     snapshot(
@@ -268,11 +259,8 @@ fn a_query_across_versions_returns_exactly_the_keys_the_condition_selects() {
     merge.args(["--lock", &lock_path, "audit", "merge", &part(0), &part(1), "-o", "json"]).env_remove("AWS_PROFILE");
     let merged: serde_json::Value = serde_json::from_slice(&merge.assert().code(1).get_output().stdout).unwrap();
     assert_eq!(merged["attributes"][0]["moves"], serde_json::json!([moves]), "{merged}");
-    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Versions", "--segments", "1", "-o", "table"])
-        .assert()
-        .code(1);
-    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    snapshot("audit_versions.txt", &text.replace(&lock_path, "LOCK").replace(endpoint, "ENDPOINT"));
+    let shown = ["audit", "--table", "Versions", "--segments", "1", "-o", "table"];
+    transcript("audit_versions.txt", (endpoint, &lock), &shown, 1, &[]);
 
     // The printed move runs as printed (in a folder of its own for its checkpoints), and then no
     // old key is left.
@@ -394,9 +382,8 @@ fn browse_flags_older_versions_and_mixed_widths_inline() {
         ("RUN#999999999000#wide", &null, &wide),
     ];
     assert_eq!(flags, expected, "{doc}");
-    let out =
-        sortkey(&server.endpoint, &lock, &["browse", "--table", "Flags", "--pk", pk, "-o", "table"]).assert().code(0);
-    snapshot("browse_flags.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let shown = ["browse", "--table", "Flags", "--pk", pk, "-o", "table"];
+    transcript("browse_flags.txt", (&server.endpoint, &lock), &shown, 0, &[]);
 }
 
 /// `sortkey migrate --to RankKey` moves every older version of it that the lock records, each
@@ -416,13 +403,11 @@ fn migrate_to_the_current_layout_moves_every_older_version() {
     keys.push((pk.to_owned(), format!("RUN#{:012}#now", 999_999_999_999u64 - 7)));
     runtime().block_on(table(&client(&server.endpoint), "Generations", &keys));
     let dir = lock.parent().unwrap().join("checkpoints").display().to_string();
+    // The migration as a user sees it (one Scan page: every key read once); its document is the
+    // report the status below reads back.
     let args = ["migrate", "--table", "Generations", "--to", "RankKey", "--compare-attributes", "--checkpoint", &dir];
-    let out = sortkey(&server.endpoint, &lock, &args).args(["-o", "json"]).assert().code(0);
-    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    assert_eq!(doc["from"], serde_json::json!(["RankKeyV2", "RankKeyV1"]), "{doc}");
-    let verdict = &doc["verdict"];
-    assert_eq!((verdict["complete"].as_bool(), verdict["in_new"].as_u64()), (Some(true), Some(21)), "{doc}");
-    assert_eq!(doc["passes"][0]["moved"], 20, "{doc}");
+    let run = (server.endpoint.as_str(), lock.as_path());
+    transcript("migrate_run.txt", run, &[&args[..], &["-o", "table"]].concat(), 0, &[(&dir, "checkpoints")]);
 
     // Where it stands, by its checkpoints: the command's --status and the web view's page.
     let status = ["migrate", "--table", "Generations", "--to", "RankKey", "--checkpoint", &dir, "--status"];
@@ -436,10 +421,13 @@ fn migrate_to_the_current_layout_moves_every_older_version() {
     assert_eq!(pass["totals"]["moved"], 20);
     let pages: u64 = pass["segments"].as_array().unwrap().iter().map(|s| s["pages"].as_u64().unwrap()).sum();
     assert!(pages >= 4, "a page at least per segment: {command}");
-    assert_eq!(command["report"]["verdict"]["complete"], true, "the report the migration kept: {command}");
-    let out = sortkey(&server.endpoint, &lock, &status).args(["-o", "table"]).assert().code(0);
-    let printed = String::from_utf8_lossy(&out.get_output().stdout).replace(&dir, "CHECKPOINTS");
-    snapshot("migrate_status.txt", &printed);
+    let doc = &command["report"];
+    assert_eq!(doc["from"], serde_json::json!(["RankKeyV2", "RankKeyV1"]), "the report the migration kept: {doc}");
+    let verdict = &doc["verdict"];
+    assert_eq!((verdict["complete"].as_bool(), verdict["in_new"].as_u64()), (Some(true), Some(21)), "{doc}");
+    assert_eq!(doc["passes"][0]["moved"], 20, "{doc}");
+    let shown = [&status[..], &["-o", "table"]].concat();
+    transcript("migrate_status.txt", (&server.endpoint, &lock), &shown, 0, &[(&dir, "checkpoints")]);
     let (_child, address, cookie) = serve(&server.endpoint, &lock, &["--checkpoint", &dir]);
     let path = "/migration?table=Generations&to=RankKey&format=json";
     let (code, _, body) = http_get(&address, path, Some(&cookie));
@@ -518,13 +506,10 @@ fn browse_shows_a_partition_by_layout_and_query_runs_its_condition() {
     runtime().block_on(table(&client(&server.endpoint), "Items", &keys));
     let lock = lock_file_of("browse", FAMILY_LOCK);
 
-    let mut out =
-        sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009", "-o", "table"]);
-    let out = out.assert().code(0);
-    snapshot("browse_table.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    let run = (server.endpoint.as_str(), lock.as_path());
+    transcript("browse_table.txt", run, &["browse", "--table", "Items", "--pk", "CUST#000009", "-o", "table"], 0, &[]);
     let args = ["browse", "--table", "Items", "--pk", "CUST#000009", "--group", "-o", "table"];
-    let out = sortkey(&server.endpoint, &lock, &args).assert().code(0);
-    snapshot("browse_grouped.txt", &String::from_utf8_lossy(&out.get_output().stdout));
+    transcript("browse_grouped.txt", run, &args, 0, &[]);
     let mut out = sortkey(&server.endpoint, &lock, &["browse", "--table", "Items", "--pk", "CUST#000009"]);
     let text = String::from_utf8_lossy(&out.assert().code(0).get_output().stdout).into_owned();
     snapshot("browse.json", &text.replace(&lock.display().to_string(), "LOCK").replace(&server.endpoint, "ENDPOINT"));
@@ -781,6 +766,25 @@ else:
     s3.put_object(Bucket="exports", Key="runs/AWSDynamoDB/other/manifest-files.json", Body=b"")
 "#;
 
+/// Runs `sortkey ARGS` with the test's server and lock and compares its transcript with
+/// tests/snapshots/`name`, which the book includes as it is: the line `$ sortkey ARGS
+/// --endpoint-url http://localhost:8000` as a user types it in the lock's folder, then what the
+/// command printed. The test's own server and lock path are written as that endpoint and
+/// `layouts.lock` in both, and each text of `replace` (a temporary folder) as its stand-in.
+fn transcript(name: &str, (endpoint, lock): (&str, &Path), args: &[&str], code: i32, replace: &[(&str, &str)]) {
+    let out = sortkey(endpoint, lock, args).assert().code(code);
+    let line = shlex::try_join(args.iter().copied()).expect("arguments without a NUL");
+    let printed = String::from_utf8_lossy(&out.get_output().stdout);
+    let mut text = format!("$ sortkey {line} --endpoint-url {endpoint}\n{printed}");
+    let lock = lock.display().to_string();
+    for (from, to) in
+        replace.iter().copied().chain([(lock.as_str(), "layouts.lock"), (endpoint, "http://localhost:8000")])
+    {
+        text = text.replace(from, to);
+    }
+    snapshot(name, &text);
+}
+
 /// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.
 /// An audit's document but the command line that asked it: what two ways of reading the same
 /// items (split, resumed, merged, exported) must agree on.
@@ -837,11 +841,13 @@ fn migrate_widens_a_key_with_a_writer_running_killed_twice_and_resumed() {
         serde_json::from_slice(&migrate(&["--dry-run"]).assert().code(1).get_output().stdout).unwrap();
     // As a user sees it (one segment: the samples in a fixed order), and as a program does.
     let args = ["migrate", "--table", "Runs", "--from", "RankKeyV1", "--to", "RankKey", "--dry-run", "--segments", "1"];
-    for (output, file) in [("table", "migrate_dry_run.txt"), ("json", "migrate_dry_run.json")] {
-        let out = sortkey(&server.endpoint, &lock, &args).args(["-o", output]).assert().code(1);
-        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-        snapshot(file, &text.replace(&lock.display().to_string(), "LOCK").replace(&server.endpoint, "ENDPOINT"));
-    }
+    transcript("migrate_dry_run.txt", (&server.endpoint, &lock), &[&args[..], &["-o", "table"]].concat(), 1, &[]);
+    let out = sortkey(&server.endpoint, &lock, &args).args(["-o", "json"]).assert().code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    snapshot(
+        "migrate_dry_run.json",
+        &text.replace(&lock.display().to_string(), "LOCK").replace(&server.endpoint, "ENDPOINT"),
+    );
     assert_eq!((dry["verdict"]["in_old"].as_u64(), dry["verdict"]["in_new"].as_u64()), (Some(ITEMS), Some(0)));
     let sample = &dry["verdict"]["left_samples"][0];
     assert_eq!(sample["to"].as_str().unwrap().len(), sample["from"].as_str().unwrap().len() + 2);

@@ -233,8 +233,13 @@ impl MigrateDocument {
         };
         outln!("verdict: {verdict}");
         if v.complete && !self.dry_run {
+            let (reads, it, its) = match self.from.len() {
+                1 => ("reads", "it", "its"),
+                _ => ("read", "them", "their"),
+            };
             outln!(
-                "next: {from} reads no key any more: drop it from the key's versions (its `legacy`, its lines in the lock)"
+                "next: {from} {reads} no key any more: drop {it} from the key's versions ({its} `legacy`, {its} lines \
+                 in the lock)"
             );
         }
     }
