@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::sortkey;
+use common::{sortkey, transcript};
 use sortkey_core::dynamodb::{EntityItem, PutMode, put_item};
 use sortkey_core::{Entity, LockedKeys, SortKey, TableDefinition};
 use sortkey_test_server::{client, runtime, server_or_skip};
@@ -307,6 +307,9 @@ fn migrate_moves_a_season_to_another_shard_count_with_a_writer_and_a_reader_runn
         cmd
     };
     let dry = json(&migrate(&["--dry-run"]).assert().code(1));
+    // As a user sees it (one segment: the samples in a fixed order); the book shows it.
+    let shown = ["migrate", "--table", "Season", "--to", "RunPk", "--dry-run", "--segments", "1", "-o", "table"];
+    transcript("migrate_shards_dry_run.txt", (&server.endpoint, &lock), &shown, 1, &[]);
     assert_eq!(
         (dry["verdict"]["in_old"].as_u64(), dry["verdict"]["in_new"].as_u64()),
         (Some(u64::from(RUNS)), Some(0))

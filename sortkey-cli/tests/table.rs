@@ -6,12 +6,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use assert_cmd::Command;
 use aws_sdk_dynamodb::types::AttributeValue;
-use common::{sortkey, table};
+use common::{snapshot, sortkey, table, transcript};
 use sortkey_test_server::{client, runtime, server_or_skip};
 
 const LOCK: &str = "CustomerPk = partition CUST#{customer_id:u32 width=6}\n\
@@ -766,42 +766,12 @@ else:
     s3.put_object(Bucket="exports", Key="runs/AWSDynamoDB/other/manifest-files.json", Body=b"")
 "#;
 
-/// Runs `sortkey ARGS` with the test's server and lock and compares its transcript with
-/// tests/snapshots/`name`, which the book includes as it is: the line `$ sortkey ARGS
-/// --endpoint-url http://localhost:8000` as a user types it in the lock's folder, then what the
-/// command printed. The test's own server and lock path are written as that endpoint and
-/// `layouts.lock` in both, and each text of `replace` (a temporary folder) as its stand-in.
-fn transcript(name: &str, (endpoint, lock): (&str, &Path), args: &[&str], code: i32, replace: &[(&str, &str)]) {
-    let out = sortkey(endpoint, lock, args).assert().code(code);
-    let line = shlex::try_join(args.iter().copied()).expect("arguments without a NUL");
-    let printed = String::from_utf8_lossy(&out.get_output().stdout);
-    let mut text = format!("$ sortkey {line} --endpoint-url {endpoint}\n{printed}");
-    let lock = lock.display().to_string();
-    for (from, to) in
-        replace.iter().copied().chain([(lock.as_str(), "layouts.lock"), (endpoint, "http://localhost:8000")])
-    {
-        text = text.replace(from, to);
-    }
-    snapshot(name, &text);
-}
-
-/// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.
 /// An audit's document but the command line that asked it: what two ways of reading the same
 /// items (split, resumed, merged, exported) must agree on.
 fn asked(doc: &serde_json::Value) -> serde_json::Value {
     let mut doc = doc.clone();
     doc.as_object_mut().unwrap().remove("command").expect("an audit's document names its command line");
     doc
-}
-
-fn snapshot(name: &str, text: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, text).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(text, expected, "{name} changed; UPDATE_SNAPSHOTS=1 rewrites it after a deliberate change");
 }
 
 /// `sortkey migrate` widens RankKey's score from 10 to 12 digits while a writer updates the

@@ -1,7 +1,7 @@
 //! What the tests of the command against moto share: a table with keys, and the command itself
 //! pointed at the server and a lock.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use aws_sdk_dynamodb::Client;
@@ -45,4 +45,42 @@ pub(crate) fn sortkey(endpoint: &str, lock: &Path, args: &[&str]) -> Command {
     cmd.args(["--endpoint-url", endpoint, "--lock"]).arg(lock).args(args);
     cmd.env_remove("AWS_ACCESS_KEY_ID").env_remove("AWS_PROFILE");
     cmd
+}
+
+/// Runs `sortkey ARGS` with the test's server and lock and compares its transcript with
+/// tests/snapshots/`name`, which the book includes as it is: the line `$ sortkey ARGS
+/// --endpoint-url http://localhost:8000` as a user types it in the lock's folder, then what the
+/// command printed. The test's own server and lock path are written as that endpoint and
+/// `layouts.lock` in both, and each text of `replace` (a temporary folder) as its stand-in.
+#[allow(dead_code, reason = "the tests whose output the book shows")]
+pub(crate) fn transcript(
+    name: &str,
+    (endpoint, lock): (&str, &Path),
+    args: &[&str],
+    code: i32,
+    replace: &[(&str, &str)],
+) {
+    let out = sortkey(endpoint, lock, args).assert().code(code);
+    let line = shlex::try_join(args.iter().copied()).expect("arguments without a NUL");
+    let printed = String::from_utf8_lossy(&out.get_output().stdout);
+    let mut text = format!("$ sortkey {line} --endpoint-url {endpoint}\n{printed}");
+    let lock = lock.display().to_string();
+    for (from, to) in
+        replace.iter().copied().chain([(lock.as_str(), "layouts.lock"), (endpoint, "http://localhost:8000")])
+    {
+        text = text.replace(from, to);
+    }
+    snapshot(name, &text);
+}
+
+/// `text` against tests/snapshots/`name`; `UPDATE_SNAPSHOTS=1` writes it instead.
+#[allow(dead_code, reason = "the tests whose output the book shows")]
+pub(crate) fn snapshot(name: &str, text: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(text, expected, "{name} changed; UPDATE_SNAPSHOTS=1 rewrites it after a deliberate change");
 }
