@@ -49,6 +49,8 @@ use sortkey_core::{
 };
 use sortkey_tests::server::{client, runtime, server_or_skip};
 
+#[path = "dynamodb/rank.rs"]
+mod rank;
 #[path = "dynamodb/sharded.rs"]
 mod sharded;
 #[path = "dynamodb/typed_migration.rs"]

@@ -129,6 +129,7 @@ pub use table::family::UnitQuery;
 pub use table::index::{IndexKey, IndexQuery, MultiKey};
 pub use table::item::{ItemKey, KeyNames, NoSort, PartitionQuery};
 pub use table::multi::{KeyScalar, MultiCondition, MultiKeys, Range, ScalarType, ScalarValue};
+pub use table::rank::{MOST_RANK_LEVELS, RankError, RankedField};
 pub use table::request::{CreateTableRequest, IndexRequest, KeySchema, KeyType, KeyValues, QueryRequest};
 
 pub use migrate::vectors;

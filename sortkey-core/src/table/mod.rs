@@ -12,4 +12,5 @@ pub(crate) mod family;
 pub(crate) mod index;
 pub(crate) mod item;
 pub(crate) mod multi;
+pub(crate) mod rank;
 pub(crate) mod request;

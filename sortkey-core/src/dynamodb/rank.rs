@@ -1,0 +1,281 @@
+//! Rank counters on DynamoDB: a write of a ranked item and its counters in one transaction, and
+//! a rank read in at most two requests a shard (one point read of every shard's counters, one
+//! `Select = COUNT` Query a shard inside the finest bucket). The arithmetic is
+//! [`RankedField`]'s.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Delete, KeysAndAttributes, Put, ReturnConsumedCapacity, TransactWriteItem, Update,
+};
+
+use super::{Attributes, RequestError};
+use crate::table::rank::RankedField;
+
+/// A ranked board: the table, its key attributes, the partitions it spans (one, or every shard
+/// of a sharded partition key) and the ranked field of its sort key.
+#[derive(Debug, Clone)]
+pub struct RankBoard {
+    /// The table.
+    pub table: String,
+    /// The partition key attribute.
+    pub pk: String,
+    /// The sort key attribute.
+    pub sk: String,
+    /// The board's partitions: its partition key, or each shard's.
+    pub partitions: Vec<String>,
+    /// The ranked field and its counters.
+    pub ranked: RankedField,
+}
+
+/// What a rank read found and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankRead {
+    /// One more than the items of the board that sort before the key, in the read's order.
+    pub rank: u64,
+    /// The requests it sent (at most two a shard while the finest buckets fit a Query's page).
+    pub requests: u32,
+    /// The counter items it read.
+    pub counters: u32,
+    /// The items the Queries inside the finest buckets counted (DynamoDB's `ScannedCount`).
+    pub bucket_items: u64,
+    /// The read units DynamoDB says it spent (none when the server does not say).
+    pub read_units: f64,
+}
+
+/// Why a rank write or read failed: a key that is not on the board, or a request.
+#[derive(Debug)]
+pub enum RankFailure {
+    /// The key holds no digits of the ranked field where its layout writes them.
+    NotOnBoard {
+        /// The board's table.
+        table: String,
+        /// The key.
+        key: String,
+        /// What the board expected.
+        expected: String,
+    },
+    /// A request failed (the write's transaction changed nothing).
+    Request(RequestError),
+}
+
+impl fmt::Display for RankFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RankFailure::NotOnBoard { table, key, expected } => {
+                write!(f, "rank on table `{table}`: key `{key}` is not on the board: expected {expected}")
+            }
+            RankFailure::Request(e) => write!(f, "rank: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RankFailure {}
+
+impl From<RequestError> for RankFailure {
+    fn from(e: RequestError) -> Self {
+        RankFailure::Request(e)
+    }
+}
+
+impl RankBoard {
+    fn digits<'k>(&self, key: &'k str) -> Result<&'k str, RankFailure> {
+        self.ranked.digits(key).ok_or_else(|| RankFailure::NotOnBoard {
+            table: self.table.clone(),
+            key: key.to_owned(),
+            expected: format!("`{}` then {} digits of the ranked field", self.ranked.key_prefix(), self.ranked.width()),
+        })
+    }
+
+    fn key(&self, partition: &str, sort_key: &str) -> Attributes {
+        HashMap::from([
+            (self.pk.clone(), AttributeValue::S(partition.to_owned())),
+            (self.sk.clone(), AttributeValue::S(sort_key.to_owned())),
+        ])
+    }
+}
+
+/// Writes one item of `partition` with its counters in one transaction: `before`, the sort key
+/// the item has now (`None`: a new item), and `after`, the whole item it becomes (`None`: it is
+/// deleted; its key attributes name where it goes: a move when its sort key differs). The item
+/// must be where `before` says and its new key free, or nothing changes (a conditional
+/// transaction), so that at every committed state the counters equal the items. Returns the
+/// actions the transaction held.
+pub async fn write_ranked(
+    client: &Client,
+    board: &RankBoard,
+    partition: &str,
+    before: Option<&str>,
+    after: Option<Attributes>,
+) -> Result<usize, RankFailure> {
+    let after_key = match &after {
+        Some(item) => match item.get(&board.sk) {
+            Some(AttributeValue::S(sk)) => Some(sk.clone()),
+            _ => {
+                return Err(RankFailure::NotOnBoard {
+                    table: board.table.clone(),
+                    key: String::new(),
+                    expected: format!("an item with the string sort key attribute `{}`", board.sk),
+                });
+            }
+        },
+        None => None,
+    };
+    let old = before.map(|k| board.digits(k)).transpose()?;
+    let new = after_key.as_deref().map(|k| board.digits(k)).transpose()?;
+    let build = |e: aws_sdk_dynamodb::error::BuildError| RankFailure::NotOnBoard {
+        table: board.table.clone(),
+        key: partition.to_owned(),
+        expected: e.to_string(),
+    };
+    let mut actions = Vec::new();
+    let names = HashMap::from([("#k".to_owned(), board.pk.clone())]);
+    let same = before.is_some() && before == after_key.as_deref();
+    if let Some(item) = after {
+        let condition = if same { "attribute_exists(#k)" } else { "attribute_not_exists(#k)" };
+        let put = Put::builder()
+            .table_name(&board.table)
+            .set_item(Some(item))
+            .condition_expression(condition)
+            .set_expression_attribute_names(Some(names.clone()))
+            .build()
+            .map_err(build)?;
+        actions.push(TransactWriteItem::builder().put(put).build());
+    }
+    if let Some(before) = before.filter(|_| !same) {
+        let delete = Delete::builder()
+            .table_name(&board.table)
+            .set_key(Some(board.key(partition, before)))
+            .condition_expression("attribute_exists(#k)")
+            .set_expression_attribute_names(Some(names.clone()))
+            .build()
+            .map_err(build)?;
+        actions.push(TransactWriteItem::builder().delete(delete).build());
+    }
+    for (node, change) in board.ranked.changes(old, new) {
+        let mut adds = Vec::new();
+        let mut values = HashMap::new();
+        for (digit, change) in change.iter().enumerate().filter(|(_, c)| **c != 0) {
+            adds.push(format!("c{digit} :c{digit}"));
+            values.insert(format!(":c{digit}"), AttributeValue::N(change.to_string()));
+        }
+        let update = Update::builder()
+            .table_name(&board.table)
+            .set_key(Some(board.key(partition, &board.ranked.counter_key(&node))))
+            .update_expression(format!("ADD {}", adds.join(", ")))
+            .set_expression_attribute_values(Some(values))
+            .build()
+            .map_err(build)?;
+        actions.push(TransactWriteItem::builder().update(update).build());
+    }
+    let count = actions.len();
+    client
+        .transact_write_items()
+        .set_transact_items(Some(actions))
+        .send()
+        .await
+        .map_err(|e| RequestError::from_sdk("TransactWriteItems", &board.table, &e))?;
+    Ok(count)
+}
+
+/// The rank of `key` (a sort key of the board, whole or only as far as the ranked field) over
+/// every partition of the board: one more than the items that sort before it, in the read's
+/// order (`forward`: ascending bytes, as a Query reads by default). Exact while no write runs
+/// between its requests: a point read of every partition's counters on the key's path (and of
+/// `key` itself, which is no item before it), then a `Select = COUNT` Query a partition over
+/// the items sharing the key's first `levels` digits that sort before it.
+pub async fn rank(client: &Client, board: &RankBoard, key: &str, forward: bool) -> Result<RankRead, RankFailure> {
+    let digits = board.digits(key)?;
+    let mut read = RankRead { rank: 1, requests: 0, counters: 0, bucket_items: 0, read_units: 0.0 };
+    // Every partition's path nodes and the key itself, in batches of DynamoDB's 100 keys.
+    let mut wanted: Vec<Attributes> = Vec::new();
+    for partition in &board.partitions {
+        wanted.extend(board.ranked.path(digits).map(|node| board.key(partition, &board.ranked.counter_key(node))));
+        wanted.push(board.key(partition, key));
+    }
+    let mut found: Vec<Attributes> = Vec::new();
+    for batch in wanted.chunks(100) {
+        let mut keys = KeysAndAttributes::builder().set_keys(Some(batch.to_vec())).consistent_read(true);
+        loop {
+            let asked = keys.build().map_err(|e| RankFailure::NotOnBoard {
+                table: board.table.clone(),
+                key: key.to_owned(),
+                expected: e.to_string(),
+            })?;
+            let answer = client
+                .batch_get_item()
+                .request_items(&board.table, asked)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map_err(|e| RequestError::from_sdk("BatchGetItem", &board.table, &e))?;
+            read.requests += 1;
+            read.read_units += answer.consumed_capacity().iter().filter_map(|c| c.capacity_units()).sum::<f64>();
+            found.extend(answer.responses().and_then(|r| r.get(&board.table)).cloned().unwrap_or_default());
+            match answer.unprocessed_keys().and_then(|u| u.get(&board.table)) {
+                Some(left) if !left.keys().is_empty() => {
+                    keys = KeysAndAttributes::builder().set_keys(Some(left.keys().to_vec())).consistent_read(true);
+                }
+                _ => break,
+            }
+        }
+    }
+    let text = |item: &Attributes, name: &str| match item.get(name) {
+        Some(AttributeValue::S(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let mut nodes: HashMap<(String, String), [u64; 10]> = HashMap::new();
+    let mut own: HashMap<String, u64> = HashMap::new();
+    for item in &found {
+        let (Some(partition), Some(sort)) = (text(item, &board.pk), text(item, &board.sk)) else { continue };
+        if sort == key {
+            *own.entry(partition).or_default() += 1;
+            continue;
+        }
+        let Some(node) = board.ranked.node_of(&sort) else { continue };
+        read.counters += 1;
+        let counts = std::array::from_fn(|d| match item.get(&format!("c{d}")) {
+            Some(AttributeValue::N(n)) => n.parse::<u64>().unwrap_or(0),
+            _ => 0,
+        });
+        nodes.insert((partition, node.to_owned()), counts);
+    }
+    let (low, high) = board.ranked.bucket(digits, key, forward);
+    for partition in &board.partitions {
+        read.rank += board.ranked.counted_before(digits, forward, |node| {
+            nodes.get(&(partition.clone(), node.to_owned())).copied().unwrap_or_default()
+        });
+        let mut start = None;
+        loop {
+            let answer = client
+                .query()
+                .table_name(&board.table)
+                .key_condition_expression("#p = :p AND #s BETWEEN :low AND :high")
+                .expression_attribute_names("#p", &board.pk)
+                .expression_attribute_names("#s", &board.sk)
+                .expression_attribute_values(":p", AttributeValue::S(partition.clone()))
+                .expression_attribute_values(":low", AttributeValue::S(low.clone()))
+                .expression_attribute_values(":high", AttributeValue::S(high.clone()))
+                .select(aws_sdk_dynamodb::types::Select::Count)
+                .consistent_read(true)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(|e| RequestError::from_sdk("Query", &board.table, &e))?;
+            read.requests += 1;
+            read.rank += u64::try_from(answer.count()).unwrap_or(0);
+            read.bucket_items += u64::try_from(answer.scanned_count()).unwrap_or(0);
+            read.read_units += answer.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+            match answer.last_evaluated_key() {
+                Some(last) if !last.is_empty() => start = Some(last.clone()),
+                _ => break,
+            }
+        }
+        // The key itself is in its bucket's range but sorts before nothing.
+        read.rank = read.rank.saturating_sub(own.get(partition).copied().unwrap_or(0));
+    }
+    Ok(read)
+}

@@ -1,0 +1,144 @@
+//! Rank counters through the server: a season of runs over 2 shards, written, moved and deleted
+//! with their counters in one transaction each (`write_ranked`), and every rank read (`rank`)
+//! compared with a sorted list of the keys the table holds, within two requests a shard; at the
+//! end the counter items equal the counts recomputed from a Query of every item.
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use sortkey_core::dynamodb::{RankBoard, rank, write_ranked};
+use sortkey_core::{RankedField, SortKey};
+use sortkey_tests::server::{client, runtime, server_or_skip};
+
+#[derive(SortKey)]
+#[key(prefix = "RUN")]
+struct RankKey {
+    #[key(width = 6, desc)]
+    score: u32,
+    player: String,
+}
+
+fn key(score: u32, player: u32) -> String {
+    RankKey { score, player: format!("p_{player}") }.encode().unwrap()
+}
+
+fn item(partition: &str, sort: &str) -> HashMap<String, AttributeValue> {
+    HashMap::from([
+        ("pk".to_owned(), AttributeValue::S(partition.to_owned())),
+        ("sk".to_owned(), AttributeValue::S(sort.to_owned())),
+    ])
+}
+
+/// Every sort key of `partition`, in the server's order.
+async fn keys(client: &aws_sdk_dynamodb::Client, partition: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start = None;
+    loop {
+        let page = client
+            .query()
+            .table_name("Ranked")
+            .key_condition_expression("pk = :p")
+            .expression_attribute_values(":p", AttributeValue::S(partition.to_owned()))
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .unwrap();
+        out.extend(page.items().iter().map(|i| i["sk"].as_s().unwrap().clone()));
+        match page.last_evaluated_key() {
+            Some(k) if !k.is_empty() => start = Some(k.clone()),
+            _ => return out,
+        }
+    }
+}
+
+#[test]
+fn rank_reads_agree_with_a_sorted_list_and_the_counters_with_the_items() {
+    let Some(server) = server_or_skip("rank_reads_agree_with_a_sorted_list_and_the_counters_with_the_items") else {
+        return;
+    };
+    let client = client(&server.endpoint);
+    let ranked = RankedField::of("RankKey", &RankKey::LAYOUT, "score", 3).unwrap();
+    let partitions = vec!["SEASON#1#0".to_owned(), "SEASON#1#1".to_owned()];
+    let board = RankBoard { table: "Ranked".into(), pk: "pk".into(), sk: "sk".into(), partitions, ranked };
+    runtime().block_on(async {
+        sortkey_tests::server::create_table(&client, "Ranked").await;
+        // 80 players, scores with ties (20 values over the whole range, and close ones).
+        let mut scores: Vec<Option<u32>> = Vec::new();
+        for player in 0..80u32 {
+            let score = [player % 20 * 37_000, 500 + player % 7][usize::from(player % 3 == 0)];
+            let shard = &board.partitions[(player % 2) as usize];
+            let actions =
+                write_ranked(&client, &board, shard, None, Some(item(shard, &key(score, player)))).await.unwrap();
+            assert!(actions <= 4, "a put and one counter a level: {actions}");
+            scores.push(Some(score));
+        }
+        // A put over a key that is taken changes nothing.
+        let shard = &board.partitions[0];
+        let taken = write_ranked(&client, &board, shard, None, Some(item(shard, &key(scores[0].unwrap(), 0)))).await;
+        assert!(taken.is_err(), "the key is taken: the transaction is refused");
+        // Moves (a new score) and deletes, each with its counters.
+        for step in 0..30u32 {
+            let player = step * 7 % 80;
+            let Some(old) = scores[player as usize] else { continue };
+            let shard = &board.partitions[(player % 2) as usize];
+            let before = key(old, player);
+            if step % 5 == 4 {
+                write_ranked(&client, &board, shard, Some(&before), None).await.unwrap();
+                scores[player as usize] = None;
+            } else {
+                let score = (old + 13_001 * (step + 1)) % 1_000_000;
+                write_ranked(&client, &board, shard, Some(&before), Some(item(shard, &key(score, player))))
+                    .await
+                    .unwrap();
+                scores[player as usize] = Some(score);
+            }
+        }
+        // The sorted list: every key of the board, from the table itself.
+        let mut all: Vec<String> = Vec::new();
+        for partition in &board.partitions {
+            all.extend(keys(&client, partition).await.into_iter().filter(|k| k.starts_with("RUN#")));
+        }
+        all.sort();
+        let live = scores.iter().filter(|s| s.is_some()).count();
+        assert_eq!(all.len(), live, "one item a live player");
+        let mut probes: Vec<String> = all.iter().step_by(3).cloned().collect();
+        probes.extend([0u32, 500, 37_000, 999_999, 444_444].map(|s| format!("RUN#{}", &key(s, 0)[4..10])));
+        for probe in &probes {
+            for forward in [true, false] {
+                let read = rank(&client, &board, probe, forward).await.unwrap();
+                let before = match forward {
+                    true => all.iter().filter(|k| k.as_str() < probe.as_str()).count(),
+                    false => all.iter().filter(|k| k.as_str() > probe.as_str()).count(),
+                };
+                assert_eq!(read.rank, before as u64 + 1, "{probe} forward {forward}: {read:?}");
+                assert!(read.requests <= 2 * 2, "at most two requests a shard: {read:?}");
+            }
+        }
+        // The counter items equal the counts of the items they stand for.
+        for partition in &board.partitions {
+            let held = keys(&client, partition).await;
+            let mut expected: BTreeMap<String, [i64; 10]> = BTreeMap::new();
+            for k in held.iter().filter(|k| k.starts_with("RUN#")) {
+                for (node, change) in board.ranked.changes(None, board.ranked.digits(k)) {
+                    let counts = expected.entry(node).or_default();
+                    counts.iter_mut().zip(change).for_each(|(c, d)| *c += d);
+                }
+            }
+            for counter in held.iter().filter_map(|k| board.ranked.node_of(k)) {
+                let got = client
+                    .get_item()
+                    .table_name("Ranked")
+                    .set_key(Some(item(partition, &board.ranked.counter_key(counter))))
+                    .consistent_read(true)
+                    .send()
+                    .await
+                    .unwrap();
+                let got = got.item().unwrap();
+                let counts: [i64; 10] = std::array::from_fn(|d| {
+                    got.get(&format!("c{d}")).map_or(0, |n| n.as_n().unwrap().parse().unwrap())
+                });
+                assert_eq!(counts, expected.get(counter).copied().unwrap_or_default(), "{partition} node {counter:?}");
+            }
+        }
+    });
+}
