@@ -47,6 +47,7 @@ use sortkey_core::rust_decimal::Decimal;
 use sortkey_core::{
     DecodeErrorKind, EncodeError, ItemKey, KeyCondition, KeyNames, QueryError, SortKey, TableDefinition,
 };
+use sortkey_tests::rng::Rng;
 use sortkey_tests::server::{client, runtime, server_or_skip};
 
 #[path = "dynamodb/rank.rs"]
@@ -117,29 +118,6 @@ async fn query(client: &Client, pk: &str, cond: &KeyCondition, forward: bool, li
             Some(k) if !k.is_empty() => start = Some(k.clone()),
             _ => return out,
         }
-    }
-}
-
-/// A small deterministic generator (splitmix64), so that a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-    fn text(&mut self, alphabet: &[char], max: usize) -> String {
-        let n = self.below(max + 1);
-        (0..n).map(|_| *self.pick(alphabet)).collect()
     }
 }
 

@@ -6,6 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use sortkey_core::{RankedField, SortKey};
+use sortkey_tests::rng::Rng;
 
 #[derive(SortKey)]
 #[key(prefix = "RUN")]
@@ -13,23 +14,6 @@ struct RankKey {
     #[key(width = 10, desc)]
     score: u64,
     player: String,
-}
-
-/// splitmix64: a seeded generator, so that a failure replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// A board as DynamoDB holds it: each shard's sort keys in byte order, and its counter items
@@ -112,18 +96,18 @@ fn check(seed: u64, items: u64, shards: usize, spread: u64, levels: usize, probe
     let mut rng = Rng(seed);
     let mut scores = Vec::with_capacity(items as usize);
     for player in 0..items {
-        let score = rng.below(spread);
+        let score = rng.below(spread as usize) as u64;
         scores.push(score);
         board.write(player as usize % shards, None, Some(&key(score, player)));
     }
     let probe = |board: &Board, rng: &mut Rng, scores: &[u64]| {
         let lists: Vec<Vec<&String>> = board.shards.iter().map(|keys| keys.iter().collect()).collect();
         for _ in 0..probes {
-            let player = rng.below(items);
+            let player = rng.below(items as usize) as u64;
             // A player's own key, or a score alone (`RUN#<digits>`), which sorts before its ties.
             let key = match rng.below(2) {
                 0 => key(scores[player as usize], player),
-                _ => format!("RUN#{}", &key(rng.below(spread), 0)[4..14]),
+                _ => format!("RUN#{}", &key(rng.below(spread as usize) as u64, 0)[4..14]),
             };
             for forward in [true, false] {
                 let (rank, _) = board.rank(&key, forward);
@@ -133,7 +117,7 @@ fn check(seed: u64, items: u64, shards: usize, spread: u64, levels: usize, probe
     };
     probe(&board, &mut rng, &scores);
     for _ in 0..items.min(2_000) {
-        let player = rng.below(items);
+        let player = rng.below(items as usize) as u64;
         let shard = player as usize % shards;
         if scores[player as usize] == u64::MAX {
             continue;
@@ -145,7 +129,7 @@ fn check(seed: u64, items: u64, shards: usize, spread: u64, levels: usize, probe
                 scores[player as usize] = u64::MAX;
             }
             _ => {
-                let score = rng.below(spread);
+                let score = rng.below(spread as usize) as u64;
                 let new = key(score, player);
                 if new != old {
                     board.write(shard, Some(&old), Some(&new));

@@ -9,6 +9,7 @@
 pub mod docs;
 pub mod law;
 pub mod leaderboard;
+pub mod rng;
 #[cfg(feature = "extra-types")]
 pub mod samples;
 #[cfg(feature = "extra-types")]
