@@ -52,6 +52,8 @@ use sortkey_tests::server::{client, runtime, server_or_skip};
 
 #[path = "dynamodb/rank.rs"]
 mod rank;
+#[path = "dynamodb/rank_costs.rs"]
+mod rank_costs;
 #[path = "dynamodb/sharded.rs"]
 mod sharded;
 #[path = "dynamodb/typed_migration.rs"]

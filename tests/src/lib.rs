@@ -53,6 +53,7 @@ mod book {
     GuideSingleTable = "guide/single-table.md",
     GuideEntitiesAndIndexes = "guide/entities-and-indexes.md",
     GuideShardedKeys = "guide/sharded-keys.md",
+    GuideRanks = "guide/ranks.md",
     GuideServiceDuringAMigration = "guide/service-during-a-migration.md",
     LayoutsChanging = "layouts/changing.md",
     LayoutsLocking = "layouts/locking.md",

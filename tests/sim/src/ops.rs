@@ -416,7 +416,11 @@ fn scan(state: &mut State, request: &Value) -> Result<Value, DynamoError> {
 fn batch_get(state: &mut State, request: &Value) -> Result<Value, DynamoError> {
     let mut responses = serde_json::Map::new();
     let mut total = 0;
+    // Each key read is charged as a GetItem of it is, found or not, per table.
+    let mut spent = Vec::new();
     for (name, ask) in request["RequestItems"].as_object().into_iter().flatten() {
+        let consistent = ask["ConsistentRead"].as_bool() == Some(true);
+        let mut units = 0.0;
         let t = state.tables.get(name).ok_or_else(DynamoError::not_found)?;
         let mut places = Placeholders::of(ask);
         let projection = match ask["ProjectionExpression"].as_str() {
@@ -428,6 +432,7 @@ fn batch_get(state: &mut State, request: &Value) -> Result<Value, DynamoError> {
         for key in ask["Keys"].as_array().into_iter().flatten() {
             total += 1;
             let key = key_of(&t.keys, &item_of(key))?;
+            units += read_units(t.get(&key).map_or(0, item_size), consistent);
             if let Some(item) = t.get(&key) {
                 found.push(json!(match &projection {
                     Some(paths) => expr::project(item, paths),
@@ -436,11 +441,16 @@ fn batch_get(state: &mut State, request: &Value) -> Result<Value, DynamoError> {
             }
         }
         responses.insert(name.clone(), Value::Array(found));
+        spent.push(json!({ "TableName": name, "CapacityUnits": units }));
     }
     if total > 100 {
         return Err(DynamoError::validation("Too many items requested for the BatchGetItem call".to_owned()));
     }
-    Ok(json!({ "Responses": responses, "UnprocessedKeys": {} }))
+    let mut out = json!({ "Responses": responses, "UnprocessedKeys": {} });
+    if matches!(request["ReturnConsumedCapacity"].as_str(), Some("TOTAL") | Some("INDEXES")) {
+        out["ConsumedCapacity"] = Value::Array(spent);
+    }
+    Ok(out)
 }
 
 fn batch_write(state: &mut State, request: &Value) -> Result<Value, DynamoError> {

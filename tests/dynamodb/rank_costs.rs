@@ -1,0 +1,206 @@
+//! What a rank read costs on boards of 1,000 to 1,000,000 items over 1 and 16 shards, on the
+//! simulation's in-memory DynamoDB (which the differential test holds to moto and which charges
+//! read units as DynamoDB does), against the hand-written way, a `Select = COUNT` Query of every
+//! item before the key; and what a write costs with and without counters. Every rank read
+//! equals the hand-written count. The tests' run measures boards of 1,000 and 10,000 items;
+//! `SORTKEY_RANK_COSTS=full` those of BENCHMARKS.md (1,000, 100,000 and 1,000,000, about three
+//! minutes), and `--nocapture` prints the table.
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+use serde_json::{Value, json};
+use sortkey_core::dynamodb::{RankBoard, rank, write_ranked};
+use sortkey_core::{RankedField, SortKey};
+use sortkey_sim::MemoryDynamo;
+use sortkey_tests::rng::Rng;
+use sortkey_tests::server::{create_table, runtime};
+
+#[derive(SortKey)]
+#[key(prefix = "RUN")]
+struct RankKey {
+    #[key(width = 10, desc)]
+    score: u64,
+    player: String,
+}
+
+/// Writes `items` (partition, sort key) straight into the in-memory table, 25 a request.
+fn load(dynamo: &MemoryDynamo, items: impl Iterator<Item = (String, String, Value)>) {
+    let mut batch = Vec::new();
+    let flush = |batch: &mut Vec<Value>| {
+        if batch.is_empty() {
+            return;
+        }
+        let body = json!({ "RequestItems": { "Board": std::mem::take(batch) } });
+        let (status, answer) = dynamo.answer("BatchWriteItem", &body);
+        assert_eq!(status, 200, "{answer}");
+    };
+    for (pk, sk, more) in items {
+        let mut item = json!({ "pk": { "S": pk }, "sk": { "S": sk } });
+        if let (Some(item), Value::Object(more)) = (item.as_object_mut(), more) {
+            item.extend(more);
+        }
+        batch.push(json!({ "PutRequest": { "Item": item } }));
+        if batch.len() == 25 {
+            flush(&mut batch);
+        }
+    }
+    flush(&mut batch);
+}
+
+/// The hand-written rank: a `Select = COUNT` Query a shard of every key up to `key`, page by
+/// page (`key` is a player's own, so the count is its rank).
+async fn counted(client: &Client, board: &RankBoard, key: &str) -> (u64, u32, u64, f64) {
+    let (mut rank, mut requests, mut items, mut units) = (0, 0, 0, 0.0);
+    for partition in &board.partitions {
+        let mut start = None;
+        loop {
+            let page = client
+                .query()
+                .table_name(&board.table)
+                .key_condition_expression("pk = :p AND sk BETWEEN :low AND :high")
+                .expression_attribute_values(":p", AttributeValue::S(partition.clone()))
+                .expression_attribute_values(":low", AttributeValue::S("RUN#".into()))
+                .expression_attribute_values(":high", AttributeValue::S(key.into()))
+                .select(Select::Count)
+                .consistent_read(true)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .unwrap();
+            requests += 1;
+            rank += page.count() as u64;
+            items += page.scanned_count() as u64;
+            units += page.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+            match page.last_evaluated_key() {
+                Some(k) if !k.is_empty() => start = Some(k.clone()),
+                _ => break,
+            }
+        }
+    }
+    (rank, requests, items, units)
+}
+
+fn board(shards: usize, levels: usize) -> RankBoard {
+    RankBoard {
+        table: "Board".into(),
+        pk: "pk".into(),
+        sk: "sk".into(),
+        partitions: (0..shards).map(|s| format!("SEASON#2026#{s:02}")).collect(),
+        ranked: RankedField::of("RankKey", &RankKey::LAYOUT, "score", levels).unwrap(),
+    }
+}
+
+/// A board of `items` runs (scores over the whole ten digits, 200 bytes of attributes each, as
+/// a leaderboard's run holds a name and a time) and its counters, loaded; then the rank of the
+/// players at the top, the middle and the end, read both ways.
+fn measure(items: usize, shards: usize, levels: usize) -> Vec<String> {
+    let dynamo = MemoryDynamo::new();
+    let client = dynamo.client();
+    let board = board(shards, levels);
+    let rt = runtime();
+    rt.block_on(create_table(&client, "Board"));
+    let mut rng = Rng(items as u64 ^ shards as u64);
+    let keys: Vec<(usize, String)> = (0..items)
+        .map(|player| {
+            let score = rng.bits() % 10_000_000_000;
+            let key = RankKey { score, player: format!("p_{player}") }.encode().unwrap();
+            (player % shards, key)
+        })
+        .collect();
+    let padding = "x".repeat(200);
+    load(
+        &dynamo,
+        keys.iter().map(|(s, k)| (board.partitions[*s].clone(), k.clone(), json!({ "name": { "S": padding } }))),
+    );
+    let mut counters: Vec<std::collections::BTreeMap<String, [i64; 10]>> = vec![Default::default(); shards];
+    for (shard, key) in &keys {
+        for (node, change) in board.ranked.changes(None, board.ranked.digits(key)) {
+            let counts = counters[*shard].entry(node).or_default();
+            counts.iter_mut().zip(change).for_each(|(c, d)| *c += d);
+        }
+    }
+    load(
+        &dynamo,
+        counters.iter().enumerate().flat_map(|(shard, nodes)| {
+            let board = &board;
+            nodes.iter().map(move |(node, counts)| {
+                let mut more = serde_json::Map::new();
+                for (d, c) in counts.iter().enumerate() {
+                    more.insert(format!("c{d}"), json!({ "N": c.to_string() }));
+                }
+                (board.partitions[shard].clone(), board.ranked.counter_key(node), Value::Object(more))
+            })
+        }),
+    );
+    let mut sorted: Vec<&String> = keys.iter().map(|(_, k)| k).collect();
+    sorted.sort();
+    let mut rows = Vec::new();
+    for (place, at) in [("top", 0), ("middle", items / 2), ("end", items - 1)] {
+        let key = sorted[at];
+        let read = rt.block_on(rank(&client, &board, key, true)).unwrap();
+        assert_eq!(read.rank, at as u64 + 1, "{items} items, {shards} shards: the {place} player");
+        assert!(read.requests as usize <= 2 * shards, "at most two requests a shard: {read:?}");
+        let back = rt.block_on(rank(&client, &board, key, false)).unwrap();
+        assert_eq!(back.rank, (items - at) as u64, "read backward");
+        let (by_hand, requests, scanned, units) = rt.block_on(counted(&client, &board, key));
+        assert_eq!(by_hand, read.rank, "the hand-written count");
+        rows.push(format!(
+            "| {items} | {shards} | {levels} | {place} ({}) | {} | {} + {} | {:.1} | {requests} | {scanned} | {units:.1} |",
+            read.rank, read.requests, read.counters, read.bucket_items, read.read_units
+        ));
+    }
+    rows
+}
+
+/// The units of one put with and without counters: a plain PutItem, and write_ranked's
+/// transaction (the item and one counter item a level).
+fn write_units(levels: usize) -> String {
+    let dynamo = MemoryDynamo::new();
+    let client = dynamo.client();
+    let board = board(1, levels);
+    runtime().block_on(async {
+        create_table(&client, "Board").await;
+        let key = RankKey { score: 1500, player: "p_1".into() }.encode().unwrap();
+        let item = |sk: &str| {
+            std::collections::HashMap::from([
+                ("pk".to_owned(), AttributeValue::S(board.partitions[0].clone())),
+                ("sk".to_owned(), AttributeValue::S(sk.to_owned())),
+                ("name".to_owned(), AttributeValue::S("x".repeat(200))),
+            ])
+        };
+        let plain = client
+            .put_item()
+            .table_name("Board")
+            .set_item(Some(item("RUN#plain")))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await
+            .unwrap();
+        let plain = plain.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+        let actions = write_ranked(&client, &board, &board.partitions[0], None, Some(item(&key))).await.unwrap();
+        // A transaction's write units: two a write of up to 1 KB, each action (DynamoDB's rule).
+        format!("| {levels} | {plain:.1} | {actions} actions, {} |", actions * 2)
+    })
+}
+
+#[test]
+fn a_rank_read_costs_two_requests_a_shard_whatever_the_rank() {
+    let mut rows = vec![
+        "| items | shards | levels | player (rank) | requests | counter items + bucket items | read units | by Query: requests | items | read units |".to_owned(),
+        "|---|---|---|---|---|---|---|---|---|---|".to_owned(),
+    ];
+    let full = std::env::var("SORTKEY_RANK_COSTS").as_deref() == Ok("full");
+    let boards: &[(usize, usize)] =
+        if full { &[(1_000, 2), (100_000, 4), (1_000_000, 5)] } else { &[(1_000, 2), (10_000, 3)] };
+    for &(items, levels) in boards {
+        for shards in [1, 16] {
+            rows.extend(measure(items, shards, levels));
+        }
+    }
+    rows.push(String::new());
+    rows.push("| levels | a plain put's write units | a ranked put: transaction actions, write units |".to_owned());
+    rows.push("|---|---|---|".to_owned());
+    rows.extend([2, 4, 5].map(write_units));
+    println!("{}", rows.join("\n"));
+}
