@@ -2,7 +2,8 @@
 //! `#[derive(SortKey)]` type gets the order right and refuses the keys that would break it; and,
 //! last, the season too hot for one partition, written to 16 shards and read back merged, equal
 //! to the one partition (in memory, through `sortkey_core::query::Merge`, as
-//! `dynamodb::query_merged` reads DynamoDB).
+//! `dynamodb::query_merged` reads DynamoDB), and each player's rank in it, read from rank
+//! counters (in memory, through `RankedField`, as `dynamodb::rank` reads DynamoDB).
 //!
 //! Run with `cargo run --example leaderboard`. With the `dynamodb` feature and
 //! `-- --endpoint URL [--table NAME]` the runs are stored in and queried from a DynamoDB
@@ -12,7 +13,7 @@
 mod store;
 
 use sortkey_core::query::{Merge, MergeCursor, MergedPage, ShardRead};
-use sortkey_core::{KeyCondition, Sharded, SortKey};
+use sortkey_core::{KeyCondition, RankedField, Sharded, SortKey};
 use sortkey_examples::{MemTable, Order, Query, TextTable};
 use store::Store;
 
@@ -88,6 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     stage_5_overflow(&mut store)?;
     stage_6_top_of_the_season(&store)?;
     stage_7_sharded()?;
+    stage_8_ranks()?;
     Ok(())
 }
 
@@ -365,6 +367,82 @@ fn stage_7_sharded() -> Result<(), Box<dyn std::error::Error>> {
     );
     if !equal || !hit {
         return Err("the merged read differs from the single partition".into());
+    }
+    Ok(())
+}
+
+/// (8) Ranks: a player's place on the 16-shard season, from rank counters.
+fn stage_8_ranks() -> Result<(), Box<dyn std::error::Error>> {
+    heading("8. What is my rank? Counters kept beside the runs, read in a few requests");
+    let runs = busy_season(2000);
+    // The scores use the last 4 of the 10 digits (nines' complement: 99999979..99999999), so the
+    // counters count the first 9: each finest bucket holds about one score's runs.
+    let ranked = RankedField::of("RankKey", &RankKey::LAYOUT, "score", 9)?;
+    let season = SeasonPk { season: "2024-06".into(), shard: 0 };
+    let shards = season.every_shard()?;
+    // Each shard's sort keys, and its counter items (node: ten counts), as write_ranked keeps
+    // them in DynamoDB (one count a level changed by each put): what the keys stand for.
+    let mut keys: Vec<std::collections::BTreeSet<String>> = vec![Default::default(); shards.len()];
+    for run in &runs {
+        keys[usize::from(SeasonPk::SHARDS.of(run.player_id.as_bytes()))].insert(run.encode()?);
+    }
+    let counters: Vec<_> = keys.iter().map(|k| ranked.tally(k.iter().map(String::as_str))).collect();
+    println!("Each put of a run also adds one to a counter item a level, in the same transaction:");
+    println!("counts of the runs by the first 1, 2, ... 9 digits of their score, per shard. A rank is");
+    println!("the counts before the player's digits on its path, plus the runs of its finest bucket");
+    println!("before it (a Select=COUNT Query a shard), plus one:");
+    let mut out = TextTable::new([
+        "player",
+        "score",
+        "rank",
+        "by counters: requests",
+        "items read",
+        "by Query: items read",
+        "same",
+    ])
+    .right(1)
+    .right(2)
+    .right(3)
+    .right(4)
+    .right(5);
+    let mut all_same = true;
+    for player in [1234, 17, 1999, 600] {
+        let run = &runs[player];
+        let sk = run.encode()?;
+        let digits = ranked.digits(&sk).ok_or("a run's key holds its score's digits")?;
+        let (low, high) = ranked.bucket(digits, &sk, true);
+        let mut rank = 1;
+        let mut read = 0;
+        for (shard, keys) in keys.iter().enumerate() {
+            rank += ranked.counted_before(digits, true, |node| counters[shard].get(node).copied().unwrap_or_default());
+            read += ranked.path(digits).filter(|node| counters[shard].contains_key(*node)).count();
+            let bucket: Vec<&String> = keys.range(low.clone()..=high.clone()).collect();
+            read += bucket.len();
+            rank += bucket.iter().filter(|k| ***k != sk).count() as u64;
+        }
+        // Point reads of every shard's path and the key (100 keys a request), a Query a shard,
+        // a point read of every shard's write count.
+        let requests = (shards.len() * (ranked.levels() + 1)).div_ceil(100) + shards.len() + 1;
+        let before: usize = keys.iter().map(|k| k.range(..sk.clone()).count()).sum();
+        let same = before as u64 + 1 == rank;
+        all_same &= same;
+        out.row([
+            run.player_id.clone(),
+            run.score.to_string(),
+            rank.to_string(),
+            requests.to_string(),
+            read.to_string(),
+            // Counting by Query reads every run up to the player's, in each shard.
+            (before + 1).to_string(),
+            (if same { "=" } else { "differs" }).to_string(),
+        ]);
+    }
+    print!("{out}");
+    println!("Read from the counters, a rank costs the same requests whatever the rank; counting the runs");
+    println!("before a player by Query reads as many runs as its rank. dynamodb::write_ranked and");
+    println!("dynamodb::rank do this on DynamoDB (the book's \"A player's rank\").");
+    if !all_same {
+        return Err("a rank from the counters differs from the count of the runs before it".into());
     }
     Ok(())
 }

@@ -140,6 +140,15 @@ fn check(seed: u64, items: u64, shards: usize, spread: u64, levels: usize, probe
     }
     let alive: Vec<u64> = scores.iter().map(|&s| if s == u64::MAX { 0 } else { s }).collect();
     probe(&board, &mut rng, &alive);
+    // The counters kept by the writes' changes alone equal the counts of the keys left.
+    for (keys, counters) in board.shards.iter().zip(&board.counters) {
+        let kept: std::collections::BTreeMap<String, [u64; 10]> = counters
+            .iter()
+            .filter(|(_, c)| c.iter().any(|&n| n != 0))
+            .map(|(node, c)| (node.clone(), c.map(|n| u64::try_from(n).unwrap())))
+            .collect();
+        assert_eq!(kept, board.ranked.tally(keys.iter().map(String::as_str)), "seed {seed}");
+    }
 }
 
 #[test]

@@ -62,6 +62,9 @@ pub enum Bug {
     /// A read across versions Queries the current version before the older ones: an item moved
     /// between the two Queries is in neither's answer, and missed.
     VersionsCurrentFirst,
+    /// A ranked item's move (a new score) changes the item but not its rank counters: the
+    /// counters no longer equal the items, and ranks read from them are wrong.
+    RankMoveWithoutCounters,
 }
 
 thread_local! {

@@ -1,7 +1,7 @@
 //! Rank counters on DynamoDB: a write of a ranked item and its counters in one transaction, and
-//! a rank read in at most two requests a shard (one point read of every shard's counters, one
-//! `Select = COUNT` Query a shard inside the finest bucket). The arithmetic is
-//! [`RankedField`]'s.
+//! a rank read in N + 2 requests over N shards (one point read of every shard's counters, one
+//! `Select = COUNT` Query a shard inside the finest bucket, one point read of every shard's
+//! write count to tell that no write ran between them). The arithmetic is [`RankedField`]'s.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -35,7 +35,8 @@ pub struct RankBoard {
 pub struct RankRead {
     /// One more than the items of the board that sort before the key, in the read's order.
     pub rank: u64,
-    /// The requests it sent (at most two a shard while the finest buckets fit a Query's page).
+    /// The requests it sent: N + 2 for N partitions while the finest buckets fit a Query's
+    /// page, more when it was made again because the board changed under it.
     pub requests: u32,
     /// The counter items it read.
     pub counters: u32,
@@ -59,6 +60,13 @@ pub enum RankFailure {
     },
     /// A request failed (the write's transaction changed nothing).
     Request(RequestError),
+    /// Writes of the board ran between a rank read's requests in each of its attempts.
+    Busy {
+        /// The board's table.
+        table: String,
+        /// The attempts made.
+        attempts: u32,
+    },
 }
 
 impl fmt::Display for RankFailure {
@@ -68,6 +76,11 @@ impl fmt::Display for RankFailure {
                 write!(f, "rank on table `{table}`: key `{key}` is not on the board: expected {expected}")
             }
             RankFailure::Request(e) => write!(f, "rank: {e}"),
+            RankFailure::Busy { table, attempts } => write!(
+                f,
+                "rank on table `{table}`: expected a moment without writes of the board between a read's requests, \
+                 found writes in each of {attempts} attempts"
+            ),
         }
     }
 }
@@ -154,9 +167,22 @@ pub async fn write_ranked(
             .map_err(build)?;
         actions.push(TransactWriteItem::builder().delete(delete).build());
     }
-    for (node, change) in board.ranked.changes(old, new) {
+    let moved = old.is_some() && new.is_some();
+    let mut changes = match moved && planted_bug!(RankMoveWithoutCounters) {
+        true => Default::default(),
+        false => board.ranked.changes(old, new),
+    };
+    // The root's write count `v` changes with every write of the partition, so that a rank read
+    // tells whether any write ran between its requests (its counts alone can change and change
+    // back).
+    changes.entry(String::new()).or_default();
+    for (node, change) in changes {
         let mut adds = Vec::new();
         let mut values = HashMap::new();
+        if node.is_empty() {
+            adds.push("v :v".to_owned());
+            values.insert(":v".to_owned(), AttributeValue::N("1".to_owned()));
+        }
         for (digit, change) in change.iter().enumerate().filter(|(_, c)| **c != 0) {
             adds.push(format!("c{digit} :c{digit}"));
             values.insert(format!(":c{digit}"), AttributeValue::N(change.to_string()));
@@ -180,102 +206,165 @@ pub async fn write_ranked(
     Ok(count)
 }
 
+/// The attempts a rank read makes before it says the board kept changing under it.
+pub const RANK_ATTEMPTS: u32 = 4;
+
 /// The rank of `key` (a sort key of the board, whole or only as far as the ranked field) over
 /// every partition of the board: one more than the items that sort before it, in the read's
-/// order (`forward`: ascending bytes, as a Query reads by default). Exact while no write runs
-/// between its requests: a point read of every partition's counters on the key's path (and of
-/// `key` itself, which is no item before it), then a `Select = COUNT` Query a partition over
-/// the items sharing the key's first `levels` digits that sort before it.
+/// order (`forward`: ascending bytes, as a Query reads by default). One point read of every
+/// partition's counters on the key's path (and of `key` itself, which is no item before it),
+/// then a `Select = COUNT` Query a partition over the items sharing the key's first `levels`
+/// digits that sort before it, then a point read of every partition's write count: N + 2
+/// requests for N partitions. When a write of the board ran between the first and the last
+/// (a write count moved), the read is made again, up to [`RANK_ATTEMPTS`] times; so the rank is
+/// always that of one state of the board.
 pub async fn rank(client: &Client, board: &RankBoard, key: &str, forward: bool) -> Result<RankRead, RankFailure> {
     let digits = board.digits(key)?;
-    let mut read = RankRead { rank: 1, requests: 0, counters: 0, bucket_items: 0, read_units: 0.0 };
-    // Every partition's path nodes and the key itself, in batches of DynamoDB's 100 keys.
-    let mut wanted: Vec<Attributes> = Vec::new();
-    for partition in &board.partitions {
-        wanted.extend(board.ranked.path(digits).map(|node| board.key(partition, &board.ranked.counter_key(node))));
-        wanted.push(board.key(partition, key));
+    let mut spent = RankRead { rank: 0, requests: 0, counters: 0, bucket_items: 0, read_units: 0.0 };
+    for _ in 0..RANK_ATTEMPTS {
+        let mut wanted: Vec<Attributes> = Vec::new();
+        for partition in &board.partitions {
+            wanted.extend(board.ranked.path(digits).map(|node| board.key(partition, &board.ranked.counter_key(node))));
+            wanted.push(board.key(partition, key));
+        }
+        let first = point_reads(client, board, &wanted, &mut spent).await?;
+        let mut read = RankRead { rank: 1, ..spent.clone() };
+        let mut own: HashMap<&str, u64> = HashMap::new();
+        for partition in &board.partitions {
+            let nodes = |node: &str| first.counts(partition, &board.ranked.counter_key(node));
+            read.rank += board.ranked.counted_before(digits, forward, nodes);
+            read.counters +=
+                board.ranked.path(digits).filter(|n| first.has(partition, &board.ranked.counter_key(n))).count() as u32;
+            own.insert(partition, u64::from(first.has(partition, key)));
+        }
+        let (low, high) = board.ranked.bucket(digits, key, forward);
+        for partition in &board.partitions {
+            let counted = bucket_count(client, board, partition, (&low, &high), &mut read).await?;
+            // The key itself is in its bucket's range but sorts before nothing.
+            read.rank += counted.saturating_sub(own[partition.as_str()]);
+        }
+        let roots: Vec<Attributes> =
+            board.partitions.iter().map(|p| board.key(p, &board.ranked.counter_key(""))).collect();
+        let last = point_reads(client, board, &roots, &mut read).await?;
+        let unchanged = board.partitions.iter().all(|p| {
+            let root = board.ranked.counter_key("");
+            first.version(p, &root) == last.version(p, &root)
+        });
+        spent = RankRead { rank: 0, counters: 0, bucket_items: 0, ..read.clone() };
+        if unchanged {
+            return Ok(read);
+        }
     }
-    let mut found: Vec<Attributes> = Vec::new();
-    for batch in wanted.chunks(100) {
-        let mut keys = KeysAndAttributes::builder().set_keys(Some(batch.to_vec())).consistent_read(true);
-        loop {
-            let asked = keys.build().map_err(|e| RankFailure::NotOnBoard {
-                table: board.table.clone(),
-                key: key.to_owned(),
-                expected: e.to_string(),
-            })?;
+    Err(RankFailure::Busy { table: board.table.clone(), attempts: RANK_ATTEMPTS })
+}
+
+/// The items a batch of point reads found, by partition and sort key.
+struct Found {
+    table: HashMap<(String, String), Attributes>,
+}
+
+impl Found {
+    fn has(&self, partition: &str, sort_key: &str) -> bool {
+        self.table.contains_key(&(partition.to_owned(), sort_key.to_owned()))
+    }
+
+    /// A counter item's ten counts (zeros when there is none).
+    fn counts(&self, partition: &str, sort_key: &str) -> [u64; 10] {
+        let item = self.table.get(&(partition.to_owned(), sort_key.to_owned()));
+        std::array::from_fn(|d| number(item, &format!("c{d}")))
+    }
+
+    /// A root counter's write count (0 when there is none).
+    fn version(&self, partition: &str, sort_key: &str) -> u64 {
+        number(self.table.get(&(partition.to_owned(), sort_key.to_owned())), "v")
+    }
+}
+
+fn number(item: Option<&Attributes>, name: &str) -> u64 {
+    match item.and_then(|i| i.get(name)) {
+        Some(AttributeValue::N(n)) => n.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Consistent point reads of `keys`, 100 a BatchGetItem, unprocessed keys asked again; the
+/// requests and read units added to `read`.
+async fn point_reads(
+    client: &Client,
+    board: &RankBoard,
+    keys: &[Attributes],
+    read: &mut RankRead,
+) -> Result<Found, RankFailure> {
+    let text = |item: &Attributes, name: &str| match item.get(name) {
+        Some(AttributeValue::S(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let mut found = Found { table: HashMap::new() };
+    for batch in keys.chunks(100) {
+        let mut asked = batch.to_vec();
+        while !asked.is_empty() {
+            let keys =
+                KeysAndAttributes::builder().set_keys(Some(asked)).consistent_read(true).build().map_err(|e| {
+                    RankFailure::NotOnBoard { table: board.table.clone(), key: String::new(), expected: e.to_string() }
+                })?;
             let answer = client
                 .batch_get_item()
-                .request_items(&board.table, asked)
+                .request_items(&board.table, keys)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
                 .map_err(|e| RequestError::from_sdk("BatchGetItem", &board.table, &e))?;
             read.requests += 1;
             read.read_units += answer.consumed_capacity().iter().filter_map(|c| c.capacity_units()).sum::<f64>();
-            found.extend(answer.responses().and_then(|r| r.get(&board.table)).cloned().unwrap_or_default());
-            match answer.unprocessed_keys().and_then(|u| u.get(&board.table)) {
-                Some(left) if !left.keys().is_empty() => {
-                    keys = KeysAndAttributes::builder().set_keys(Some(left.keys().to_vec())).consistent_read(true);
+            for item in answer.responses().and_then(|r| r.get(&board.table)).into_iter().flatten() {
+                if let (Some(p), Some(s)) = (text(item, &board.pk), text(item, &board.sk)) {
+                    found.table.insert((p, s), item.clone());
                 }
-                _ => break,
             }
+            asked = answer
+                .unprocessed_keys()
+                .and_then(|u| u.get(&board.table))
+                .map(|k| k.keys().to_vec())
+                .unwrap_or_default();
         }
     }
-    let text = |item: &Attributes, name: &str| match item.get(name) {
-        Some(AttributeValue::S(s)) => Some(s.clone()),
-        _ => None,
-    };
-    let mut nodes: HashMap<(String, String), [u64; 10]> = HashMap::new();
-    let mut own: HashMap<String, u64> = HashMap::new();
-    for item in &found {
-        let (Some(partition), Some(sort)) = (text(item, &board.pk), text(item, &board.sk)) else { continue };
-        if sort == key {
-            *own.entry(partition).or_default() += 1;
-            continue;
+    Ok(found)
+}
+
+/// The items of `partition` between `low` and `high` (both included), by `Select = COUNT`
+/// Queries page after page; the requests, items and read units added to `read`.
+async fn bucket_count(
+    client: &Client,
+    board: &RankBoard,
+    partition: &str,
+    (low, high): (&str, &str),
+    read: &mut RankRead,
+) -> Result<u64, RankFailure> {
+    let (mut count, mut start) = (0, None);
+    loop {
+        let answer = client
+            .query()
+            .table_name(&board.table)
+            .key_condition_expression("#p = :p AND #s BETWEEN :low AND :high")
+            .expression_attribute_names("#p", &board.pk)
+            .expression_attribute_names("#s", &board.sk)
+            .expression_attribute_values(":p", AttributeValue::S(partition.to_owned()))
+            .expression_attribute_values(":low", AttributeValue::S(low.to_owned()))
+            .expression_attribute_values(":high", AttributeValue::S(high.to_owned()))
+            .select(aws_sdk_dynamodb::types::Select::Count)
+            .consistent_read(true)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .map_err(|e| RequestError::from_sdk("Query", &board.table, &e))?;
+        read.requests += 1;
+        count += u64::try_from(answer.count()).unwrap_or(0);
+        read.bucket_items += u64::try_from(answer.scanned_count()).unwrap_or(0);
+        read.read_units += answer.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+        match answer.last_evaluated_key() {
+            Some(last) if !last.is_empty() => start = Some(last.clone()),
+            _ => return Ok(count),
         }
-        let Some(node) = board.ranked.node_of(&sort) else { continue };
-        read.counters += 1;
-        let counts = std::array::from_fn(|d| match item.get(&format!("c{d}")) {
-            Some(AttributeValue::N(n)) => n.parse::<u64>().unwrap_or(0),
-            _ => 0,
-        });
-        nodes.insert((partition, node.to_owned()), counts);
     }
-    let (low, high) = board.ranked.bucket(digits, key, forward);
-    for partition in &board.partitions {
-        read.rank += board.ranked.counted_before(digits, forward, |node| {
-            nodes.get(&(partition.clone(), node.to_owned())).copied().unwrap_or_default()
-        });
-        let mut start = None;
-        loop {
-            let answer = client
-                .query()
-                .table_name(&board.table)
-                .key_condition_expression("#p = :p AND #s BETWEEN :low AND :high")
-                .expression_attribute_names("#p", &board.pk)
-                .expression_attribute_names("#s", &board.sk)
-                .expression_attribute_values(":p", AttributeValue::S(partition.clone()))
-                .expression_attribute_values(":low", AttributeValue::S(low.clone()))
-                .expression_attribute_values(":high", AttributeValue::S(high.clone()))
-                .select(aws_sdk_dynamodb::types::Select::Count)
-                .consistent_read(true)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(|e| RequestError::from_sdk("Query", &board.table, &e))?;
-            read.requests += 1;
-            read.rank += u64::try_from(answer.count()).unwrap_or(0);
-            read.bucket_items += u64::try_from(answer.scanned_count()).unwrap_or(0);
-            read.read_units += answer.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
-            match answer.last_evaluated_key() {
-                Some(last) if !last.is_empty() => start = Some(last.clone()),
-                _ => break,
-            }
-        }
-        // The key itself is in its bucket's range but sorts before nothing.
-        read.rank = read.rank.saturating_sub(own.get(partition).copied().unwrap_or(0));
-    }
-    Ok(read)
 }

@@ -181,6 +181,32 @@ impl RankedField {
         changes
     }
 
+    /// The counters a partition's sort keys stand for: each trie node's ten counts, only the
+    /// nodes some key passes through. Keys that are not on the board (another prefix, no
+    /// digits) count nothing. What an audit compares the counter items with, and what a repair
+    /// writes.
+    ///
+    /// ```
+    /// use sortkey_core::RankedField;
+    ///
+    /// let ranked = RankedField::new("Run", "score", "RUN#", 4, 2)?;
+    /// let tally = ranked.tally(["RUN#1234#a", "RUN#1299#b", "RUN#5000#c", "PROFILE"]);
+    /// assert_eq!(tally[""], [0, 2, 0, 0, 0, 1, 0, 0, 0, 0]);
+    /// assert_eq!(tally["1"], [0, 0, 2, 0, 0, 0, 0, 0, 0, 0]);
+    /// assert_eq!(tally.len(), 3);
+    /// # Ok::<(), sortkey_core::RankError>(())
+    /// ```
+    pub fn tally<'k>(&self, sort_keys: impl IntoIterator<Item = &'k str>) -> BTreeMap<String, [u64; 10]> {
+        let mut tally: BTreeMap<String, [u64; 10]> = BTreeMap::new();
+        for digits in sort_keys.into_iter().filter_map(|k| self.digits(k)) {
+            for node in self.path(digits) {
+                let next = usize::from(digits.as_bytes()[node.len()] - b'0');
+                tally.entry(node.to_owned()).or_default()[next] += 1;
+            }
+        }
+        tally
+    }
+
     /// The items before `digits` that the counters hold, in the read's order (`forward`: the
     /// items whose digits are smaller; otherwise larger), from the counts of the nodes on its
     /// path (`counts(node)`; a node never written counts nothing). The items sharing its first

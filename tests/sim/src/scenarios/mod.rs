@@ -2,13 +2,15 @@
 //! run broke (with the seed's trace kept by [`Sim::run`](crate::Sim::run)): the migration of a
 //! table's sort keys by leased, killed and replaced backfill workers beside writers
 //! ([`migration`]; a service's typed code beside it, `migration::typed`), an index's sort key
-//! rewritten in place ([`index`]), merged reads of a sharded partition ([`sharded`]), and the
-//! typed backfill's loop to a clean pass beside writers that keep its moves losing ([`clean`]).
+//! rewritten in place ([`index`]), merged reads of a sharded partition ([`sharded`]), the
+//! typed backfill's loop to a clean pass beside writers that keep its moves losing ([`clean`]),
+//! and rank counters kept by writers beside rank readers ([`rank`]).
 
 pub mod clean;
 pub mod index;
 pub mod leases;
 pub mod migration;
+pub mod rank;
 pub mod sharded;
 mod typed;
 

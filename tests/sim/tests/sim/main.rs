@@ -1,5 +1,5 @@
 //! The simulation's tests, one binary: each scenario's seeds (`migration`, `reorder`, `reshard`,
-//! `sharded`), one seed replayed (`replay`), the planted bugs each found (`planted`), and the
+//! `sharded`, `rank`), one seed replayed (`replay`), the planted bugs each found (`planted`), and the
 //! in-memory DynamoDB held to moto (`differential`). One binary because the crate is optimized
 //! in debug builds (.cargo/config.toml) and each test binary compiled its own optimized copy of
 //! the scenarios' generic code: seven binaries took about 285 s of a clean build's compile time
@@ -9,6 +9,7 @@
 mod differential;
 mod migration;
 mod planted;
+mod rank;
 mod reorder;
 mod replay;
 mod reshard;

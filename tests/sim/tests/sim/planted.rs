@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use sortkey_core::planted::{Bug, plant};
-use sortkey_sim::scenarios::{Outcome, clean, index, migration, sharded};
+use sortkey_sim::scenarios::{Outcome, clean, index, migration, rank, sharded};
 use sortkey_sim::{Faults, Sim, shrink};
 
 /// A scenario to run, boxed.
@@ -79,6 +79,10 @@ fn clean_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Out
     Box::pin(clean::run(sim))
 }
 
+fn rank_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
+    Box::pin(rank::run(sim))
+}
+
 fn sharded_run(sim: Sim) -> std::pin::Pin<Box<dyn std::future::Future<Output = Outcome>>> {
     Box::pin(sharded::run(sim))
 }
@@ -111,6 +115,7 @@ fn every_planted_bug_is_found() {
         (Bug::LeaseNowIsExpiry, "a lease's :now bound to its own expiry (any live lease can be taken)", migration_run),
         (Bug::LeaseLoadUpdatedNew, "a lease loaded with UPDATED_NEW (each take restarts its segment)", migration_run),
         (Bug::IsCleanIgnoresChanged, "a pass's progress clean though it left items changed", clean_run),
+        (Bug::RankMoveWithoutCounters, "a ranked item's move that leaves its rank counters as they were", rank_run),
     ];
     let mut missed = Vec::new();
     println!("| bug | seeds tried until found | time | trace lines, shrunk | what broke |");
@@ -133,6 +138,7 @@ fn every_planted_bug_is_found() {
                             | Bug::MergeTiesAscending
                             | Bug::InPlaceUnconditioned
                             | Bug::IsCleanIgnoresChanged
+                            | Bug::RankMoveWithoutCounters
                     ),
                 );
                 println!("| {what} | {seeds} | {:.2} s | {shrunk} | {broken} |", time.as_secs_f64());
