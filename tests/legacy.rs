@@ -123,7 +123,10 @@ fn the_lock_records_older_layouts_as_versions() {
         ("A > C", "line 6, byte 4: expected the name of a layout of the lock"),
         ("A > B\nB > A", "line 7, byte 0: expected a layout in one version line at most"),
         ("A > P", "line 6, byte 4: expected a layout of the same role as `A`"),
-        ("A B", "line 6, byte 0: expected `name = layout`, `Current > Older` or `table TABLE ATTRIBUTE: Name`"),
+        (
+            "A B",
+            "line 6, byte 0: expected `name = layout`, `Current > Older`, `table TABLE ATTRIBUTE: Name` or `rank Name.field levels=N`",
+        ),
     ] {
         let e = LockFile::parse(&format!("{entries}{line}\n")).unwrap_err().to_string();
         assert!(e.starts_with(expected), "{line}: {e}");

@@ -155,17 +155,22 @@ class Lock:
     layouts: Dict[str, Layout]
     versions: List[List[str]]
     tables: List[Tuple[str, str, List[str]]]
+    #: `rank Layout.field levels=N` lines: (layout, field, levels), the layouts keeping rank counters.
+    ranks: List[Tuple[str, str, int]] = field(default_factory=list)
 
     @staticmethod
     def parse(text: str) -> "Lock":
         layouts: Dict[str, Layout] = {}
         chains: List[Tuple[int, str]] = []
         tables: List[Tuple[int, str]] = []
+        ranks: List[Tuple[int, str]] = []
         for i, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             if line.startswith("table "):
                 tables.append((i, line[len("table "):]))
+            elif line.startswith("rank "):
+                ranks.append((i, line[len("rank "):]))
             elif " = " in line:
                 name, text_ = line.split(" = ", 1)
                 try:
@@ -177,7 +182,10 @@ class Lock:
             elif " > " in line:
                 chains.append((i, line))
             else:
-                raise LockError(i, "expected `name = layout`, `Current > Older` or `table TABLE ATTRIBUTE: Name`")
+                raise LockError(
+                    i,
+                    "expected `name = layout`, `Current > Older`, `table TABLE ATTRIBUTE: Name` or `rank Name.field levels=N`",
+                )
         lock = Lock(layouts, [], [])
         seen: List[str] = []
         for i, line in chains:
@@ -203,6 +211,14 @@ class Lock:
                 if layouts[name].partition != layouts[names[0]].partition:
                     raise LockError(i, f"`{name}` is of another role than `{names[0]}`")
             lock.tables.append((table, attribute, names))
+        for i, rest in ranks:
+            head, sep, levels = rest.partition(" levels=")
+            name, dot, ranked = head.partition(".")
+            if not sep or not dot or not levels.isdigit():
+                raise LockError(i, f"expected `rank Layout.field levels=N`, found `rank {rest}`")
+            if name not in layouts:
+                raise LockError(i, f"`{name}` is no layout of the lock")
+            lock.ranks.append((name, ranked, int(levels)))
         return lock
 
     def get(self, name: str) -> Layout:

@@ -50,3 +50,19 @@ def test_an_older_layout_in_another_field_order_is_read_and_held_to_the_conditio
         got = [current_key for _, _, current_key in live.merge(per_version, pages)]
         assert got == want, condition
         assert any(version == 2 for _, version, _ in live.merge(per_version, pages)), condition
+
+
+def test_a_lock_names_the_layouts_that_keep_rank_counters() -> None:
+    text = "RankKey = RUN#{score:u64 width=10 desc}#{player:text}\nrank RankKey.score levels=4\n"
+    lock = sortkey.Lock.parse(text)
+    assert lock.ranks == [("RankKey", "score", 4)]
+    for bad, said in [
+        ("rank Nope.score levels=4\n", "`Nope` is no layout of the lock"),
+        ("RankKey = RUN#{score:u64 width=10}\nrank RankKey levels=4\n", "expected `rank Layout.field levels=N`"),
+    ]:
+        try:
+            sortkey.Lock.parse(bad)
+        except sortkey.LockError as e:
+            assert said in str(e), str(e)
+        else:
+            raise AssertionError(f"{bad!r} was read")

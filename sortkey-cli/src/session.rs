@@ -31,7 +31,7 @@ impl Session {
     pub(crate) fn new(lock: &Path, reads_lock: bool, connection: Connection, output: Output) -> Result<Self, AskError> {
         let layouts = match reads_lock {
             true => lock::read(lock)?,
-            false => LockFile { entries: Vec::new(), versions: Vec::new(), tables: Vec::new() },
+            false => LockFile { entries: Vec::new(), versions: Vec::new(), tables: Vec::new(), ranks: Vec::new() },
         };
         let runtime = Runtime::new().map_err(|e| AskError::local(format!("cannot start the async runtime: {e}")))?;
         Ok(Session { lock: layouts, lock_path: lock.display().to_string(), connection, output, runtime })

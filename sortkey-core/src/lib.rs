@@ -143,9 +143,9 @@ pub use dynamic::{
     DynLayout, DynMigration, DynQuery, DynType, DynValue, DynVariant, FieldCondition, FieldUsage, Headroom,
     JUDGED_PER_SHARD, KeyAudit, LayoutCount, LayoutDifference, LayoutParseError, LayoutPlan, LayoutUsage, LeftSample,
     LiveKey, LiveLayouts, LiveResults, LockError, LockErrorKind, LockFile, LockParseError, LockedKeys,
-    MigrationVerdict, Misplaced, MisplacedSample, MixedWidth, OldKeys, Outside, ReshapeError, SKEW_LIMIT, ShardBalance,
-    ShardedPartition, TableAttribute, UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError, ValueTextErrorKind,
-    VerdictAudit, Versions, WidthMismatch, check_lock_file, lock_text, read_furthest,
+    MigrationVerdict, Misplaced, MisplacedSample, MixedWidth, OldKeys, Outside, RankLine, ReshapeError, SKEW_LIMIT,
+    ShardBalance, ShardedPartition, TableAttribute, UPDATE_LOCK_VAR, Unread, UnreadSample, ValueTextError,
+    ValueTextErrorKind, VerdictAudit, Versions, WidthMismatch, check_lock_file, lock_text, read_furthest,
 };
 
 /// The `chrono` crate whose `DateTime<Utc>` is a segment (feature `chrono`).

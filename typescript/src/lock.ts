@@ -231,16 +231,20 @@ export class Lock {
     readonly layouts: Map<string, Layout>,
     readonly versions: string[][],
     readonly tables: [string, string, string[]][],
+    /** `rank Layout.field levels=N` lines: the layouts keeping rank counters. */
+    readonly ranks: [string, string, number][] = [],
   ) {}
 
   static parse(text: string): Lock {
     const layouts = new Map<string, Layout>();
     const chains: [number, string][] = [];
     const tables: [number, string][] = [];
+    const ranks: [number, string][] = [];
     text.split(/\r?\n/).forEach((line, index) => {
       const i = index + 1;
       if (line.trim() === "") return;
       if (line.startsWith("table ")) tables.push([i, line.slice(6)]);
+      else if (line.startsWith("rank ")) ranks.push([i, line.slice(5)]);
       else if (line.includes(" = ")) {
         const at = line.indexOf(" = ");
         const name = line.slice(0, at);
@@ -254,7 +258,7 @@ export class Lock {
         layout.name = name;
         layouts.set(name, layout);
       } else if (line.includes(" > ")) chains.push([i, line]);
-      else throw new LockError(i, "expected `name = layout`, `Current > Older` or `table TABLE ATTRIBUTE: Name`");
+      else throw new LockError(i, "expected `name = layout`, `Current > Older`, `table TABLE ATTRIBUTE: Name` or `rank Name.field levels=N`");
     });
     const lock = new Lock(layouts, [], []);
     const seen: string[] = [];
@@ -282,6 +286,13 @@ export class Lock {
       const names = rest.slice(at + 2).split(", ");
       check(i, names);
       lock.tables.push([head.slice(0, space), head.slice(space + 1), names]);
+    }
+    for (const [i, rest] of ranks) {
+      const match = /^([^.\s]+)\.(\S+) levels=(\d+)$/.exec(rest);
+      if (match === null) throw new LockError(i, `expected \`rank Layout.field levels=N\`, found \`rank ${rest}\``);
+      const [, name, field, levels] = match;
+      check(i, [name!]);
+      lock.ranks.push([name!, field!, Number(levels)]);
     }
     return lock;
   }

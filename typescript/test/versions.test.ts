@@ -49,3 +49,13 @@ test("an older layout in another field order is read and held to the condition",
     assert.ok(merged.some((m) => m.version === 2), "a run of the oldest layout is a result");
   }
 });
+
+test("a lock names the layouts that keep rank counters", () => {
+  const lock = Lock.parse("RankKey = RUN#{score:u64 width=10 desc}#{player:text}\nrank RankKey.score levels=4\n");
+  assert.deepEqual(lock.ranks, [["RankKey", "score", 4]]);
+  assert.throws(() => Lock.parse("rank Nope.score levels=4\n"), /`Nope` is no layout of the lock/);
+  assert.throws(
+    () => Lock.parse("RankKey = RUN#{score:u64 width=10}\nrank RankKey levels=4\n"),
+    /expected `rank Layout.field levels=N`/,
+  );
+});

@@ -6,8 +6,10 @@ use std::fmt;
 
 use crate::dynamic::model::DynLayout;
 use crate::dynamic::parse::LayoutParseError;
+use crate::dynamic::ranked::RankLine;
 use crate::encoding::key::KeyRole;
 use crate::encoding::layout::LayoutMismatch;
+use crate::table::rank::RankedField;
 
 /// A lock file read: each key's name and its layout, in the file's order, and which layouts are
 /// older versions of which.
@@ -22,6 +24,9 @@ pub struct LockFile {
     /// holds (a lock written from table definitions has them; a plain lock has none, and then
     /// every layout of a role is tried on every table).
     pub tables: Vec<TableAttribute>,
+    /// Per `rank Layout.field levels=N` line: a sort key layout of the lock whose first field
+    /// keeps rank counters (`RankedField`), and how many levels.
+    pub ranks: Vec<RankLine>,
 }
 
 /// The layouts one attribute of one table holds, as a lock's `table TABLE ATTRIBUTE: Name,
@@ -82,10 +87,13 @@ impl LockFile {
         let mut entries = Vec::new();
         let mut chains = Vec::new();
         let mut tables = Vec::new();
+        let mut ranks = Vec::new();
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let fail = |error| LockParseError { line: i + 1, error };
             if let Some(rest) = line.strip_prefix("table ") {
                 tables.push((i + 1, rest));
+            } else if let Some(rest) = line.strip_prefix("rank ") {
+                ranks.push((i + 1, rest));
             } else if let Some((name, layout)) = line.split_once(" = ") {
                 let layout = DynLayout::parse(layout).map_err(|mut e| {
                     e.offset += name.len() + 3;
@@ -96,11 +104,13 @@ impl LockFile {
                 chains.push((i + 1, line));
             } else {
                 let found = format!("`{line}`");
-                let expected = "`name = layout`, `Current > Older` or `table TABLE ATTRIBUTE: Name`".into();
+                let expected =
+                    "`name = layout`, `Current > Older`, `table TABLE ATTRIBUTE: Name` or `rank Name.field levels=N`"
+                        .into();
                 return Err(fail(LayoutParseError { offset: 0, expected, found }));
             }
         }
-        let mut lock = LockFile { entries, versions: Vec::new(), tables: Vec::new() };
+        let mut lock = LockFile { entries, versions: Vec::new(), tables: Vec::new(), ranks: Vec::new() };
         for (line, text) in chains {
             let versions = lock.chain(text).map_err(|error| LockParseError { line, error })?;
             lock.versions.push(versions);
@@ -108,6 +118,21 @@ impl LockFile {
         for (line, text) in tables {
             let attribute = lock.table_line(text).map_err(|error| LockParseError { line, error })?;
             lock.tables.push(attribute);
+        }
+        for (line, text) in ranks {
+            let fail = |expected: String| LockParseError {
+                line,
+                error: LayoutParseError { offset: 5, expected, found: format!("`rank {text}`") },
+            };
+            let rank = RankLine::parse(text).map_err(fail)?;
+            let Some((_, layout)) = lock.entries.iter().find(|(n, _)| *n == rank.layout) else {
+                return Err(fail(format!("a layout of the lock named `{}`", rank.layout)));
+            };
+            RankedField::of_layout(&rank.layout, layout, &rank.field, rank.levels).map_err(|e| fail(e.to_string()))?;
+            if lock.ranks.iter().any(|r| r.layout == rank.layout) {
+                return Err(fail(format!("one `rank` line for `{}`", rank.layout)));
+            }
+            lock.ranks.push(rank);
         }
         Ok(lock)
     }
@@ -231,7 +256,15 @@ impl LockFile {
         }
     }
 
-    /// The lock's text: its `name = layout` lines, then its version lines, then its table lines.
+    /// The ranked field of layout `name` and its counters, when a `rank` line names it.
+    pub fn ranked(&self, name: &str) -> Option<RankedField> {
+        let line = self.ranks.iter().find(|r| r.layout == name)?;
+        let (_, layout) = self.entries.iter().find(|(n, _)| *n == name)?;
+        RankedField::of_layout(name, layout, &line.field, line.levels).ok()
+    }
+
+    /// The lock's text: its `name = layout` lines, then its version lines, then its table
+    /// lines, then its rank lines.
     pub fn text(&self) -> String {
         let mut text: String = self.entries.iter().map(|(name, layout)| format!("{name} = {layout}\n")).collect();
         for v in &self.versions {
@@ -240,6 +273,10 @@ impl LockFile {
         }
         for t in &self.tables {
             text.push_str(&t.to_string());
+            text.push('\n');
+        }
+        for r in &self.ranks {
+            text.push_str(&r.to_string());
             text.push('\n');
         }
         text

@@ -132,7 +132,16 @@ impl LockedKeys {
             })
             .collect();
         if std::env::var_os(UPDATE_LOCK_VAR).is_some() && differences.is_empty() {
-            return std::fs::write(path, self.text()).map_err(|e| error(LockErrorKind::Write(e)));
+            // The lock's `rank` lines are written by hand (no derive declares them yet): kept,
+            // those of a layout still in the lock.
+            let mut text = self.text();
+            let kept = std::fs::read_to_string(path).ok().and_then(|old| LockFile::parse(&old).ok());
+            for rank in kept.iter().flat_map(|l| &l.ranks) {
+                if text.lines().any(|l| l.split_once(" = ").is_some_and(|(n, _)| n == rank.layout)) {
+                    text.push_str(&format!("{rank}\n"));
+                }
+            }
+            return std::fs::write(path, text).map_err(|e| error(LockErrorKind::Write(e)));
         }
         let text = std::fs::read_to_string(path).map_err(|e| error(LockErrorKind::Read(e)))?;
         // The lock is read by the layout parser, so a line the grammar does not allow is an error
