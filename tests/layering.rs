@@ -201,7 +201,7 @@ fn derive_modules_depend_one_way() {
 const COMMAND_LAYERS: &[&[&str]] = &[
     &["outcome", "display", "ask"],
     &["output", "lock", "connect", "table", "pages", "sharded", "session", "cli"],
-    &["layouts", "browse", "audit", "migrate", "tables"],
+    &["layouts", "browse", "audit", "migrate", "tables", "rank"],
     &["query", "serve"],
     &["readme_test"],
 ];

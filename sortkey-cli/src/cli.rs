@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 #[cfg(feature = "serve")]
 use crate::ask::ServeAsk;
-use crate::ask::{AuditAsk, BrowseAsk, Connection, MigrateAsk, QueryAsk, TablesAsk};
+use crate::ask::{AuditAsk, BrowseAsk, Connection, MigrateAsk, QueryAsk, RankAsk, TablesAsk};
 use crate::output::Output;
 
 /// Audit, browse, query and migrate a DynamoDB table through the layouts of its keys.
@@ -58,6 +58,10 @@ pub(crate) enum Command {
     /// One partition in the order DynamoDB returns it, as one table: each sort key, the layout
     /// that reads it, its fields decoded, and its flag (`--group`: one table per layout).
     Browse(BrowseAsk),
+    /// A value's rank on a partition (every shard of a sharded one): one more than the items
+    /// that sort before it, read from the rank counters the lock's `rank Layout.field levels=N`
+    /// line says the layout keeps, in N + 2 requests over N shards whatever the rank.
+    Rank(RankAsk),
     /// The tables the connection sees (or those named), each with its key attributes, its global
     /// secondary indexes and its item count.
     Tables(TablesAsk),

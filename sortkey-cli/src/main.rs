@@ -19,6 +19,7 @@ mod outcome;
 mod output;
 mod pages;
 mod query;
+mod rank;
 #[cfg(test)]
 mod readme_test;
 #[cfg(feature = "serve")]
@@ -64,6 +65,7 @@ fn run(session: &Session, command: &Command) -> Result<Answer, AskError> {
         Command::Audit(audit) => audit::run(session, audit),
         Command::Query(query) => query::run(session, query),
         Command::Browse(browse) => browse::run(session, browse),
+        Command::Rank(ask) => rank::run(session, ask),
         Command::Migrate(migrate) => migrate::run(session, migrate),
         Command::Tables(t) => tables::run(session, t),
         #[cfg(feature = "serve")]

@@ -13,6 +13,7 @@ use crate::layouts::{LayoutsDocument, LayoutsFormat};
 use crate::migrate::status::{StatusDocument, StatusFormat};
 use crate::migrate::verdict::{MigrateDocument, MigrateFormat};
 use crate::query::{QueryDocument, QueryFormat};
+use crate::rank::{RankDocument, RankFormat};
 use crate::tables::{TablesDocument, TablesFormat};
 
 /// The ```json blocks of the README and of the book's pages (docs/src: the JSON reference and
@@ -62,6 +63,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
             MigrateFormat::TEXT => round_trip::<MigrateDocument>(example),
             StatusFormat::TEXT => round_trip::<StatusDocument>(example),
             TablesFormat::TEXT => round_trip::<TablesDocument>(example),
+            RankFormat::TEXT => round_trip::<RankDocument>(example),
             other => panic!("the README shows a document of format `{other}`, which no type has"),
         };
         assert_eq!(&written, example, "the README's `{format}` is not what its type writes");
@@ -76,6 +78,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
         MigrateFormat::TEXT,
         StatusFormat::TEXT,
         TablesFormat::TEXT,
+        RankFormat::TEXT,
     ];
     for format in all {
         assert!(seen.contains(&format), "the README shows no `{format}` document");

@@ -1373,3 +1373,63 @@ impl Drop for KilledOnDrop {
         let _ = self.0.wait();
     }
 }
+
+/// `sortkey rank` on moto: runs written with their rank counters (`write_ranked`), each rank the
+/// command reads equal to the count of the keys before it, both ways, by value and by whole key;
+/// the book shows its transcript.
+#[test]
+fn rank_reads_a_players_place_from_the_counters() {
+    let Some(server) = server_or_skip("rank_reads_a_players_place_from_the_counters") else { return };
+    let lock =
+        lock_file_of("rank", "RankKey = RUN#{score:u64 width=6 desc}#{player:text}\nrank RankKey.score levels=3\n");
+    let lock_text = std::fs::read_to_string(&lock).unwrap();
+    let parsed = sortkey_core::LockFile::parse(&lock_text).unwrap();
+    let board = sortkey_core::dynamodb::RankBoard {
+        table: "Ranked".into(),
+        pk: "pk".into(),
+        sk: "sk".into(),
+        partitions: vec!["SEASON#7".into()],
+        ranked: parsed.ranked("RankKey").unwrap(),
+    };
+    let key = |score: u64, player: u64| format!("RUN#{:06}#p_{player:02}", 999_999 - score);
+    let scores: Vec<u64> = (0..30).map(|p| [1500, 900, 2400, 300, 1500, 7000][p % 6] + (p as u64 / 6) * 10).collect();
+    runtime().block_on(async {
+        let client = client(&server.endpoint);
+        sortkey_test_server::create_table(&client, "Ranked").await;
+        for (player, score) in scores.iter().enumerate() {
+            let item = std::collections::HashMap::from([
+                ("pk".to_owned(), AttributeValue::S("SEASON#7".into())),
+                ("sk".to_owned(), AttributeValue::S(key(*score, player as u64))),
+            ]);
+            sortkey_core::dynamodb::write_ranked(&client, &board, "SEASON#7", None, Some(item)).await.unwrap();
+        }
+    });
+    let mut keys: Vec<String> = scores.iter().enumerate().map(|(p, s)| key(*s, p as u64)).collect();
+    keys.sort();
+    let ranked = |args: &[&str]| -> serde_json::Value {
+        let out = sortkey(&server.endpoint, &lock, args).args(["-o", "json"]).assert().code(0);
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    };
+    for (score, player) in [(1500u64, 0u64), (7000, 5), (300, 3), (1510, 10)] {
+        let value = format!("score={score}");
+        let whole = format!("player=p_{player:02}");
+        let prefix = format!("RUN#{:06}#", 999_999 - score);
+        let own = key(score, player);
+        for (args, probe) in [(vec![value.as_str()], prefix.clone()), (vec![value.as_str(), whole.as_str()], own)] {
+            let mut ask = vec!["rank", "--table", "Ranked", "--pk", "SEASON#7"];
+            ask.extend(&args);
+            let doc = ranked(&ask);
+            let before = keys.iter().filter(|k| k.as_str() < probe.as_str()).count() as u64;
+            assert_eq!(doc["rank"], before + 1, "{args:?}: {doc}");
+            assert_eq!(doc["format"], "sortkey rank 1");
+            assert_eq!(doc["requests"], 3, "a point read, a Query, a point read: {doc}");
+            ask.push("--reverse");
+            let back = ranked(&ask);
+            let after = keys.iter().filter(|k| k.as_str() > probe.as_str()).count() as u64;
+            assert_eq!(back["rank"], after + 1, "{args:?} reversed: {back}");
+        }
+    }
+    let run = (server.endpoint.as_str(), lock.as_path());
+    let shown = ["rank", "--table", "Ranked", "--pk", "SEASON#7", "score=1500", "player=p_00", "-o", "table"];
+    transcript("rank.txt", run, &shown, 0, &[]);
+}

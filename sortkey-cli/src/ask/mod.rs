@@ -12,6 +12,7 @@ mod command;
 mod context;
 mod migrate;
 mod query;
+mod rank;
 #[cfg(feature = "serve")]
 mod serve;
 mod tables;
@@ -24,6 +25,7 @@ pub(crate) use command::CommandLine;
 pub(crate) use context::{Connection, Context, no_layout};
 pub(crate) use migrate::{MigrateAsk, MigrationAsk};
 pub(crate) use query::QueryAsk;
+pub(crate) use rank::RankAsk;
 #[cfg(feature = "serve")]
 pub(crate) use serve::ServeAsk;
 pub(crate) use tables::TablesAsk;

@@ -335,13 +335,13 @@ impl QueryAsk {
 }
 
 /// The library's refusal of a query (its message names the layout).
-fn refused(e: sortkey_core::QueryError) -> AskError {
+pub(super) fn refused(e: sortkey_core::QueryError) -> AskError {
     AskError::bad(e.to_string())
 }
 
 /// `text` as a value of the query's next field, which must be `name` (else the query's own
 /// error says what it expects).
-fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<DynValue, AskError> {
+pub(super) fn typed(query: &DynQuery<'_>, layout: &str, name: &str, text: &str) -> Result<DynValue, AskError> {
     match query.next_field() {
         Some(field) if field.name == name => {
             field.value_from_text(text).map_err(|e| AskError::bad(format!("cannot query `{layout}`: {e}")))

@@ -124,6 +124,11 @@ impl RankedField {
         })
     }
 
+    /// The ranked field's name.
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
     /// The levels of counters.
     pub fn levels(&self) -> usize {
         self.levels
