@@ -1429,6 +1429,12 @@ fn rank_reads_a_players_place_from_the_counters() {
             assert_eq!(back["rank"], after + 1, "{args:?} reversed: {back}");
         }
     }
+    // The audit leaves the counter items (`#RANK#...`) out: no key of the sort key is unread.
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Ranked", "-o", "json"]).output().unwrap();
+    let audit: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sk = audit["attributes"].as_array().unwrap().iter().find(|a| a["name"] == "sk").unwrap();
+    assert_eq!(sk["unread"], serde_json::json!([]), "{sk}");
+    assert_eq!(sk["values"], 30, "the 30 runs, not their counters: {sk}");
     let run = (server.endpoint.as_str(), lock.as_path());
     let shown = ["rank", "--table", "Ranked", "--pk", "SEASON#7", "score=1500", "player=p_00", "-o", "table"];
     transcript("rank.txt", run, &shown, 0, &[]);

@@ -2,7 +2,7 @@
 //! classifies, by which of the lock's layouts, and the audit of each.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use sortkey_core::{DynLayout, KeyAudit, KeyRole, LockFile, Versions};
+use sortkey_core::{DynLayout, KeyAudit, KeyRole, LockFile, RankedField, Versions};
 
 use crate::audit::report::AttributeReport;
 use crate::outcome::AskError;
@@ -28,6 +28,17 @@ pub(crate) struct Attribute {
     /// Whether a layout of the attribute is sharded: then a Scan reads whole items, and the
     /// shards' balance adds up their bytes.
     pub(crate) sized: bool,
+    /// For a sort key, the ranked fields of the lock's `rank` lines: their counter items'
+    /// keys (`#RANK#...`) are the library's own, left out of the audit.
+    counters: Vec<RankedField>,
+}
+
+/// The ranked fields of the lock, whose counter items a sort key attribute holds.
+fn counters_of(lock: &LockFile, role: KeyRole) -> Vec<RankedField> {
+    match role {
+        KeyRole::Sort => lock.ranks.iter().filter_map(|r| lock.ranked(&r.layout)).collect(),
+        KeyRole::Partition => Vec::new(),
+    }
 }
 
 impl Attribute {
@@ -42,7 +53,9 @@ impl Attribute {
         let sort = sort.map(|sk| sort_layouts(lock, table, sk));
         let audit = audit_of(layouts_of(lock, table, &name, role), &lock.versions, sort.as_ref());
         let sized = sharded(&audit);
-        Attribute { name, role, audit, not_strings: 0, partition, sort, versions: lock.versions.clone(), sized }
+        let counters = counters_of(lock, role);
+        let versions = lock.versions.clone();
+        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized, counters }
     }
 
     /// The audit a report of it (a partial report read back, with the partitions of its old
@@ -62,15 +75,17 @@ impl Attribute {
         }
         let (name, role, not_strings) = (report.name.clone(), report.role, report.not_strings);
         let sized = sharded(&audit);
-        Ok(Attribute { name, role, audit, not_strings, partition, sort, versions: lock.versions.clone(), sized })
+        let counters = counters_of(lock, role);
+        let versions = lock.versions.clone();
+        Ok(Attribute { name, role, audit, not_strings, partition, sort, versions, sized, counters })
     }
 
     /// A fresh audit of the same attribute against the same layouts.
     pub(crate) fn empty_like(&self) -> Attribute {
         let audit = audit_of(self.audit.layouts().to_vec(), &self.versions, self.sort.as_ref());
         let (name, partition, versions) = (self.name.clone(), self.partition.clone(), self.versions.clone());
-        let (role, sort, sized) = (self.role, self.sort.clone(), self.sized);
-        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized }
+        let (role, sort, sized, counters) = (self.role, self.sort.clone(), self.sized, self.counters.clone());
+        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized, counters }
     }
 
     /// Adds the audit of another part of the same attribute's values.
@@ -85,6 +100,7 @@ impl Attribute {
     pub(crate) fn observe(&mut self, item: &Item) {
         let partition = self.partition.as_ref().and_then(|p| item.get(p)).and_then(|v| v.as_s().ok());
         match item.get(&self.name) {
+            Some(AttributeValue::S(key)) if self.is_counter(key) => {}
             Some(AttributeValue::S(key)) => {
                 // A sharded layout's balance adds up its items' bytes, when the Scan read them whole.
                 let bytes = self.sized.then(|| sortkey_core::dynamodb::item_size(item) as u64);
@@ -97,6 +113,11 @@ impl Attribute {
             Some(_) => self.not_strings += 1,
             None => {}
         }
+    }
+
+    /// Whether `key` is a rank counter item's sort key, which the audit leaves out.
+    pub(crate) fn is_counter(&self, key: &str) -> bool {
+        self.counters.iter().any(|r| r.node_of(key).is_some())
     }
 
     /// Its report, with the fields under `threshold`.

@@ -103,6 +103,7 @@ fn read_file(
                 _ => None,
             });
             match &values[i] {
+                Some(Attr::S(key)) if attribute.is_counter(key) => {}
                 Some(Attr::S(key)) => attribute.audit.observe_in(key, partition),
                 Some(Attr::Other) => attribute.not_strings += 1,
                 None => {}
