@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use sortkey_core::dynamodb::{RankBoard, rank, write_ranked};
+use sortkey_core::dynamodb::{RankBoard, rank, rank_page, write_ranked};
 use sortkey_core::{RankedField, SortKey};
 use sortkey_tests::server::{client, runtime, server_or_skip};
 
@@ -112,6 +112,24 @@ fn rank_reads_agree_with_a_sorted_list_and_the_counters_with_the_items() {
                 };
                 assert_eq!(read.rank, before as u64 + 1, "{probe} forward {forward}: {read:?}");
                 assert_eq!(read.requests, 2 + 2, "a point read, a Query a shard, a point read: {read:?}");
+            }
+        }
+        // The board around a player: its rank, the 3 runs ahead of it and from it on, both ways.
+        for probe in all.iter().step_by(7) {
+            for forward in [true, false] {
+                let page = rank_page(&client, &board, probe, forward, 3).await.unwrap();
+                let mut order = all.clone();
+                if !forward {
+                    order.reverse();
+                }
+                let at = order.iter().position(|k| k == probe).unwrap();
+                let sk = |side: &[(usize, HashMap<String, AttributeValue>)]| -> Vec<String> {
+                    side.iter().map(|(_, item)| item["sk"].as_s().unwrap().clone()).collect()
+                };
+                assert_eq!(page.rank.rank, at as u64 + 1, "{probe} forward {forward}");
+                assert_eq!(sk(&page.above), order[at.saturating_sub(3)..at], "{probe} forward {forward}: above");
+                assert_eq!(sk(&page.below), order[at..(at + 3).min(order.len())], "{probe} forward {forward}: below");
+                assert_eq!(page.requests, 2 * 2, "a Query a side a shard");
             }
         }
         // The counter items equal the counts of the items they stand for.

@@ -77,7 +77,7 @@ pub use index_versions::{IndexCursor, IndexVersionsPage, IndexVersionsQuery};
 pub use item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 pub use keys::KeyAttribute;
 pub use merged::{CONCURRENCY, MergedEntities, ShardedQuery, query_merged, query_merged_moving};
-pub use rank::{RANK_ATTEMPTS, RankBoard, RankFailure, RankRead, rank, write_ranked};
+pub use rank::{RANK_ATTEMPTS, RankBoard, RankFailure, RankPage, RankRead, rank, rank_page, write_ranked};
 pub use read::{get_item, query_page};
 pub use request::{Conditions, DeleteRequest, MoveRequest, PutRequest, UpdateRequest};
 pub use stored::{Stored, get_stored};

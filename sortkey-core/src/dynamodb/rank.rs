@@ -258,6 +258,79 @@ pub async fn rank(client: &Client, board: &RankBoard, key: &str, forward: bool) 
     Err(RankFailure::Busy { table: board.table.clone(), attempts: RANK_ATTEMPTS })
 }
 
+/// The board around a key: its rank and the items just before and just after it in the read's
+/// order, merged over every partition (ties between partitions in partition order, as a merged
+/// read orders them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankPage {
+    /// The key's rank and what reading it cost.
+    pub rank: RankRead,
+    /// Up to `around` items before the key, nearest last: the first has rank
+    /// `rank.rank - above.len()`. Each with the index of its partition in the board.
+    pub above: Vec<(usize, Attributes)>,
+    /// Up to `around` items after the key (the key's own item first, when it is one), nearest
+    /// first.
+    pub below: Vec<(usize, Attributes)>,
+    /// The Queries the two sides took (two a partition).
+    pub requests: u32,
+}
+
+/// The page of the board around `key`: its [`rank`] and the `around` items on each side of it,
+/// in the read's order, each side one Query a partition (`Limit` of `around`) merged. The items
+/// above a player are the ones ranked just ahead of it: `above[i]` has rank
+/// `rank - above.len() + i`, `below[j]` rank `rank + j`.
+pub async fn rank_page(
+    client: &Client,
+    board: &RankBoard,
+    key: &str,
+    forward: bool,
+    around: u16,
+) -> Result<RankPage, RankFailure> {
+    let rank = rank(client, board, key, forward).await?;
+    let limit = i32::from(around.max(1));
+    let mut sides: [Vec<(String, usize, Attributes)>; 2] = [Vec::new(), Vec::new()];
+    let mut requests = 0;
+    for (p, partition) in board.partitions.iter().enumerate() {
+        // Before the key in the read's order: below it ascending when forward, so read down.
+        for (side, (operator, ascending)) in [("<", !forward), (">=", forward)].into_iter().enumerate() {
+            let (operator, ascending) = if forward { (operator, ascending) } else { ([">", "<="][side], ascending) };
+            let answer = client
+                .query()
+                .table_name(&board.table)
+                .key_condition_expression(format!("#p = :p AND #s {operator} :k"))
+                .expression_attribute_names("#p", &board.pk)
+                .expression_attribute_names("#s", &board.sk)
+                .expression_attribute_values(":p", AttributeValue::S(partition.clone()))
+                .expression_attribute_values(":k", AttributeValue::S(key.to_owned()))
+                .scan_index_forward(ascending)
+                .limit(limit)
+                .consistent_read(true)
+                .send()
+                .await
+                .map_err(|e| RequestError::from_sdk("Query", &board.table, &e))?;
+            requests += 1;
+            for item in answer.items() {
+                if let Some(AttributeValue::S(sk)) = item.get(&board.sk)
+                    && board.ranked.digits(sk).is_some()
+                {
+                    sides[side].push((sk.clone(), p, item.clone()));
+                }
+            }
+        }
+    }
+    // Nearest first on both sides. The read's order is ascending (key, partition) forward and
+    // its reverse backward: walking away from the key, above goes against it and below with it.
+    let [mut above, mut below] = sides;
+    let ascending = |a: &(String, usize, Attributes), b: &(String, usize, Attributes)| (&a.0, a.1).cmp(&(&b.0, b.1));
+    above.sort_by(|a, b| if forward { ascending(b, a) } else { ascending(a, b) });
+    below.sort_by(|a, b| if forward { ascending(a, b) } else { ascending(b, a) });
+    above.truncate(usize::from(around));
+    above.reverse();
+    below.truncate(usize::from(around));
+    let strip = |side: Vec<(String, usize, Attributes)>| side.into_iter().map(|(_, p, item)| (p, item)).collect();
+    Ok(RankPage { rank, above: strip(above), below: strip(below), requests })
+}
+
 /// The items a batch of point reads found, by partition and sort key.
 struct Found {
     table: HashMap<(String, String), Attributes>,
