@@ -582,6 +582,10 @@ fn split_resumed_and_exported_audits_report_what_the_whole_table_does() {
     let out = sortkey(&server.endpoint, &lock, &["audit", "merge", &part(0), &part(1)]).assert().code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert_eq!(stderr, "sortkey: no partial report of segment 2 of 3; expected every segment of the table\n");
+    // As the book shows it, the parts named from their folder.
+    let folder = format!("{}/", dir.display());
+    let run = (server.endpoint.as_str(), lock.as_path());
+    transcript("audit_merge_missing.txt", run, &["audit", "merge", &part(0), &part(1)], 2, &[(&folder, "")]);
 
     // Killed midway (slowed to 20 items a second, stopped after 3), then resumed.
     let report = dir.join("resumed.json").display().to_string();
@@ -963,6 +967,7 @@ fn serve(endpoint: &str, lock: &std::path::Path, args: &[&str]) -> (KilledOnDrop
     std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line).unwrap();
     // The server is stopped however the test ends.
     let child = KilledOnDrop(child);
+    assert_eq!(shape(&line), shape(&book_serve_line()), "the line the book shows: {line}");
     let url = line.trim().strip_prefix("sortkey serve: http://").unwrap().to_owned();
     let (address, token_path) = url.split_once('/').unwrap();
     let (code, head, _) = http_get(address, &format!("/{token_path}"), None);
@@ -970,6 +975,21 @@ fn serve(endpoint: &str, lock: &std::path::Path, args: &[&str]) -> (KilledOnDrop
     let cookie =
         head.lines().find_map(|l| l.strip_prefix("set-cookie: ")).unwrap().split(';').next().unwrap().to_owned();
     (child, address.to_owned(), cookie)
+}
+
+/// The line the book's serve page shows after `$ sortkey serve ...`.
+fn book_serve_line() -> String {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/src/command/serve.md")).unwrap();
+    let mut lines = page.lines().skip_while(|l| !l.starts_with("$ sortkey serve"));
+    lines.nth(1).expect("the line after `$ sortkey serve` on the book's serve page").to_owned()
+}
+
+/// `line` with its port and its token (the parts that change each run) as `PORT` and `TOKEN`.
+fn shape(line: &str) -> String {
+    let (head, token) = line.trim().split_once("?token=").unwrap_or((line.trim(), ""));
+    let head = head.trim_end_matches('/').trim_end_matches(|c: char| c.is_ascii_digit());
+    let token = if token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()) { "TOKEN" } else { token };
+    format!("{head}PORT/?token={token}")
 }
 
 /// A form POSTed to the server, from `origin`: the status, head and body.

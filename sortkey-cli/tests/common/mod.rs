@@ -50,7 +50,7 @@ pub(crate) fn sortkey(endpoint: &str, lock: &Path, args: &[&str]) -> Command {
 /// Runs `sortkey ARGS` with the test's server and lock and compares its transcript with
 /// tests/snapshots/`name`, which the book includes as it is: the line `$ sortkey ARGS
 /// --endpoint-url http://localhost:8000` as a user types it in the lock's folder, then what the
-/// command printed. The test's own server and lock path are written as that endpoint and
+/// command printed, standard output then standard error. The test's own server and lock path are written as that endpoint and
 /// `layouts.lock` in both, and each text of `replace` (a temporary folder) as its stand-in.
 #[allow(dead_code, reason = "the tests whose output the book shows")]
 pub(crate) fn transcript(
@@ -62,8 +62,10 @@ pub(crate) fn transcript(
 ) {
     let out = sortkey(endpoint, lock, args).assert().code(code);
     let line = shlex::try_join(args.iter().copied()).expect("arguments without a NUL");
+    // What a terminal shows: standard output, then standard error (a refusal's one line).
     let printed = String::from_utf8_lossy(&out.get_output().stdout);
-    let mut text = format!("$ sortkey {line} --endpoint-url {endpoint}\n{printed}");
+    let errors = String::from_utf8_lossy(&out.get_output().stderr);
+    let mut text = format!("$ sortkey {line} --endpoint-url {endpoint}\n{printed}{errors}");
     let lock = lock.display().to_string();
     for (from, to) in
         replace.iter().copied().chain([(lock.as_str(), "layouts.lock"), (endpoint, "http://localhost:8000")])
