@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use sortkey_core::dynamodb::{RankBoard, rank, rank_page, write_ranked};
+use sortkey_core::dynamodb::{RankBoard, check_counters, rank, rank_page, repair_counters, write_ranked};
 use sortkey_core::{RankedField, SortKey};
 use sortkey_tests::server::{client, runtime, server_or_skip};
 
@@ -132,6 +132,17 @@ fn rank_reads_agree_with_a_sorted_list_and_the_counters_with_the_items() {
                 assert_eq!(page.requests, 2 * 2, "a Query a side a shard");
             }
         }
+        // A counter changed behind the library's back is found, and repaired from the items.
+        assert_eq!(check_counters(&client, &board).await.unwrap(), Vec::new(), "the counters are exact");
+        let root = item(&board.partitions[1], &board.ranked.counter_key(""));
+        let corrupt = client.update_item().table_name("Ranked").set_key(Some(root)).update_expression("ADD c3 :five");
+        corrupt.expression_attribute_values(":five", AttributeValue::N("5".into())).send().await.unwrap();
+        let wrong = check_counters(&client, &board).await.unwrap();
+        assert_eq!(wrong.len(), 1, "{wrong:?}");
+        assert_eq!((wrong[0].partition.as_str(), wrong[0].node.as_str()), ("SEASON#1#1", ""));
+        assert_eq!(wrong[0].counters[3], wrong[0].items[3] + 5);
+        assert_eq!(repair_counters(&client, &board).await.unwrap(), 1);
+        assert_eq!(check_counters(&client, &board).await.unwrap(), Vec::new(), "repaired");
         // The counter items equal the counts of the items they stand for.
         for partition in &board.partitions {
             let held = keys(&client, partition).await;
