@@ -13,7 +13,7 @@ use crate::layouts::{LayoutsDocument, LayoutsFormat};
 use crate::migrate::status::{StatusDocument, StatusFormat};
 use crate::migrate::verdict::{MigrateDocument, MigrateFormat};
 use crate::query::{QueryDocument, QueryFormat};
-use crate::rank::{RankDocument, RankFormat};
+use crate::rank::{RankCheckDocument, RankCheckFormat, RankDocument, RankFormat};
 use crate::tables::{TablesDocument, TablesFormat};
 
 /// The ```json blocks of the README and of the book's pages (docs/src: the JSON reference and
@@ -64,6 +64,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
             StatusFormat::TEXT => round_trip::<StatusDocument>(example),
             TablesFormat::TEXT => round_trip::<TablesDocument>(example),
             RankFormat::TEXT => round_trip::<RankDocument>(example),
+            RankCheckFormat::TEXT => round_trip::<RankCheckDocument>(example),
             other => panic!("the README shows a document of format `{other}`, which no type has"),
         };
         assert_eq!(&written, example, "the README's `{format}` is not what its type writes");
@@ -79,6 +80,7 @@ fn the_readme_shows_every_document_as_its_type_writes_it() {
         StatusFormat::TEXT,
         TablesFormat::TEXT,
         RankFormat::TEXT,
+        RankCheckFormat::TEXT,
     ];
     for format in all {
         assert!(seen.contains(&format), "the README shows no `{format}` document");

@@ -1458,4 +1458,32 @@ fn rank_reads_a_players_place_from_the_counters() {
     let run = (server.endpoint.as_str(), lock.as_path());
     let shown = ["rank", "--table", "Ranked", "--pk", "SEASON#7", "score=1500", "player=p_00", "-o", "table"];
     transcript("rank.txt", run, &shown, 0, &[]);
+
+    // A counter changed by hand: --check names it (exit 1) and the command that repairs it,
+    // --repair rewrites it from the items.
+    runtime().block_on(async {
+        let root = std::collections::HashMap::from([
+            ("pk".to_owned(), AttributeValue::S("SEASON#7".into())),
+            ("sk".to_owned(), AttributeValue::S(board.ranked.counter_key(""))),
+        ]);
+        let corrupt = client(&server.endpoint).update_item().table_name("Ranked").set_key(Some(root));
+        let corrupt = corrupt.update_expression("ADD c9 :two");
+        corrupt.expression_attribute_values(":two", AttributeValue::N("2".into())).send().await.unwrap();
+    });
+    let check = ["rank", "--table", "Ranked", "--pk", "SEASON#7", "--check"];
+    let out = sortkey(&server.endpoint, &lock, &check).args(["-o", "json"]).assert().code(1);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["format"], "sortkey rank check 1");
+    assert_eq!(doc["differences"].as_array().unwrap().len(), 1, "{doc}");
+    assert_eq!(doc["differences"][0]["node"], "", "{doc}");
+    let repair: Vec<String> = serde_json::from_value(doc["repair"].clone()).unwrap();
+    assert_eq!(repair.last().map(String::as_str), Some("--repair"), "{doc}");
+    transcript("rank_check.txt", run, &[&check[..], &["-o", "table"]].concat(), 1, &[]);
+    let out =
+        sortkey(&server.endpoint, &lock, &["rank", "--table", "Ranked", "--pk", "SEASON#7", "--repair", "-o", "json"])
+            .assert()
+            .code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!((doc["repaired"].as_u64(), doc["differences"].as_array().map(Vec::len)), (Some(1), Some(0)), "{doc}");
+    sortkey(&server.endpoint, &lock, &check).assert().code(0);
 }

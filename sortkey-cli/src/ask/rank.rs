@@ -25,10 +25,18 @@ pub(crate) struct RankAsk {
     /// Ranks in descending key order: one more than the items after the key.
     #[arg(long)]
     pub(crate) reverse: bool,
+    /// Ranks nothing: reads the partition whole and names every counter item that differs from
+    /// the count of its items (exit status 1 when one does), with the command that repairs them.
+    #[arg(long, conflicts_with_all = ["repair", "reverse"])]
+    pub(crate) check: bool,
+    /// Rewrites the counter items that differ from the count of their items, each batch
+    /// conditional on no write having run since the partition was read, then checks.
+    #[arg(long, conflicts_with = "reverse")]
+    pub(crate) repair: bool,
     /// The value ranked, field by field in the layout's order, each `field=value`: the ranked
     /// field (`score=1500`: one more than the items that sort before every key of that score),
     /// then more fields for a whole key (`score=1500 player=p_7`: among its ties too).
-    #[arg(required = true)]
+    #[arg(required_unless_present_any = ["check", "repair"], conflicts_with_all = ["check", "repair"])]
     pub(crate) conditions: Vec<Condition>,
 }
 
@@ -36,7 +44,8 @@ pub(crate) struct RankAsk {
 pub(crate) struct Ranked {
     pub(crate) layout: String,
     pub(crate) field: RankedField,
-    pub(crate) key: String,
+    /// None for `--check` and `--repair`, which rank nothing.
+    pub(crate) key: Option<String>,
 }
 
 impl RankAsk {
@@ -76,9 +85,12 @@ impl RankAsk {
             let value = typed(&query, &layout, name, value)?;
             query = query.fix(name, &value);
         }
+        if self.conditions.is_empty() {
+            return Ok(Ranked { layout, field, key: None });
+        }
         let condition = if query.next_field().is_some() { query.begins_with() } else { query.eq() };
         let condition = condition.map_err(refused)?;
-        let key = condition.values().first().map(|v| (*v).to_owned()).unwrap_or_default();
+        let key = condition.values().first().map(|v| (*v).to_owned());
         Ok(Ranked { layout, field, key })
     }
 
@@ -86,7 +98,7 @@ impl RankAsk {
     pub(crate) fn command_line(&self, ctx: &Context<'_>) -> CommandLine {
         let mut line = ctx.command("rank");
         line.option("--table", &self.table).option("--pk", &self.pk).option_if("--layout", self.layout.as_deref());
-        line.flag("--reverse", self.reverse);
+        line.flag("--reverse", self.reverse).flag("--check", self.check).flag("--repair", self.repair);
         for condition in &self.conditions {
             line.arg(condition.to_string());
         }
