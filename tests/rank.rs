@@ -6,15 +6,8 @@
 use std::collections::{BTreeSet, HashMap};
 
 use sortkey_core::{RankedField, SortKey};
+use sortkey_tests::leaderboard::RankKeyV1;
 use sortkey_tests::rng::Rng;
-
-#[derive(SortKey)]
-#[key(prefix = "RUN")]
-struct RankKey {
-    #[key(width = 10, desc)]
-    score: u64,
-    player: String,
-}
 
 /// A board as DynamoDB holds it: each shard's sort keys in byte order, and its counter items
 /// kept only by [`RankedField::changes`].
@@ -84,14 +77,14 @@ impl Board {
 }
 
 fn key(score: u64, player: u64) -> String {
-    RankKey { score, player: format!("p_{player}") }.encode().unwrap()
+    RankKeyV1 { score, player: format!("p_{player}") }.encode().unwrap()
 }
 
 /// A board of `items` runs over `shards` shards (by player), scores from `0..spread` (ties when
 /// the spread is small), then `moves` score changes and deletes; every probe's rank is the
 /// sorted list's, and the finest buckets hold few items.
 fn check(seed: u64, items: u64, shards: usize, spread: u64, levels: usize, probes: usize) {
-    let ranked = RankedField::of("RankKey", &RankKey::LAYOUT, "score", levels).unwrap();
+    let ranked = RankedField::of("RankKeyV1", &RankKeyV1::LAYOUT, "score", levels).unwrap();
     let mut board = Board::new(ranked, shards);
     let mut rng = Rng(seed);
     let mut scores = Vec::with_capacity(items as usize);

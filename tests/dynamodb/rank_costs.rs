@@ -12,16 +12,9 @@ use serde_json::{Value, json};
 use sortkey_core::dynamodb::{RankBoard, rank, write_ranked};
 use sortkey_core::{RankedField, SortKey};
 use sortkey_sim::MemoryDynamo;
+use sortkey_tests::leaderboard::RankKeyV1;
 use sortkey_tests::rng::Rng;
 use sortkey_tests::server::{create_table, runtime};
-
-#[derive(SortKey)]
-#[key(prefix = "RUN")]
-struct RankKey {
-    #[key(width = 10, desc)]
-    score: u64,
-    player: String,
-}
 
 /// Writes `items` (partition, sort key) straight into the in-memory table, 25 a request.
 fn load(dynamo: &MemoryDynamo, items: impl Iterator<Item = (String, String, Value)>) {
@@ -87,7 +80,7 @@ fn board(shards: usize, levels: usize) -> RankBoard {
         pk: "pk".into(),
         sk: "sk".into(),
         partitions: (0..shards).map(|s| format!("SEASON#2026#{s:02}")).collect(),
-        ranked: RankedField::of("RankKey", &RankKey::LAYOUT, "score", levels).unwrap(),
+        ranked: RankedField::of("RankKeyV1", &RankKeyV1::LAYOUT, "score", levels).unwrap(),
     }
 }
 
@@ -104,7 +97,7 @@ fn measure(items: usize, shards: usize, levels: usize) -> Vec<String> {
     let keys: Vec<(usize, String)> = (0..items)
         .map(|player| {
             let score = rng.bits() % 10_000_000_000;
-            let key = RankKey { score, player: format!("p_{player}") }.encode().unwrap();
+            let key = RankKeyV1 { score, player: format!("p_{player}") }.encode().unwrap();
             (player % shards, key)
         })
         .collect();
@@ -157,7 +150,7 @@ fn write_units(levels: usize) -> String {
     let board = board(1, levels);
     runtime().block_on(async {
         create_table(&client, "Board").await;
-        let key = RankKey { score: 1500, player: "p_1".into() }.encode().unwrap();
+        let key = RankKeyV1 { score: 1500, player: "p_1".into() }.encode().unwrap();
         let item = |sk: &str| {
             std::collections::HashMap::from([
                 ("pk".to_owned(), AttributeValue::S(board.partitions[0].clone())),

@@ -102,7 +102,7 @@ impl RankBoard {
         })
     }
 
-    fn key(&self, partition: &str, sort_key: &str) -> Attributes {
+    pub(super) fn key(&self, partition: &str, sort_key: &str) -> Attributes {
         HashMap::from([
             (self.pk.clone(), AttributeValue::S(partition.to_owned())),
             (self.sk.clone(), AttributeValue::S(sort_key.to_owned())),
@@ -344,7 +344,7 @@ impl Found {
     /// A counter item's ten counts (zeros when there is none).
     fn counts(&self, partition: &str, sort_key: &str) -> [u64; 10] {
         let item = self.table.get(&(partition.to_owned(), sort_key.to_owned()));
-        std::array::from_fn(|d| number(item, &format!("c{d}")))
+        counts(item)
     }
 
     /// A root counter's write count (0 when there is none).
@@ -353,7 +353,13 @@ impl Found {
     }
 }
 
-fn number(item: Option<&Attributes>, name: &str) -> u64 {
+/// A counter item's ten counts `c0`..`c9` (zeros for a missing item or attribute).
+pub(super) fn counts(item: Option<&Attributes>) -> [u64; 10] {
+    std::array::from_fn(|d| number(item, &format!("c{d}")))
+}
+
+/// A number attribute of a counter item (0 for a missing item or attribute).
+pub(super) fn number(item: Option<&Attributes>, name: &str) -> u64 {
     match item.and_then(|i| i.get(name)) {
         Some(AttributeValue::N(n)) => n.parse().unwrap_or(0),
         _ => 0,

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem};
 
-use super::rank::{RANK_ATTEMPTS, RankBoard, RankFailure};
-use super::{Attributes, RequestError};
+use super::RequestError;
+use super::rank::{RANK_ATTEMPTS, RankBoard, RankFailure, counts, number};
 
 /// A counter item that differs from the items it counts: its partition, its trie node, the
 /// counts it holds and the counts of the items.
@@ -50,11 +50,10 @@ async fn read_partition(client: &Client, board: &RankBoard, partition: &str) -> 
             let Some(AttributeValue::S(sk)) = item.get(&board.sk) else { continue };
             match board.ranked.node_of(sk) {
                 Some(node) => {
-                    let counts = std::array::from_fn(|d| number(item, &format!("c{d}")));
                     if node.is_empty() {
-                        version = number(item, "v");
+                        version = number(Some(item), "v");
                     }
-                    counters.insert(node.to_owned(), counts);
+                    counters.insert(node.to_owned(), counts(Some(item)));
                 }
                 None => keys.push(sk.clone()),
             }
@@ -65,13 +64,6 @@ async fn read_partition(client: &Client, board: &RankBoard, partition: &str) -> 
         }
     }
     Ok(Read { tally: board.ranked.tally(keys.iter().map(String::as_str)), counters, version })
-}
-
-fn number(item: &Attributes, name: &str) -> u64 {
-    match item.get(name) {
-        Some(AttributeValue::N(n)) => n.parse().unwrap_or(0),
-        _ => 0,
-    }
 }
 
 /// The nodes whose counters differ from the items' counts (a node with no item counts zero).
@@ -138,12 +130,7 @@ async fn write_batches(
     read: &Read,
     wrong: &[CounterDifference],
 ) -> Result<usize, RankFailure> {
-    let key = |node: &str| {
-        HashMap::from([
-            (board.pk.clone(), AttributeValue::S(partition.to_owned())),
-            (board.sk.clone(), AttributeValue::S(board.ranked.counter_key(node))),
-        ])
-    };
+    let key = |node: &str| board.key(partition, &board.ranked.counter_key(node));
     let build = |e: aws_sdk_dynamodb::error::BuildError| RankFailure::NotOnBoard {
         table: board.table.clone(),
         key: partition.to_owned(),
