@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::dynamodb::{CounterDifference, RankBoard, RankFailure, check_counters, rank, repair_counters};
 
 use crate::ask::{AskError, Context, RankAsk};
+use crate::display::shown;
 use crate::outcome::Outcome;
 use crate::output::{Answer, Document, format_tag, outln};
 use crate::session::Session;
@@ -68,8 +69,8 @@ impl Board {
     /// `Runs `SEASON#2026` over 16 shards`, as the table output titles its report.
     fn title(&self) -> String {
         match self.partitions.len() {
-            1 => format!("{} `{}`", self.table, self.pk),
-            n => format!("{} `{}` over {n} shards", self.table, self.pk),
+            1 => format!("{} `{}`", shown(&self.table), shown(&self.pk)),
+            n => format!("{} `{}` over {n} shards", shown(&self.table), shown(&self.pk)),
         }
     }
 }
@@ -189,13 +190,13 @@ pub(crate) async fn answer(client: &Client, ctx: &Context<'_>, ask: &RankAsk) ->
 
 impl Document for RankDocument {
     fn print_table(&self) {
-        outln!("{}: rank {} of {} ({})", self.board.title(), self.rank, self.key, self.order);
+        outln!("{}: rank {} of {} ({})", self.board.title(), self.rank, shown(&self.key), self.order);
         outln!(
             "read: {} requests, {} counter items of `{}.{}` ({} levels), {} items in the finest buckets, {} read units",
             self.requests,
             self.counters,
-            self.board.layout,
-            self.board.field,
+            shown(&self.board.layout),
+            shown(&self.board.field),
             self.board.levels,
             self.bucket_items,
             self.read_units
@@ -211,7 +212,7 @@ impl Document for RankCheckDocument {
 
     fn print_table(&self) {
         let b = &self.board;
-        outln!("{}: the counters of `{}.{}` ({} levels)", b.title(), b.layout, b.field, b.levels);
+        outln!("{}: the counters of `{}.{}` ({} levels)", b.title(), shown(&b.layout), shown(&b.field), b.levels);
         if self.repaired > 0 {
             outln!("repaired: {} counter items rewritten from the items", self.repaired);
         }
@@ -222,7 +223,7 @@ impl Document for RankCheckDocument {
         let mut t = crate::output::table(&["partition", "node", "counters", "items"]);
         for d in &self.differences {
             let counts = |c: &[u64; 10]| c.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
-            t.add_row([d.partition.clone(), d.node.clone(), counts(&d.counters), counts(&d.items)]);
+            t.add_row([shown(&d.partition).into_owned(), d.node.clone(), counts(&d.counters), counts(&d.items)]);
         }
         outln!("{t}");
         if let Some(repair) = &self.repair {

@@ -1455,6 +1455,13 @@ fn rank_reads_a_players_place_from_the_counters() {
     let sk = audit["attributes"].as_array().unwrap().iter().find(|a| a["name"] == "sk").unwrap();
     assert_eq!(sk["unread"], serde_json::json!([]), "{sk}");
     assert_eq!(sk["values"], 30, "the 30 runs, not their counters: {sk}");
+    // A partition and a player that a terminal would act on are shown escaped, never raw.
+    let hostile = ["rank", "--table", "Ranked", "--pk", "SEASON#\u{1b}[2J", "score=1500", "player=p_\u{1b}]0;x\u{7}"];
+    let out = sortkey(&server.endpoint, &lock, &hostile).args(["-o", "table"]).assert().code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+    assert!(text.contains(r"SEASON#\u{1b}[2J") && text.contains(r"p_\u{1b}]0;x\u{7}"), "{text}");
+    assert!(text.contains("rank 1 of"), "an empty partition: {text}");
     let run = (server.endpoint.as_str(), lock.as_path());
     let shown = ["rank", "--table", "Ranked", "--pk", "SEASON#7", "score=1500", "player=p_00", "-o", "table"];
     transcript("rank.txt", run, &shown, 0, &[]);
