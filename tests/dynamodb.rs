@@ -54,6 +54,8 @@ use sortkey_tests::server::{client, runtime, server_or_skip};
 mod rank;
 #[path = "dynamodb/rank_costs.rs"]
 mod rank_costs;
+#[path = "dynamodb/rank_entity.rs"]
+mod rank_entity;
 #[path = "dynamodb/sharded.rs"]
 mod sharded;
 #[path = "dynamodb/typed_migration.rs"]

@@ -123,7 +123,7 @@ pub use migrate::rekey::{MigrationError, MigrationErrorKind, Rekey, RekeyError, 
 pub use query::condition::{KeyCondition, KeyExpression};
 pub use query::range::{FieldRange, TextRange};
 pub use table::definition::{Billing, IndexDefinition, Projection, TableDefinition, TableError};
-pub use table::entity::{Entity, EntityKeys, IndexKeys, IndexNames, KeyLayout, KeyUpdate};
+pub use table::entity::{Entity, EntityKeys, EntityRank, IndexKeys, IndexNames, KeyLayout, KeyUpdate};
 pub use table::entity_query::TableQuery;
 pub use table::family::UnitQuery;
 pub use table::index::{IndexKey, IndexQuery, MultiKey};

@@ -21,7 +21,7 @@ use proc_macro2::Span;
 use syn::{Data, DeriveInput, Fields, Ident, Path, Type};
 
 use crate::attr::{FieldOptions, closest};
-use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, KeyOptions, SegmentAttrs};
+use crate::entity_attr::{EntityAttrs, IndexAttrs, KeyAttrs, KeyOptions, RankAttrs, SegmentAttrs};
 use crate::keywords::RenameRule;
 use crate::messages::{ENTITY_METHODS, MULTI_ENDS_EVERY_STAGE, TABLE_QUERY};
 use crate::model::Role;
@@ -40,6 +40,8 @@ pub(crate) struct Entity {
     pub(crate) indexes: Vec<Index>,
     /// `version = field`: the field, which every write conditions on.
     pub(crate) version: Option<Ident>,
+    /// `rank(field, levels = N)`: the primary sort key's ranked field and its levels.
+    pub(crate) rank: Option<(Ident, usize)>,
 }
 
 /// A secondary index: its Rust name, its DynamoDB name and its two keys.
@@ -122,6 +124,7 @@ impl Entity {
         let sk = attrs.sk.map(|k| rules.key(k, Role::Sort, primary(Role::Sort), None, false));
         let indexes: Vec<Index> = attrs.indexes.into_iter().filter_map(|i| rules.index(i)).collect();
         let version = attrs.version.and_then(|path| rules.errors.handle(check_version(&name, &fields, &path)));
+        let rank = attrs.rank.and_then(|r| rules.errors.handle(check_rank(&name, sk.as_ref(), r)));
         let mut errors = rules.errors;
         if pk.is_none() {
             errors.push(missing_key(&name, pk_role.word(), &input.ident));
@@ -138,7 +141,7 @@ impl Entity {
         let krate_given = attrs.krate.is_some();
         let krate = attrs.krate.unwrap_or_else(crate::runtime::default_crate);
         let (ident, vis) = (input.ident.clone(), input.vis.clone());
-        let entity = Entity { ident, vis, krate, krate_given, pk, sk, indexes, version };
+        let entity = Entity { ident, vis, krate, krate_given, pk, sk, indexes, version, rank };
         match errors.finish() {
             Ok(()) => Ok(entity),
             Err(errors) => Err(Failed { errors, partial: Some(Box::new(entity.without_repeats())) }),
@@ -201,6 +204,76 @@ fn check_version(entity: &str, fields: &[(Ident, Type)], path: &Path) -> darling
         ))
         .with_span(path)
     })
+}
+
+/// The most levels of rank counters (`sortkey_core::MOST_RANK_LEVELS`).
+const MOST_RANK_LEVELS: usize = 20;
+
+/// `rank(field, levels = N)`: one field, the first of the entity's primary sort key, and 1 to
+/// 20 levels (the field's width and type are checked where the runtime reads its layout).
+fn check_rank(entity: &str, sk: Option<&KeyDecl>, rank: RankAttrs) -> darling::Result<(Ident, usize)> {
+    let error = |message: String, span: Span| darling::Error::custom(message).with_span(&span);
+    let [field] = rank.fields.as_slice() else {
+        let found = match rank.fields.len() {
+            0 => "none".to_owned(),
+            n => format!("{n} fields"),
+        };
+        return Err(error(
+            format!(
+                "`rank` of entity `{entity}`: expected the one ranked field of the sort key and its levels, such as \
+                 `rank(score, levels = 4)`; found {found}"
+            ),
+            rank.span,
+        ));
+    };
+    let Some(levels) = rank.levels else {
+        return Err(error(
+            format!(
+                "`rank` of entity `{entity}`: expected `levels = N`, how many leading digits of `{field}` its counters \
+                 count by (1 to {MOST_RANK_LEVELS}), such as `rank({field}, levels = 4)`; found none"
+            ),
+            rank.span,
+        ));
+    };
+    if *levels == 0 || *levels > MOST_RANK_LEVELS {
+        return Err(error(
+            format!(
+                "`rank` of entity `{entity}`: expected 1 to {MOST_RANK_LEVELS} levels of counters; found {}",
+                *levels
+            ),
+            levels.span(),
+        ));
+    }
+    let Some(sk) = sk else {
+        return Err(error(
+            format!(
+                "`rank` of entity `{entity}`: expected a primary sort key whose first field is `{field}`; found no `sk`"
+            ),
+            field.span(),
+        ));
+    };
+    match sk.segments.iter().position(|s| s.field == *field) {
+        Some(0) => Ok((field.clone(), *levels)),
+        Some(at) => Err(error(
+            format!(
+                "`rank` of entity `{entity}`: expected the sort key's first field, `{}`; found `{field}`, its field {}",
+                sk.segments[0].field,
+                at + 1
+            ),
+            field.span(),
+        )),
+        None => {
+            let names: Vec<String> = sk.segments.iter().map(|s| format!("`{}`", s.field)).collect();
+            Err(error(
+                format!(
+                    "`rank` of entity `{entity}` names `{field}`, which is no field of its sort key; expected its \
+                     first field, of {}",
+                    names.join(", ")
+                ),
+                field.span(),
+            ))
+        }
+    }
 }
 
 /// The error of a primary key that is not written at all.

@@ -26,6 +26,42 @@ pub(crate) struct EntityAttrs {
     pub(crate) pk: Option<KeyAttrs>,
     pub(crate) sk: Option<KeyAttrs>,
     pub(crate) indexes: Vec<IndexAttrs>,
+    /// `rank(score, levels = 4)`: the primary sort key's ranked field.
+    pub(crate) rank: Option<RankAttrs>,
+}
+
+/// `rank(score, levels = 4)`: the field whose counters the entity's writes keep, and how many
+/// leading digits they count by.
+pub(crate) struct RankAttrs {
+    /// Where `rank` is written.
+    pub(crate) span: Span,
+    /// The fields named (one is expected).
+    pub(crate) fields: Vec<Ident>,
+    /// `levels = N`.
+    pub(crate) levels: Option<SpannedValue<usize>>,
+}
+
+impl RankAttrs {
+    /// The list after `rank`: the field's name and `levels = N`, in any order.
+    fn parse(entity: &str, meta: &ParseNestedMeta<'_>) -> Read<RankAttrs> {
+        let owner = Owner::described(format!("`rank` of entity `{entity}`"));
+        let mut fields = Vec::new();
+        let mut field = |m: &ParseNestedMeta<'_>| {
+            if m.input.peek(Token![=]) || m.input.peek(syn::token::Paren) {
+                return None;
+            }
+            fields.push(m.path.get_ident()?.clone());
+            Some(Ok(()))
+        };
+        let mut out = RankAttrs { span: meta.path.span(), fields: Vec::new(), levels: None };
+        let result = owner.parse(
+            List::Nested(meta),
+            &mut [("levels", &mut |n, m| owner.int(n, m).map(|v| out.levels = Some(v)))],
+            Some(&mut field),
+        );
+        out.fields = fields;
+        (out, result)
+    }
 }
 
 /// `gsi1(multi, name = "...", pk(...), sk(...))` inside `index(...)`, in any order.
@@ -108,7 +144,7 @@ impl EntityAttrs {
         let entity = input.ident.to_string();
         let owner = Owner::new("entity", &entity);
         let (pk_owner, sk_owner) = key_owners(&format!("entity `{entity}`"));
-        let mut out = EntityAttrs { krate: None, version: None, pk: None, sk: None, indexes: Vec::new() };
+        let mut out = EntityAttrs { krate: None, version: None, pk: None, sk: None, indexes: Vec::new(), rank: None };
         let result = owner.parse(
             List::Attrs(&input.attrs, "entity"),
             &mut [
@@ -121,6 +157,7 @@ impl EntityAttrs {
                 }),
                 ("crate", &mut |n, m| owner.path(n, m).map(|v| out.krate = Some(v))),
                 ("version", &mut |n, m| owner.path(n, m).map(|v| out.version = Some(v))),
+                ("rank", &mut |_, m| set(&mut out.rank, RankAttrs::parse(&entity, m))),
             ],
             None,
         );

@@ -121,6 +121,13 @@ fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[I
             }
         }
     });
+    let rank = entity.rank.as_ref().map(|(field, levels)| {
+        let field = field.to_string();
+        quote! {
+            const RANK: ::core::option::Option<_sortkey::EntityRank> =
+                ::core::option::Option::Some(_sortkey::EntityRank { field: #field, levels: #levels });
+        }
+    });
     let layouts = key_layouts(entity, pk_ty, sort);
     quote! {
         #[automatically_derived]
@@ -149,6 +156,7 @@ fn impl_entity(entity: &Entity, pk_ty: &TokenStream, sort: &SortSide, parts: &[I
             }
 
             #version
+            #rank
         }
     }
 }

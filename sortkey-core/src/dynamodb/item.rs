@@ -10,6 +10,7 @@ use serde_core::de::DeserializeOwned;
 
 use crate::error::{DecodeError, EncodeError, QueryError};
 use crate::table::entity::Entity;
+use crate::table::rank::RankError;
 
 use super::Attributes;
 use super::multi::scalar;
@@ -74,6 +75,9 @@ pub enum ItemErrorKind {
     /// one of them (a key family, an older layout with no condition of the fields): nothing is
     /// read, rather than a page that could miss or wrongly hold an item.
     Query(QueryError),
+    /// The entity's ranked field (`#[entity(rank(...))]`) does not fit its sort key, or its sort
+    /// key has older layouts whose keys the counters cannot count: nothing is written.
+    Rank(RankError),
     /// The request failed otherwise: the SDK's or the server's message.
     Request(String),
 }
@@ -115,6 +119,7 @@ impl fmt::Display for ItemError {
             ItemErrorKind::Changed => {
                 f.write_str("the old item changed since it was read, or the new key exists; nothing moved")
             }
+            ItemErrorKind::Rank(e) => write!(f, "{e}"),
             ItemErrorKind::Request(m) => write!(f, "{m}"),
             ItemErrorKind::Query(e) => write!(f, "{e}"),
             ItemErrorKind::Sharded { shards } => write!(

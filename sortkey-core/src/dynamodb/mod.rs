@@ -54,6 +54,7 @@ pub use crate::migrate::size::item_size;
 
 mod entity;
 mod entity_query;
+mod entity_rank;
 mod failed;
 mod index_versions;
 mod item;
@@ -70,6 +71,7 @@ mod table;
 mod typed_versions;
 mod versions;
 mod write;
+mod written;
 
 pub use entity::entity_key;
 pub use entity_query::{AcrossVersions, EntityPage, EntityQuery};

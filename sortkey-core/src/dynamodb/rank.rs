@@ -94,12 +94,58 @@ impl From<RequestError> for RankFailure {
 }
 
 impl RankBoard {
-    fn digits<'k>(&self, key: &'k str) -> Result<&'k str, RankFailure> {
+    /// The digits of the ranked field in the sort key `key` of the board.
+    pub(super) fn digits<'k>(&self, key: &'k str) -> Result<&'k str, RankFailure> {
         self.ranked.digits(key).ok_or_else(|| RankFailure::NotOnBoard {
             table: self.table.clone(),
             key: key.to_owned(),
             expected: format!("`{}` then {} digits of the ranked field", self.ranked.key_prefix(), self.ranked.width()),
         })
+    }
+
+    /// The counter updates of a write in `partition` whose ranked digits go from `old` to `new`
+    /// (`None`: no item), one `ADD` a changed trie node, to join the item's own action in one
+    /// transaction. The root's write count `v` grows by one at every write of the partition, so
+    /// that a rank read tells whether any write ran between its requests (its counts alone can
+    /// change and change back).
+    pub(super) fn counter_actions(
+        &self,
+        partition: &str,
+        old: Option<&str>,
+        new: Option<&str>,
+    ) -> Result<Vec<TransactWriteItem>, RankFailure> {
+        let moved = old.is_some() && new.is_some();
+        let mut changes = match moved && planted_bug!(RankMoveWithoutCounters) {
+            true => Default::default(),
+            false => self.ranked.changes(old, new),
+        };
+        changes.entry(String::new()).or_default();
+        let mut actions = Vec::with_capacity(changes.len());
+        for (node, change) in changes {
+            let mut adds = Vec::new();
+            let mut values = HashMap::new();
+            if node.is_empty() {
+                adds.push("v :v".to_owned());
+                values.insert(":v".to_owned(), AttributeValue::N("1".to_owned()));
+            }
+            for (digit, change) in change.iter().enumerate().filter(|(_, c)| **c != 0) {
+                adds.push(format!("c{digit} :c{digit}"));
+                values.insert(format!(":c{digit}"), AttributeValue::N(change.to_string()));
+            }
+            let update = Update::builder()
+                .table_name(&self.table)
+                .set_key(Some(self.key(partition, &self.ranked.counter_key(&node))))
+                .update_expression(format!("ADD {}", adds.join(", ")))
+                .set_expression_attribute_values(Some(values))
+                .build()
+                .map_err(|e| RankFailure::NotOnBoard {
+                    table: self.table.clone(),
+                    key: partition.to_owned(),
+                    expected: e.to_string(),
+                })?;
+            actions.push(TransactWriteItem::builder().update(update).build());
+        }
+        Ok(actions)
     }
 
     pub(super) fn key(&self, partition: &str, sort_key: &str) -> Attributes {
@@ -167,35 +213,7 @@ pub async fn write_ranked(
             .map_err(build)?;
         actions.push(TransactWriteItem::builder().delete(delete).build());
     }
-    let moved = old.is_some() && new.is_some();
-    let mut changes = match moved && planted_bug!(RankMoveWithoutCounters) {
-        true => Default::default(),
-        false => board.ranked.changes(old, new),
-    };
-    // The root's write count `v` changes with every write of the partition, so that a rank read
-    // tells whether any write ran between its requests (its counts alone can change and change
-    // back).
-    changes.entry(String::new()).or_default();
-    for (node, change) in changes {
-        let mut adds = Vec::new();
-        let mut values = HashMap::new();
-        if node.is_empty() {
-            adds.push("v :v".to_owned());
-            values.insert(":v".to_owned(), AttributeValue::N("1".to_owned()));
-        }
-        for (digit, change) in change.iter().enumerate().filter(|(_, c)| **c != 0) {
-            adds.push(format!("c{digit} :c{digit}"));
-            values.insert(format!(":c{digit}"), AttributeValue::N(change.to_string()));
-        }
-        let update = Update::builder()
-            .table_name(&board.table)
-            .set_key(Some(board.key(partition, &board.ranked.counter_key(&node))))
-            .update_expression(format!("ADD {}", adds.join(", ")))
-            .set_expression_attribute_values(Some(values))
-            .build()
-            .map_err(build)?;
-        actions.push(TransactWriteItem::builder().update(update).build());
-    }
+    actions.extend(board.counter_actions(partition, old, new)?);
     let count = actions.len();
     client
         .transact_write_items()

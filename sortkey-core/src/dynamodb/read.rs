@@ -9,7 +9,7 @@ use crate::table::item::ItemKey;
 
 use super::entity_query::{EntityPage, EntityQuery};
 use super::item::{EntityItem, ItemError, ItemErrorKind};
-use super::write::request_error;
+use super::written::request_error;
 
 /// One page of `query` on `table`: at most `limit` items (DynamoDB's `Limit`; fewer when the
 /// page reaches 1 MB), starting after `start` (the `next` of the page before; `None` for the

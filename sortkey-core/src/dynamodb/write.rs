@@ -3,15 +3,17 @@
 //! item changed.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use serde_core::Serialize;
 
 use crate::table::entity::Entity;
 
+use super::entity_rank;
 use super::item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 use super::request::MoveRequest;
 use super::stored;
+use super::written::{failed_on_existing, request_error, send_put};
 
 /// Writes `entity`'s whole item to `table` ([`EntityItem::put_request`]). A failed condition is
 /// `AlreadyExists` (a create, or an entity at version 0) or `VersionConflict` (an entity read at
@@ -22,14 +24,10 @@ pub async fn put_item<E: EntityItem + Serialize>(
     entity: &E,
     mode: PutMode,
 ) -> Result<(), ItemError> {
-    let request = entity.put_request(mode)?;
-    match request.apply_to(client.put_item().table_name(table)).send().await {
-        Ok(_) => Ok(()),
-        Err(e) if e.as_service_error().is_some_and(|s| s.is_conditional_check_failed_exception()) => {
-            Err(conflict(entity, ItemErrorKind::AlreadyExists))
-        }
-        Err(e) => Err(request_error::<E, _, _>("PutItem", &e)),
+    if let Some(board) = entity_rank::ranked_board::<E>(table) {
+        return entity_rank::put(client, table, &board?, entity, mode).await;
     }
+    send_put(client, table, entity, &entity.put_request(mode)?, ItemErrorKind::AlreadyExists).await
 }
 
 /// Makes the stored item `entity` ([`EntityItem::update_request`]). A failed condition is
@@ -43,6 +41,8 @@ pub async fn put_item<E: EntityItem + Serialize>(
 /// meanwhile cancels the transaction; the update is then made at the current key. Nothing is
 /// written twice, and nothing a concurrent `sortkey migrate` writes is lost.
 pub async fn update_item<E: EntityItem + Serialize>(client: &Client, table: &str, entity: &E) -> Result<(), ItemError> {
+    // A ranked entity's update keeps its key, so its counts: only its declaration is checked.
+    entity_rank::ranked_board::<E>(table).transpose()?;
     let mut result = update_current(client, table, entity).await;
     if !stored::has_older::<E>() {
         return result;
@@ -97,6 +97,9 @@ async fn update_current<E: EntityItem + Serialize>(client: &Client, table: &str,
 /// layouts (`legacy`), the item is deleted under the older key it is stored under, on the same
 /// conditions.
 pub async fn delete_item<E: Entity>(client: &Client, table: &str, entity: &E) -> Result<(), ItemError> {
+    if let Some(board) = entity_rank::ranked_board::<E>(table) {
+        return entity_rank::delete(client, table, &board?, entity).await;
+    }
     let result = delete_at(client, table, entity, entity.delete_request()?).await;
     if !stored::has_older::<E>() || !matches!(&result, Err(e) if matches!(e.kind(), ItemErrorKind::Missing)) {
         return result;
@@ -143,6 +146,9 @@ pub async fn move_item<E: EntityItem + Serialize>(
     old: &E,
     entity: &E,
 ) -> Result<(), ItemError> {
+    if let Some(board) = entity_rank::ranked_board::<E>(table) {
+        return entity_rank::moved(client, table, &board?, old, entity).await;
+    }
     send_move::<E>(client, table, &entity.move_from(old)?).await
 }
 
@@ -158,31 +164,4 @@ async fn send_move<E: Entity>(client: &Client, table: &str, request: &MoveReques
         }
         Err(e) => Err(request_error::<E, _, _>("TransactWriteItems", &e)),
     }
-}
-
-/// A failed condition of a write conditioned on the item existing (an update, a delete), the
-/// stored item returned as `exists` says: none is `Missing`; one is a moved-on version.
-fn failed_on_existing<E: Entity>(entity: &E, exists: bool) -> ItemError {
-    match exists {
-        true => conflict(entity, ItemErrorKind::Missing),
-        false => ItemError::new(E::NAME, ItemErrorKind::Missing),
-    }
-}
-
-/// A failed condition of a write of `entity`: for an entity read at a version, the version
-/// moved on (`VersionConflict`); otherwise `otherwise`.
-fn conflict<E: Entity>(entity: &E, otherwise: ItemErrorKind) -> ItemError {
-    match entity.version().filter(|v| *v > 0) {
-        Some(expected) => ItemError::new(E::NAME, ItemErrorKind::VersionConflict { expected }),
-        None => ItemError::new(E::NAME, otherwise),
-    }
-}
-
-/// Any other failure of a request, in one line: the server's code and message.
-pub(super) fn request_error<E: Entity, Err: ProvideErrorMetadata + std::error::Error + 'static, R: std::fmt::Debug>(
-    operation: &str,
-    e: &SdkError<Err, R>,
-) -> ItemError {
-    let message = format!("{operation} failed: {}", crate::error::sdk_error_line(e));
-    ItemError::new(E::NAME, ItemErrorKind::Request(message))
 }

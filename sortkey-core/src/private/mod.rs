@@ -27,7 +27,7 @@ pub use crate::migrate::legacy::{Legacy, Versioned};
 pub use crate::query::condition::KeyCondition;
 pub use crate::query::range::{FieldRange, TextRange};
 pub use crate::query::{Comparison, Encoder, QueryHead};
-pub use crate::table::entity::{Entity, EntityKeys, IndexNames, KeyLayout};
+pub use crate::table::entity::{Entity, EntityKeys, EntityRank, IndexNames, KeyLayout};
 pub use crate::table::family::UnitQuery;
 pub use crate::table::index::IndexQuery;
 pub use crate::table::item::{ItemKey, KeyNames, NoSort};

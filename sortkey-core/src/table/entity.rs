@@ -141,6 +141,22 @@ pub trait Entity {
     fn version(&self) -> Option<u64> {
         None
     }
+
+    /// The ranked field of the primary sort key (`#[entity(rank(score, levels = 4))]`): every
+    /// write of the entity keeps the partition's rank counters in the same transaction as the
+    /// item (feature `dynamodb`); `None` without one.
+    const RANK: Option<EntityRank> = None;
+}
+
+/// A field of an entity's primary sort key declared ranked (`#[entity(rank(score, levels = 4))]`):
+/// the field's name and how many leading digits its counters count by. The field must be the
+/// sort key's first, a fixed-width unsigned integer ([`RankedField::of`](crate::RankedField::of)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EntityRank {
+    /// The ranked field.
+    pub field: &'static str,
+    /// The levels of counters: 1 to the field's width, at most [`MOST_RANK_LEVELS`](crate::MOST_RANK_LEVELS).
+    pub levels: usize,
 }
 
 /// The key attributes of one item, in one list: the primary key's two, then each index's, in

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::encoding::layout::{Body, Layout, SegmentLayout};
+use crate::table::entity::Entity;
 
 /// A field of a sort key layout that keeps rank counters: where its digits are in a sort key,
 /// how many, how many levels of counters, and the counters' own sort key prefix.
@@ -96,6 +97,27 @@ impl RankedField {
         }
         let width = first.field.width() as usize;
         RankedField::new(key, field, &format!("{prefix}{}", layout.separator), width, levels)
+    }
+
+    /// The ranked field an entity declares (`#[entity(rank(score, levels = 4))]`) on its primary
+    /// sort key; `None` for an entity without one. An error when the declaration does not fit
+    /// the key ([`of`](Self::of)), or when the sort key has older layouts (`legacy`): the
+    /// counters count the current layout's digits, and keys in two layouts are not kept yet.
+    pub fn of_entity<E: Entity>() -> Option<Result<RankedField, RankError>> {
+        let declared = E::RANK?;
+        let error = |message: String| RankError { key: E::NAME.to_owned(), field: declared.field.to_owned(), message };
+        let sort = E::LAYOUTS.iter().find(|l| l.index.is_none() && Some(l.attribute) == E::KEYS.sort());
+        let Some(sort) = sort else {
+            return Some(Err(error("expected an entity with a sort key, found a partition key alone".into())));
+        };
+        if !sort.layout.legacy().is_empty() {
+            return Some(Err(error(format!(
+                "expected a sort key in one layout, found `{}` with {} older (legacy) layouts, whose keys the counters cannot count",
+                sort.name,
+                sort.layout.legacy().len()
+            ))));
+        }
+        Some(RankedField::of(sort.name, &sort.layout, declared.field, declared.levels))
     }
 
     /// A ranked field described by hand: its digits are the `width` characters after
