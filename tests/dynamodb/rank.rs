@@ -76,6 +76,17 @@ fn rank_reads_agree_with_a_sorted_list_and_the_counters_with_the_items() {
         let shard = &board.partitions[0];
         let taken = write_ranked(&client, &board, shard, None, Some(item(shard, &key(scores[0].unwrap(), 0)))).await;
         assert!(taken.is_err(), "the key is taken: the transaction is refused");
+        // An item of another partition than the one whose counters it would change is refused.
+        let other = &board.partitions[1];
+        let astray = write_ranked(&client, &board, shard, None, Some(item(other, &key(1, 999)))).await.unwrap_err();
+        assert_eq!(
+            astray.to_string(),
+            format!(
+                "rank on table `Ranked`: key `{}` is not on the board: expected an item of partition `{shard}` \
+                 (attribute `pk`), found partition `{other}`",
+                key(1, 999)
+            )
+        );
         // Moves (a new score) and deletes, each with its counters.
         for step in 0..30u32 {
             let player = step * 7 % 80;

@@ -158,7 +158,8 @@ impl RankBoard {
 
 /// Writes one item of `partition` with its counters in one transaction: `before`, the sort key
 /// the item has now (`None`: a new item), and `after`, the whole item it becomes (`None`: it is
-/// deleted; its key attributes name where it goes: a move when its sort key differs). The item
+/// deleted; its key attributes name where it goes: a move when its sort key differs; its
+/// partition key must be `partition`, or nothing is written: `NotOnBoard`). The item
 /// must be where `before` says and its new key free, or nothing changes (a conditional
 /// transaction), so that at every committed state the counters equal the items. Returns the
 /// actions the transaction held.
@@ -169,6 +170,23 @@ pub async fn write_ranked(
     before: Option<&str>,
     after: Option<Attributes>,
 ) -> Result<usize, RankFailure> {
+    if let Some(item) = &after {
+        // The counters are kept in `partition`: an item of another partition would be counted
+        // where it is not.
+        let found = match item.get(&board.pk) {
+            Some(AttributeValue::S(pk)) if pk == partition => None,
+            Some(AttributeValue::S(pk)) => Some(format!("partition `{pk}`")),
+            Some(_) => Some("a partition key that is no string".to_owned()),
+            None => Some("no partition key".to_owned()),
+        };
+        if let Some(found) = found {
+            return Err(RankFailure::NotOnBoard {
+                table: board.table.clone(),
+                key: item.get(&board.sk).and_then(|v| v.as_s().ok()).cloned().unwrap_or_default(),
+                expected: format!("an item of partition `{partition}` (attribute `{}`), found {found}", board.pk),
+            });
+        }
+    }
     let after_key = match &after {
         Some(item) => match item.get(&board.sk) {
             Some(AttributeValue::S(sk)) => Some(sk.clone()),
