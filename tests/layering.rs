@@ -200,7 +200,7 @@ fn derive_modules_depend_one_way() {
 /// no subcommand uses another of its layer.
 const COMMAND_LAYERS: &[&[&str]] = &[
     &["outcome", "display", "ask"],
-    &["output", "lock", "connect", "table", "pages", "sharded", "session", "cli"],
+    &["output", "lock", "connect", "table", "pages", "sharded", "session", "cli", "counters"],
     &["layouts", "browse", "audit", "migrate", "tables", "rank"],
     &["query", "serve"],
     &["readme_test"],

@@ -11,6 +11,7 @@ mod audit;
 mod browse;
 mod cli;
 mod connect;
+mod counters;
 mod display;
 mod layouts;
 mod lock;

@@ -126,7 +126,7 @@ pub(crate) fn print_json(doc: &impl Serialize) {
     outln!("{}", serde_json::to_string_pretty(doc).unwrap_or_default());
 }
 
-/// A document's format and version, its first member (`"format": "sortkey audit 4"`): a unit
+/// A document's format and version, its first member (`"format": "sortkey audit 5"`): a unit
 /// type that writes its text and reads only that text back.
 macro_rules! format_tag {
     ($(#[$doc:meta])* $name:ident = $text:literal) => {

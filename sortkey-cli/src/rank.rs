@@ -4,7 +4,9 @@
 
 use aws_sdk_dynamodb::Client;
 use serde::{Deserialize, Serialize};
-use sortkey_core::dynamodb::{CounterDifference, RankBoard, RankFailure, check_counters, rank, repair_counters};
+use sortkey_core::dynamodb::{RankBoard, check_counters, rank, repair_counters};
+
+use crate::counters::{Difference, failed};
 
 use crate::ask::{AskError, Context, RankAsk};
 use crate::display::shown;
@@ -75,22 +77,6 @@ impl Board {
     }
 }
 
-/// A counter item that differs from the count of its items.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Difference {
-    pub(crate) partition: String,
-    /// The leading digits it counts under (empty: the root).
-    pub(crate) node: String,
-    pub(crate) counters: [u64; 10],
-    pub(crate) items: [u64; 10],
-}
-
-impl From<CounterDifference> for Difference {
-    fn from(d: CounterDifference) -> Self {
-        Difference { partition: d.partition, node: d.node, counters: d.counters, items: d.items }
-    }
-}
-
 /// The report of `sortkey rank`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct RankDocument {
@@ -135,13 +121,6 @@ async fn board(client: &Client, ctx: &Context<'_>, ask: &RankAsk, field: RankedF
     let (pk, sk) = table::key_names(client, &ask.table, None).await?;
     let sk = sk.ok_or_else(|| AskError::bad(format!("table {} has no sort key to rank by", ask.table)))?;
     Ok(RankBoard { table: ask.table.clone(), pk, sk, partitions, ranked: field })
-}
-
-fn failed(e: RankFailure) -> AskError {
-    match e {
-        RankFailure::Request(e) => AskError::from(e),
-        other => AskError::refused(other.to_string()),
-    }
 }
 
 /// The counters of the ask's board held to its items, repaired first with `--repair`.

@@ -163,7 +163,7 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
     });
     let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Runs", "-o", "json"]).assert().code(1);
     let doc = json(&out);
-    assert_eq!(doc["format"], "sortkey audit 4", "{doc}");
+    assert_eq!(doc["format"], "sortkey audit 5", "{doc}");
     let shards = doc["attributes"][0]["shards"].as_array().unwrap_or_else(|| panic!("{doc}"));
     // Items and bytes (each item's size as DynamoDB counts it) per shard.
     let counted = |season: u16| {

@@ -1455,6 +1455,7 @@ fn rank_reads_a_players_place_from_the_counters() {
     let sk = audit["attributes"].as_array().unwrap().iter().find(|a| a["name"] == "sk").unwrap();
     assert_eq!(sk["unread"], serde_json::json!([]), "{sk}");
     assert_eq!(sk["values"], 30, "the 30 runs, not their counters: {sk}");
+    assert_eq!(audit["counters"], serde_json::json!({"checked": 1, "differ": []}), "the one ranked partition");
     // A partition and a player that a terminal would act on are shown escaped, never raw.
     let hostile = ["rank", "--table", "Ranked", "--pk", "SEASON#\u{1b}[2J", "score=1500", "player=p_\u{1b}]0;x\u{7}"];
     let out = sortkey(&server.endpoint, &lock, &hostile).args(["-o", "table"]).assert().code(0);
@@ -1486,6 +1487,18 @@ fn rank_reads_a_players_place_from_the_counters() {
     let repair: Vec<String> = serde_json::from_value(doc["repair"].clone()).unwrap();
     assert_eq!(repair.last().map(String::as_str), Some("--repair"), "{doc}");
     transcript("rank_check.txt", run, &[&check[..], &["-o", "table"]].concat(), 1, &[]);
+    // The audit holds the counters of every ranked partition its Scan came upon to the items,
+    // and names the one that differs with the command that repairs it (exit 1).
+    let out = sortkey(&server.endpoint, &lock, &["audit", "--table", "Ranked", "-o", "json"]).assert().code(1);
+    let audit: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let differ = &audit["counters"]["differ"];
+    assert_eq!((differ[0]["partition"].as_str(), differ[0]["layout"].as_str()), (Some("SEASON#7"), Some("RankKey")));
+    assert_eq!(differ[0]["differences"][0]["node"], "", "the root counter: {audit}");
+    let repair: Vec<String> = serde_json::from_value(differ[0]["repair"].clone()).unwrap();
+    let asks = ["--table", "Ranked", "--pk", "SEASON#7", "--layout", "RankKey", "--repair"];
+    assert!(repair.starts_with(&["sortkey".to_owned(), "rank".to_owned()]), "{repair:?}");
+    assert!(repair.ends_with(&asks.map(String::from)), "{repair:?}");
+    transcript("audit_counters.txt", run, &["audit", "--table", "Ranked", "-o", "table"], 1, &[]);
     let out =
         sortkey(&server.endpoint, &lock, &["rank", "--table", "Ranked", "--pk", "SEASON#7", "--repair", "-o", "json"])
             .assert()

@@ -1,10 +1,13 @@
 //! One key attribute's audit ([`Attribute`]): which attributes a table's (or an export's) audit
 //! classifies, by which of the lock's layouts, and the audit of each.
 
+use std::collections::BTreeSet;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::{DynLayout, KeyAudit, KeyRole, LockFile, RankedField, Versions};
 
 use crate::audit::report::AttributeReport;
+use crate::counters::RankedPartition;
 use crate::outcome::AskError;
 use crate::pages::Item;
 
@@ -28,15 +31,18 @@ pub(crate) struct Attribute {
     /// Whether a layout of the attribute is sharded: then a Scan reads whole items, and the
     /// shards' balance adds up their bytes.
     pub(crate) sized: bool,
-    /// For a sort key, the ranked fields of the lock's `rank` lines: their counter items'
-    /// keys (`#RANK#...`) are the library's own, left out of the audit.
-    counters: Vec<RankedField>,
+    /// For a sort key, the ranked fields of the lock's `rank` lines, by layout: their counter
+    /// items' keys (`#RANK#...`) are the library's own, left out of the audit.
+    counters: Vec<(String, RankedField)>,
+    /// The partitions holding a ranked field's root counter item (by its place in `counters`):
+    /// those whose counters a table audit holds to their items after its Scan.
+    ranked: BTreeSet<(usize, String)>,
 }
 
 /// The ranked fields of the lock, whose counter items a sort key attribute holds.
-fn counters_of(lock: &LockFile, role: KeyRole) -> Vec<RankedField> {
+fn counters_of(lock: &LockFile, role: KeyRole) -> Vec<(String, RankedField)> {
     match role {
-        KeyRole::Sort => lock.ranks.iter().filter_map(|r| lock.ranked(&r.layout)).collect(),
+        KeyRole::Sort => lock.ranks.iter().filter_map(|r| Some((r.layout.clone(), lock.ranked(&r.layout)?))).collect(),
         KeyRole::Partition => Vec::new(),
     }
 }
@@ -55,7 +61,8 @@ impl Attribute {
         let sized = sharded(&audit);
         let counters = counters_of(lock, role);
         let versions = lock.versions.clone();
-        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized, counters }
+        let ranked = BTreeSet::new();
+        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized, counters, ranked }
     }
 
     /// The audit a report of it (a partial report read back, with the partitions of its old
@@ -77,7 +84,8 @@ impl Attribute {
         let sized = sharded(&audit);
         let counters = counters_of(lock, role);
         let versions = lock.versions.clone();
-        Ok(Attribute { name, role, audit, not_strings, partition, sort, versions, sized, counters })
+        let ranked = BTreeSet::new();
+        Ok(Attribute { name, role, audit, not_strings, partition, sort, versions, sized, counters, ranked })
     }
 
     /// A fresh audit of the same attribute against the same layouts.
@@ -85,13 +93,15 @@ impl Attribute {
         let audit = audit_of(self.audit.layouts().to_vec(), &self.versions, self.sort.as_ref());
         let (name, partition, versions) = (self.name.clone(), self.partition.clone(), self.versions.clone());
         let (role, sort, sized, counters) = (self.role, self.sort.clone(), self.sized, self.counters.clone());
-        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized, counters }
+        let ranked = BTreeSet::new();
+        Attribute { name, role, audit, not_strings: 0, partition, sort, versions, sized, counters, ranked }
     }
 
     /// Adds the audit of another part of the same attribute's values.
     pub(crate) fn merge(&mut self, other: &Attribute) -> Result<(), AskError> {
         self.audit.merge_audit(&other.audit)?;
         self.not_strings += other.not_strings;
+        self.ranked.extend(other.ranked.iter().cloned());
         Ok(())
     }
 
@@ -100,7 +110,12 @@ impl Attribute {
     pub(crate) fn observe(&mut self, item: &Item) {
         let partition = self.partition.as_ref().and_then(|p| item.get(p)).and_then(|v| v.as_s().ok());
         match item.get(&self.name) {
-            Some(AttributeValue::S(key)) if self.is_counter(key) => {}
+            Some(AttributeValue::S(key)) if self.is_counter(key) => {
+                let root = self.counters.iter().position(|(_, r)| r.node_of(key) == Some(""));
+                if let (Some(at), Some(partition)) = (root, partition) {
+                    self.ranked.insert((at, partition.clone()));
+                }
+            }
             Some(AttributeValue::S(key)) => {
                 // A sharded layout's balance adds up its items' bytes, when the Scan read them whole.
                 let bytes = self.sized.then(|| sortkey_core::dynamodb::item_size(item) as u64);
@@ -117,7 +132,17 @@ impl Attribute {
 
     /// Whether `key` is a rank counter item's sort key, which the audit leaves out.
     pub(crate) fn is_counter(&self, key: &str) -> bool {
-        self.counters.iter().any(|r| r.node_of(key).is_some())
+        self.counters.iter().any(|(_, r)| r.node_of(key).is_some())
+    }
+
+    /// The ranked partitions the items observed hold (a partition, or shard, with a layout's
+    /// root counter item), in order.
+    pub(crate) fn ranked_partitions(&self) -> Vec<RankedPartition> {
+        let of = |(at, partition): &(usize, String)| {
+            let (layout, field) = self.counters[*at].clone();
+            RankedPartition { layout, field, partition: partition.clone() }
+        };
+        self.ranked.iter().map(of).collect()
     }
 
     /// Its report, with the fields under `threshold`.

@@ -19,10 +19,12 @@ pub(crate) mod scan;
 use self::report::{AuditDocument, AuditSource};
 use crate::ask::{AuditAsk, AuditCommand};
 use crate::ask::{CommandLine, Context};
+use crate::counters::{CountersReport, check_partitions};
 use crate::outcome::AskError;
 use crate::output::Answer;
 use crate::pages::{self, SegmentOf};
 use crate::session::Session;
+use sortkey_core::KeyRole;
 
 use self::attribute::attributes;
 use self::data_files::{DataFiles, Folder};
@@ -41,11 +43,29 @@ pub(crate) fn run(session: &Session, audit: &AuditAsk) -> Result<Answer, AskErro
         (Some(at), _) => export_audit(session, audit, at)?,
         (None, Some(table)) => {
             let state = scan::run(session, audit, table)?;
-            scan_report(&state, audit.headroom, (&ctx, audit.command_line(&ctx)), None)
+            let counters = match audit.what.index {
+                None => counters(session, &state, table)?,
+                Some(_) => None,
+            };
+            scan_report(&state, audit.headroom, (&ctx, audit.command_line(&ctx)), None).with_counters(counters)
         }
         (None, None) => return Err(AskError::bad("expected --table NAME or --export DIR")),
     };
     Ok(Answer::of(doc))
+}
+
+/// The rank counters of every ranked partition the Scan came upon, each partition read whole
+/// and its counters held to its items; `None` when the lock ranks no layout.
+fn counters(session: &Session, state: &partial::Partial, table: &str) -> Result<Option<CountersReport>, AskError> {
+    let ctx = session.context();
+    let sort = state.attributes.iter().find(|a| a.role == KeyRole::Sort);
+    let (Some(sort), false) = (sort, ctx.lock.ranks.is_empty()) else { return Ok(None) };
+    let Some(pk) = &sort.partition else { return Ok(None) };
+    let partitions = sort.ranked_partitions();
+    session.runtime.block_on(async {
+        let client = session.client().await;
+        check_partitions(&client, &ctx, (table, pk, &sort.name), partitions).await.map(Some)
+    })
 }
 
 /// The audit of the export at `at` (a folder or `s3://BUCKET/PREFIX`): this worker's share of

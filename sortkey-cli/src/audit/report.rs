@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use sortkey_core::{AuditReport, KeyRole, SKEW_LIMIT, ShardBalance};
 
 use crate::ask::{CommandLine, Context, MigrationAsk};
+use crate::counters::CountersReport;
 use crate::display::{sanitized, shown};
 use crate::outcome::Outcome;
 use crate::output::{self, Document, format_tag, outln};
@@ -12,7 +13,7 @@ use crate::pages::SegmentOf;
 
 format_tag! {
     /// The audit's format.
-    AuditFormat = "sortkey audit 4"
+    AuditFormat = "sortkey audit 5"
 }
 
 /// The report of `sortkey audit` (and of `sortkey audit merge`).
@@ -30,6 +31,10 @@ pub(crate) struct AuditDocument {
     pub(crate) headroom_threshold: f64,
     /// Each key attribute's report.
     pub(crate) attributes: Vec<AttributeReport>,
+    /// The rank counters of the ranked partitions the Scan came upon, held to their items (a
+    /// table's audit, when the lock has `rank` lines); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) counters: Option<CountersReport>,
 }
 
 /// The table an export's moves name until `--table` names the export's own.
@@ -123,6 +128,14 @@ impl AttributeReport {
 }
 
 impl AuditDocument {
+    /// The rank counters' check joined to the report: a partition whose counters differ is a
+    /// finding.
+    pub(crate) fn with_counters(mut self, counters: Option<CountersReport>) -> Self {
+        self.findings |= counters.as_ref().is_some_and(|c| !c.differ.is_empty());
+        self.counters = counters;
+        self
+    }
+
     /// The document of `attributes` read from `source`, asked by `command` (in `ctx`, whose lock
     /// and connection the printed moves name too); the moves of an export's old keys run on
     /// `export_table` when given (`sortkey audit --export ... --table T`), on the placeholder
@@ -146,6 +159,7 @@ impl AuditDocument {
             findings,
             headroom_threshold: threshold,
             attributes,
+            counters: None,
         };
         for a in &mut doc.attributes {
             // The layouts to move keys to: of older versions' keys, and of items in another
@@ -202,6 +216,9 @@ impl Document for AuditDocument {
         for a in &self.attributes {
             print_attribute(&title, a, unnamed);
         }
+        if let Some(counters) = &self.counters {
+            print_counters(counters);
+        }
         for a in &self.attributes {
             for low in &a.low_headroom {
                 outln!(
@@ -213,6 +230,26 @@ impl Document for AuditDocument {
                 );
             }
         }
+    }
+}
+
+/// The rank counters' check: how many ranked partitions, and each whose counters differ, with
+/// the command that repairs it.
+fn print_counters(c: &CountersReport) {
+    outln!(
+        "rank counters: {} read whole, {} with counters that differ from their items",
+        output::counted(c.checked, "ranked partition"),
+        c.differ.len()
+    );
+    for p in &c.differ {
+        let mut t = output::table(&["partition", "counters of", "node", "counters", "items"]);
+        let counts = |c: &[u64; 10]| c.iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+        for d in &p.differences {
+            let of = format!("{}.{}", shown(&p.layout), shown(&p.field));
+            t.add_row([shown(&d.partition).into_owned(), of, d.node.clone(), counts(&d.counters), counts(&d.items)]);
+        }
+        outln!("{t}");
+        outln!("repair: {}", CommandLine { argv: p.repair.clone() });
     }
 }
 
