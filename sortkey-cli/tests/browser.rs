@@ -19,7 +19,8 @@ use sortkey_test_server::{client, runtime, server_or_skip};
 
 const LOCK: &str = "RankKey = RUN#{score:u64 width=10 desc}#{player:text}\n\
                     RankKeyV1 = RUN#{score:u64 width=8 desc}#{player:text}\n\
-                    RankKey > RankKeyV1\n";
+                    RankKey > RankKeyV1\n\
+                    rank RankKey.score levels=6\n";
 
 /// A child process killed when the test ends, however it ends.
 struct Killed(Child);
@@ -61,9 +62,25 @@ fn the_web_view_in_chromium() {
             .map(|i| format!("RUN#{:010}#p_{i}", 9_999_999_999 - i * 1000))
             .chain((0..4u64).map(|i| format!("RUN#{:08}#old_{i}", 99_999_999 - i * 3000)))
             .chain(["<script>alert(1)</script>".to_owned()]);
+        // The current layout's runs are written with their rank counters (`rank RankKey.score`).
+        let ranked = sortkey_core::LockFile::parse(LOCK).unwrap().ranked("RankKey").unwrap();
+        let board = sortkey_core::dynamodb::RankBoard {
+            table: "Runs".into(),
+            pk: "pk".into(),
+            sk: "sk".into(),
+            partitions: vec!["SEASON#7".into()],
+            ranked,
+        };
         for sk in keys {
-            let put = dynamo.put_item().table_name("Runs").item("pk", AttributeValue::S("SEASON#7".into()));
-            put.item("sk", AttributeValue::S(sk)).send().await.unwrap();
+            let item = std::collections::HashMap::from([
+                ("pk".to_owned(), AttributeValue::S("SEASON#7".into())),
+                ("sk".to_owned(), AttributeValue::S(sk.clone())),
+            ]);
+            if board.ranked.digits(&sk).is_some() {
+                sortkey_core::dynamodb::write_ranked(&dynamo, &board, "SEASON#7", None, Some(item)).await.unwrap();
+            } else {
+                dynamo.put_item().table_name("Runs").set_item(Some(item)).send().await.unwrap();
+            }
         }
         // A hostile partition, in a table of its own: markup, a command, quotes, a bidirectional
         // override, a 1000-byte key.
@@ -142,6 +159,14 @@ async fn drive(port: u16, url: &str, base: &str) {
     assert!(main.contains("RankKeyV1"), "the old keys, read by their own layout: {main}");
     assert!(main.contains("older version of RankKey"), "flagged inline: {main}");
     shot("browse.png").await;
+    // The rank box: a score typed and sent, the rank page answers from the counters.
+    // p_i scored i * 1000: the eight of p_4..p_11 are ahead of a 3500. (The old layout's keys,
+    // which the counters do not count, share no 6-digit bucket with it that sorts before it.)
+    c.find(Locator::Css("#rank-box input[name=value]")).await.unwrap().send_keys("3500").await.unwrap();
+    c.find(Locator::Css("#rank-box button")).await.unwrap().click().await.unwrap();
+    let rank = c.wait().for_element(Locator::Css("#rank")).await.unwrap().text().await.unwrap();
+    assert!(rank.starts_with("Rank 9 of RUN#9999996499"), "{rank}");
+    shot("rank.png").await;
     // The builder: type a bound, see the expression and the matches change.
     c.goto(&format!("{base}/query?layout=RankKey&table=Runs&pk=SEASON%237")).await.unwrap();
     let before = c.find(Locator::Id("expression")).await.unwrap().text().await.unwrap();
@@ -209,7 +234,8 @@ async fn drive(port: u16, url: &str, base: &str) {
             Err(_) => String::new(),
         };
         if status.starts_with("finished") {
-            assert!(status.contains("17 items read"), "{status}");
+            // 17 keys, and the 6 counter items of the runs' common path (a root and 5 nodes).
+            assert!(status.contains("23 items read"), "{status}");
             break;
         }
         if started.elapsed() > Duration::from_secs(20) {

@@ -1467,6 +1467,28 @@ fn rank_reads_a_players_place_from_the_counters() {
     let shown = ["rank", "--table", "Ranked", "--pk", "SEASON#7", "score=1500", "player=p_00", "-o", "table"];
     transcript("rank.txt", run, &shown, 0, &[]);
 
+    // The web view: the browse page's rank box asks the rank page, whose JSON is the command's
+    // document and whose page shows the same rank; a value the layout does not read is refused.
+    let (_child, address, cookie) = serve(&server.endpoint, &lock, &[]);
+    let (code, _, body) = http_get(&address, "/browse?table=Ranked&pk=SEASON%237", Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains(r#"<form method="get" action="/rank" id="rank-box">"#), "{body}");
+    assert!(body.contains(r#"name="pk" value="SEASON#7""#) && body.contains("Rank of RankKey.score"), "{body}");
+    let asked = "/rank?table=Ranked&pk=SEASON%237&value=1500&then=player%3Dp_00";
+    let (code, _, body) = http_get(&address, &format!("{asked}&format=json"), Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    let page: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let command = ranked(&["rank", "--table", "Ranked", "--pk", "SEASON#7", "score=1500", "player=p_00"]);
+    assert_eq!((&page["format"], &page["rank"], &page["key"]), (&command["format"], &command["rank"], &command["key"]));
+    let (code, _, body) = http_get(&address, asked, Some(&cookie));
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains(&format!("Rank <strong>{}</strong>", command["rank"])), "{body}");
+    let from_here = "/browse?table=Ranked&#38;pk=SEASON%237&#38;limit=100&#38;after=RUN%23998499%23p_00";
+    assert!(body.contains(from_here), "the partition from the key on: {body}");
+    let (code, _, body) = http_get(&address, "/rank?table=Ranked&pk=SEASON%237&value=lots", Some(&cookie));
+    assert_eq!(code, 400, "{body}");
+    assert!(body.contains(r#"<p role="alert">"#) && body.contains("lots"), "{body}");
+
     // A counter changed by hand: --check names it (exit 1) and the command that repairs it,
     // --repair rewrites it from the items.
     runtime().block_on(async {

@@ -22,10 +22,14 @@ pub(crate) use audit::{AuditAsk, AuditCommand, MergeAsk};
 pub(crate) use audit::{AuditReads, HEADROOM, SEGMENTS};
 pub(crate) use browse::BrowseAsk;
 pub(crate) use command::CommandLine;
+#[cfg(feature = "serve")]
+pub(crate) use context::DEFAULT_ITEMS;
 pub(crate) use context::{Connection, Context, no_layout};
 pub(crate) use migrate::{MigrateAsk, MigrationAsk};
 pub(crate) use query::QueryAsk;
 pub(crate) use rank::RankAsk;
+#[cfg(feature = "serve")]
+pub(crate) use rank::RankForm;
 #[cfg(feature = "serve")]
 pub(crate) use serve::ServeAsk;
 pub(crate) use tables::TablesAsk;

@@ -40,6 +40,60 @@ pub(crate) struct RankAsk {
     pub(crate) conditions: Vec<Condition>,
 }
 
+/// The rank page's form (`/rank?table=T&pk=P&value=1500`): the table, the partition, the
+/// ranked layout when the lock ranks more than one, the ranked field's value and, for a whole
+/// key, its other fields (`then=player=p_7`, space-separated), highest first or not.
+#[cfg(feature = "serve")]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct RankForm {
+    pub(crate) table: String,
+    pub(crate) pk: String,
+    pub(crate) layout: Option<String>,
+    pub(crate) value: String,
+    pub(crate) then: String,
+    pub(crate) reverse: bool,
+    /// `json` for the command's document (read by the page's handler).
+    pub(crate) format: Option<String>,
+}
+
+#[cfg(feature = "serve")]
+impl RankForm {
+    /// Whether the form asks anything yet.
+    pub(crate) fn asked(&self) -> bool {
+        !(self.table.is_empty() && self.pk.is_empty() && self.value.is_empty())
+    }
+
+    /// The command's ask: the value as the ranked field's `field=value`, then the other fields.
+    pub(crate) fn ask(&self, ctx: &Context<'_>) -> Result<RankAsk, AskError> {
+        let layout = self.layout.clone().filter(|l| !l.is_empty());
+        let rank = match &layout {
+            Some(name) => ctx.lock.ranks.iter().find(|r| r.layout == *name),
+            None => ctx.lock.ranks.first(),
+        };
+        let field = rank.map(|r| r.field.clone()).ok_or_else(|| {
+            AskError::bad(format!(
+                "{}: no layout keeps rank counters; expected a `rank Layout.field levels=N` line",
+                ctx.lock_path
+            ))
+        })?;
+        let mut conditions = vec![Condition::Fix { field, value: self.value.clone() }];
+        for more in self.then.split_whitespace() {
+            conditions
+                .push(more.parse().map_err(|e: String| AskError::bad(format!("the page's parameter `then`: {e}")))?);
+        }
+        Ok(RankAsk {
+            table: self.table.clone(),
+            pk: self.pk.clone(),
+            layout,
+            reverse: self.reverse,
+            check: false,
+            repair: false,
+            conditions,
+        })
+    }
+}
+
 /// What a rank ask names, checked: the layout, its ranked field, and the key ranked.
 pub(crate) struct Ranked {
     pub(crate) layout: String,

@@ -31,16 +31,23 @@ struct BrowsePage<'a> {
     next: Option<String>,
     previous: Option<String>,
     error: Option<String>,
+    /// The lock's ranked layouts (`Layout`, `field`): the rank box asks the rank page.
+    ranked: Vec<(String, String)>,
 }
 
 impl<'a> BrowsePage<'a> {
     /// The page's form as `ask` fills it, with no partition shown: before one is asked for, or
     /// with why it was refused.
-    fn form(frame: Frame, ask: &'a BrowseAsk, error: Option<String>) -> Self {
+    fn form(frame: Frame, ask: &'a BrowseAsk, error: Option<String>, ranked: Vec<(String, String)>) -> Self {
         let (doc, groups, rows, next, previous) = (None, Vec::new(), Vec::new(), None, None);
         let (table, pk, limit, group) = (ask.table.as_str(), ask.pk.as_str(), ask.limit, ask.group);
-        BrowsePage { frame, table, pk, limit, doc, groups, rows, group, sharded: false, next, previous, error }
+        BrowsePage { frame, table, pk, limit, doc, groups, rows, group, sharded: false, next, previous, error, ranked }
     }
+}
+
+/// The lock's ranked layouts and their fields.
+fn ranked(app: &App) -> Vec<(String, String)> {
+    app.context().lock.ranks.iter().map(|r| (r.layout.clone(), r.field.clone())).collect()
 }
 
 /// A partition, one page at a time, its keys decoded by the lock's layouts: the query string
@@ -74,10 +81,10 @@ impl AskPage for BrowseView {
         as_json(doc)
     }
 
-    fn html(_: &App, frame: Frame, ask: &BrowseAsk, answer: Option<Result<BrowseDocument, String>>) -> Response {
+    fn html(app: &App, frame: Frame, ask: &BrowseAsk, answer: Option<Result<BrowseDocument, String>>) -> Response {
         let doc = match answer {
-            None => return as_html(&BrowsePage::form(frame, ask, None)),
-            Some(Err(e)) => return as_html(&BrowsePage::form(frame, ask, Some(e))),
+            None => return as_html(&BrowsePage::form(frame, ask, None, ranked(app))),
+            Some(Err(e)) => return as_html(&BrowsePage::form(frame, ask, Some(e), ranked(app))),
             Some(Ok(doc)) => doc,
         };
         // A page read backwards is shown in the partition's order (the page before); a read of a
@@ -101,6 +108,7 @@ impl AskPage for BrowseView {
             next,
             previous,
             error: None,
+            ranked: ranked(app),
         })
     }
 }

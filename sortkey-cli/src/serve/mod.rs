@@ -15,6 +15,7 @@ mod lab;
 mod migration_page;
 mod pages;
 mod query_page;
+mod rank_page;
 mod reshape;
 mod scans;
 
@@ -66,6 +67,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/layouts", get(pages::layouts))
         .route("/browse", get(ask_page::ask_page::<browse_page::BrowseView>))
         .route("/query", get(ask_page::ask_page::<query_page::QueryView>))
+        .route("/rank", get(ask_page::ask_page::<rank_page::RankView>))
         .route("/audit", get(audit_page::audit))
         .route("/audit/scan", axum::routing::post(audit_page::start_scan))
         .route("/audit/scan/stop", axum::routing::post(audit_page::stop_scan))
