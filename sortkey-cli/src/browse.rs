@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use sortkey_core::dynamodb::{IndexVersionsQuery, VersionsQuery};
 use sortkey_core::{
     DynLayout, DynValue, FieldCondition, KeyAudit, KeyExpression, KeyRole, LiveKey, LiveLayouts, LiveResults, LockFile,
-    Outside, read_furthest,
+    Outside, RankedField, read_furthest,
 };
 
 use crate::ask::{AskError, BrowseAsk, CommandLine, Context};
@@ -23,7 +23,7 @@ use crate::table::key_names;
 
 format_tag! {
     /// The browse report's format.
-    BrowseFormat = "sortkey browse 3"
+    BrowseFormat = "sortkey browse 4"
 }
 
 /// The report of `sortkey browse` and of `sortkey query --table`: the sort keys of a partition
@@ -112,6 +112,19 @@ pub(crate) struct BrowseItem {
     pub(crate) mixed_width: Option<MixedWidthFlag>,
     /// Its shard, in a sharded partition.
     pub(crate) shard: Option<u16>,
+    /// When it is a rank counter item of a ranked layout (`#RANK#...`, the library's own):
+    /// which; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) counter: Option<CounterItem>,
+}
+
+/// A rank counter item: the ranked layout and field whose counts it holds, and its trie node
+/// (the leading digits it counts under; empty for the root).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct CounterItem {
+    pub(crate) layout: String,
+    pub(crate) field: String,
+    pub(crate) node: String,
 }
 
 /// A key no layout reads that one would read with one field of another width: the trap of a
@@ -141,6 +154,9 @@ impl BrowseItem {
 impl BrowseItem {
     /// The table the row belongs to: its layout and variant, or none.
     fn group(&self) -> Option<String> {
+        if let Some(c) = &self.counter {
+            return Some(format!("rank counters of {}.{}", c.layout, c.field));
+        }
         let layout = self.layout.as_ref()?;
         Some(match &self.variant {
             Some(variant) => format!("{layout} {variant}"),
@@ -579,6 +595,7 @@ fn item(layout: &str, older_of: Option<&str>, sk: String, value: &DynValue) -> B
         older_version_of: older_of.map(str::to_owned),
         mixed_width: None,
         shard: None,
+        counter: None,
     }
 }
 
@@ -589,6 +606,8 @@ struct Reader<'l> {
     names: Vec<&'l str>,
     /// The same layouts as an audit, which tells a key of a mixed width.
     audit: KeyAudit,
+    /// The lock's ranked layouts, whose counter items the partition may hold.
+    ranked: Vec<(String, RankedField)>,
 }
 
 impl<'l> Reader<'l> {
@@ -601,11 +620,21 @@ impl<'l> Reader<'l> {
             layouts: layouts.iter().map(|(_, l)| *l).collect(),
             names: layouts.iter().map(|(n, _)| *n).collect(),
             audit: KeyAudit::new(layouts.iter().map(|(n, l)| ((*n).to_owned(), (*l).clone()))),
+            ranked: lock.ranks.iter().filter_map(|r| Some((r.layout.clone(), lock.ranked(&r.layout)?))).collect(),
         }
     }
 
     /// `sk` read by the first layout that reads it, flagged as the audit would.
     fn read(&mut self, sk: String) -> BrowseItem {
+        let counter = self.ranked.iter().find_map(|(layout, r)| {
+            let node = r.node_of(&sk)?;
+            Some(CounterItem { layout: layout.clone(), field: r.field().to_owned(), node: node.to_owned() })
+        });
+        if let Some(counter) = counter {
+            let (fields, error, older_version_of, mixed_width) = (Map::new(), None, None, None);
+            let (layout, variant, shard, counter) = (None, None, None, Some(counter));
+            return BrowseItem { sk, layout, variant, fields, error, older_version_of, mixed_width, shard, counter };
+        }
         match read_furthest(self.layouts.iter().copied(), &sk) {
             Ok((i, value)) => {
                 let name = self.names[i];
@@ -630,6 +659,7 @@ impl<'l> Reader<'l> {
                     older_version_of: None,
                     mixed_width,
                     shard: None,
+                    counter: None,
                 }
             }
         }
@@ -758,7 +788,9 @@ impl BrowseDocument {
             .iter()
             .map(|item| {
                 let layout = item.group().unwrap_or_else(|| "no layout reads".to_owned());
-                let fields: Vec<String> = item.fields.iter().map(|(k, v)| format!("{k}={}", shown(&text(v)))).collect();
+                let mut fields: Vec<String> =
+                    item.fields.iter().map(|(k, v)| format!("{k}={}", shown(&text(v)))).collect();
+                fields.extend(item.counter.as_ref().map(|c| format!("node={}", c.node)));
                 let flag = match (&item.error, item.flag()) {
                     (_, Some(flag)) => flag,
                     (Some(e), None) => sanitized(e).into_owned(),
@@ -820,12 +852,14 @@ impl BrowseDocument {
             let at = match groups.iter().position(|g| g.title == title) {
                 Some(at) => at,
                 None => {
-                    let columns = item.fields.keys().cloned().collect();
+                    let mut columns: Vec<String> = item.fields.keys().cloned().collect();
+                    columns.extend(item.counter.as_ref().map(|_| "node".to_owned()));
                     groups.push(Group { title, columns, rows: Vec::new() });
                     groups.len() - 1
                 }
             };
-            let cells = item.fields.values().map(text).collect();
+            let mut cells: Vec<String> = item.fields.values().map(text).collect();
+            cells.extend(item.counter.as_ref().map(|c| c.node.clone()));
             let (sk, error, flag) = (item.sk.clone(), item.error.clone(), item.flag());
             groups[at].rows.push(GroupRow { cells, sk, error, flag });
         }

@@ -158,6 +158,8 @@ async fn drive(port: u16, url: &str, base: &str) {
     assert!(main.contains("RUN#9999999999#p_0") && main.contains("<script>alert(1)</script>"), "{main}");
     assert!(main.contains("RankKeyV1"), "the old keys, read by their own layout: {main}");
     assert!(main.contains("older version of RankKey"), "flagged inline: {main}");
+    assert!(main.contains("rank counters of RankKey.score"), "the counter items, named: {main}");
+    assert!(!main.contains("found \"#RAN"), "no counter item shown as an unread key: {main}");
     shot("browse.png").await;
     // The rank box: a score typed and sent, the rank page answers from the counters.
     // p_i scored i * 1000: the eight of p_4..p_11 are ahead of a 3500. (The old layout's keys,

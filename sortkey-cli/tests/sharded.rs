@@ -75,7 +75,7 @@ fn browse_and_query_read_a_sharded_partition_as_one() {
                 args.extend(["--after", a.as_str()]);
             }
             let doc = json(&sortkey(&server.endpoint, &lock, &args).assert().success());
-            assert_eq!((doc["format"].as_str(), doc["shards"].as_u64()), (Some("sortkey browse 3"), Some(8)), "{doc}");
+            assert_eq!((doc["format"].as_str(), doc["shards"].as_u64()), (Some("sortkey browse 4"), Some(8)), "{doc}");
             let items = doc["items"].as_array().unwrap();
             assert!(!items.is_empty(), "page {pages} of {limit} is empty: {doc}");
             for item in items {

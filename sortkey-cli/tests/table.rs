@@ -1467,6 +1467,12 @@ fn rank_reads_a_players_place_from_the_counters() {
     let shown = ["rank", "--table", "Ranked", "--pk", "SEASON#7", "score=1500", "player=p_00", "-o", "table"];
     transcript("rank.txt", run, &shown, 0, &[]);
 
+    // Browse names the counter items for what they are, not as keys no layout reads.
+    let browse = ranked(&["browse", "--table", "Ranked", "--pk", "SEASON#7", "--limit", "3"]);
+    assert_eq!(browse["format"], "sortkey browse 4");
+    let first = &browse["items"][0];
+    assert_eq!(first["counter"], serde_json::json!({"layout": "RankKey", "field": "score", "node": ""}), "{browse}");
+    assert_eq!((&first["layout"], &first["error"]), (&serde_json::Value::Null, &serde_json::Value::Null), "{browse}");
     // The web view: the browse page's rank box asks the rank page, whose JSON is the command's
     // document and whose page shows the same rank; a value the layout does not read is refused.
     let (_child, address, cookie) = serve(&server.endpoint, &lock, &[]);
