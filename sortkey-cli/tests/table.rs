@@ -386,6 +386,55 @@ fn browse_flags_older_versions_and_mixed_widths_inline() {
     transcript("browse_flags.txt", (&server.endpoint, &lock), &shown, 0, &[]);
 }
 
+/// `sortkey migrate` on a ranked layout keeps its counters: 15 runs in the old 6-digit layout and
+/// 5 in the current one (written with their counters); after the migration `sortkey rank
+/// --check` finds every counter equal to its items, and ranks count the moved runs.
+#[test]
+fn migrate_keeps_the_rank_counters_of_a_ranked_layout() {
+    let Some(server) = server_or_skip("migrate_keeps_the_rank_counters_of_a_ranked_layout") else { return };
+    let lock = "RankKey = RUN#{score:u64 width=8 desc}#{player:text}\n\
+                RankKeyV1 = RUN#{score:u64 width=6 desc}#{player:text}\n\
+                RankKey > RankKeyV1\n\
+                rank RankKey.score levels=3\n";
+    let lock = lock_file_of("migrate_ranked", lock);
+    let pk = "SEASON#3";
+    let old: Vec<(String, String)> =
+        (0..15u64).map(|i| (pk.to_owned(), format!("RUN#{:06}#old_{i:02}", 999_999 - i * 70))).collect();
+    let parsed = sortkey_core::LockFile::parse(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+    let board = sortkey_core::dynamodb::RankBoard {
+        table: "RankedMoves".into(),
+        pk: "pk".into(),
+        sk: "sk".into(),
+        partitions: vec![pk.into()],
+        ranked: parsed.ranked("RankKey").unwrap(),
+    };
+    runtime().block_on(async {
+        let client = client(&server.endpoint);
+        table(&client, "RankedMoves", &old).await;
+        for i in 0..5u64 {
+            let sk = format!("RUN#{:08}#new_{i}", 99_999_999 - i * 333);
+            let item = std::collections::HashMap::from([
+                ("pk".to_owned(), AttributeValue::S(pk.into())),
+                ("sk".to_owned(), AttributeValue::S(sk)),
+            ]);
+            sortkey_core::dynamodb::write_ranked(&client, &board, pk, None, Some(item)).await.unwrap();
+        }
+    });
+    let dir = lock.parent().unwrap().join("checkpoints").display().to_string();
+    let args = ["migrate", "--table", "RankedMoves", "--to", "RankKey", "--compare-attributes", "--checkpoint", &dir];
+    let out = sortkey(&server.endpoint, &lock, &args).args(["-o", "json"]).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(doc["verdict"]["complete"], true, "{doc}");
+    assert_eq!(doc["passes"][0]["moved"], 15, "{doc}");
+    sortkey(&server.endpoint, &lock, &["rank", "--table", "RankedMoves", "--pk", pk, "--check"]).assert().code(0);
+    // Old run i scored i * 70 (now 8 digits); the new runs scored i * 333: 6 runs above 300.
+    let rank = ["rank", "--table", "RankedMoves", "--pk", pk, "score=300", "--reverse", "-o", "json"];
+    let out = sortkey(&server.endpoint, &lock, &rank).assert().code(0);
+    let doc: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let below = (0..15u64).filter(|i| i * 70 < 300).count() + (0..5u64).filter(|i| i * 333 < 300).count();
+    assert_eq!(doc["rank"], below as u64 + 1, "reverse: one more than the runs that score less: {doc}");
+}
+
 /// `sortkey migrate --to RankKey` moves every older version of it that the lock records, each
 /// key from the layout that reads it, and the verdict finds them all in the current layout.
 #[test]

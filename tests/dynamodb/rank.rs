@@ -176,3 +176,68 @@ fn rank_reads_agree_with_a_sorted_list_and_the_counters_with_the_items() {
         }
     });
 }
+
+/// A migration of a ranked layout keeps its counters: 40 runs in the old 10-digit layout (ranked
+/// too, `RankKeyV1.score`) and 10 in the current 12-digit one, over two partitions, one player
+/// in both; the backfill, given both ranked fields, moves every old run with its counter
+/// changes in the move's transaction (off the old layout's counters, onto the current one's)
+/// and deletes the stale one. Afterwards both layouts' counters equal their items (the old
+/// one's all zero) and every rank equals a sorted list's.
+#[test]
+fn a_backfill_keeps_the_rank_counters_of_the_layouts_it_moves_between() {
+    use sortkey_core::KeyNames;
+    use sortkey_core::dynamodb::Backfill;
+    use sortkey_tests::leaderboard::{RankKey as Current, RankKeyV1 as Old};
+    let Some(server) = server_or_skip("a_backfill_keeps_the_rank_counters_of_the_layouts_it_moves_between") else {
+        return;
+    };
+    let client = client(&server.endpoint);
+    let current = RankedField::of("RankKey", &Current::LAYOUT, "score", 3).unwrap();
+    let old = RankedField::of("RankKeyV1", &Old::LAYOUT, "score", 3).unwrap();
+    let partitions = vec!["SEASON#1".to_owned(), "SEASON#2".to_owned()];
+    let board = |ranked: &RankedField| RankBoard {
+        table: "RankedMigration".into(),
+        pk: "pk".into(),
+        sk: "sk".into(),
+        partitions: partitions.clone(),
+        ranked: ranked.clone(),
+    };
+    runtime().block_on(async {
+        sortkey_tests::server::create_table(&client, "RankedMigration").await;
+        let mut expected: Vec<(String, String)> = Vec::new();
+        for p in 0..40u64 {
+            let shard = &partitions[(p % 2) as usize];
+            let (score, player) = (p % 9 * 1_000 + p, format!("p_{p:02}"));
+            let sk = Old { score, player: player.clone() }.encode().unwrap();
+            write_ranked(&client, &board(&old), shard, None, Some(item(shard, &sk))).await.unwrap();
+            expected.push((shard.clone(), Current { score, player }.encode().unwrap()));
+        }
+        for p in 39..49u64 {
+            // p_39 is in both layouts: the application wrote its current key meanwhile.
+            let shard = &partitions[(p % 2) as usize];
+            let score = if p == 39 { p % 9 * 1_000 + p } else { p * 100 };
+            let sk = Current { score, player: format!("p_{p:02}") }.encode().unwrap();
+            write_ranked(&client, &board(&current), shard, None, Some(item(shard, &sk))).await.unwrap();
+            expected.retain(|(s, k)| !(s == shard && *k == sk));
+            expected.push((shard.clone(), sk));
+        }
+        let backfill = Backfill::new(&client, "RankedMigration", KeyNames::DEFAULT).page_size(20);
+        let backfill = backfill.compare_attributes(&[]).ranked(vec![current.clone(), old.clone()]);
+        let verdict = backfill.run_until_clean::<Current>(2, 3).await.unwrap();
+        assert!(verdict.complete, "{verdict}");
+        assert_eq!(verdict.passes[0].superseded, 1, "p_39's old run, deleted as stale: {verdict:?}");
+        for ranked in [&current, &old] {
+            let differences = check_counters(&client, &board(ranked)).await.unwrap();
+            assert_eq!(differences, vec![], "the counters of {}", ranked.counter_key(""));
+        }
+        let mut keys: Vec<String> = expected.iter().map(|(_, k)| k.clone()).collect();
+        keys.sort();
+        for probe in [0u64, 1_005, 4_000, 8_039, 9_000] {
+            let key = Current { score: probe, player: String::new() }.encode().unwrap();
+            let key = key.trim_end_matches('#').to_owned();
+            let read = rank(&client, &board(&current), &key, true).await.unwrap();
+            let before = keys.iter().filter(|k| k.as_str() < key.as_str()).count() as u64;
+            assert_eq!(read.rank, before + 1, "the rank of score {probe}");
+        }
+    });
+}

@@ -139,8 +139,10 @@ async fn passes(
 ) -> Result<MigrateDocument, AskError> {
     let (pk, sk) = plan.keys.clone();
     let mut backfill = Backfill::new(client, &m.which.table, table::static_key_names(pk, sk));
-    if let Some(attribute) = &plan.in_place {
-        backfill = backfill.index_attribute(attribute);
+    match &plan.in_place {
+        Some(attribute) => backfill = backfill.index_attribute(attribute),
+        // The moves keep the rank counters of every layout the lock ranks (`rank` lines).
+        None => backfill = backfill.ranked(ctx.lock.ranks.iter().filter_map(|r| ctx.lock.ranked(&r.layout)).collect()),
     }
     backfill = match &m.version_attribute {
         Some(version) => backfill.version_attribute(version),

@@ -8,10 +8,11 @@ use std::fmt;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete, KeysAndAttributes, Put, ReturnConsumedCapacity, TransactWriteItem, Update,
+    AttributeValue, Delete, KeysAndAttributes, Put, ReturnConsumedCapacity, TransactWriteItem,
 };
 
 use super::{Attributes, RequestError};
+use crate::migrate::counters::CounterTable;
 use crate::table::rank::RankedField;
 
 /// A ranked board: the table, its key attributes, the partitions it spans (one, or every shard
@@ -115,37 +116,16 @@ impl RankBoard {
         new: Option<&str>,
     ) -> Result<Vec<TransactWriteItem>, RankFailure> {
         let moved = old.is_some() && new.is_some();
-        let mut changes = match moved && planted_bug!(RankMoveWithoutCounters) {
+        let changes = match moved && planted_bug!(RankMoveWithoutCounters) {
             true => Default::default(),
             false => self.ranked.changes(old, new),
         };
-        changes.entry(String::new()).or_default();
-        let mut actions = Vec::with_capacity(changes.len());
-        for (node, change) in changes {
-            let mut adds = Vec::new();
-            let mut values = HashMap::new();
-            if node.is_empty() {
-                adds.push("v :v".to_owned());
-                values.insert(":v".to_owned(), AttributeValue::N("1".to_owned()));
-            }
-            for (digit, change) in change.iter().enumerate().filter(|(_, c)| **c != 0) {
-                adds.push(format!("c{digit} :c{digit}"));
-                values.insert(format!(":c{digit}"), AttributeValue::N(change.to_string()));
-            }
-            let update = Update::builder()
-                .table_name(&self.table)
-                .set_key(Some(self.key(partition, &self.ranked.counter_key(&node))))
-                .update_expression(format!("ADD {}", adds.join(", ")))
-                .set_expression_attribute_values(Some(values))
-                .build()
-                .map_err(|e| RankFailure::NotOnBoard {
-                    table: self.table.clone(),
-                    key: partition.to_owned(),
-                    expected: e.to_string(),
-                })?;
-            actions.push(TransactWriteItem::builder().update(update).build());
-        }
-        Ok(actions)
+        let table = CounterTable { table: &self.table, pk: &self.pk, sk: &self.sk };
+        table.updates(&self.ranked, partition, changes).map_err(|e| RankFailure::NotOnBoard {
+            table: self.table.clone(),
+            key: partition.to_owned(),
+            expected: e.to_string(),
+        })
     }
 
     pub(super) fn key(&self, partition: &str, sort_key: &str) -> Attributes {

@@ -14,12 +14,14 @@ use aws_sdk_dynamodb::types::{AttributeValue, Delete, KeysAndAttributes, Put, Tr
 
 use crate::error::sdk_error_line;
 use crate::migrate::checkpoint::{Checkpoint, CheckpointError, worker_index};
+use crate::migrate::counters::{CounterTable, MoveCounts};
 use crate::migrate::legacy::Legacy;
 pub use crate::migrate::progress::{Progress, SegmentCursor};
 use crate::migrate::rate::RateShare;
 use crate::migrate::rekey::{Rekey, Rekeyed, ToCurrent};
 use crate::migrate::size::item_size;
 use crate::table::item::KeyNames;
+use crate::table::rank::RankedField;
 
 /// An item or key as the SDK gives it.
 type Attributes = HashMap<String, AttributeValue>;
@@ -229,13 +231,55 @@ pub struct Backfill<'c> {
     check: Option<MoveCheck>,
     /// The attribute rewritten in place, an index's key, instead of items moved.
     pub(super) in_place: Option<String>,
+    /// The ranked fields whose counters the moves keep ([`ranked`](Self::ranked)).
+    ranked: Vec<RankedField>,
 }
 
 impl<'c> Backfill<'c> {
     /// A backfill of `table`, whose primary key attributes are `keys`; its sort key holds the
     /// layouts of the key type it runs with.
     pub fn new(client: &'c Client, table: &str, keys: KeyNames) -> Self {
-        Backfill { client, table: table.to_owned(), keys, rate: None, page_size: 100, check: None, in_place: None }
+        let (rate, check, in_place, ranked) = (None, None, None, Vec::new());
+        Backfill { client, table: table.to_owned(), keys, rate, page_size: 100, check, in_place, ranked }
+    }
+
+    /// Keeps the rank counters of `ranked` (ranked fields of the table's sort key layouts, as
+    /// the lock's `rank` lines give them) through the moves: a move's counter changes (its new
+    /// key added to the counters of the layout that reads it, its old key taken off those of the
+    /// layout that read it) go in the transaction that moves it, and a stale old item's delete
+    /// takes it off in one transaction too; so at every committed state the counters equal the
+    /// items, and a move that fails changes neither. Transactions then carry fewer moves each
+    /// (at most 100 actions).
+    pub fn ranked(mut self, ranked: Vec<RankedField>) -> Self {
+        self.ranked = ranked;
+        self
+    }
+
+    /// The moves one transaction holds: 50 (100 actions), fewer when each carries counter
+    /// updates (at most `2 * levels` a ranked field: the old and the new key's paths).
+    fn moves_per_transaction(&self) -> usize {
+        let counters: usize = self.ranked.iter().map(|r| 2 * r.levels()).sum();
+        (100 / (2 + counters)).clamp(1, MOVES_PER_TRANSACTION)
+    }
+
+    /// The counter updates of `moves` (an item, and its new keys; `None`: it is deleted), none
+    /// without ranked fields.
+    fn counter_actions(&self, moves: &[(&Attributes, Option<&Target>)]) -> Result<Vec<TransactWriteItem>, Failure> {
+        if self.ranked.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (pk, sk) = (self.keys.partition(), self.sort_name());
+        let mut counts = MoveCounts::default();
+        for (item, to) in moves {
+            let before = text(item.get(pk)).zip(text(item.get(sk)));
+            let after = to.and_then(|(p, s)| text(Some(p)).zip(text(Some(s))));
+            counts.add(&self.ranked, before, after);
+        }
+        if counts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let table = CounterTable { table: &self.table, pk, sk };
+        counts.updates(&table, &self.ranked).map_err(|e| Failure::build("TransactWriteItems", e))
     }
 
     /// Moves condition their Delete on the version attribute `name` ([`MoveCheck::Version`]):
@@ -469,6 +513,11 @@ impl<'c> Backfill<'c> {
             let Some(AttributeValue::S(sk)) = item.get(sk_name) else {
                 return Err(Failure::decode(format!("an item without a string `{sk_name}`")));
             };
+            // The counter items of the ranked fields it keeps are theirs, not keys to move.
+            if self.ranked.iter().any(|r| r.node_of(sk).is_some()) {
+                done.other += 1;
+                continue;
+            }
             let Some(pk) = item.get(pk_name).cloned() else {
                 return Err(Failure::decode(format!("the item `{sk}` has no `{pk_name}`")));
             };
@@ -502,7 +551,7 @@ impl<'c> Backfill<'c> {
             let new_key = (pk.clone(), Some(sk.clone()));
             let size = 2 * item_size(item);
             let clash = batch_keys.contains(&old_key) || batch_keys.contains(&new_key);
-            if clash || batch.len() == MOVES_PER_TRANSACTION || batch_size + size > TRANSACTION_BYTES {
+            if clash || batch.len() == self.moves_per_transaction() || batch_size + size > TRANSACTION_BYTES {
                 self.rewrite_batch(std::mem::take(&mut batch), done).await?;
                 (batch_keys, batch_size) = (Vec::new(), 0);
             }
@@ -530,6 +579,8 @@ impl<'c> Backfill<'c> {
             actions.push(TransactWriteItem::builder().put(put).build());
             actions.push(TransactWriteItem::builder().delete(delete).build());
         }
+        let moves: Vec<(&Attributes, Option<&Target>)> = batch.iter().map(|(item, to)| (*item, Some(to))).collect();
+        actions.extend(self.counter_actions(&moves)?);
         match self.client.transact_write_items().set_transact_items(Some(actions)).send().await {
             Ok(_) => done.rewritten += batch.len() as u64,
             Err(e) if cancelled(&e).is_some() => {
@@ -607,7 +658,7 @@ impl<'c> Backfill<'c> {
     /// the next pass.
     async fn rewrite(&self, item: &Attributes, to: Target, found: bool, done: &mut Progress) -> Result<(), Failure> {
         if found {
-            return self.delete_stale(self.unchanged_delete(item)?, done).await;
+            return self.delete_stale_of(item, self.unchanged_delete(item)?, done).await;
         }
         let mut item = std::borrow::Cow::Borrowed(item);
         for attempt in 1..=MOVE_ATTEMPTS {
@@ -615,10 +666,12 @@ impl<'c> Backfill<'c> {
             if planted_bug!(DeleteOutsideTransaction) {
                 return self.put_then_delete(put, delete, done).await;
             }
-            let both = vec![
+            let mut both = vec![
                 TransactWriteItem::builder().put(put).build(),
                 TransactWriteItem::builder().delete(delete.clone()).build(),
             ];
+            // The counters' updates come after the two (whose cancellation reasons are read).
+            both.extend(self.counter_actions(&[(&item, Some(&to))])?);
             match self.client.transact_write_items().set_transact_items(Some(both)).send().await {
                 Ok(_) => {
                     done.rewritten += 1;
@@ -633,7 +686,7 @@ impl<'c> Backfill<'c> {
                     if let (Some("ConditionalCheckFailed"), Some("None") | None) =
                         (reasons.first().map(String::as_str), reasons.get(1).map(String::as_str))
                     {
-                        return self.delete_stale(delete, done).await;
+                        return self.delete_stale_of(&item, delete, done).await;
                     }
                 }
             }
@@ -692,6 +745,28 @@ impl<'c> Backfill<'c> {
     #[cfg(not(feature = "planted-bugs"))]
     async fn put_then_delete(&self, _: Put, _: Delete, _: &mut Progress) -> Result<(), Failure> {
         unreachable!("planted bugs are compiled in with their feature only")
+    }
+
+    /// Deletes the old item `item` whose current key exists, if it is unchanged since the Scan;
+    /// with ranked fields whose counters count its key, in one transaction with their updates.
+    async fn delete_stale_of(&self, item: &Attributes, delete: Delete, done: &mut Progress) -> Result<(), Failure> {
+        let counters = self.counter_actions(&[(item, None)])?;
+        if counters.is_empty() {
+            return self.delete_stale(delete, done).await;
+        }
+        let mut actions = vec![TransactWriteItem::builder().delete(delete).build()];
+        actions.extend(counters);
+        match self.client.transact_write_items().set_transact_items(Some(actions)).send().await {
+            Ok(_) => done.superseded += 1,
+            Err(e) => {
+                let Some(reasons) = cancelled(&e) else { return Err(Failure::sdk("TransactWriteItems", e)) };
+                if let Some(failure) = Failure::cancelled(&reasons) {
+                    return Err(failure);
+                }
+                done.changed += 1;
+            }
+        }
+        Ok(())
     }
 
     /// Deletes an old item whose current key exists, if it is unchanged since the Scan.
@@ -829,6 +904,11 @@ impl<'c> Backfill<'c> {
 
 /// Where an item moves: its new partition key and sort key.
 type Target = (AttributeValue, AttributeValue);
+
+/// A string attribute's text.
+fn text(value: Option<&AttributeValue>) -> Option<&str> {
+    value.and_then(|v| v.as_s().ok()).map(String::as_str)
+}
 
 /// A condition that an item is as a Scan read it: the expression and its names and values.
 pub(super) struct Unchanged {

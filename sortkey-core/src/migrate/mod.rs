@@ -8,6 +8,8 @@ pub(crate) mod backfill;
 #[cfg(feature = "dynamodb")]
 pub(crate) mod checkpoint;
 #[cfg(feature = "dynamodb")]
+pub(crate) mod counters;
+#[cfg(feature = "dynamodb")]
 mod in_place;
 pub(crate) mod legacy;
 #[cfg(feature = "dynamodb")]

@@ -45,7 +45,8 @@ pub struct Progress {
     pub changed: u64,
     /// Items in no layout the migration moves from (another entity's keys in the same table),
     /// left alone: a [`DynMigration`](crate::DynMigration)'s; a key type's backfill stops at
-    /// such an item instead.
+    /// such an item instead. The rank counter items of the fields a backfill keeps ranked
+    /// (`Backfill::ranked`) count here too.
     #[serde(default)]
     pub other: u64,
     /// Scan pages read (checkpoints saved before this was counted read 0).

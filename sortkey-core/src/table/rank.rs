@@ -167,10 +167,13 @@ impl RankedField {
     }
 
     /// The ranked field's digits in `sort_key`, or `None` when it is no key of the board (its
-    /// prefix differs, or the digits are not `width` ASCII digits).
+    /// prefix differs, the digits are not `width` ASCII digits, or a digit follows them).
     pub fn digits<'k>(&self, sort_key: &'k str) -> Option<&'k str> {
-        let digits = sort_key.strip_prefix(&self.key_prefix)?.get(..self.width)?;
-        digits.bytes().all(|b| b.is_ascii_digit()).then_some(digits)
+        let rest = sort_key.strip_prefix(&self.key_prefix)?;
+        let digits = rest.get(..self.width)?;
+        // A digit right after them is a wider field's (another layout's key): not on the board.
+        let wider = rest.as_bytes().get(self.width).is_some_and(u8::is_ascii_digit);
+        (!wider && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
     }
 
     /// The sort key of the counter item of trie node `node` (the first digits it counts under,
