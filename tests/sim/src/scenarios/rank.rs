@@ -1,24 +1,54 @@
 //! Rank counters under simulation: 16 players' runs over 2 shards, written by two writers (each
 //! its own players: new runs, new scores, deletes) through `write_ranked` with lost answers and
-//! throttles (a write whose answer is lost is resolved by reading both its keys), and two rank
-//! readers reading the rank of random keys both ways meanwhile. What must hold: after every
-//! committed write (the run's history, replayed) the counter items equal the counts of the
-//! items; no write is half applied; each rank read lies between the least and the greatest rank
-//! of the states the table went through while it read (the first state it could see to the
-//! last); at the end the table holds each player's last acknowledged run.
+//! throttles (a write whose answer is lost is resolved by reading both its keys), two rank
+//! readers reading the rank of random keys both ways meanwhile, and a migration: 4 more players'
+//! runs in an older 3-digit layout moved to the ranked one by a backfill that keeps the counters
+//! (`Backfill::ranked`), through the same faults, run again when a request fails. What must
+//! hold: after every committed write (the run's history, replayed) the counter items equal the
+//! counts of the items of the ranked layout; no write is half applied; each rank read lies
+//! between the least and the greatest rank of the states the table went through while it read
+//! (the first state it could see to the last; a run not yet migrated counts at most where its
+//! bytes sort); at the end, the migration finished, the table holds each player's last
+//! acknowledged run in the ranked layout.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::Value;
-use sortkey_core::RankedField;
-use sortkey_core::dynamodb::{RankBoard, rank, write_ranked};
+use sortkey_core::dynamodb::{Backfill, RankBoard, rank, write_ranked};
+use sortkey_core::{KeyNames, RankedField, SortKey};
 
 use super::{Outcome, create_table};
 use crate::Sim;
 
 const PLAYERS: u64 = 16;
+/// Players whose runs are in the older layout until the migration moves them.
+const OLD_PLAYERS: std::ops::Range<u64> = 16..20;
+
+/// The runs' older layout: scores 3 digits wide.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "RUN")]
+struct RunV1 {
+    #[key(width = 3, desc)]
+    score: u16,
+    player: String,
+}
+
+/// The ranked layout, `key`'s: scores 4 digits wide; it reads the older one too.
+#[derive(SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "RUN", legacy = RunV1)]
+struct Run {
+    #[key(width = 4, desc)]
+    score: u16,
+    player: String,
+}
+
+impl From<RunV1> for Run {
+    fn from(old: RunV1) -> Self {
+        Run { score: old.score, player: old.player }
+    }
+}
 const SHARDS: u64 = 2;
 /// Writes each writer attempts.
 const STEPS: u64 = 12;
@@ -134,6 +164,21 @@ async fn reader(sim: Sim) -> Vec<Read> {
     reads
 }
 
+/// The migration: the backfill, keeping the counters, through the run's faults, run again
+/// (it does nothing twice) while a request fails, a few times.
+async fn migrator(sim: Sim) {
+    let client = sim.client();
+    let backfill = Backfill::new(&client, "board", KeyNames::DEFAULT).compare_attributes(&[]).page_size(5);
+    let backfill = backfill.ranked(vec![board().ranked]);
+    for _ in 0..4 {
+        match backfill.run_until_clean::<Run>(1, 2).await {
+            Ok(verdict) if verdict.complete => return,
+            Ok(_) => {}
+            Err(e) => sim.note(format!("the migration stopped: {e}")),
+        }
+    }
+}
+
 /// The items (shard, sort key) and counter items (shard, node: counts) a run's history leaves
 /// after each of its committed writes, replayed one at a time; `each` sees every state.
 fn replay(
@@ -146,7 +191,15 @@ fn replay(
     each(0, &items, &counters)?;
     for (k, applied) in history.iter().enumerate() {
         let s = |v: &Value| v["S"].as_str().unwrap_or_default().to_owned();
-        for action in applied.request["TransactItems"].as_array().into_iter().flatten() {
+        // A single write (the setup's old runs, the migration's delete of a stale one), or a
+        // transaction's actions.
+        let single = match applied.op.as_str() {
+            "PutItem" => Some(serde_json::json!({"Put": applied.request})),
+            "DeleteItem" => Some(serde_json::json!({"Delete": applied.request})),
+            _ => None,
+        };
+        let actions = applied.request["TransactItems"].as_array().into_iter().flatten().chain(single.as_ref());
+        for action in actions {
             if let Some(put) = action.get("Put") {
                 items.insert((s(&put["Item"]["pk"]), s(&put["Item"]["sk"])));
             } else if let Some(delete) = action.get("Delete") {
@@ -196,9 +249,18 @@ pub async fn run(sim: Sim) -> Outcome {
         put.await.map_err(|e| format!("the setup's put of p_{player:02}: {e}"))?;
         scores.insert(player, Some(score));
     }
+    // The older layout's runs, in no counter until the migration moves them.
+    let mut last = BTreeMap::new();
+    for player in OLD_PLAYERS {
+        let score = sim.below(1_000);
+        let sk = RunV1 { score: score as u16, player: format!("p_{player:02}") }.encode().map_err(|e| e.to_string())?;
+        let put = setup.put_item().table_name("board").item("pk", AttributeValue::S(shard(player)));
+        put.item("sk", AttributeValue::S(sk)).send().await.map_err(|e| format!("the setup's old run: {e:?}"))?;
+        last.insert(player, Some(score));
+    }
+    let migration = tokio::task::spawn_local(migrator(sim.clone()));
     let writers: Vec<_> = (0..2).map(|w| tokio::task::spawn_local(writer(sim.clone(), w, scores.clone()))).collect();
     let readers: Vec<_> = (0..2).map(|_| tokio::task::spawn_local(reader(sim.clone()))).collect();
-    let mut last = BTreeMap::new();
     for (w, task) in writers.into_iter().enumerate() {
         let theirs = task.await.map_err(|e| format!("a writer failed: {e}"))??;
         last.extend(theirs.into_iter().filter(|(p, _)| p % 2 == w as u64));
@@ -206,6 +268,14 @@ pub async fn run(sim: Sim) -> Outcome {
     let mut reads = Vec::new();
     for task in readers {
         reads.extend(task.await.map_err(|e| format!("a reader failed: {e}"))?);
+    }
+    migration.await.map_err(|e| format!("the migration failed: {e}"))?;
+    // The migration finished without faults, its moves in the history too.
+    let backfill = Backfill::new(&setup, "board", KeyNames::DEFAULT).compare_attributes(&[]);
+    let backfill = backfill.ranked(vec![board.ranked.clone()]);
+    let verdict = backfill.run_until_clean::<Run>(1, 3).await.map_err(|e| format!("the migration's end: {e}"))?;
+    if !verdict.complete {
+        return Err(format!("the migration's end is not complete: {verdict}"));
     }
     // Every state: the counters equal the items; each read within its window's ranks.
     let history = sim.history();
@@ -227,14 +297,17 @@ pub async fn run(sim: Sim) -> Outcome {
         }
         for (read, bound) in reads.iter().zip(bounds.iter_mut()) {
             if (read.from..=read.to).contains(&k) {
-                let before = items
+                let before: Vec<&str> = items
                     .iter()
-                    .filter(|(_, sk)| sk.starts_with("RUN#"))
-                    .filter(|(_, sk)| {
-                        if read.forward { sk.as_str() < read.key.as_str() } else { sk.as_str() > read.key.as_str() }
-                    })
-                    .count() as u64;
-                *bound = (bound.0.min(before + 1), bound.1.max(before + 1));
+                    .map(|(_, sk)| sk.as_str())
+                    .filter(|sk| sk.starts_with("RUN#"))
+                    .filter(|sk| if read.forward { *sk < read.key.as_str() } else { *sk > read.key.as_str() })
+                    .collect();
+                // The ranked layout's runs count; a run not yet migrated may, where its bytes
+                // fall inside the finest bucket's Query.
+                let ranked = before.iter().filter(|sk| board.ranked.digits(sk).is_some()).count() as u64;
+                let all = before.len() as u64;
+                *bound = (bound.0.min(ranked + 1), bound.1.max(all + 1));
             }
         }
         Ok(())
