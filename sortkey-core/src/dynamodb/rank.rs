@@ -1,14 +1,14 @@
 //! Rank counters on DynamoDB: a write of a ranked item and its counters in one transaction, and
-//! a rank read in N + 2 requests over N shards (one point read of every shard's counters, one
-//! `Select = COUNT` Query a shard inside the finest bucket, one point read of every shard's
-//! write count to tell that no write ran between them). The arithmetic is [`RankedField`]'s.
+//! a rank read in N + 2 requests over N shards (one snapshot of every shard's counters, a
+//! TransactGetItems, one `Select = COUNT` Query a shard inside the finest bucket, one point read
+//! of every shard's write count to tell that no write ran between them). The arithmetic is [`RankedField`]'s.
 
 use std::collections::HashMap;
 use std::fmt;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete, KeysAndAttributes, Put, ReturnConsumedCapacity, TransactWriteItem,
+    AttributeValue, Delete, Get, KeysAndAttributes, Put, ReturnConsumedCapacity, TransactGetItem, TransactWriteItem,
 };
 
 use super::{Attributes, RequestError};
@@ -227,11 +227,12 @@ pub const RANK_ATTEMPTS: u32 = 4;
 
 /// The rank of `key` (a sort key of the board, whole or only as far as the ranked field) over
 /// every partition of the board: one more than the items that sort before it, in the read's
-/// order (`forward`: ascending bytes, as a Query reads by default). One point read of every
-/// partition's counters on the key's path (and of `key` itself, which is no item before it),
-/// then a `Select = COUNT` Query a partition over the items sharing the key's first `levels`
-/// digits that sort before it, then a point read of every partition's write count: N + 2
-/// requests for N partitions. When a write of the board ran between the first and the last
+/// order (`forward`: ascending bytes, as a Query reads by default). One snapshot
+/// (TransactGetItems, 100 keys a request) of every partition's counters on the key's path (and
+/// of `key` itself, which is no item before it), then a `Select = COUNT` Query a partition over
+/// the items sharing the key's first `levels` digits that sort before it, then a point read of
+/// every partition's write count: N + 2 requests for N partitions (while the snapshot's keys
+/// fit one request). When a write of the board ran between the first and the last
 /// (a write count moved), the read is made again, up to [`RANK_ATTEMPTS`] times; so the rank is
 /// always that of one state of the board.
 pub async fn rank(client: &Client, board: &RankBoard, key: &str, forward: bool) -> Result<RankRead, RankFailure> {
@@ -243,7 +244,10 @@ pub async fn rank(client: &Client, board: &RankBoard, key: &str, forward: bool) 
             wanted.extend(board.ranked.path(digits).map(|node| board.key(partition, &board.ranked.counter_key(node))));
             wanted.push(board.key(partition, key));
         }
-        let first = point_reads(client, board, &wanted, &mut spent).await?;
+        // One snapshot (a TransactGetItems of 100 keys, each partition's root first), not a
+        // BatchGetItem, whose reads are each their own: a write between two of them would be
+        // half seen, and the last read's write counts would not tell.
+        let Some(first) = snapshot_reads(client, board, &wanted, &mut spent).await? else { continue };
         let mut read = RankRead { rank: 1, ..spent.clone() };
         let mut own: HashMap<&str, u64> = HashMap::new();
         for partition in &board.partitions {
@@ -424,6 +428,49 @@ async fn point_reads(
         }
     }
     Ok(found)
+}
+
+/// Point reads of `keys` as serializable snapshots, 100 keys a TransactGetItems (a key's root
+/// counter is asked before the rest of its partition's, so that a write between two snapshots
+/// moves the root's write count the last read compares); the requests and read units added to
+/// `read`. `None` when a write in progress cancelled one (the read is made again).
+async fn snapshot_reads(
+    client: &Client,
+    board: &RankBoard,
+    keys: &[Attributes],
+    read: &mut RankRead,
+) -> Result<Option<Found>, RankFailure> {
+    let mut found = Found { table: HashMap::new() };
+    for batch in keys.chunks(100) {
+        let mut gets = Vec::with_capacity(batch.len());
+        for key in batch {
+            let get = Get::builder().table_name(&board.table).set_key(Some(key.clone())).build().map_err(|e| {
+                RankFailure::NotOnBoard { table: board.table.clone(), key: String::new(), expected: e.to_string() }
+            })?;
+            gets.push(TransactGetItem::builder().get(get).build());
+        }
+        let sent = client
+            .transact_get_items()
+            .set_transact_items(Some(gets))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        read.requests += 1;
+        let answer = match sent {
+            Ok(answer) => answer,
+            Err(e) if e.as_service_error().is_some_and(|s| s.is_transaction_canceled_exception()) => return Ok(None),
+            Err(e) => return Err(RequestError::from_sdk("TransactGetItems", &board.table, &e).into()),
+        };
+        read.read_units += answer.consumed_capacity().iter().filter_map(|c| c.capacity_units()).sum::<f64>();
+        for (key, response) in batch.iter().zip(answer.responses()) {
+            if let (Some(item), Some(AttributeValue::S(p)), Some(AttributeValue::S(s))) =
+                (response.item(), key.get(&board.pk), key.get(&board.sk))
+            {
+                found.table.insert((p.clone(), s.clone()), item.clone());
+            }
+        }
+    }
+    Ok(Some(found))
 }
 
 /// The items of `partition` between `low` and `high` (both included), by `Select = COUNT`

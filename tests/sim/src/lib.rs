@@ -3,7 +3,7 @@
 //! here. It answers the operations the project makes (CreateTable, DescribeTable, ListTables,
 //! DeleteTable, PutItem, GetItem, UpdateItem, DeleteItem with condition expressions, Query with
 //! key conditions, `Limit`, `ExclusiveStartKey`, both directions, 1 MB pages and global secondary
-//! indexes, Scan with segments, BatchGetItem (its read units per key, found or not), BatchWriteItem, TransactWriteItems all or nothing
+//! indexes, Scan with segments, BatchGetItem (its read units per key, found or not), TransactGetItems, BatchWriteItem, TransactWriteItems all or nothing
 //! with cancellation reasons) and their `ConsumedCapacity`, with DynamoDB's errors.
 //!
 //! Where DynamoDB's behaviour is documented and moto's differs, this follows DynamoDB: a Query or

@@ -48,6 +48,7 @@ pub(crate) fn handle(state: &mut State, op: &str, request: &Value) -> Result<Val
         "Query" => query(state, request),
         "Scan" => scan(state, request),
         "BatchGetItem" => batch_get(state, request),
+        "TransactGetItems" => transact_get(state, request),
         "BatchWriteItem" => batch_write(state, request),
         "TransactWriteItems" => transact_write(state, request),
         _ => Err(DynamoError::new("UnknownOperationException", format!("the simulator does not answer {op}"))),
@@ -448,6 +449,38 @@ fn batch_get(state: &mut State, request: &Value) -> Result<Value, DynamoError> {
     }
     let mut out = json!({ "Responses": responses, "UnprocessedKeys": {} });
     if matches!(request["ReturnConsumedCapacity"].as_str(), Some("TOTAL") | Some("INDEXES")) {
+        out["ConsumedCapacity"] = Value::Array(spent);
+    }
+    Ok(out)
+}
+
+/// Point reads of up to 100 items as one serializable snapshot (the simulator applies each
+/// request whole, so every read is one); each item costs twice a consistent read.
+fn transact_get(state: &mut State, request: &Value) -> Result<Value, DynamoError> {
+    let asked = request["TransactItems"].as_array().cloned().unwrap_or_default();
+    if asked.is_empty() || asked.len() > 100 {
+        return Err(DynamoError::validation(format!(
+            "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have \
+             length less than or equal to 100 and greater than or equal to 1; found {}",
+            asked.len()
+        )));
+    }
+    let mut responses = Vec::new();
+    let mut spent: std::collections::BTreeMap<String, f64> = std::collections::BTreeMap::new();
+    for action in &asked {
+        let get = &action["Get"];
+        let name = table_name(get)?;
+        let t = state.tables.get(&name).ok_or_else(DynamoError::not_found)?;
+        let key = key_of(&t.keys, &item_of(&get["Key"]))?;
+        *spent.entry(name).or_default() += 2.0 * read_units(t.get(&key).map_or(0, item_size), true);
+        responses.push(match t.get(&key) {
+            Some(item) => json!({ "Item": item }),
+            None => json!({}),
+        });
+    }
+    let mut out = json!({ "Responses": responses });
+    if matches!(request["ReturnConsumedCapacity"].as_str(), Some("TOTAL") | Some("INDEXES")) {
+        let spent: Vec<Value> = spent.iter().map(|(t, u)| json!({ "TableName": t, "CapacityUnits": u })).collect();
         out["ConsumedCapacity"] = Value::Array(spent);
     }
     Ok(out)
