@@ -241,3 +241,44 @@ fn a_backfill_keeps_the_rank_counters_of_the_layouts_it_moves_between() {
         }
     });
 }
+
+/// Counters kept from a stream, through the server: 30 runs written as plain puts, their
+/// records applied by `apply_stream` in two batches, the first delivered twice; the counters
+/// then equal the items and every rank equals a sorted list's.
+#[test]
+fn counters_from_stream_records_equal_the_items_on_the_server() {
+    use sortkey_core::dynamodb::{StreamedChange, apply_stream};
+    let Some(server) = server_or_skip("counters_from_stream_records_equal_the_items_on_the_server") else { return };
+    let client = client(&server.endpoint);
+    let ranked = RankedField::of("RankKey", &RankKey::LAYOUT, "score", 3).unwrap();
+    let partition = "SEASON#9".to_owned();
+    let board = RankBoard {
+        table: "Streamed".into(),
+        pk: "pk".into(),
+        sk: "sk".into(),
+        partitions: vec![partition.clone()],
+        ranked,
+    };
+    runtime().block_on(async {
+        sortkey_tests::server::create_table(&client, "Streamed").await;
+        let mut records = Vec::new();
+        for player in 0..30u32 {
+            let sk = key(player * 3_331 % 100_000, player);
+            client.put_item().table_name("Streamed").set_item(Some(item(&partition, &sk))).send().await.unwrap();
+            let sequence = format!("{}", 5_000 + player);
+            records.push(StreamedChange { sequence, partition: partition.clone(), before: None, after: Some(sk) });
+        }
+        let first = apply_stream(&client, &board, "shardId-7", &records[..20]).await.unwrap();
+        assert_eq!((first.applied, first.skipped), (20, 0), "{first:?}");
+        // The consumer failed after writing, and the stream hands it the batch again, and more.
+        let again = apply_stream(&client, &board, "shardId-7", &records[..]).await.unwrap();
+        assert_eq!((again.applied, again.skipped), (10, 20), "{again:?}");
+        assert_eq!(check_counters(&client, &board).await.unwrap(), vec![]);
+        let keys: Vec<String> = records.iter().filter_map(|r| r.after.clone()).collect();
+        for probe in [0u32, 33_310, 99_999] {
+            let at = key(probe, 0);
+            let read = rank(&client, &board, &at, true).await.unwrap();
+            assert_eq!(read.rank, keys.iter().filter(|k| **k < at).count() as u64 + 1, "score {probe}");
+        }
+    });
+}

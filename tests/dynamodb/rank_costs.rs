@@ -1,7 +1,8 @@
 //! What a rank read costs on boards of 1,000 to 1,000,000 items over 1 and 16 shards, on the
 //! simulation's in-memory DynamoDB (which the differential test holds to moto and which charges
 //! read units as DynamoDB does), against the hand-written way, a `Select = COUNT` Query of every
-//! item before the key; and what a write costs with and without counters. Every rank read
+//! item before the key; and what a write costs with and without counters, kept in its own
+//! transaction or from the stream's records (`apply_stream`). Every rank read
 //! equals the hand-written count, in N + 2 requests over N shards. The tests' run measures boards of 1,000 and 10,000 items;
 //! `SORTKEY_RANK_COSTS=full` those of BENCHMARKS.md (1,000, 100,000 and 1,000,000, about three
 //! minutes), and `--nocapture` prints the table.
@@ -192,4 +193,87 @@ fn a_rank_read_costs_a_query_a_shard_and_two_point_reads_whatever_the_rank() {
     rows.push("|---|---|---|".to_owned());
     rows.extend([2, 4, 5].map(write_units));
     println!("{}", rows.join("\n"));
+}
+
+/// The eventually exact way: 1,000 runs written as plain puts (one write unit each) and their
+/// stream records handed to `apply_stream` in batches of 100 (records of one stream shard);
+/// the same batches delivered again change nothing; a round of 200 new scores (each a REMOVE
+/// and an INSERT record) applied. After each, every counter equals the items. `--nocapture`
+/// prints what the counters cost a write, against `write_ranked`'s transaction.
+#[test]
+fn counters_kept_from_a_stream_equal_the_items_once_every_record_is_applied() {
+    println!(
+        "| levels | a write: plain put | + counters in its transaction (write_ranked) | + counters from the stream, batches of 100 |"
+    );
+    println!("|---|---|---|---|");
+    for levels in [2, 4] {
+        println!("{}", stream_costs(levels));
+    }
+}
+
+/// The stream's run at `levels`, checked; its row of the table.
+fn stream_costs(levels: usize) -> String {
+    use sortkey_core::dynamodb::{StreamedChange, apply_stream, check_counters};
+    let dynamo = MemoryDynamo::new();
+    let client = dynamo.client();
+    let board = board(1, levels);
+    let partition = board.partitions[0].clone();
+    let mut rng = Rng(7);
+    runtime().block_on(async move {
+        create_table(&client, "Board").await;
+        let mut scores: Vec<u64> = (0..1_000).map(|_| rng.bits() % 10_000_000_000).collect();
+        let mut records = Vec::new();
+        let mut put_units = 0.0;
+        for (player, score) in scores.iter().enumerate() {
+            let sk = RankKeyV1 { score: *score, player: format!("p_{player:04}") }.encode().unwrap();
+            let put = client.put_item().table_name("Board").item("pk", AttributeValue::S(partition.clone()));
+            let put = put.item("sk", AttributeValue::S(sk.clone())).return_consumed_capacity(ReturnConsumedCapacity::Total);
+            let answer = put.send().await.unwrap();
+            put_units += answer.consumed_capacity().and_then(|c| c.capacity_units()).unwrap_or(0.0);
+            let sequence = format!("{}", 1_000_000 + records.len());
+            records.push(StreamedChange { sequence, partition: partition.clone(), before: None, after: Some(sk) });
+        }
+        let (mut actions, mut transactions) = (0, 0);
+        for batch in records.chunks(100) {
+            let done = apply_stream(&client, &board, "shardId-1", batch).await.unwrap();
+            assert_eq!((done.applied, done.skipped), (100, 0), "{done:?}");
+            assert!(done.transactions >= 1 && done.actions <= 100 * done.transactions, "{done:?}");
+            (actions, transactions) = (actions + done.actions, transactions + done.transactions);
+        }
+        assert_eq!(check_counters(&client, &board).await.unwrap(), vec![], "after the inserts");
+        // Delivered again (a consumer that failed after writing): applied once.
+        for batch in records.chunks(100) {
+            let done = apply_stream(&client, &board, "shardId-1", batch).await.unwrap();
+            assert_eq!((done.applied, done.skipped, done.transactions), (0, 100, 0), "{done:?}");
+        }
+        assert_eq!(check_counters(&client, &board).await.unwrap(), vec![], "after the redelivery");
+        // 200 new scores: the new key put, the old deleted, two records each.
+        let mut moves = Vec::new();
+        for (player, score) in scores.iter_mut().enumerate().take(200) {
+            let old = RankKeyV1 { score: *score, player: format!("p_{player:04}") }.encode().unwrap();
+            *score = (*score + 1 + rng.bits() % 100_000) % 10_000_000_000;
+            let new = RankKeyV1 { score: *score, player: format!("p_{player:04}") }.encode().unwrap();
+            let put = client.put_item().table_name("Board").item("pk", AttributeValue::S(partition.clone()));
+            put.item("sk", AttributeValue::S(new.clone())).send().await.unwrap();
+            let delete = client.delete_item().table_name("Board").key("pk", AttributeValue::S(partition.clone()));
+            delete.key("sk", AttributeValue::S(old.clone())).send().await.unwrap();
+            let next = |records: &Vec<StreamedChange>| format!("{}", 1_000_000 + 1_000 + records.len());
+            let p = partition.clone();
+            moves.push(StreamedChange { sequence: next(&moves), partition: p.clone(), before: None, after: Some(new) });
+            moves.push(StreamedChange { sequence: next(&moves), partition: p, before: Some(old), after: None });
+        }
+        for batch in moves.chunks(100) {
+            apply_stream(&client, &board, "shardId-1", batch).await.unwrap();
+        }
+        assert_eq!(check_counters(&client, &board).await.unwrap(), vec![], "after the moves");
+        let per_write = put_units / 1_000.0;
+        // A transaction's write units: two an action of up to 1 KB (DynamoDB's rule).
+        let stream = f64::from(actions) * 2.0 / 1_000.0;
+        format!(
+            "| {levels} | {per_write:.1} unit | {} actions, {} units | {:.2} units ({actions} counter actions for 1,000 inserts in {transactions} transactions) |",
+            levels + 1,
+            2 * (levels + 1),
+            per_write + stream
+        )
+    })
 }

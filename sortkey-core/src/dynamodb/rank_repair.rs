@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem};
 
-use super::RequestError;
 use super::rank::{RANK_ATTEMPTS, RankBoard, RankFailure, counts, number};
+use super::{Attributes, RequestError};
 
 /// A counter item that differs from the items it counts: its partition, its trie node, the
 /// counts it holds and the counts of the items.
@@ -29,11 +29,14 @@ struct Read {
     tally: BTreeMap<String, [u64; 10]>,
     counters: BTreeMap<String, [u64; 10]>,
     version: u64,
+    /// The root's other attributes (a stream's marks, `apply_stream`), which its rewrite keeps.
+    root_rest: Attributes,
 }
 
 /// Every sort key of `partition` (keys and counters only), page by page.
 async fn read_partition(client: &Client, board: &RankBoard, partition: &str) -> Result<Read, RankFailure> {
     let (mut keys, mut counters, mut version, mut start) = (Vec::new(), BTreeMap::new(), 0, None);
+    let mut root_rest = Attributes::new();
     loop {
         let page = client
             .query()
@@ -52,6 +55,9 @@ async fn read_partition(client: &Client, board: &RankBoard, partition: &str) -> 
                 Some(node) => {
                     if node.is_empty() {
                         version = number(Some(item), "v");
+                        let ours = |name: &str| name == "v" || name == board.pk || name == board.sk || is_count(name);
+                        root_rest =
+                            item.iter().filter(|(n, _)| !ours(n)).map(|(n, v)| (n.clone(), v.clone())).collect();
                     }
                     counters.insert(node.to_owned(), counts(Some(item)));
                 }
@@ -63,7 +69,12 @@ async fn read_partition(client: &Client, board: &RankBoard, partition: &str) -> 
             _ => break,
         }
     }
-    Ok(Read { tally: board.ranked.tally(keys.iter().map(String::as_str)), counters, version })
+    Ok(Read { tally: board.ranked.tally(keys.iter().map(String::as_str)), counters, version, root_rest })
+}
+
+/// Whether `name` is one of a counter item's ten counts (`c0`..`c9`).
+fn is_count(name: &str) -> bool {
+    name.len() == 2 && name.starts_with('c') && name.as_bytes()[1].is_ascii_digit()
 }
 
 /// The nodes whose counters differ from the items' counts (a node with no item counts zero).
@@ -169,6 +180,7 @@ async fn write_batches(
             let mut put = Put::builder().table_name(&board.table).set_item(Some(item));
             if difference.node.is_empty() {
                 // The root keeps its write count, and is written only if it is still the one read.
+                put = read.root_rest.iter().fold(put, |put, (n, v)| put.item(n, v.clone()));
                 put = put
                     .item("v", AttributeValue::N(read.version.to_string()))
                     .condition_expression(condition)

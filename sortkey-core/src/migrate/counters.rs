@@ -27,16 +27,41 @@ impl CounterTable<'_> {
         &self,
         ranked: &RankedField,
         partition: &str,
+        changes: Changes,
+    ) -> Result<Vec<TransactWriteItem>, BuildError> {
+        self.updates_marked(ranked, partition, changes, None)
+    }
+
+    /// [`updates`](Self::updates), the root's update also moving a mark from `from` (`None`:
+    /// none yet) to `to` in attribute `name`, on the condition that it is at `from`: what a
+    /// stream's batch writes, so that a batch delivered twice is applied once.
+    pub(crate) fn updates_marked(
+        &self,
+        ranked: &RankedField,
+        partition: &str,
         mut changes: Changes,
+        mark: Option<(&str, Option<&str>, &str)>,
     ) -> Result<Vec<TransactWriteItem>, BuildError> {
         changes.entry(String::new()).or_default();
         let mut actions = Vec::with_capacity(changes.len());
         for (node, change) in changes {
             let mut adds = Vec::new();
             let mut values = HashMap::new();
+            let mut marked = None;
             if node.is_empty() {
                 adds.push("v :v".to_owned());
                 values.insert(":v".to_owned(), AttributeValue::N("1".to_owned()));
+                if let Some((name, from, to)) = mark {
+                    values.insert(":mark".to_owned(), AttributeValue::S(to.to_owned()));
+                    let condition = match from {
+                        Some(from) => {
+                            values.insert(":from".to_owned(), AttributeValue::S(from.to_owned()));
+                            "#mark = :from"
+                        }
+                        None => "attribute_not_exists(#mark)",
+                    };
+                    marked = Some((name, condition));
+                }
             }
             for (digit, change) in change.iter().enumerate().filter(|(_, c)| **c != 0) {
                 adds.push(format!("c{digit} :c{digit}"));
@@ -46,12 +71,15 @@ impl CounterTable<'_> {
                 (self.pk.to_owned(), AttributeValue::S(partition.to_owned())),
                 (self.sk.to_owned(), AttributeValue::S(ranked.counter_key(&node))),
             ]);
-            let update = Update::builder()
-                .table_name(self.table)
-                .set_key(Some(key))
-                .update_expression(format!("ADD {}", adds.join(", ")))
-                .set_expression_attribute_values(Some(values))
-                .build()?;
+            let update = Update::builder().table_name(self.table).set_key(Some(key));
+            let update = match marked {
+                Some((name, condition)) => update
+                    .update_expression(format!("ADD {} SET #mark = :mark", adds.join(", ")))
+                    .condition_expression(condition)
+                    .expression_attribute_names("#mark", name),
+                None => update.update_expression(format!("ADD {}", adds.join(", "))),
+            };
+            let update = update.set_expression_attribute_values(Some(values)).build()?;
             actions.push(TransactWriteItem::builder().update(update).build());
         }
         Ok(actions)
@@ -102,6 +130,17 @@ impl MoveCounts {
     /// Whether no move changed a counter of any board.
     pub(crate) fn is_empty(&self) -> bool {
         self.changes.is_empty()
+    }
+
+    /// Each ranked field's (by its place in the list) and partition's summed changes, the nodes
+    /// that change nothing left out.
+    pub(crate) fn by_partition(self) -> Vec<(usize, String, Changes)> {
+        let mut out = Vec::with_capacity(self.changes.len());
+        for ((at, partition), mut changes) in self.changes {
+            changes.retain(|_, counts| counts.iter().any(|&c| c != 0));
+            out.push((at, partition, changes));
+        }
+        out
     }
 
     /// The updates of every partition whose counters the moves change.
