@@ -4,6 +4,7 @@
 //! refusals included; after every step the counters equal the items (`check_counters`) and
 //! every rank read equals a sorted list's answer.
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::dynamodb::{
     ItemErrorKind, PutMode, RankBoard, check_counters, delete_item, move_item, put_item, rank, update_item,
 };
@@ -126,4 +127,81 @@ fn a_ranked_entity_on_a_key_that_cannot_be_ranked_is_refused() {
         e.to_string(),
         "item of entity `Named`: cannot rank `NamedSk` by `name`: expected an unsigned integer of fixed width, found Text"
     );
+}
+
+/// A run's sort key before the score was widened to 6 digits.
+#[derive(sortkey_core::SortKey, Debug, Clone, PartialEq)]
+#[key(prefix = "RUN")]
+struct MovedSkV1 {
+    #[key(width = 4, desc)]
+    score: u32,
+    player: String,
+}
+
+impl From<MovedSkV1> for MovedSk {
+    fn from(old: MovedSkV1) -> Self {
+        MovedSk { score: old.score, player: old.player }
+    }
+}
+
+/// A ranked entity in the middle of its sort key's migration.
+#[derive(Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(pk(prefix = "SEASON", season(width = 4)), sk(prefix = "RUN", legacy = MovedSkV1, score(width = 6, desc), player), rank(score, levels = 3))]
+struct Moved {
+    season: u16,
+    score: u32,
+    player: String,
+    note: String,
+}
+
+/// A ranked entity whose sort key is being migrated: runs still under the older 4-digit key
+/// are in no counter; the service's update of one moves it to the current key onto the
+/// counters, its delete of one under the older key takes nothing off them, its creates count,
+/// and the backfill (keeping the counters) moves the rest. After each step the counters equal
+/// the current layout's items.
+#[test]
+fn a_ranked_entity_mid_migration_keeps_its_counters() {
+    use sortkey_core::KeyNames;
+    use sortkey_core::dynamodb::Backfill;
+    let Some(server) = server_or_skip("a_ranked_entity_mid_migration_keeps_its_counters") else { return };
+    let client = client(&server.endpoint);
+    let moved =
+        |score: u32, player: u32| Moved { season: 1, score, player: format!("p_{player:02}"), note: String::new() };
+    let board = RankBoard::of_entity::<Moved>("MovedRuns", vec!["SEASON#0001".into()]).unwrap();
+    runtime().block_on(async {
+        sortkey_tests::server::create_table(&client, "MovedRuns").await;
+        for p in 0..12u32 {
+            let sk = MovedSkV1 { score: p * 700, player: format!("p_{p:02}") }.encode().unwrap();
+            let put = client.put_item().table_name("MovedRuns").item("pk", AttributeValue::S("SEASON#0001".into()));
+            let put = put.item("sk", AttributeValue::S(sk)).item("season", AttributeValue::N("1".into()));
+            let put = put.item("score", AttributeValue::N((p * 700).to_string()));
+            put.item("player", AttributeValue::S(format!("p_{p:02}")))
+                .item("note", AttributeValue::S(String::new()))
+                .send()
+                .await
+                .unwrap();
+        }
+        let clean = |step: &'static str| {
+            let (client, board) = (&client, &board);
+            async move { assert_eq!(check_counters(client, board).await.unwrap(), vec![], "{step}") }
+        };
+        // The service updates p_03: stored under its older key, it moves to the current one.
+        let mut noted = moved(2_100, 3);
+        noted.note = "seen".into();
+        update_item(&client, "MovedRuns", &noted).await.unwrap();
+        clean("an update that moved a run from its older key").await;
+        // It deletes p_05, still under its older key: no counter counted it.
+        delete_item(&client, "MovedRuns", &moved(3_500, 5)).await.unwrap();
+        clean("a delete under the older key").await;
+        put_item(&client, "MovedRuns", &moved(9_999, 40), PutMode::Create).await.unwrap();
+        clean("a create").await;
+        let backfill = Backfill::new(&client, "MovedRuns", KeyNames::DEFAULT).compare_attributes(&["note"]);
+        let verdict = backfill.ranked(vec![board.ranked.clone()]).run_until_clean::<MovedSk>(1, 3).await.unwrap();
+        assert!(verdict.complete, "{verdict}");
+        clean("the backfill").await;
+        // Every run but p_05 is on the board: 10 old ones, p_03 and p_40.
+        let top = MovedSk { score: 999_999, player: String::new() }.encode().unwrap();
+        let last = rank(&client, &board, top.trim_end_matches('#'), false).await.unwrap();
+        assert_eq!(last.rank, 13, "a score above all, read from the lowest: behind the 12 runs on the board");
+    });
 }

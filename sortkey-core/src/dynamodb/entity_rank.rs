@@ -13,6 +13,7 @@ use crate::table::rank::{RankError, RankedField};
 use super::Attributes;
 use super::item::{EntityItem, ItemError, ItemErrorKind, PutMode};
 use super::rank::{RankBoard, RankFailure};
+use super::request::MoveRequest;
 use super::written::{conflict, failed_on_existing, request_error, send_put};
 
 impl RankBoard {
@@ -125,7 +126,17 @@ pub(super) async fn moved<E: EntityItem + Serialize>(
     old: &E,
     entity: &E,
 ) -> Result<(), ItemError> {
-    let request = entity.move_from(old)?;
+    send_move::<E>(client, table, board, &entity.move_from(old)?).await
+}
+
+/// Sends a move (from the old item's key, current or older, to the new one) with its counter
+/// changes: a key that is on the board leaves or joins it. A cancelled transaction is `Changed`.
+pub(super) async fn send_move<E: Entity>(
+    client: &Client,
+    table: &str,
+    board: &RankBoard,
+    request: &MoveRequest,
+) -> Result<(), ItemError> {
     let (from, to) = (key_of::<E>(board, &request.delete.key)?, key_of::<E>(board, &request.put.item)?);
     let mut actions = vec![built::<E>(request.delete.to_transact(table))?, built::<E>(request.put.to_transact(table))?];
     actions.extend(counters::<E>(board, Some(&from), Some(&to))?);
@@ -160,8 +171,9 @@ fn counters<E: Entity>(
     new: Option<&Place>,
 ) -> Result<Vec<TransactWriteItem>, ItemError> {
     let failed = |e: RankFailure| ItemError::new(E::NAME, ItemErrorKind::Request(e.to_string()));
-    let from = old.map(|(_, sk)| board.digits(sk)).transpose().map_err(failed)?;
-    let to = new.map(|(_, sk)| board.digits(sk)).transpose().map_err(failed)?;
+    // A key off the board (an older layout's) is in no counter.
+    let from = old.and_then(|(_, sk)| board.ranked.digits(sk));
+    let to = new.and_then(|(_, sk)| board.ranked.digits(sk));
     match (old, new) {
         (Some((a, _)), Some((b, _))) if a != b => {
             let mut actions = board.counter_actions(a, from, None).map_err(failed)?;

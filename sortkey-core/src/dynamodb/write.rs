@@ -41,8 +41,8 @@ pub async fn put_item<E: EntityItem + Serialize>(
 /// meanwhile cancels the transaction; the update is then made at the current key. Nothing is
 /// written twice, and nothing a concurrent `sortkey migrate` writes is lost.
 pub async fn update_item<E: EntityItem + Serialize>(client: &Client, table: &str, entity: &E) -> Result<(), ItemError> {
-    // A ranked entity's update keeps its key, so its counts: only its declaration is checked.
-    entity_rank::ranked_board::<E>(table).transpose()?;
+    // A ranked entity's update keeps its key, so its counts; a move from an older key adds it.
+    let board = entity_rank::ranked_board::<E>(table).transpose()?;
     let mut result = update_current(client, table, entity).await;
     if !stored::has_older::<E>() {
         return result;
@@ -54,7 +54,12 @@ pub async fn update_item<E: EntityItem + Serialize>(client: &Client, table: &str
             return result;
         }
         let Some((at, item)) = stored::find::<E>(client, table, &keys[1..]).await? else { return result };
-        match send_move::<E>(client, table, &stored::move_stored(entity, &at, &item)?).await {
+        let request = stored::move_stored(entity, &at, &item)?;
+        let moved = match &board {
+            Some(board) => entity_rank::send_move::<E>(client, table, board, &request).await,
+            None => send_move::<E>(client, table, &request).await,
+        };
+        match moved {
             Err(e) if matches!(e.kind(), ItemErrorKind::Changed) => {}
             moved => return moved,
         }
@@ -97,10 +102,12 @@ async fn update_current<E: EntityItem + Serialize>(client: &Client, table: &str,
 /// layouts (`legacy`), the item is deleted under the older key it is stored under, on the same
 /// conditions.
 pub async fn delete_item<E: Entity>(client: &Client, table: &str, entity: &E) -> Result<(), ItemError> {
-    if let Some(board) = entity_rank::ranked_board::<E>(table) {
-        return entity_rank::delete(client, table, &board?, entity).await;
-    }
-    let result = delete_at(client, table, entity, entity.delete_request()?).await;
+    // A ranked entity's item at its current key goes off the counters with it; one still under
+    // an older key is in none.
+    let result = match entity_rank::ranked_board::<E>(table) {
+        Some(board) => entity_rank::delete(client, table, &board?, entity).await,
+        None => delete_at(client, table, entity, entity.delete_request()?).await,
+    };
     if !stored::has_older::<E>() || !matches!(&result, Err(e) if matches!(e.kind(), ItemErrorKind::Missing)) {
         return result;
     }

@@ -101,8 +101,8 @@ impl RankedField {
 
     /// The ranked field an entity declares (`#[entity(rank(score, levels = 4))]`) on its primary
     /// sort key; `None` for an entity without one. An error when the declaration does not fit
-    /// the key ([`of`](Self::of)), or when the sort key has older layouts (`legacy`): the
-    /// counters count the current layout's digits, and keys in two layouts are not kept yet.
+    /// the key ([`of`](Self::of)). The counters count the current layout's keys: an item still
+    /// under an older layout's key (`legacy`) is in none until it moves.
     pub fn of_entity<E: Entity>() -> Option<Result<RankedField, RankError>> {
         let declared = E::RANK?;
         let error = |message: String| RankError { key: E::NAME.to_owned(), field: declared.field.to_owned(), message };
@@ -110,13 +110,6 @@ impl RankedField {
         let Some(sort) = sort else {
             return Some(Err(error("expected an entity with a sort key, found a partition key alone".into())));
         };
-        if !sort.layout.legacy().is_empty() {
-            return Some(Err(error(format!(
-                "expected a sort key in one layout, found `{}` with {} older (legacy) layouts, whose keys the counters cannot count",
-                sort.name,
-                sort.layout.legacy().len()
-            ))));
-        }
         Some(RankedField::of(sort.name, &sort.layout, declared.field, declared.levels))
     }
 
