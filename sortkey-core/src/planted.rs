@@ -65,6 +65,9 @@ pub enum Bug {
     /// A ranked item's move (a new score) changes the item but not its rank counters: the
     /// counters no longer equal the items, and ranks read from them are wrong.
     RankMoveWithoutCounters,
+    /// A backfill told to keep rank counters (`Backfill::ranked`) moves a run without its
+    /// counter changes: the moved runs are in no counter.
+    BackfillMoveWithoutCounters,
 }
 
 thread_local! {

@@ -116,6 +116,11 @@ fn every_planted_bug_is_found() {
         (Bug::LeaseLoadUpdatedNew, "a lease loaded with UPDATED_NEW (each take restarts its segment)", migration_run),
         (Bug::IsCleanIgnoresChanged, "a pass's progress clean though it left items changed", clean_run),
         (Bug::RankMoveWithoutCounters, "a ranked item's move that leaves its rank counters as they were", rank_run),
+        (
+            Bug::BackfillMoveWithoutCounters,
+            "a ranked layout's migration that moves runs without their counters",
+            rank_run,
+        ),
     ];
     let mut missed = Vec::new();
     println!("| bug | seeds tried until found | time | trace lines, shrunk | what broke |");
@@ -139,6 +144,7 @@ fn every_planted_bug_is_found() {
                             | Bug::InPlaceUnconditioned
                             | Bug::IsCleanIgnoresChanged
                             | Bug::RankMoveWithoutCounters
+                            | Bug::BackfillMoveWithoutCounters
                     ),
                 );
                 println!("| {what} | {seeds} | {:.2} s | {shrunk} | {broken} |", time.as_secs_f64());
