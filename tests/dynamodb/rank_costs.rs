@@ -277,3 +277,49 @@ fn stream_costs(levels: usize) -> String {
         )
     })
 }
+
+/// The repair's race: a counter corrupted by hand, and another client's ranked write (its
+/// partition's write count moved) committed between the repair's read of the partition and its
+/// first batch. The batch, conditional on the write count read, is cancelled; the repair reads
+/// the partition again and rewrites the counter from it, keeping the other write's count.
+#[test]
+fn a_repair_that_a_write_overtakes_reads_again_and_keeps_the_write() {
+    use sortkey_core::dynamodb::{check_counters, repair_counters};
+    let dynamo = MemoryDynamo::new();
+    let client = dynamo.client();
+    let board = board(1, 2);
+    let partition = board.partitions[0].clone();
+    let root = board.ranked.counter_key("");
+    let version = |dynamo: &MemoryDynamo| {
+        let key = json!({ "pk": { "S": partition }, "sk": { "S": root } });
+        let (_, got) = dynamo.answer("GetItem", &json!({ "TableName": "Board", "Key": key, "ConsistentRead": true }));
+        got["Item"]["v"]["N"].as_str().unwrap_or("0").parse::<u64>().unwrap()
+    };
+    runtime().block_on(async {
+        create_table(&client, "Board").await;
+        for player in 0..20u64 {
+            let sk = RankKeyV1 { score: player * 499_999_999, player: format!("p_{player}") }.encode().unwrap();
+            let item = std::collections::HashMap::from([
+                ("pk".to_owned(), AttributeValue::S(partition.clone())),
+                ("sk".to_owned(), AttributeValue::S(sk)),
+            ]);
+            write_ranked(&client, &board, &partition, None, Some(item)).await.unwrap();
+        }
+        assert_eq!(version(&dynamo), 20);
+        // A count changed by hand (no write count moved).
+        let key = json!({ "pk": { "S": partition }, "sk": { "S": root } });
+        let corrupt = json!({ "TableName": "Board", "Key": key, "UpdateExpression": "ADD c9 :two",
+            "ExpressionAttributeValues": { ":two": { "N": "2" } } });
+        assert_eq!(dynamo.answer("UpdateItem", &corrupt).0, 200);
+        assert_eq!(check_counters(&client, &board).await.unwrap().len(), 1);
+        // Another client's write of the partition lands just before the repair's first batch.
+        let other = json!({ "TableName": "Board", "Key": key, "UpdateExpression": "ADD v :one",
+            "ExpressionAttributeValues": { ":one": { "N": "1" } } });
+        dynamo.before_next("TransactWriteItems", "UpdateItem", other);
+        let repaired = repair_counters(&client, &board).await.unwrap();
+        assert_eq!(dynamo.pending(), 0, "the other write landed between the repair's read and its batch");
+        assert_eq!(repaired, 1, "the root, rewritten once, after the cancelled batch was read again");
+        assert_eq!(check_counters(&client, &board).await.unwrap(), vec![]);
+        assert_eq!(version(&dynamo), 21, "the other write's count kept, not overwritten by the repair");
+    });
+}

@@ -20,6 +20,9 @@ use crate::ops::{State, handle};
 #[derive(Debug, Clone)]
 pub(crate) struct Connector {
     pub(crate) state: Arc<Mutex<State>>,
+    /// Writes to apply just before the next request of an operation: (the operation, the
+    /// write's operation, its body), each once.
+    pub(crate) before: Arc<Mutex<Vec<(String, String, Value)>>>,
 }
 
 impl Connector {
@@ -35,6 +38,13 @@ impl Connector {
     pub(crate) fn answer_json(&self, target: Option<&str>, request: &Value) -> (u16, Value) {
         let op = target.and_then(|t| t.strip_prefix("DynamoDB_20120810.")).unwrap_or_default();
         let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut before = self.before.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(at) = before.iter().position(|(when, _, _)| when == op) {
+            let (_, write, body) = before.remove(at);
+            // Another client's write, committed just before this request arrives.
+            let _ = handle(&mut state, &write, &body);
+        }
+        drop(before);
         match handle(&mut state, op, request) {
             Ok(answer) => (200, answer),
             Err(e) => (400, e.body()),

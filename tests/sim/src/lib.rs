@@ -103,7 +103,21 @@ impl Default for MemoryDynamo {
 impl MemoryDynamo {
     /// An empty DynamoDB.
     pub fn new() -> Self {
-        MemoryDynamo { connector: http::Connector { state: Arc::new(Mutex::new(ops::State::default())) } }
+        let (state, before) = (Arc::new(Mutex::new(ops::State::default())), Arc::new(Mutex::new(Vec::new())));
+        MemoryDynamo { connector: http::Connector { state, before } }
+    }
+
+    /// Applies the write `write` (an operation, `UpdateItem`) with `body` just before the next
+    /// request of operation `op` arrives, as another client's write committed between two of a
+    /// caller's requests: what a test of a race needs, deterministically.
+    pub fn before_next(&self, op: &str, write: &str, body: serde_json::Value) {
+        let mut before = self.connector.before.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        before.push((op.to_owned(), write.to_owned(), body));
+    }
+
+    /// The writes [`before_next`](Self::before_next) registered that no request has met yet.
+    pub fn pending(&self) -> usize {
+        self.connector.before.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).len()
     }
 
     /// A client of this DynamoDB: the real SDK's, with test credentials, its HTTP client this
