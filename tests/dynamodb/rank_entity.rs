@@ -6,7 +6,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use sortkey_core::dynamodb::{
-    ItemErrorKind, PutMode, RankBoard, check_counters, delete_item, move_item, put_item, rank, update_item,
+    ItemErrorKind, PutMode, RankBoard, check_counters, delete_item, move_item, put_item, query_merged, rank, rank_page,
+    update_item,
 };
 use sortkey_core::{Entity, Sharded, SortKey};
 use sortkey_tests::server::{client, runtime, server_or_skip};
@@ -109,6 +110,25 @@ fn a_ranked_entitys_writes_keep_its_counters_equal_to_its_items() {
         let missing = delete_item(&client, "RankedRuns", &deleted[0]).await.unwrap_err();
         assert_eq!(missing.kind(), &ItemErrorKind::Missing, "{missing}");
         holds(&client, 1, &runs, "deletes").await;
+
+        // The board around the middle run, then the players ranked next by a merged read of the
+        // season's shards from the page's cursor.
+        let board = board(1);
+        let mut ordered: Vec<(String, Run)> = runs
+            .iter()
+            .filter(|r| r.season == 1)
+            .map(|r| (r.primary_key().sort.encode().unwrap(), r.clone()))
+            .collect();
+        ordered.sort_by(|a, b| a.0.cmp(&b.0));
+        let middle = ordered.len() / 2;
+        let page = rank_page(&client, &board, &ordered[middle].0, true, 3).await.unwrap();
+        assert_eq!(page.rank.rank, middle as u64 + 1);
+        let cursor = page.next(&board).expect("runs below the middle");
+        let season = Run::query(&RunPk { season: 1, shard: 0 }).unwrap();
+        let next = query_merged(&client, "RankedRuns", &season, true, 4, Some(&cursor)).await.unwrap();
+        let got: Vec<Run> = next.entities.into_iter().map(|(_, r)| r).collect();
+        let want: Vec<Run> = ordered.iter().skip(middle + 3).take(4).map(|(_, r)| r.clone()).collect();
+        assert_eq!(got, want, "the three from the middle run on, then the next four");
     });
 }
 

@@ -13,6 +13,7 @@ use aws_sdk_dynamodb::types::{
 
 use super::{Attributes, RequestError};
 use crate::migrate::counters::CounterTable;
+use crate::query::MergeCursor;
 use crate::table::rank::RankedField;
 
 /// A ranked board: the table, its key attributes, the partitions it spans (one, or every shard
@@ -293,6 +294,29 @@ pub struct RankPage {
     pub below: Vec<(usize, Attributes)>,
     /// The Queries the two sides took (two a partition).
     pub requests: u32,
+}
+
+impl RankPage {
+    /// Where the board goes on after the page, as a merged read's cursor (`<shard>:<sort key>` of
+    /// its last item below the key): a merged read of the partition's shards
+    /// ([`query_merged`](super::query_merged)) from it, in the same order, reads the players
+    /// ranked next. `None` when nothing is below the key.
+    pub fn next(&self, board: &RankBoard) -> Option<MergeCursor> {
+        cursor(board, self.below.last())
+    }
+
+    /// Where the board goes on before the page: the cursor of its first item above the key,
+    /// for a merged read the other way. `None` when nothing is above the key.
+    pub fn previous(&self, board: &RankBoard) -> Option<MergeCursor> {
+        cursor(board, self.above.first())
+    }
+}
+
+/// The merged read's cursor at `item`, the index of its partition being its shard.
+fn cursor(board: &RankBoard, item: Option<&(usize, Attributes)>) -> Option<MergeCursor> {
+    let (partition, item) = item?;
+    let sort = item.get(&board.sk)?.as_s().ok()?.clone();
+    Some(MergeCursor { sort, shard: u16::try_from(*partition).ok()? })
 }
 
 /// The page of the board around `key`: its [`rank`] and the `around` items on each side of it,
