@@ -323,3 +323,49 @@ fn a_repair_that_a_write_overtakes_reads_again_and_keeps_the_write() {
         assert_eq!(version(&dynamo), 21, "the other write's count kept, not overwritten by the repair");
     });
 }
+
+/// What keeping the counters costs a migration: 1,000 runs in the older 10-digit layout moved
+/// to the 12-digit one by the backfill, with and without the current layout's counters
+/// (`Backfill::ranked`); the transactions and their actions (two write units each up to 1 KB).
+/// After the ranked one, the counters equal the items. `--nocapture` prints the rows.
+#[test]
+fn a_migration_keeping_the_counters_costs_their_updates() {
+    use sortkey_core::KeyNames;
+    use sortkey_core::dynamodb::{Backfill, check_counters};
+    use sortkey_tests::leaderboard::RankKey;
+    println!("| levels | runs moved | transactions | actions | write units (2 an action) |");
+    println!("|---|---|---|---|---|");
+    for levels in [None, Some(2), Some(4)] {
+        let dynamo = MemoryDynamo::new();
+        let client = dynamo.client();
+        let mut rng = Rng(11);
+        let runs = (0..1_000u64).map(|p| {
+            let sk = RankKeyV1 { score: rng.bits() % 10_000_000_000, player: format!("p_{p:04}") }.encode().unwrap();
+            ("SEASON#2026#00".to_owned(), sk, json!({}))
+        });
+        runtime().block_on(create_table(&client, "Board"));
+        load(&dynamo, runs);
+        let ranked: Vec<RankedField> =
+            levels.map(|l| RankedField::of("RankKey", &RankKey::LAYOUT, "score", l).unwrap()).into_iter().collect();
+        let (before, actions_before) = (dynamo.counted("TransactWriteItems"), dynamo.counted("transaction actions"));
+        let backfill =
+            Backfill::new(&client, "Board", KeyNames::DEFAULT).compare_attributes(&[]).ranked(ranked.clone());
+        let verdict = runtime().block_on(backfill.run_until_clean::<RankKey>(1, 3)).unwrap();
+        assert!(verdict.complete, "{verdict}");
+        assert_eq!(verdict.passes[0].rewritten, 1_000, "{verdict:?}");
+        let transactions = dynamo.counted("TransactWriteItems") - before;
+        let actions = dynamo.counted("transaction actions") - actions_before;
+        if let Some(field) = ranked.first() {
+            let board = RankBoard {
+                table: "Board".into(),
+                pk: "pk".into(),
+                sk: "sk".into(),
+                partitions: vec!["SEASON#2026#00".into()],
+                ranked: field.clone(),
+            };
+            assert_eq!(runtime().block_on(check_counters(&client, &board)).unwrap(), vec![]);
+        }
+        let shown = levels.map_or("none".to_owned(), |l| l.to_string());
+        println!("| {shown} | 1000 | {transactions} | {actions} | {} |", actions * 2);
+    }
+}

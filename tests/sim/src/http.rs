@@ -23,6 +23,8 @@ pub(crate) struct Connector {
     /// Writes to apply just before the next request of an operation: (the operation, the
     /// write's operation, its body), each once.
     pub(crate) before: Arc<Mutex<Vec<(String, String, Value)>>>,
+    /// The requests answered, by operation, and the transaction actions among them.
+    pub(crate) counted: Arc<Mutex<std::collections::BTreeMap<String, u64>>>,
 }
 
 impl Connector {
@@ -45,6 +47,12 @@ impl Connector {
             let _ = handle(&mut state, &write, &body);
         }
         drop(before);
+        {
+            let mut counted = self.counted.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            *counted.entry(op.to_owned()).or_default() += 1;
+            let actions = request["TransactItems"].as_array().map_or(0, Vec::len) as u64;
+            *counted.entry("transaction actions".to_owned()).or_default() += actions;
+        }
         match handle(&mut state, op, request) {
             Ok(answer) => (200, answer),
             Err(e) => (400, e.body()),

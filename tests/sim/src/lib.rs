@@ -104,7 +104,15 @@ impl MemoryDynamo {
     /// An empty DynamoDB.
     pub fn new() -> Self {
         let (state, before) = (Arc::new(Mutex::new(ops::State::default())), Arc::new(Mutex::new(Vec::new())));
-        MemoryDynamo { connector: http::Connector { state, before } }
+        let counted = Arc::new(Mutex::new(std::collections::BTreeMap::new()));
+        MemoryDynamo { connector: http::Connector { state, before, counted } }
+    }
+
+    /// The requests answered so far of operation `op` (`TransactWriteItems`), or with `op`
+    /// `"transaction actions"`, the actions of every transaction.
+    pub fn counted(&self, op: &str) -> u64 {
+        let counted = self.connector.counted.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        counted.get(op).copied().unwrap_or(0)
     }
 
     /// Applies the write `write` (an operation, `UpdateItem`) with `body` just before the next
