@@ -321,6 +321,16 @@ fn a_repair_that_a_write_overtakes_reads_again_and_keeps_the_write() {
         assert_eq!(repaired, 1, "the root, rewritten once, after the cancelled batch was read again");
         assert_eq!(check_counters(&client, &board).await.unwrap(), vec![]);
         assert_eq!(version(&dynamo), 21, "the other write's count kept, not overwritten by the repair");
+        // A write while the check reads the partition: the check reads it again, and compares
+        // one state (the write count before and after its read the same).
+        let other = json!({ "TableName": "Board", "Key": key, "UpdateExpression": "ADD v :one",
+            "ExpressionAttributeValues": { ":one": { "N": "1" } } });
+        dynamo.before_next("Query", "UpdateItem", other);
+        let (queries, gets) = (dynamo.counted("Query"), dynamo.counted("GetItem"));
+        assert_eq!(check_counters(&client, &board).await.unwrap(), vec![]);
+        assert_eq!(dynamo.pending(), 0);
+        let (queries, gets) = (dynamo.counted("Query") - queries, dynamo.counted("GetItem") - gets);
+        assert_eq!((queries, gets), (2, 4), "two reads of the partition, each between two of its write count");
     });
 }
 

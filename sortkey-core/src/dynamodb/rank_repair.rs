@@ -97,13 +97,40 @@ fn differences(partition: &str, read: &Read) -> Vec<CounterDifference> {
 
 /// Every counter of the board that differs from the items it counts: each partition's keys
 /// and counter items read whole (a consistent Query, page by page). Empty when the counters are
-/// exact. A write that runs meanwhile can show as a difference: check again, or repair.
+/// exact. The partition's write count is read before and after it: unchanged, no write ran
+/// while the partition was read, and the comparison is of one state. A partition written
+/// meanwhile is read again, up to [`RANK_ATTEMPTS`] times, then `Busy`.
 pub async fn check_counters(client: &Client, board: &RankBoard) -> Result<Vec<CounterDifference>, RankFailure> {
     let mut found = Vec::new();
     for partition in &board.partitions {
-        found.extend(differences(partition, &read_partition(client, board, partition).await?));
+        let mut attempts = 0;
+        loop {
+            let before = write_count(client, board, partition).await?;
+            let read = read_partition(client, board, partition).await?;
+            if write_count(client, board, partition).await? == before {
+                found.extend(differences(partition, &read));
+                break;
+            }
+            attempts += 1;
+            if attempts == RANK_ATTEMPTS {
+                return Err(RankFailure::Busy { table: board.table.clone(), attempts });
+            }
+        }
     }
     Ok(found)
+}
+
+/// The partition's write count now (`v` on its root counter; 0 without one), read consistently.
+async fn write_count(client: &Client, board: &RankBoard, partition: &str) -> Result<u64, RankFailure> {
+    let root = client
+        .get_item()
+        .table_name(&board.table)
+        .set_key(Some(board.key(partition, &board.ranked.counter_key(""))))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|e| RequestError::from_sdk("GetItem", &board.table, &e))?;
+    Ok(number(root.item(), "v"))
 }
 
 /// Rewrites every counter that differs from the items it counts, partition by partition: each
