@@ -397,6 +397,24 @@ impl Found {
     }
 }
 
+/// The root counter item of `partition` (its counts, the write count `v`, a stream's marks),
+/// read consistently; `None` when the partition has none.
+pub(super) async fn root_item(
+    client: &Client,
+    board: &RankBoard,
+    partition: &str,
+) -> Result<Option<Attributes>, RankFailure> {
+    let root = client
+        .get_item()
+        .table_name(&board.table)
+        .set_key(Some(board.key(partition, &board.ranked.counter_key(""))))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|e| RequestError::from_sdk("GetItem", &board.table, &e))?;
+    Ok(root.item)
+}
+
 /// A counter item's ten counts `c0`..`c9` (zeros for a missing item or attribute).
 pub(super) fn counts(item: Option<&Attributes>) -> [u64; 10] {
     std::array::from_fn(|d| number(item, &format!("c{d}")))

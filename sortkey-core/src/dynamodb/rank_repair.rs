@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem};
 
-use super::rank::{RANK_ATTEMPTS, RankBoard, RankFailure, counts, number};
+use super::rank::{RANK_ATTEMPTS, RankBoard, RankFailure, counts, number, root_item};
 use super::{Attributes, RequestError};
 
 /// A counter item that differs from the items it counts: its partition, its trie node, the
@@ -122,15 +122,7 @@ pub async fn check_counters(client: &Client, board: &RankBoard) -> Result<Vec<Co
 
 /// The partition's write count now (`v` on its root counter; 0 without one), read consistently.
 async fn write_count(client: &Client, board: &RankBoard, partition: &str) -> Result<u64, RankFailure> {
-    let root = client
-        .get_item()
-        .table_name(&board.table)
-        .set_key(Some(board.key(partition, &board.ranked.counter_key(""))))
-        .consistent_read(true)
-        .send()
-        .await
-        .map_err(|e| RequestError::from_sdk("GetItem", &board.table, &e))?;
-    Ok(number(root.item(), "v"))
+    Ok(number(root_item(client, board, partition).await?.as_ref(), "v"))
 }
 
 /// Rewrites every counter that differs from the items it counts, partition by partition: each

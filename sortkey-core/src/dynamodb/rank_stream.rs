@@ -7,10 +7,9 @@
 //! items by the stream's delay, and equal them once every record is applied.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::RequestError;
-use super::rank::{RankBoard, RankFailure};
+use super::rank::{RankBoard, RankFailure, root_item};
 use crate::migrate::counters::{CounterTable, MoveCounts};
 
 /// One stream record of an item of the board: its sequence number, its partition, and its sort
@@ -144,18 +143,8 @@ async fn applied_mark(
     partition: &str,
     mark: &str,
 ) -> Result<Option<String>, RankFailure> {
-    let root = client
-        .get_item()
-        .table_name(&board.table)
-        .set_key(Some(board.key(partition, &board.ranked.counter_key(""))))
-        .consistent_read(true)
-        .send()
-        .await
-        .map_err(|e| RequestError::from_sdk("GetItem", &board.table, &e))?;
-    Ok(root.item().and_then(|i| i.get(mark)).and_then(|v| match v {
-        AttributeValue::S(s) => Some(s.clone()),
-        _ => None,
-    }))
+    let root = root_item(client, board, partition).await?;
+    Ok(root.as_ref().and_then(|i| i.get(mark)).and_then(|v| v.as_s().ok()).cloned())
 }
 
 /// A sequence number padded to 40 digits, so that strings compare as the numbers do.
